@@ -1,0 +1,63 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ResolvedLaunch } from '../connection/serverConnection';
+import { ConfigError } from '../errors';
+import type { ServerDefinition } from './serverConfig';
+import { substitute, type VariableContext } from './variables';
+
+/**
+ * Resolves a definition into what actually runs: variables substituted everywhere, the
+ * environment built as the host's full environment overlaid with `env` (null removes), and
+ * `cwd` defaulting to the first workspace folder.
+ */
+export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): ResolvedLaunch {
+  const sub = (value: string, where: string) => {
+    try {
+      return substitute(value, ctx);
+    } catch (err) {
+      throw new ConfigError(def.name, `${where}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  };
+  const spec = def.spec;
+  if (spec.type === 'http') {
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(spec.headers)) headers[k] = sub(v, `headers.${k}`);
+    return { type: 'http', url: sub(spec.url, 'url'), headers };
+  }
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
+  if (spec.envFile !== undefined) {
+    const file = path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), sub(spec.envFile, 'envFile'));
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      throw new ConfigError(def.name, `envFile "${file}" cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+    }
+    Object.assign(env, parseEnvFile(text));
+  }
+  for (const [k, v] of Object.entries(spec.env)) {
+    if (v === null) delete env[k];
+    else env[k] = sub(v, `env.${k}`);
+  }
+  const cwd = spec.cwd !== undefined ? path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), sub(spec.cwd, 'cwd')) : ctx.workspaceFolders[0]?.path;
+  return {
+    type: 'stdio',
+    launch: { command: sub(spec.command, 'command'), args: spec.args.map((a, i) => sub(a, `args[${i}]`)), env, cwd },
+  };
+}
+
+/** KEY=value lines; `#` comments, `export ` prefixes and matching quotes are allowed. */
+export function parseEnvFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const raw of text.split(/\r?\n/)) {
+    const m = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_.]*)\s*=\s*(.*?)\s*$/.exec(raw);
+    if (!m || raw.trimStart().startsWith('#')) continue;
+    let value = m[2];
+    const quoted = /^(["'])(.*)\1$/.exec(value);
+    if (quoted) value = quoted[1] === '"' ? quoted[2].replace(/\\n/g, '\n') : quoted[2];
+    else value = value.replace(/\s+#.*$/, '');
+    out[m[1]] = value;
+  }
+  return out;
+}

@@ -1,0 +1,132 @@
+import { ConfigError } from '../errors';
+
+/** Where a definition came from: user settings are trusted more than a workspace's. */
+export type ConfigSource = 'user' | 'workspace';
+
+export interface StdioServerSpec {
+  readonly type: 'stdio';
+  readonly command: string;
+  readonly args: readonly string[];
+  /** A null value removes the variable from the inherited environment. */
+  readonly env: Readonly<Record<string, string | null>>;
+  /** A .env file read at launch; `env` overrides it. */
+  readonly envFile?: string;
+  readonly cwd?: string;
+}
+
+export interface HttpServerSpec {
+  readonly type: 'http';
+  readonly url: string;
+  readonly headers: Readonly<Record<string, string>>;
+}
+
+/** One configured server, validated; variables are not yet substituted. */
+export interface ServerDefinition {
+  readonly name: string;
+  readonly source: ConfigSource;
+  readonly spec: StdioServerSpec | HttpServerSpec;
+  readonly disabled: boolean;
+  readonly timeoutSeconds: number;
+  readonly maxTotalTimeoutSeconds: number;
+  readonly trustAnnotations: boolean;
+}
+
+export const DEFAULT_TIMEOUT_SECONDS = 60;
+export const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 600;
+
+const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'trustAnnotations']);
+
+export interface ParsedServers {
+  readonly servers: ServerDefinition[];
+  readonly errors: ConfigError[];
+}
+
+/**
+ * Validates the `mcpToolHost.servers` object. Each broken entry yields its own specific error
+ * and is skipped; the others still load.
+ */
+export function parseServers(raw: unknown, source: ConfigSource): ParsedServers {
+  const servers: ServerDefinition[] = [];
+  const errors: ConfigError[] = [];
+  if (raw === undefined || raw === null) return { servers, errors };
+  if (typeof raw !== 'object' || Array.isArray(raw)) {
+    return { servers, errors: [new ConfigError('(all)', 'mcpToolHost.servers must be an object mapping names to server definitions.')] };
+  }
+  for (const [name, entry] of Object.entries(raw)) {
+    try {
+      servers.push(parseEntry(name, entry, source));
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      errors.push(err);
+    }
+  }
+  return { servers, errors };
+}
+
+function parseEntry(name: string, entry: unknown, source: ConfigSource): ServerDefinition {
+  const fail = (message: string): never => {
+    throw new ConfigError(name, message);
+  };
+  if (!/^[\w.@-][\w .@-]{0,63}$/.test(name)) fail('names may use letters, digits, spaces, ".", "@", "_" and "-" (at most 64).');
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return fail('the definition must be an object.');
+  const e = entry as Record<string, unknown>;
+  const unknown = Object.keys(e).filter((k) => !KNOWN_KEYS.has(k));
+  if (unknown.length) fail(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}.`);
+
+  const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
+  if (type !== 'stdio' && type !== 'http') fail(`"type" must be "stdio" or "http", not ${JSON.stringify(type)}.`);
+  const optionalString = (key: string): string | undefined => {
+    if (e[key] === undefined) return undefined;
+    if (typeof e[key] !== 'string') fail(`"${key}" must be a string.`);
+    return e[key] as string;
+  };
+  const stringMap = (key: string, allowNull: boolean): Record<string, string | null> => {
+    const v = e[key];
+    if (v === undefined) return {};
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return fail(`"${key}" must be an object of strings.`);
+    for (const [k, val] of Object.entries(v)) {
+      if (typeof val !== 'string' && !(allowNull && val === null)) fail(`"${key}.${k}" must be a string${allowNull ? ' or null' : ''}.`);
+    }
+    return v as Record<string, string | null>;
+  };
+  const seconds = (key: string, fallback: number): number => {
+    const v = e[key];
+    if (v === undefined) return fallback;
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fail(`"${key}" must be a positive number of seconds.`);
+    return v as number;
+  };
+  const flag = (key: string, fallback: boolean): boolean => {
+    if (e[key] === undefined) return fallback;
+    if (typeof e[key] !== 'boolean') fail(`"${key}" must be true or false.`);
+    return e[key] as boolean;
+  };
+
+  let spec: StdioServerSpec | HttpServerSpec;
+  if (type === 'stdio') {
+    const command = optionalString('command');
+    if (!command || !command.trim()) fail('"command" is required for a stdio server (for example "npx").');
+    const args = e.args ?? [];
+    if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) fail('"args" must be an array of strings.');
+    spec = { type: 'stdio', command: command!, args: args as string[], env: stringMap('env', true), envFile: optionalString('envFile'), cwd: optionalString('cwd') };
+  } else {
+    const url = optionalString('url');
+    if (!url) return fail('"url" is required for an http server.');
+    if (!/^https?:\/\//i.test(url)) fail(`"url" must start with http:// or https:// (got "${url}").`);
+    spec = { type: 'http', url, headers: stringMap('headers', false) as Record<string, string> };
+  }
+  return {
+    name,
+    source,
+    spec,
+    disabled: flag('disabled', false),
+    timeoutSeconds: seconds('timeoutSeconds', DEFAULT_TIMEOUT_SECONDS),
+    maxTotalTimeoutSeconds: seconds('maxTotalTimeoutSeconds', DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS),
+    // A workspace can say anything about its own tools: its hints are not trusted unless the user says so.
+    trustAnnotations: flag('trustAnnotations', source === 'user'),
+  };
+}
+
+/** Whether two definitions launch the same thing (a change of any of these needs a restart). */
+export function sameLaunch(a: ServerDefinition, b: ServerDefinition): boolean {
+  return JSON.stringify([a.spec, a.disabled]) === JSON.stringify([b.spec, b.disabled]);
+}

@@ -1,0 +1,260 @@
+import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { Emitter, type Disposable } from '../events';
+import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
+import type { ServerDefinition } from '../config/serverConfig';
+import { StdioTransport } from '../transport/stdioTransport';
+import type { StdioLaunch } from '../transport/commandLine';
+import type { SchemaValidator } from '../tools/schemaValidator';
+import { ServerState, type ServerLog } from './serverState';
+
+export const HANDSHAKE_TIMEOUT_MS = 30_000;
+const LIST_CHANGED_DEBOUNCE_MS = 250;
+
+/** A launch with every variable resolved: what actually runs or is contacted. */
+export type ResolvedLaunch =
+  | { readonly type: 'stdio'; readonly launch: StdioLaunch }
+  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+
+export interface ConnectionDeps {
+  readonly log: ServerLog;
+  readonly validator: SchemaValidator;
+  readonly resolveLaunch: (def: ServerDefinition) => Promise<ResolvedLaunch>;
+  readonly roots?: () => { uri: string; name?: string }[];
+  readonly clientVersion: string;
+  readonly maxMessageBytes?: number;
+}
+
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  readonly timeoutMs: number;
+  readonly maxTotalTimeoutMs: number;
+}
+
+/** A result as servers send it: current `content`, or the 2024-10-07 draft's `toolResult`. */
+export type ToolCallOutcome = CallToolResult | { toolResult: unknown };
+
+/**
+ * One configured server: the SDK `Client` over our transport, its lifecycle state and its
+ * tool list. This is the only file that touches the SDK's `Client` (STYLE.md: isolate it).
+ */
+export class ServerConnection implements Disposable {
+  private readonly _onDidChangeState = new Emitter<ServerState>();
+  readonly onDidChangeState = this._onDidChangeState.event;
+  private readonly _onDidChangeTools = new Emitter<readonly Tool[]>();
+  readonly onDidChangeTools = this._onDidChangeTools.event;
+
+  private _state: ServerState;
+  private _tools: readonly Tool[] = [];
+  private _client: Client | undefined;
+  private _transport: Transport | undefined;
+  private _generation = 0;
+  private _relistTimer: NodeJS.Timeout | undefined;
+  private _launchLine: string | undefined;
+
+  constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
+    this._state = _definition.disabled ? ServerState.disabled : ServerState.stopped;
+  }
+
+  get name(): string {
+    return this._definition.name;
+  }
+  get definition(): ServerDefinition {
+    return this._definition;
+  }
+  get state(): ServerState {
+    return this._state;
+  }
+  get tools(): readonly Tool[] {
+    return this._tools;
+  }
+  /** The exact command line or URL last launched. */
+  get launchLine(): string | undefined {
+    return this._launchLine;
+  }
+
+  /** Adopts a new definition that launches the same way (timeouts, trust): no restart. */
+  updateDefinition(definition: ServerDefinition): void {
+    this._definition = definition;
+  }
+
+  async start(): Promise<void> {
+    if (this._definition.disabled) return this._setState(ServerState.disabled);
+    if (this._state.kind === 'running' || this._state.kind === 'starting') return;
+    const generation = ++this._generation;
+    this._setState(ServerState.starting);
+    try {
+      const launch = await this._deps.resolveLaunch(this._definition);
+      if (generation !== this._generation) return;
+      const transport = this._createTransport(launch);
+      const client = this._createClient();
+      this._transport = transport;
+      this._client = client;
+      transport.onclose = undefined;
+      await withTimeout(client.connect(transport), HANDSHAKE_TIMEOUT_MS, () =>
+        new HandshakeTimeoutError(`The server did not answer "initialize" within ${HANDSHAKE_TIMEOUT_MS / 1000} s.`, stderrTail(transport)),
+      );
+      if (generation !== this._generation) return void (await client.close().catch(() => undefined));
+      client.onclose = () => this._onClosed(generation);
+      if (!client.getServerCapabilities()?.tools) this._deps.log.warn('The server does not declare the "tools" capability; it offers no tools.');
+      const version = client.getServerVersion();
+      this._deps.log.info(`Connected: ${version?.name ?? '?'} ${version?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion() ?? '?'}`);
+      this._setState({
+        kind: 'running',
+        serverName: version?.name,
+        serverVersion: version?.version,
+        protocolVersion: client.getNegotiatedProtocolVersion(),
+        instructions: client.getInstructions(),
+      });
+      await this._listTools(generation);
+    } catch (err) {
+      if (generation !== this._generation) return;
+      const error = this._explainStartFailure(err);
+      await this._teardown();
+      this._deps.log.error(error.message);
+      for (const line of error instanceof ServerStartError ? error.stderrTail : []) this._deps.log.error(`  stderr: ${line}`);
+      this._setState({ kind: 'error', message: error.message, detail: error instanceof ServerStartError ? error.stderrTail : undefined });
+    }
+  }
+
+  async stop(): Promise<void> {
+    this._generation++;
+    await this._teardown();
+    this._setState(this._definition.disabled ? ServerState.disabled : ServerState.stopped);
+  }
+
+  async restart(): Promise<void> {
+    await this.stop();
+    await this.start();
+  }
+
+  /** Sends `tools/call`. Only the CallPipeline calls this. */
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutcome> {
+    const client = this._client;
+    if (!client || this._state.kind !== 'running') throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
+    return (await client.callTool({ name, arguments: args }, {
+      signal: options.signal,
+      onprogress: options.onprogress,
+      timeout: options.timeoutMs,
+      resetTimeoutOnProgress: true,
+      maxTotalTimeout: options.maxTotalTimeoutMs,
+    })) as ToolCallOutcome;
+  }
+
+  dispose(): void {
+    void this.stop();
+    this._onDidChangeState.dispose();
+    this._onDidChangeTools.dispose();
+  }
+
+  private _createTransport(launch: ResolvedLaunch): Transport {
+    if (launch.type === 'http') {
+      this._launchLine = launch.url;
+      this._deps.log.info(`Connecting to ${launch.url}`);
+      return new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: { ...launch.headers } } });
+    }
+    const transport = new StdioTransport(launch.launch, {
+      maxMessageBytes: this._deps.maxMessageBytes,
+      onStderrLine: (line) => this._deps.log.stderr(line),
+      onWarning: (message) => this._deps.log.warn(message),
+    });
+    this._launchLine = transport.commandLine;
+    this._deps.log.info(`Starting: ${transport.commandLine}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
+    return transport;
+  }
+
+  private _createClient(): Client {
+    const roots = this._deps.roots;
+    const client = new Client(
+      { name: 'mcp-tool-host', version: this._deps.clientVersion },
+      { capabilities: roots ? { roots: { listChanged: true } } : {}, jsonSchemaValidator: this._deps.validator },
+    );
+    if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
+    client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist());
+    client.setNotificationHandler('notifications/message', (n) => {
+      const text = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
+      const line = `[${n.params.level}]${n.params.logger ? ` ${n.params.logger}:` : ''} ${text}`;
+      if (['error', 'critical', 'alert', 'emergency'].includes(n.params.level)) this._deps.log.error(line);
+      else if (n.params.level === 'warning') this._deps.log.warn(line);
+      else this._deps.log.info(line);
+    });
+    client.onerror = (err) => this._deps.log.warn(`Protocol: ${err.message}`);
+    return client;
+  }
+
+  private _scheduleRelist(): void {
+    clearTimeout(this._relistTimer);
+    const generation = this._generation;
+    this._relistTimer = setTimeout(() => void this._listTools(generation), LIST_CHANGED_DEBOUNCE_MS);
+  }
+
+  private async _listTools(generation: number): Promise<void> {
+    const client = this._client;
+    if (!client || !client.getServerCapabilities()?.tools) return;
+    try {
+      const { tools } = await client.listTools();
+      if (generation !== this._generation) return;
+      this._tools = tools;
+      this._deps.log.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} listed.`);
+      this._onDidChangeTools.fire(tools);
+    } catch (err) {
+      if (generation === this._generation) this._deps.log.error(`Listing tools failed: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private _onClosed(generation: number): void {
+    if (generation !== this._generation) return;
+    const transport = this._transport;
+    const exit = transport instanceof StdioTransport ? transport.exitInfo : undefined;
+    const how = exit ? (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`) : 'closed the connection';
+    const tail = stderrTail(transport);
+    this._deps.log.error(`The server ${how}.`);
+    this._client = undefined;
+    this._transport = undefined;
+    this._setState({ kind: 'error', message: `The server ${how}.`, detail: tail });
+  }
+
+  private _explainStartFailure(err: unknown): Error {
+    if (err instanceof ServerStartError) return err;
+    const transport = this._transport;
+    const exit = transport instanceof StdioTransport ? transport.exitInfo : undefined;
+    const tail = stderrTail(transport);
+    if (exit) {
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      return new ServerStartError(`The server ${how} before finishing the MCP handshake.${tail.length ? ` Last stderr: ${tail[tail.length - 1]}` : ''}`, tail);
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    return new ServerStartError(`The MCP handshake failed: ${message}`, tail, { cause: err });
+  }
+
+  private async _teardown(): Promise<void> {
+    clearTimeout(this._relistTimer);
+    const client = this._client;
+    const transport = this._transport;
+    this._client = undefined;
+    this._transport = undefined;
+    if (client) await client.close().catch(() => undefined);
+    else if (transport) await transport.close().catch(() => undefined);
+    else return;
+    // client.close() closes the transport; make sure a half-connected one is gone too.
+    if (transport) await transport.close().catch(() => undefined);
+  }
+
+  private _setState(state: ServerState): void {
+    this._state = state;
+    this._onDidChangeState.fire(state);
+  }
+}
+
+function stderrTail(transport: Transport | undefined): readonly string[] {
+  return transport instanceof StdioTransport ? [...transport.stderrTail] : [];
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(error()), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,32 @@
+/** The life of one server connection, as the UI shows it. */
+export type ServerState =
+  | { readonly kind: 'stopped' }
+  | { readonly kind: 'disabled' }
+  | { readonly kind: 'starting' }
+  | {
+      readonly kind: 'running';
+      readonly serverName?: string;
+      readonly serverVersion?: string;
+      readonly protocolVersion?: string;
+      readonly instructions?: string;
+    }
+  | { readonly kind: 'error'; readonly message: string; readonly detail?: readonly string[] };
+
+export namespace ServerState {
+  export const stopped: ServerState = { kind: 'stopped' };
+  export const disabled: ServerState = { kind: 'disabled' };
+  export const starting: ServerState = { kind: 'starting' };
+
+  export function label(state: ServerState): string {
+    return state.kind === 'error' ? `error: ${state.message}` : state.kind;
+  }
+}
+
+/** Where a connection writes what a user may need to diagnose it (the server's log channel). */
+export interface ServerLog {
+  info(message: string): void;
+  warn(message: string): void;
+  error(message: string): void;
+  /** Server stderr: a log, never an error signal. */
+  stderr(line: string): void;
+}

@@ -1,0 +1,44 @@
+/** Base of every error the core raises on purpose: one plain sentence for the user. */
+export class McpHostError extends Error {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = this.constructor.name;
+  }
+}
+
+/** A server definition in the configuration is unusable. */
+export class ConfigError extends McpHostError {
+  constructor(readonly serverName: string, message: string) {
+    super(`Server "${serverName}": ${message}`);
+  }
+}
+
+/** The server process could not be started or died before the handshake finished. */
+export class ServerStartError extends McpHostError {
+  constructor(message: string, readonly stderrTail: readonly string[] = [], options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The server did not finish `initialize` in time. */
+export class HandshakeTimeoutError extends ServerStartError {}
+
+/** The server answered a request with a JSON-RPC error (as opposed to a tool error, `isError`). */
+export class ProtocolCallError extends McpHostError {
+  constructor(readonly code: number | undefined, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+  }
+}
+
+/** The user (or a headless policy) refused the call; nothing was sent. */
+export class ApprovalDeniedError extends McpHostError {}
+
+/** The user cancelled a running call. */
+export class CallCancelledError extends McpHostError {}
+
+/** The arguments do not match the tool's input schema; nothing was sent. */
+export class ArgumentsInvalidError extends McpHostError {
+  constructor(message: string, readonly problems: readonly string[]) {
+    super(message);
+  }
+}

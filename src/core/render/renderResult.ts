@@ -1,0 +1,68 @@
+import type { ToolCallOutcome } from '../connection/serverConnection';
+import { sanitizeText } from './sanitize';
+
+/** Where binary content goes so the user can open it (the extension's storage; a temp dir in the CLI). */
+export type BinarySaver = (data: Buffer, mimeType: string, nameHint: string) => Promise<string>;
+
+export interface RenderedResult {
+  /** The result as readable text, sanitised, nothing cut. */
+  readonly text: string;
+  readonly isError: boolean;
+  /** Files written for binary content. */
+  readonly files: readonly string[];
+}
+
+type Block = { type: string; [key: string]: unknown };
+
+/**
+ * Turns a tool result into text for any sink: text blocks as they are, binary content saved to
+ * disk and shown as its path, resource links and embedded resources described,
+ * `structuredContent` pretty-printed, and a 2024-10-07 `toolResult` shown as JSON.
+ */
+export async function renderResult(outcome: ToolCallOutcome, save?: BinarySaver): Promise<RenderedResult> {
+  if (!('content' in outcome) && 'toolResult' in outcome) {
+    return { text: sanitizeText(JSON.stringify(outcome.toolResult, null, 2)), isError: false, files: [] };
+  }
+  const parts: string[] = [];
+  const files: string[] = [];
+  const content = Array.isArray(outcome.content) ? (outcome.content as Block[]) : [];
+  for (const [i, block] of content.entries()) {
+    parts.push(await renderBlock(block, i, save, files));
+  }
+  if (outcome.structuredContent !== undefined) {
+    parts.push(`structuredContent:\n${sanitizeText(JSON.stringify(outcome.structuredContent, null, 2))}`);
+  }
+  if (parts.length === 0) parts.push('(the tool returned no content)');
+  return { text: parts.join('\n'), isError: outcome.isError === true, files };
+}
+
+async function renderBlock(block: Block, index: number, save: BinarySaver | undefined, files: string[]): Promise<string> {
+  switch (block.type) {
+    case 'text':
+      return sanitizeText(String(block.text ?? ''));
+    case 'image':
+    case 'audio': {
+      const mime = String(block.mimeType ?? 'application/octet-stream');
+      const data = Buffer.from(String(block.data ?? ''), 'base64');
+      if (!save) return `[${block.type} ${mime}, ${data.length} bytes]`;
+      const file = await save(data, mime, `${block.type}-${index}`);
+      files.push(file);
+      return `[${block.type} ${mime}, ${data.length} bytes] saved to ${file}`;
+    }
+    case 'resource_link':
+      return `[resource link] ${sanitizeText(String(block.name ?? ''))} ${sanitizeText(String(block.uri ?? ''))}${block.mimeType ? ` (${sanitizeText(String(block.mimeType))})` : ''}`;
+    case 'resource': {
+      const resource = (block.resource ?? {}) as { uri?: string; mimeType?: string; text?: string; blob?: string };
+      const head = `[resource] ${sanitizeText(String(resource.uri ?? ''))}${resource.mimeType ? ` (${sanitizeText(resource.mimeType)})` : ''}`;
+      if (typeof resource.text === 'string') return `${head}\n${sanitizeText(resource.text)}`;
+      if (typeof resource.blob === 'string' && save) {
+        const file = await save(Buffer.from(resource.blob, 'base64'), resource.mimeType ?? 'application/octet-stream', `resource-${index}`);
+        files.push(file);
+        return `${head} saved to ${file}`;
+      }
+      return head;
+    }
+    default:
+      return `[unknown content type "${sanitizeText(String(block.type))}"]\n${sanitizeText(JSON.stringify(block, null, 2))}`;
+  }
+}

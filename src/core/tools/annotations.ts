@@ -1,0 +1,52 @@
+import type { Tool } from '@modelcontextprotocol/client';
+
+/** A hint's value and where it came from: the server said so, or the spec default filled it in. */
+export interface Hint {
+  readonly value: boolean;
+  readonly source: 'declared' | 'default' | 'untrusted';
+}
+
+export interface EffectiveAnnotations {
+  readonly readOnly: Hint;
+  readonly destructive: Hint;
+  readonly idempotent: Hint;
+  readonly openWorld: Hint;
+}
+
+/** Spec defaults for missing hints (MCP 2025-06-18 "ToolAnnotations"). */
+const SPEC_DEFAULTS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
+/** The most dangerous value of each hint, for servers whose annotations are not trusted. */
+const WORST_CASE = { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true } as const;
+
+type HintName = keyof typeof SPEC_DEFAULTS;
+
+/**
+ * Declared hints with the spec defaults filled in. When the user does not trust the server's
+ * annotations, every hint takes its most dangerous value (a server can say anything).
+ */
+export function effectiveAnnotations(tool: Pick<Tool, 'annotations'>, trusted: boolean): EffectiveAnnotations {
+  const hint = (name: HintName): Hint => {
+    if (!trusted) return { value: WORST_CASE[name], source: 'untrusted' };
+    const declared = tool.annotations?.[name];
+    return typeof declared === 'boolean' ? { value: declared, source: 'declared' } : { value: SPEC_DEFAULTS[name], source: 'default' };
+  };
+  const readOnly = hint('readOnlyHint');
+  // destructive and idempotent are meaningful only when the tool is not read-only (spec).
+  const destructive = readOnly.value ? { value: false, source: readOnly.source } : hint('destructiveHint');
+  return { readOnly, destructive, idempotent: hint('idempotentHint'), openWorld: hint('openWorldHint') };
+}
+
+/** Short words for the badges shown beside a tool, in a fixed order. */
+export function badgeWords(a: EffectiveAnnotations): string[] {
+  const words: string[] = [];
+  if (a.readOnly.value) words.push('read-only');
+  if (a.destructive.value) words.push('destructive');
+  if (a.idempotent.value) words.push('idempotent');
+  if (a.openWorld.value) words.push('open-world');
+  return words;
+}
+
+/** The name a person sees: `title`, then `annotations.title`, then `name` (spec). */
+export function displayName(tool: Pick<Tool, 'name' | 'title' | 'annotations'>): string {
+  return tool.title || tool.annotations?.title || tool.name;
+}

@@ -1,0 +1,94 @@
+import Ajv, { type ValidateFunction, type ErrorObject } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+
+export type SchemaCheck = { readonly valid: true } | { readonly valid: false; readonly problems: string[] };
+export type CompiledSchema = { readonly ok: true; check(value: unknown): SchemaCheck } | { readonly ok: false; readonly error: string };
+
+type Dialect = 'draft-07' | '2019-09' | '2020-12';
+
+/**
+ * JSON Schema validation for tool inputs and outputs (replacing the SDK's validator, see
+ * DESIGN.md): schemas compile lazily on first use and stay cached per schema object; the
+ * dialect follows `$schema` (none means 2020-12, retried as draft-07 when it will not compile
+ * that way); a schema that does not compile is reported for that one tool, never thrown.
+ */
+export class SchemaValidator implements jsonSchemaValidator {
+  private readonly _engines = new Map<Dialect, Ajv>();
+  private readonly _cache = new WeakMap<object, CompiledSchema>();
+
+  compile(schema: unknown): CompiledSchema {
+    if (typeof schema !== 'object' || schema === null) return { ok: false, error: 'schema is not an object' };
+    let compiled = this._cache.get(schema);
+    if (!compiled) {
+      compiled = this._compile(schema as Record<string, unknown>);
+      this._cache.set(schema, compiled);
+    }
+    return compiled;
+  }
+
+  /** The SDK's validator port: used for `structuredContent` when the SDK validates at all. */
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    const compiled = this.compile(schema);
+    return (input: unknown) => {
+      if (!compiled.ok) return { valid: false, data: undefined, errorMessage: `schema does not compile: ${compiled.error}` };
+      const result = compiled.check(input);
+      return result.valid
+        ? { valid: true, data: input as T, errorMessage: undefined }
+        : { valid: false, data: undefined, errorMessage: result.problems.join('; ') };
+    };
+  }
+
+  private _compile(schema: Record<string, unknown>): CompiledSchema {
+    const declared = dialectOf(schema.$schema);
+    const attempts: Dialect[] = declared ? [declared] : ['2020-12', 'draft-07'];
+    let lastError = '';
+    for (const dialect of attempts) {
+      try {
+        const fn = this._engine(dialect).compile(schema);
+        return { ok: true, check: (value) => runCheck(fn, value) };
+      } catch (err) {
+        lastError = err instanceof Error ? err.message : String(err);
+      }
+    }
+    return { ok: false, error: lastError };
+  }
+
+  private _engine(dialect: Dialect): Ajv {
+    let engine = this._engines.get(dialect);
+    if (!engine) {
+      const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false };
+      engine =
+        dialect === '2020-12' ? new Ajv2020(options)
+        : dialect === '2019-09' ? new Ajv2019(options)
+        : new Ajv(options);
+      addFormats(engine);
+      this._engines.set(dialect, engine);
+    }
+    return engine;
+  }
+}
+
+function dialectOf(uri: unknown): Dialect | undefined {
+  if (typeof uri !== 'string') return undefined;
+  // draft-04/06 are read by the draft-07 engine, which covers what tool schemas use of them.
+  if (/draft-0[467]/.test(uri)) return 'draft-07';
+  if (uri.includes('2019-09')) return '2019-09';
+  if (uri.includes('2020-12')) return '2020-12';
+  return undefined;
+}
+
+function runCheck(fn: ValidateFunction, value: unknown): SchemaCheck {
+  if (fn(value)) return { valid: true };
+  return { valid: false, problems: (fn.errors ?? []).map(describeError) };
+}
+
+/** "`/count`: must be <= 10" — which field and why. */
+export function describeError(error: ErrorObject): string {
+  const where = error.instancePath || '(top level)';
+  if (error.keyword === 'required') return `${where}: missing required property "${(error.params as { missingProperty: string }).missingProperty}"`;
+  if (error.keyword === 'additionalProperties') return `${where}: unexpected property "${(error.params as { additionalProperty: string }).additionalProperty}"`;
+  return `${where}: ${error.message ?? error.keyword}`;
+}

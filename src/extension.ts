@@ -1,0 +1,75 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import { CallPipeline } from './core/calls/callPipeline';
+import { resolveLaunch } from './core/config/launch';
+import { ServerPool } from './core/connection/serverPool';
+import { SchemaValidator } from './core/tools/schemaValidator';
+import { QuickPickApprover } from './vscode/approvalPicker';
+import { registerCommands } from './vscode/commands';
+import { OutputChannelSink } from './vscode/outputSink';
+import { ServerLogs } from './vscode/serverLogs';
+import { approveAllCalls, maxMessageBytes, readServerSettings, SECTION } from './vscode/settings';
+import { ToolTreeProvider } from './vscode/toolTree';
+
+/** What activate() returns: used by the extension-host tests and open to other extensions. */
+export interface McpToolHostApi {
+  readonly pool: ServerPool;
+  readonly pipeline: CallPipeline;
+  readonly tree: ToolTreeProvider;
+}
+
+let pool: ServerPool | undefined;
+
+export function activate(context: vscode.ExtensionContext): McpToolHostApi {
+  const version = String(context.extension.packageJSON.version ?? '0.0.0');
+  const output = vscode.window.createOutputChannel('MCP Tool Host');
+  const logs = new ServerLogs();
+  const validator = new SchemaValidator();
+  const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
+  pool = new ServerPool((name) => ({
+    log: logs.logFor(name),
+    validator,
+    clientVersion: version,
+    maxMessageBytes: maxMessageBytes(),
+    roots: () => folders().map((f) => ({ uri: f.uri, name: f.name })),
+    resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env }),
+  }));
+  const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(), new OutputChannelSink(output), {
+    approveAll: approveAllCalls,
+    saveBinary: async (data, mimeType, nameHint) => {
+      const dir = path.join(context.globalStorageUri.fsPath, 'results');
+      await fs.mkdir(dir, { recursive: true });
+      const file = path.join(dir, `${Date.now()}-${nameHint}.${extensionFor(mimeType)}`);
+      await fs.writeFile(file, data);
+      return file;
+    },
+  });
+  const tree = new ToolTreeProvider(pool);
+  const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
+  const reload = () => pool?.apply(readServerSettings(), { autoStart: true });
+
+  context.subscriptions.push(
+    output,
+    logs,
+    tree,
+    view,
+    pool,
+    registerCommands({ context, pool, pipeline, logs, output, reload }),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
+    vscode.workspace.onDidGrantWorkspaceTrust(reload),
+  );
+  reload();
+  return { pool, pipeline, tree };
+}
+
+/** Stops every server: stdin closed, then SIGTERM and SIGKILL of each process tree. */
+export async function deactivate(): Promise<void> {
+  await pool?.stopAll();
+  pool = undefined;
+}
+
+function extensionFor(mimeType: string): string {
+  const sub = mimeType.split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
+  return /^[a-z0-9.-]{1,10}$/i.test(sub) ? sub : 'bin';
+}

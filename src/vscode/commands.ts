@@ -1,0 +1,128 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { CallPipeline } from '../core/calls/callPipeline';
+import type { CallOrigin } from '../core/calls/ports';
+import type { ServerPool } from '../core/connection/serverPool';
+import { badgeWords, displayName, effectiveAnnotations } from '../core/tools/annotations';
+import { sanitizeLine } from '../core/render/sanitize';
+import { askArguments } from './argumentInput';
+import type { ServerLogs } from './serverLogs';
+import type { TreeNode } from './toolTree';
+import { SECTION } from './settings';
+
+export interface CommandDeps {
+  readonly context: vscode.ExtensionContext;
+  readonly pool: ServerPool;
+  readonly pipeline: CallPipeline;
+  readonly logs: ServerLogs;
+  readonly output: vscode.OutputChannel;
+  readonly reload: () => void;
+}
+
+type ToolTarget = { server: string; tool: string; args?: Record<string, unknown> };
+
+/** Registers every command of the extension; the returned disposable undoes it. */
+export function registerCommands(deps: CommandDeps): vscode.Disposable {
+  const { context, pool } = deps;
+  const lastArgs = (t: ToolTarget) => context.workspaceState.get<Record<string, unknown>>(`lastArgs:${t.server}/${t.tool}`);
+  const register = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
+
+  return vscode.Disposable.from(
+    register('mcpToolHost.callTool', async (target?: ToolTarget | TreeNode) => {
+      const origin: CallOrigin = target ? 'tree' : 'palette';
+      const picked = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool);
+      if (!picked) return undefined;
+      const found = pool.findTool(picked.server, picked.tool);
+      if (!found) {
+        void vscode.window.showErrorMessage(`Tool "${picked.tool}" is not available on server "${picked.server}".`);
+        return undefined;
+      }
+      const args = picked.args ?? (await askArguments(found.tool, lastArgs(picked), (a) => deps.pipeline.validateArguments(found.tool, a).problems));
+      if (!args) return undefined;
+      await context.workspaceState.update(`lastArgs:${picked.server}/${picked.tool}`, args);
+      return runWithProgress(deps, { ...picked, args }, origin);
+    }),
+    register('mcpToolHost.addDemoServer', () => addDemoServer(context)),
+    register('mcpToolHost.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.servers`)),
+    register('mcpToolHost.refresh', () => {
+      deps.reload();
+      for (const c of pool.connections) if (c.state.kind === 'error' || c.state.kind === 'stopped') void c.start();
+    }),
+    register('mcpToolHost.restartServer', async (node?: TreeNode | string) => {
+      const name = serverOf(node) ?? (await pickServer(pool, 'Restart which server?'));
+      if (name) await pool.get(name)?.restart();
+    }),
+    register('mcpToolHost.showServerLog', async (node?: TreeNode | string) => {
+      const name = serverOf(node) ?? (await pickServer(pool, 'Show the log of which server?'));
+      if (name) deps.logs.channel(name).show(true);
+    }),
+    register('mcpToolHost.showOutput', () => deps.output.show(true)),
+  );
+}
+
+/** Runs the call under a cancellable progress notification; cancel aborts the request. */
+async function runWithProgress(deps: CommandDeps, target: Required<ToolTarget>, origin: CallOrigin) {
+  return vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Notification, title: `${sanitizeLine(target.server)} / ${sanitizeLine(target.tool)}`, cancellable: true },
+    async (progress, token) => {
+      const controller = new AbortController();
+      const sub = token.onCancellationRequested(() => controller.abort());
+      try {
+        const outcome = await deps.pipeline.call({ ...target, origin, signal: controller.signal });
+        if (outcome.kind === 'failed') {
+          void vscode.window.showErrorMessage(`Calling ${target.tool} failed: ${outcome.message}`, 'Show Output').then((a) => a && deps.output.show());
+        }
+        return outcome;
+      } finally {
+        sub.dispose();
+        progress.report({ increment: 100 });
+      }
+    },
+  );
+}
+
+async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
+  type Item = vscode.QuickPickItem & { target?: ToolTarget };
+  const items: Item[] = [];
+  for (const c of pool.connections) {
+    if (c.tools.length === 0) continue;
+    items.push({ label: sanitizeLine(c.name), kind: vscode.QuickPickItemKind.Separator });
+    for (const t of c.tools) {
+      const badges = badgeWords(effectiveAnnotations(t, c.definition.trustAnnotations)).join(' · ');
+      items.push({ label: sanitizeLine(displayName(t)), description: `${sanitizeLine(c.name)} · ${badges}`, detail: sanitizeLine(t.description ?? ''), target: { server: c.name, tool: t.name } });
+    }
+  }
+  if (items.length === 0) {
+    void vscode.window.showInformationMessage('No running MCP server offers tools yet. Add one in settings, or try the demo server.', 'Add Demo Server').then((a) => a && vscode.commands.executeCommand('mcpToolHost.addDemoServer'));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(items, { title: 'MCP: Call Tool', placeHolder: 'Pick a tool to call', matchOnDescription: true, matchOnDetail: true });
+  return picked?.target;
+}
+
+async function pickServer(pool: ServerPool, title: string): Promise<string | undefined> {
+  const picked = await vscode.window.showQuickPick(pool.connections.map((c) => ({ label: c.name, description: c.state.kind })), { title });
+  return picked?.label;
+}
+
+function serverOf(node: TreeNode | string | undefined): string | undefined {
+  if (typeof node === 'string') return node;
+  return node && 'server' in node ? node.server : undefined;
+}
+
+/**
+ * Copies the bundled demo server to the extension's global storage (a path that survives
+ * extension updates) and adds it to the user's settings, run by the extension host's own Node.
+ */
+async function addDemoServer(context: vscode.ExtensionContext): Promise<void> {
+  const target = path.join(context.globalStorageUri.fsPath, 'demo-server.js');
+  await fs.mkdir(path.dirname(target), { recursive: true });
+  await fs.copyFile(path.join(context.extensionPath, 'dist', 'demo-server.js'), target);
+  const config = vscode.workspace.getConfiguration(SECTION);
+  const servers = { ...(config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) };
+  // In desktop VS Code the host's executable is Electron; this variable makes it behave as Node.
+  servers.demo = { command: process.execPath, args: [target], env: { ELECTRON_RUN_AS_NODE: '1' } };
+  await config.update('servers', servers, vscode.ConfigurationTarget.Global);
+  await vscode.commands.executeCommand('mcpToolHost.tools.focus');
+}

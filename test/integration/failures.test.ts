@@ -1,0 +1,77 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FIXTURES, makeHost, node } from './helpers';
+
+/** Alive and not a zombie (a sandbox's init may not reap orphans at once). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+describe('servers that fail, with the reason the user sees', function () {
+  const hosts: ReturnType<typeof makeHost>[] = [];
+  const track = (h: ReturnType<typeof makeHost>) => (hosts.push(h), h);
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.close()));
+  });
+
+  it('a missing command names the command and the PATH searched', async () => {
+    const host = track(makeHost({ missing: { command: 'no-such-mcp-server-xyz', env: { PATH: '/nowhere:/also/nowhere' } } }));
+    await host.pool.get('missing')!.start();
+    const state = host.pool.get('missing')!.state;
+    assert.equal(state.kind, 'error');
+    if (state.kind === 'error') {
+      assert.match(state.message, /Command "no-such-mcp-server-xyz" was not found\. Searched PATH: \/nowhere:\/also\/nowhere\./);
+    }
+  });
+
+  it('npx missing gets the Node.js hint', async () => {
+    const host = track(makeHost({ npx: { command: 'npx', env: { PATH: '/nowhere' } } }));
+    await host.pool.get('npx')!.start();
+    const state = host.pool.get('npx')!.state;
+    assert.ok(state.kind === 'error' && /Install Node\.js/.test(state.message));
+  });
+
+  it('a server that dies at start shows its exit code and last stderr line', async () => {
+    const host = track(makeHost({ crash: node(path.join(FIXTURES, 'crash-at-start.cjs')) }));
+    await host.pool.get('crash')!.start();
+    const state = host.pool.get('crash')!.state;
+    assert.equal(state.kind, 'error');
+    if (state.kind === 'error') {
+      assert.match(state.message, /exited with code 3 before finishing the MCP handshake\. Last stderr: fatal: environment variable API_KEY is not set/);
+    }
+    assert.ok(host.logs.includes('crash stderr starting fixture...'), 'stderr reaches the server log');
+  });
+
+  it('skips non-JSON stdout, drains a stderr flood, strips ANSI, and keeps progress before the result', async () => {
+    const host = track(makeHost({ noisy: node(path.join(FIXTURES, 'noisy.cjs')) }));
+    await host.pool.get('noisy')!.start();
+    assert.equal(host.pool.get('noisy')!.state.kind, 'running');
+    const outcome = await host.pipeline.call({ server: 'noisy', tool: 'work', args: {}, origin: 'api' });
+    assert.ok(outcome.kind === 'ok', JSON.stringify(outcome));
+    if (outcome.kind === 'ok') assert.equal(outcome.result.text, 'red result');
+    assert.deepEqual(host.events.filter((e) => /^(progress|end)/.test(e)).map((e) => e.split(' (')[0]), ['progress 1/1', 'end result']);
+    assert.ok(host.logs.some((l) => l.includes('warn Ignored a stdout line that is not JSON-RPC: Welcome to the noisy server v1!')));
+    assert.ok(host.logs.filter((l) => l.includes('stderr debug line')).length >= 1990);
+  });
+
+  it('stopping a server kills its whole tree, grandchildren that ignore SIGTERM included', async function () {
+    const pidsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-pids-')), 'pids.json');
+    const host = track(makeHost({ tree: node(path.join(FIXTURES, 'grandchildren.cjs'), { env: { PIDS_FILE: pidsFile } }) }));
+    await host.pool.get('tree')!.start();
+    assert.equal(host.pool.get('tree')!.state.kind, 'running');
+    for (let i = 0; i < 50 && !fs.existsSync(pidsFile); i++) await new Promise((r) => setTimeout(r, 100));
+    const pids = JSON.parse(fs.readFileSync(pidsFile, 'utf8')) as number[];
+    assert.equal(pids.length, 3);
+    assert.ok(pids.every(alive));
+    const started = Date.now();
+    await host.close();
+    assert.ok(Date.now() - started < 5000, 'shutdown is bounded');
+    assert.deepEqual(pids.filter(alive), []);
+  });
+});

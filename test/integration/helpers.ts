@@ -1,0 +1,44 @@
+import * as path from 'node:path';
+import { CallPipeline } from '../../src/core/calls/callPipeline';
+import type { ApprovalDecision, ApprovalRequest, CallSink } from '../../src/core/calls/ports';
+import { resolveLaunch } from '../../src/core/config/launch';
+import { parseServers } from '../../src/core/config/serverConfig';
+import { ServerPool } from '../../src/core/connection/serverPool';
+import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+
+export const ROOT = path.resolve(__dirname, '../../..');
+export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
+export const DEMO_SERVER = path.join(ROOT, 'dist/demo-server.js');
+export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+
+/** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
+export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecision = 'deny') {
+  const logs: string[] = [];
+  const approvals: ApprovalRequest[] = [];
+  const events: string[] = [];
+  const validator = new SchemaValidator();
+  const pool = new ServerPool((name) => ({
+    validator,
+    clientVersion: 'test',
+    log: {
+      info: (m) => logs.push(`${name} info ${m}`),
+      warn: (m) => logs.push(`${name} warn ${m}`),
+      error: (m) => logs.push(`${name} error ${m}`),
+      stderr: (m) => logs.push(`${name} stderr ${m}`),
+    },
+    resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env }),
+  }));
+  const sink: CallSink = {
+    begin: (h) => events.push(`begin ${h.server}/${h.tool}`),
+    line: (_id, t) => events.push(t),
+    progress: (_id, p) => events.push(`progress ${p.progress}/${p.total ?? '?'}`),
+    end: (_id, s) => events.push(`end ${s.split('\n')[0]}`),
+  };
+  const pipeline = new CallPipeline(pool, validator, { approve: async (r) => (approvals.push(r), answer) }, sink, {
+    saveBinary: async (data, mime, hint) => `/saved/${hint}.${mime.split('/')[1]} (${data.length} bytes)`,
+  });
+  pool.apply(parseServers(servers, 'user'), { autoStart: false });
+  return { pool, pipeline, logs, approvals, events, async close() { await pool.stopAll(); pool.dispose(); } };
+}
+
+export const node = (script: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [script], ...extra });

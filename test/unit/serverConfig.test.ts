@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import { parseServers, sameLaunch } from '../../src/core/config/serverConfig';
+import { parseEnvFile, resolveLaunch } from '../../src/core/config/launch';
+import { substitute } from '../../src/core/config/variables';
+
+describe('server configuration', () => {
+  it('loads good entries and gives each broken one its own specific error', () => {
+    const { servers, errors } = parseServers(
+      {
+        good: { command: 'npx', args: ['-y', 'x'] },
+        remote: { url: 'https://example.com/mcp' },
+        noCommand: { args: [] },
+        badArgs: { command: 'node', args: 'server.js' },
+        typo: { command: 'node', arg: ['x'] },
+        badUrl: { type: 'http', url: 'ftp://x' },
+      },
+      'user',
+    );
+    assert.deepEqual(servers.map((s) => s.name), ['good', 'remote']);
+    assert.equal(servers[1].spec.type, 'http');
+    const messages = errors.map((e) => e.message);
+    assert.deepEqual(messages, [
+      'Server "noCommand": "command" is required for a stdio server (for example "npx").',
+      'Server "badArgs": "args" must be an array of strings.',
+      'Server "typo": unknown key "arg".',
+      'Server "badUrl": "url" must start with http:// or https:// (got "ftp://x").',
+    ]);
+  });
+
+  it('trusts annotations of user servers by default, not those of workspace servers', () => {
+    assert.equal(parseServers({ a: { command: 'x' } }, 'user').servers[0].trustAnnotations, true);
+    assert.equal(parseServers({ a: { command: 'x' } }, 'workspace').servers[0].trustAnnotations, false);
+    assert.equal(parseServers({ a: { command: 'x', trustAnnotations: true } }, 'workspace').servers[0].trustAnnotations, true);
+  });
+
+  it('tells a launch change from a timeout change', () => {
+    const [a] = parseServers({ s: { command: 'x', args: ['1'] } }, 'user').servers;
+    const [b] = parseServers({ s: { command: 'x', args: ['1'], timeoutSeconds: 5 } }, 'user').servers;
+    const [c] = parseServers({ s: { command: 'x', args: ['2'] } }, 'user').servers;
+    assert.equal(sameLaunch(a, b), true);
+    assert.equal(sameLaunch(a, c), false);
+  });
+
+  it('substitutes variables and names the one it cannot resolve', () => {
+    const ctx = { workspaceFolders: [{ name: 'app', path: '/w/app' }], env: { TOKEN: 't' }, userHome: '/home/u' };
+    assert.equal(substitute('${workspaceFolder}/x ${workspaceFolder:app} ${env:TOKEN} ${userHome}', ctx), '/w/app/x /w/app t /home/u');
+    assert.equal(substitute('~/bin', ctx), '/home/u/bin');
+    assert.throws(() => substitute('${workspaceFolder:nope}', ctx), /no workspace folder is named "nope"/);
+    assert.throws(() => substitute('${magic}', ctx), /\$\{magic\} is not a supported variable/);
+  });
+
+  it('builds the environment: host env, then envFile, then env (null removes)', () => {
+    const [def] = parseServers({ s: { command: 'node', env: { A: 'from-env', DROP: null, W: '${workspaceFolder}' } } }, 'user').servers;
+    const launch = resolveLaunch(def, { workspaceFolders: [{ name: 'w', path: '/w' }], env: { A: 'host', DROP: 'x', KEEP: 'k' } });
+    assert.equal(launch.type, 'stdio');
+    if (launch.type === 'stdio') {
+      assert.deepEqual(launch.launch.env, { A: 'from-env', KEEP: 'k', W: '/w' });
+      assert.equal(launch.launch.cwd, '/w');
+    }
+    assert.deepEqual(parseEnvFile('# c\nexport A=1\nB="two\\nlines"\nC=\'x y\'\nD=v # note\n'), { A: '1', B: 'two\nlines', C: 'x y', D: 'v' });
+  });
+});
