@@ -1,0 +1,37 @@
+// Runs the mocha suite of test/host inside code-server's real Node extension host, the way
+// @vscode/test-electron does on desktop: the workbench opens with a `payload` naming
+// extensionDevelopmentPath and extensionTestsPath, and reports the end through
+// window.codeAutomationExit (needs code-server's --vscode-option enable-smoke-test-driver).
+import fs from 'node:fs';
+import path from 'node:path';
+import { launchBrowser } from './codeServer.mjs';
+
+export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile, shotsDir, timeoutMs = 240_000, log = console.log }) {
+  const host = `127.0.0.1:${cs.port}`;
+  const remote = (p) => `vscode-remote://${host}${p}`;
+  const payload = [
+    ['extensionDevelopmentPath', remote(devPath)],
+    ['extensionTestsPath', remote(testsPath)],
+    ['extensionEnvironment', JSON.stringify({ HOST_TEST_RESULTS: resultsFile })],
+  ];
+  fs.rmSync(resultsFile, { force: true });
+  const browser = await launchBrowser(path.dirname(resultsFile));
+  try {
+    const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
+    let done;
+    const exited = new Promise((r) => (done = r));
+    await page.exposeFunction('codeAutomationLog', (_type, msg) => {
+      const text = (Array.isArray(msg) ? msg.join(' ') : String(msg)).split('\n')[0];
+      if (/PASS|FAIL|MOCHA_DONE|Error/.test(text) && !/ENOTFOUND|open-vsx|marketplace/.test(text)) log(`[host] ${text}`);
+    });
+    await page.exposeFunction('codeAutomationExit', (code) => done(code));
+    await page.goto(cs.url(folder, `&payload=${encodeURIComponent(JSON.stringify(payload))}`));
+    const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), timeoutMs))]);
+    await page.screenshot({ path: path.join(shotsDir, 'host-tests-final.png') }).catch(() => undefined);
+    if (code === 'timeout') log('[host] the extension-host suite timed out');
+  } finally {
+    await browser.close();
+  }
+  if (!fs.existsSync(resultsFile)) return { passes: [], failures: [{ title: 'extension-host suite', error: 'no results were written (the suite did not run or did not finish)' }] };
+  return JSON.parse(fs.readFileSync(resultsFile, 'utf8'));
+}

@@ -1,0 +1,126 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { McpToolHostApi } from '../../src/extension';
+import type { CallOutcome } from '../../src/core/calls/callPipeline';
+import type { TreeNode } from '../../src/vscode/toolTree';
+
+const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+const servers = () => vscode.workspace.getConfiguration('mcpToolHost');
+const setServers = (value: unknown, target = vscode.ConfigurationTarget.Global) => servers().update('servers', value, target);
+
+describe('MCP Tool Host in the real extension host', () => {
+  let api: McpToolHostApi;
+  const items = (node?: TreeNode) => api.tree.getChildren(node).map((n) => ({ node: n, item: api.tree.getTreeItem(n) }));
+
+  before(async () => {
+    await setServers(undefined);
+    await setServers(undefined, vscode.ConfigurationTarget.Workspace);
+    const ext = vscode.extensions.getExtension<McpToolHostApi>(EXTENSION_ID);
+    assert.ok(ext, `${EXTENSION_ID} is installed`);
+    api = await ext.activate();
+  });
+
+  after(async () => {
+    await setServers(undefined);
+    await setServers(undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('registers its commands', async () => {
+    const all = await vscode.commands.getCommands(true);
+    for (const c of ['callTool', 'addDemoServer', 'openSettings', 'refresh', 'restartServer', 'showServerLog', 'showOutput']) {
+      assert.ok(all.includes(`mcpToolHost.${c}`), `mcpToolHost.${c} registered`);
+    }
+  });
+
+  it('shows an empty tree (so the welcome view) when no server is configured', () => {
+    assert.deepEqual(api.tree.getChildren(), []);
+  });
+
+  it('"Add Demo Server" writes user settings and the demo tools appear with their badges', async () => {
+    await vscode.commands.executeCommand('mcpToolHost.addDemoServer');
+    const configured = servers().inspect<Record<string, { args: string[] }>>('servers')?.globalValue;
+    assert.ok(configured?.demo, 'demo server in user settings');
+    await until('demo running', () => api.pool.get('demo')?.state.kind === 'running' && api.pool.get('demo')!.tools.length > 0);
+    const [server] = items();
+    assert.equal(server.item.label, 'demo');
+    assert.match(String(server.item.description), /^9 tools · v0\.1\.0$/);
+    assert.equal(server.item.contextValue, 'mcpServer;running;');
+    const tools = items(server.node);
+    const byLabel = new Map(tools.map((t) => [t.item.label, t.item]));
+    assert.equal(byLabel.get('List Notes')?.description, 'read-only');
+    assert.equal(byLabel.get('Delete Note')?.description, 'destructive · idempotent');
+    assert.equal(byLabel.get('Fetch URL')?.description, 'read-only · open-world');
+    assert.equal(byLabel.get('echo')?.description, 'destructive · open-world');
+    assert.equal(byLabel.get('Add Note')?.description, '');
+    assert.equal(byLabel.get('Delete Note')?.contextValue, 'mcpTool;destructive;idempotent;');
+    assert.deepEqual(byLabel.get('Read Note')?.command?.arguments, [{ server: 'demo', tool: 'read_note' }]);
+    assert.match((byLabel.get('echo')?.tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /destructive: yes \(spec default\)/);
+  });
+
+  it('calls a read-only tool without a prompt', async () => {
+    const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'read_note', args: { name: 'welcome' } });
+    assert.equal(outcome.kind, 'ok');
+    if (outcome.kind === 'ok') assert.match(outcome.result.text, /Notes live in the demo server/);
+  });
+
+  it('asks before a destructive call; accepting the first choice allows it once', async () => {
+    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'shopping' } });
+    await sleep(1500);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const outcome = await pending;
+    assert.equal(outcome.kind, 'ok');
+    if (outcome.kind === 'ok') assert.equal(outcome.result.text, 'Deleted "shopping".');
+  });
+
+  it('Escape on the approval denies, and nothing is sent', async () => {
+    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'welcome' } });
+    await sleep(1500);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal((await pending).kind, 'denied');
+    const list = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'list_notes', args: {} });
+    assert.ok(list.kind === 'ok' && list.result.text.includes('welcome'), 'the note still exists');
+  });
+
+  it('a broken entry shows its own error while the others keep running', async () => {
+    const current = servers().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+    await setServers({ ...current, broken: { args: ['x'] } });
+    const row = await until('config error row', () => items().find((i) => i.node.kind === 'configError'));
+    assert.equal(row.item.tooltip, 'Server "broken": "command" is required for a stdio server (for example "npx").');
+    assert.equal(api.pool.get('demo')?.state.kind, 'running', 'demo was not restarted or stopped');
+    await setServers(current);
+  });
+
+  it('a server that cannot start shows why under its row', async () => {
+    const current = servers().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+    await setServers({ ...current, missing: { command: 'definitely-not-installed-mcp' } });
+    await until('missing in error', () => api.pool.get('missing')?.state.kind === 'error');
+    const row = items().find((i) => i.item.label === 'missing')!;
+    assert.equal(row.item.contextValue, 'mcpServer;error;');
+    const [reason] = items(row.node);
+    assert.match(String(reason.item.label), /^Command "definitely-not-installed-mcp" was not found\. Searched PATH: /);
+    await setServers(current);
+  });
+
+  it('does not trust annotations of a workspace-defined server', async () => {
+    const demo = servers().inspect<Record<string, unknown>>('servers')?.globalValue?.demo;
+    await setServers({ wsdemo: demo }, vscode.ConfigurationTarget.Workspace);
+    await until('wsdemo running', () => api.pool.get('wsdemo')?.state.kind === 'running' && api.pool.get('wsdemo')!.tools.length > 0);
+    const row = items().find((i) => i.item.label === 'wsdemo')!;
+    const listNotes = items(row.node).find((t) => t.item.label === 'List Notes')!;
+    assert.equal(listNotes.item.description, 'destructive · open-world');
+    assert.match((listNotes.item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /assumed: annotations not trusted/);
+    await setServers(undefined, vscode.ConfigurationTarget.Workspace);
+  });
+});

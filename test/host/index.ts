@@ -1,0 +1,35 @@
+// Entry point the extension host loads through extensionTestsPath: the run() contract of
+// @vscode/test-electron, used unchanged by code-server and by desktop VS Code.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Mocha from 'mocha';
+
+export function run(): Promise<void> {
+  const results = { passes: [] as string[], failures: [] as { title: string; error: string }[] };
+  const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 60_000 });
+  // The workbench forwards console lines unformatted: print plain lines, and write a JSON file
+  // the runner reads for the summary.
+  class PlainReporter extends Mocha.reporters.Base {
+    constructor(runner: Mocha.Runner, options?: Mocha.MochaOptions) {
+      super(runner, options);
+      runner.on('pass', (t) => {
+      results.passes.push(t.fullTitle());
+      console.log(`  PASS ${t.fullTitle()} (${t.duration}ms)`);
+    });
+      runner.on('fail', (t, err: Error) => {
+      results.failures.push({ title: t.fullTitle(), error: String(err?.message) });
+      console.log(`  FAIL ${t.fullTitle()}: ${err?.message}`);
+    });
+      runner.once('end', () => {
+      console.log(`MOCHA_DONE passes=${results.passes.length} failures=${results.failures.length}`);
+      const out = process.env.HOST_TEST_RESULTS;
+      if (out) fs.writeFileSync(out, JSON.stringify(results, null, 2));
+    });
+    }
+  }
+  mocha.reporter(PlainReporter);
+  for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js'))) mocha.addFile(path.join(__dirname, f));
+  return new Promise((resolve, reject) => {
+    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} tests failed.`)) : resolve()));
+  });
+}
