@@ -56,6 +56,11 @@ if (!built) {
   }
 }
 
+if (!fatal) {
+  say('benchmark smoke run (tiny sizes, no timing goals)');
+  step('bench --smoke', spawnSync('node', ['out/bench/run.js', '--smoke'], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0);
+}
+
 if (!fatal && !process.argv.includes('--skip-e2e')) {
   say('package the .vsix (production build)');
   const packaged = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit' }).status === 0;

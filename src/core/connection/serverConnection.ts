@@ -128,6 +128,11 @@ export class ServerConnection implements Disposable {
     await this.start();
   }
 
+  /** Lists the tools again (every page); the Refresh command and list_changed use this. */
+  async refreshTools(): Promise<void> {
+    await this._listTools(this._generation);
+  }
+
   /** Sends `tools/call`. Only the CallPipeline calls this. */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutcome> {
     const client = this._client;
