@@ -53,6 +53,7 @@ export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
     'update.mode': 'none',
     'chat.disableAIFeatures': true,
     'security.workspace.trust.enabled': false,
+    'git.openRepositoryInParentFolders': 'never',
     ...userSettings,
   };
   fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'), JSON.stringify(settings, null, 2));

@@ -69,14 +69,19 @@ async function runWithProgress(deps: CommandDeps, target: Required<ToolTarget>, 
       const controller = new AbortController();
       const sub = token.onCancellationRequested(() => controller.abort());
       try {
-        const outcome = await deps.pipeline.call({ ...target, origin, signal: controller.signal });
+        let reported = 0;
+        const onProgress = (p: { progress: number; total?: number; message?: string }) => {
+          const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+          progress.report({ message: p.message ?? (p.total ? `${p.progress} of ${p.total}` : `${p.progress}`), increment: percent === undefined ? undefined : percent - reported });
+          if (percent !== undefined) reported = percent;
+        };
+        const outcome = await deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress });
         if (outcome.kind === 'failed') {
           void vscode.window.showErrorMessage(`Calling ${target.tool} failed: ${outcome.message}`, 'Show Output').then((a) => a && deps.output.show());
         }
         return outcome;
       } finally {
         sub.dispose();
-        progress.report({ increment: 100 });
       }
     },
   );

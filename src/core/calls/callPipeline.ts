@@ -14,6 +14,8 @@ export interface CallRequest {
   readonly args: Record<string, unknown>;
   readonly origin: CallOrigin;
   readonly signal?: AbortSignal;
+  /** Progress for the caller's own UI (a notification, a chat response), besides the sink. */
+  readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
 /** How a call ended; every surface reports exactly one of these. */
@@ -93,7 +95,11 @@ export class CallPipeline {
     try {
       const raw = await connection.callTool(request.tool, request.args, {
         signal: request.signal,
-        onprogress: (p) => sink.progress(callId, { ...p, message: p.message === undefined ? undefined : sanitizeLine(p.message) }),
+        onprogress: (p) => {
+          const clean = { progress: p.progress, total: p.total, message: p.message === undefined ? undefined : sanitizeLine(p.message) };
+          sink.progress(callId, clean);
+          request.onProgress?.(clean);
+        },
         timeoutMs: connection.definition.timeoutSeconds * 1000,
         maxTotalTimeoutMs: connection.definition.maxTotalTimeoutSeconds * 1000,
       });

@@ -22,6 +22,8 @@ export interface ConnectionDeps {
   readonly roots?: () => { uri: string; name?: string }[];
   readonly clientVersion: string;
   readonly maxMessageBytes?: number;
+  /** How long `initialize` may take (default HANDSHAKE_TIMEOUT_MS). */
+  readonly handshakeTimeoutMs?: number;
 }
 
 export interface CallOptions {
@@ -91,8 +93,9 @@ export class ServerConnection implements Disposable {
       this._transport = transport;
       this._client = client;
       transport.onclose = undefined;
-      await withTimeout(client.connect(transport), HANDSHAKE_TIMEOUT_MS, () =>
-        new HandshakeTimeoutError(`The server did not answer "initialize" within ${HANDSHAKE_TIMEOUT_MS / 1000} s.`, stderrTail(transport)),
+      const handshakeMs = this._deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+      await withTimeout(client.connect(transport), handshakeMs, () =>
+        new HandshakeTimeoutError(`The server did not answer "initialize" within ${handshakeMs / 1000} s. ${stderrTail(transport).length ? `Last stderr: ${stderrTail(transport).at(-1)}` : 'It wrote nothing to stderr.'}`, stderrTail(transport)),
       );
       if (generation !== this._generation) return void (await client.close().catch(() => undefined));
       client.onclose = () => this._onClosed(generation);
