@@ -17,6 +17,8 @@ const common = {
   logLevel: 'warning',
   alias: {
     '@modelcontextprotocol/client/_shims': path.resolve('src/shims/sdkShims.ts'),
+    // jsonc-parser's UMD "main" hides its requires from bundlers (Cannot find module './impl/format'); its ESM build bundles.
+    'jsonc-parser': path.resolve('node_modules/jsonc-parser/lib/esm/main.js'),
   },
 };
 

@@ -11,6 +11,9 @@ import { OutputChannelSink } from './vscode/outputSink';
 import { ServerLogs } from './vscode/serverLogs';
 import { approveAllCalls, maxMessageBytes, readServerSettings, SECTION } from './vscode/settings';
 import { ToolTreeProvider } from './vscode/toolTree';
+import { InputVariables } from './vscode/inputVariables';
+import { LaunchGate } from './vscode/launchGate';
+import { toolCacheFor } from './vscode/toolCache';
 
 /** What activate() returns: used by the extension-host tests and open to other extensions. */
 export interface McpToolHostApi {
@@ -26,14 +29,18 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
   const output = vscode.window.createOutputChannel('MCP Tool Host');
   const logs = new ServerLogs();
   const validator = new SchemaValidator();
+  const inputs = new InputVariables(context.secrets);
+  const gate = new LaunchGate(context.workspaceState);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
-  pool = new ServerPool((name) => ({
+  pool = new ServerPool((name, definition) => ({
     log: logs.logFor(name),
     validator,
     clientVersion: version,
     maxMessageBytes: maxMessageBytes(),
     roots: () => folders().map((f) => ({ uri: f.uri, name: f.name })),
-    resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env }),
+    resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
+    confirmLaunch: (def, shown) => gate.confirm(def, shown),
+    toolCache: toolCacheFor(context.globalState, definition),
   }));
   const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(), new OutputChannelSink(output), {
     approveAll: approveAllCalls,
@@ -58,6 +65,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
     registerCommands({ context, pool, pipeline, logs, output, reload }),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => pool?.connections.forEach((c) => c.notifyRootsChanged())),
   );
   reload();
   return { pool, pipeline, tree };

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { CallPipeline } from '../core/calls/callPipeline';
 import type { CallOrigin } from '../core/calls/ports';
 import type { ServerPool } from '../core/connection/serverPool';
+import type { ServerConnection } from '../core/connection/serverConnection';
 import { badgeWords, displayName, effectiveAnnotations } from '../core/tools/annotations';
 import { sanitizeLine } from '../core/render/sanitize';
 import { askArguments } from './argumentInput';
@@ -52,6 +53,14 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     register('mcpToolHost.restartServer', async (node?: TreeNode | string) => {
       const name = serverOf(node) ?? (await pickServer(pool, 'Restart which server?'));
       if (name) await pool.get(name)?.restart();
+    }),
+    register('mcpToolHost.startServer', async (node?: TreeNode | string) => {
+      const name = serverOf(node) ?? (await pickServer(pool, 'Start which server?', (c) => c.state.kind !== 'running'));
+      if (name) await pool.get(name)?.start();
+    }),
+    register('mcpToolHost.stopServer', async (node?: TreeNode | string) => {
+      const name = serverOf(node) ?? (await pickServer(pool, 'Stop which server?', (c) => c.state.kind === 'running' || c.state.kind === 'starting' || c.state.kind === 'error'));
+      if (name) await pool.get(name)?.stop();
     }),
     register('mcpToolHost.showServerLog', async (node?: TreeNode | string) => {
       const name = serverOf(node) ?? (await pickServer(pool, 'Show the log of which server?'));
@@ -106,8 +115,13 @@ async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
   return picked?.target;
 }
 
-async function pickServer(pool: ServerPool, title: string): Promise<string | undefined> {
-  const picked = await vscode.window.showQuickPick(pool.connections.map((c) => ({ label: c.name, description: c.state.kind })), { title });
+async function pickServer(pool: ServerPool, title: string, filter: (c: ServerConnection) => boolean = () => true): Promise<string | undefined> {
+  const candidates = pool.connections.filter(filter);
+  if (candidates.length === 0) {
+    void vscode.window.showInformationMessage('No server fits; configure servers in "mcpToolHost.servers".');
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(candidates.map((c) => ({ label: c.name, description: c.state.kind })), { title });
   return picked?.label;
 }
 

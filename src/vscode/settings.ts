@@ -1,27 +1,49 @@
 import * as vscode from 'vscode';
+import type { InputSpec } from '../core/config/formats';
 import { parseServers, type ParsedServers, type ServerDefinition } from '../core/config/serverConfig';
 import type { ConfigError } from '../core/errors';
+import { readWorkspaceServers } from './workspaceServers';
 
 export const SECTION = 'mcpToolHost';
 
+/** Every configured server, plus what the workspace's mcp.json files add besides servers. */
+export interface ServerSettings extends ParsedServers {
+  /** The `inputs` of workspace mcp.json files: how to ask for each `${input:id}`. */
+  readonly inputs: readonly InputSpec[];
+  /** Keys dropped from those files and name clashes between them: for a log, not errors. */
+  readonly warnings: readonly string[];
+}
+
 /**
  * Reads `mcpToolHost.servers` from user and workspace settings separately, so each definition
- * knows its source (a workspace's servers are trusted less). A workspace entry replaces a user
- * entry of the same name; in an untrusted workspace, workspace entries are ignored.
+ * knows its source (a workspace's servers are trusted less), and the servers of each folder's
+ * `.vscode/mcp.json` and `.mcp.json` (source 'workspace'). Settings win over files on a name
+ * clash; a workspace entry replaces a user entry of the same name; in an untrusted workspace,
+ * workspace entries and files are ignored.
  */
-export function readServerSettings(): ParsedServers {
+export function readServerSettings(): ServerSettings {
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('servers');
   const user = parseServers(inspected?.globalValue, 'user');
   const byName = new Map<string, ServerDefinition>(user.servers.map((s) => [s.name, s]));
   const errors: ConfigError[] = [...user.errors];
+  let inputs: readonly InputSpec[] = [];
+  const warnings: string[] = [];
   if (vscode.workspace.isTrusted) {
+    const files = readWorkspaceServers();
+    for (const s of files.servers) {
+      if (byName.has(s.name)) warnings.push(`Server "${s.name}" of a workspace mcp.json is also in your settings, which win.`);
+      else byName.set(s.name, s);
+    }
+    errors.push(...files.errors);
+    warnings.push(...files.warnings);
+    inputs = files.inputs;
     for (const raw of [inspected?.workspaceValue, inspected?.workspaceFolderValue]) {
       const ws = parseServers(raw, 'workspace');
       for (const s of ws.servers) byName.set(s.name, s);
       errors.push(...ws.errors);
     }
   }
-  return { servers: [...byName.values()], errors };
+  return { servers: [...byName.values()], errors, inputs, warnings };
 }
 
 export function approveAllCalls(): boolean {

@@ -91,15 +91,15 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
         break;
       case 'starting':
         item.iconPath = new vscode.ThemeIcon('loading~spin');
-        item.description = 'starting…';
+        item.description = connection.toolsFromCache ? `starting… · ${tools} cached tools` : 'starting…';
         break;
       case 'error':
         item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-        item.description = 'error';
+        item.description = state.restartInMs ? `crashed · restarting in ${state.restartInMs / 1000} s` : 'error';
         break;
       case 'stopped':
         item.iconPath = new vscode.ThemeIcon('circle-outline');
-        item.description = 'stopped';
+        item.description = connection.toolsFromCache ? `stopped · ${tools} cached tools` : 'stopped';
         break;
       case 'disabled':
         item.iconPath = new vscode.ThemeIcon('circle-slash');

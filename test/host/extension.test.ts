@@ -39,7 +39,7 @@ describe('MCP Tool Host in the real extension host', () => {
 
   it('registers its commands', async () => {
     const all = await vscode.commands.getCommands(true);
-    for (const c of ['callTool', 'addDemoServer', 'openSettings', 'refresh', 'restartServer', 'showServerLog', 'showOutput']) {
+    for (const c of ['callTool', 'addDemoServer', 'openSettings', 'refresh', 'startServer', 'stopServer', 'restartServer', 'showServerLog', 'showOutput']) {
       assert.ok(all.includes(`mcpToolHost.${c}`), `mcpToolHost.${c} registered`);
     }
   });
@@ -113,9 +113,29 @@ describe('MCP Tool Host in the real extension host', () => {
     await setServers(current);
   });
 
+  it('changing only a timeout keeps the server running (no restart)', async () => {
+    const before = api.pool.get('demo');
+    const current = servers().inspect<Record<string, Record<string, unknown>>>('servers')?.globalValue ?? {};
+    await setServers({ ...current, demo: { ...current.demo, timeoutSeconds: 120 } });
+    await until('definition updated', () => api.pool.get('demo')?.definition.timeoutSeconds === 120);
+    assert.equal(api.pool.get('demo'), before, 'same connection');
+    assert.equal(before?.state.kind, 'running');
+  });
+
+  it('asks before starting a workspace-defined server; declining leaves it stopped', async () => {
+    const demo = servers().inspect<Record<string, unknown>>('servers')?.globalValue?.demo;
+    await setServers({ wsdemo: demo }, vscode.ConfigurationTarget.Workspace);
+    await sleep(1500);
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    await until('wsdemo stopped', () => api.pool.get('wsdemo')?.state.kind === 'stopped');
+    await setServers(undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
   it('does not trust annotations of a workspace-defined server', async () => {
     const demo = servers().inspect<Record<string, unknown>>('servers')?.globalValue?.demo;
     await setServers({ wsdemo: demo }, vscode.ConfigurationTarget.Workspace);
+    await sleep(1500);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await until('wsdemo running', () => api.pool.get('wsdemo')?.state.kind === 'running' && api.pool.get('wsdemo')!.tools.length > 0);
     const row = items().find((i) => i.item.label === 'wsdemo')!;
     const listNotes = items(row.node).find((t) => t.item.label === 'List Notes')!;

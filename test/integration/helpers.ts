@@ -1,4 +1,5 @@
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
 import type { ApprovalDecision, ApprovalRequest, CallSink } from '../../src/core/calls/ports';
 import { resolveLaunch } from '../../src/core/config/launch';
@@ -11,8 +12,18 @@ export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
 export const DEMO_SERVER = path.join(ROOT, 'dist/demo-server.js');
 export const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 
+/** Extra connection dependencies for a test host (all optional; the defaults are the core's). */
+export interface HostOptions {
+  /** deps.handshakeTimeoutMs: how long `initialize` may take. */
+  readonly handshakeTimeoutMs?: number;
+  /** deps.maxMessageBytes: the largest single message accepted from a stdio server. */
+  readonly maxMessageBytes?: number;
+  /** deps.roots: what the host answers to `roots/list` (undefined: no roots capability). */
+  readonly roots?: () => { uri: string; name?: string }[];
+}
+
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
-export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecision = 'deny') {
+export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecision = 'deny', options: HostOptions = {}) {
   const logs: string[] = [];
   const approvals: ApprovalRequest[] = [];
   const events: string[] = [];
@@ -27,6 +38,9 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
       stderr: (m) => logs.push(`${name} stderr ${m}`),
     },
     resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env }),
+    ...(options.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: options.handshakeTimeoutMs }),
+    ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
+    ...(options.roots !== undefined && { roots: options.roots }),
   }));
   const sink: CallSink = {
     begin: (h) => events.push(`begin ${h.server}/${h.tool}`),
@@ -40,5 +54,8 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
   pool.apply(parseServers(servers, 'user'), { autoStart: false });
   return { pool, pipeline, logs, approvals, events, async close() { await pool.stopAll(); pool.dispose(); } };
 }
+
+/** The workspace folder makeHost uses (ROOT), as the host offers it in `roots/list`. */
+export const workspaceRoots = () => [{ uri: pathToFileURL(ROOT).href, name: 'root' }];
 
 export const node = (script: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [script], ...extra });

@@ -62,8 +62,18 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     await page.goto(cs.url(demoWs));
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
 
-    await check('the Tools view lists the demo tools with badges', async () => {
+    await check('a workspace-defined server asks before its first start, showing the command line', async () => {
       await openView();
+      const title = quickInput.locator('.quick-input-title', { hasText: 'Run server "demo" defined by this workspace?' });
+      await title.waitFor({ timeout: 30_000 });
+      const start = quickInput.locator('.monaco-list-row', { hasText: 'Start server' });
+      const detail = await start.innerText();
+      if (!detail.includes('demo-server.js')) throw new Error(`the prompt does not show the command line: ${detail}`);
+      await shot('workspace-server-launch-prompt');
+      await start.click();
+    });
+
+    await check('the Tools view lists the demo tools with badges', async () => {
       for (const name of ['List Notes', 'Read Note', 'Delete Note', 'Fetch URL', 'Text Statistics']) {
         await page.getByRole('treeitem', { name: new RegExp(name) }).first().waitFor({ timeout: 30_000 });
       }

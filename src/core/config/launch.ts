@@ -3,7 +3,19 @@ import * as path from 'node:path';
 import type { ResolvedLaunch } from '../connection/serverConnection';
 import { ConfigError } from '../errors';
 import type { ServerDefinition } from './serverConfig';
-import { substitute, type VariableContext } from './variables';
+import { inputIds, substitute, type VariableContext } from './variables';
+
+/** Every string of a definition that variables may appear in. */
+export function definitionStrings(def: ServerDefinition): string[] {
+  const spec = def.spec;
+  if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers)];
+  return [spec.command, ...spec.args, ...Object.values(spec.env).filter((v): v is string => v !== null), spec.cwd ?? '', spec.envFile ?? ''];
+}
+
+/** The `${input:id}` ids a definition needs before it can launch. */
+export function requiredInputs(def: ServerDefinition): string[] {
+  return inputIds(definitionStrings(def));
+}
 
 /**
  * Resolves a definition into what actually runs: variables substituted everywhere, the
@@ -19,10 +31,11 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
     }
   };
   const spec = def.spec;
+  const secrets = requiredInputs(def).map((id) => ctx.inputs?.[id]).filter((v): v is string => !!v);
   if (spec.type === 'http') {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.headers)) headers[k] = sub(v, `headers.${k}`);
-    return { type: 'http', url: sub(spec.url, 'url'), headers };
+    return { type: 'http', url: sub(spec.url, 'url'), headers, secrets };
   }
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
@@ -44,6 +57,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
   return {
     type: 'stdio',
     launch: { command: sub(spec.command, 'command'), args: spec.args.map((a, i) => sub(a, `args[${i}]`)), env, cwd },
+    secrets,
   };
 }
 

@@ -6,10 +6,20 @@ export interface VariableContext {
   readonly workspaceFolders: readonly { name: string; path: string }[];
   readonly env: Readonly<Record<string, string | undefined>>;
   readonly userHome?: string;
+  /** Values of `${input:id}` the user gave (secrets: never logged). */
+  readonly inputs?: Readonly<Record<string, string>>;
+}
+
+/** The ids of every `${input:id}` in the strings, in order of first use. */
+export function inputIds(values: readonly string[]): string[] {
+  const ids = new Set<string>();
+  for (const v of values) for (const m of v.matchAll(/\$\{input:([^}]+)\}/g)) ids.add(m[1]);
+  return [...ids];
 }
 
 /**
- * Substitutes `${workspaceFolder}`, `${workspaceFolder:name}`, `${userHome}`, `${env:VAR}` and a
+ * Substitutes `${workspaceFolder}`, `${workspaceFolder:name}`, `${userHome}`, `${env:VAR}`,
+ * `${input:id}` and a
  * leading `~`. An unknown or unresolvable variable is an error naming it, never an empty string.
  */
 export function substitute(value: string, ctx: VariableContext): string {
@@ -28,6 +38,11 @@ export function substitute(value: string, ctx: VariableContext): string {
       case 'env':
         if (!arg) throw new Error(`${whole} needs a variable name, as in \${env:HOME}.`);
         return ctx.env[arg] ?? '';
+      case 'input': {
+        const v = arg ? ctx.inputs?.[arg] : undefined;
+        if (v === undefined) throw new Error(`${whole} has no value: it is asked for when the server starts.`);
+        return v;
+      }
       case 'pathSeparator':
         return path.sep;
       default:

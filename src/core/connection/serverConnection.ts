@@ -3,17 +3,28 @@ import { Emitter, type Disposable } from '../events';
 import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import type { ServerDefinition } from '../config/serverConfig';
 import { StdioTransport } from '../transport/stdioTransport';
-import type { StdioLaunch } from '../transport/commandLine';
+import { formatCommandLine, type StdioLaunch } from '../transport/commandLine';
 import type { SchemaValidator } from '../tools/schemaValidator';
+import { RestartPolicy } from './restartPolicy';
 import { ServerState, type ServerLog } from './serverState';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
 const LIST_CHANGED_DEBOUNCE_MS = 250;
 
 /** A launch with every variable resolved: what actually runs or is contacted. */
-export type ResolvedLaunch =
+export type ResolvedLaunch = (
   | { readonly type: 'stdio'; readonly launch: StdioLaunch }
-  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> };
+  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+) & {
+  /** Secret values substituted into the launch (`${input:...}`): masked wherever it is shown. */
+  readonly secrets?: readonly string[];
+};
+
+/** Where the last-known tool list of a server is kept, so the tree can show it at once. */
+export interface ToolCache {
+  load(): readonly Tool[] | undefined;
+  save(tools: readonly Tool[]): void;
+}
 
 export interface ConnectionDeps {
   readonly log: ServerLog;
@@ -24,6 +35,10 @@ export interface ConnectionDeps {
   readonly maxMessageBytes?: number;
   /** How long `initialize` may take (default HANDSHAKE_TIMEOUT_MS). */
   readonly handshakeTimeoutMs?: number;
+  readonly toolCache?: ToolCache;
+  /** Asked before a launch runs (workspace-defined servers); false leaves the server stopped. */
+  readonly confirmLaunch?: (def: ServerDefinition, shownLaunch: string) => Promise<boolean>;
+  readonly restartPolicy?: RestartPolicy;
 }
 
 export interface CallOptions {
@@ -53,9 +68,18 @@ export class ServerConnection implements Disposable {
   private _generation = 0;
   private _relistTimer: NodeJS.Timeout | undefined;
   private _launchLine: string | undefined;
+  private _toolsFromCache = false;
+  private _restartTimer: NodeJS.Timeout | undefined;
+  private readonly _restarts: RestartPolicy;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
     this._state = _definition.disabled ? ServerState.disabled : ServerState.stopped;
+    this._restarts = _deps.restartPolicy ?? new RestartPolicy();
+    const cached = _deps.toolCache?.load();
+    if (cached) {
+      this._tools = cached;
+      this._toolsFromCache = true;
+    }
   }
 
   get name(): string {
@@ -70,6 +94,10 @@ export class ServerConnection implements Disposable {
   get tools(): readonly Tool[] {
     return this._tools;
   }
+  /** True while the tools shown are the last-known list, not yet confirmed by the live server. */
+  get toolsFromCache(): boolean {
+    return this._toolsFromCache;
+  }
   /** The exact command line or URL last launched. */
   get launchLine(): string | undefined {
     return this._launchLine;
@@ -80,15 +108,29 @@ export class ServerConnection implements Disposable {
     this._definition = definition;
   }
 
+  /** Starts the server (a start the user asked for: the crash count begins again). */
   async start(): Promise<void> {
-    if (this._definition.disabled) return this._setState(ServerState.disabled);
     if (this._state.kind === 'running' || this._state.kind === 'starting') return;
+    clearTimeout(this._restartTimer);
+    this._restarts.reset();
+    await this._launch(false);
+  }
+
+  private async _launch(automatic: boolean): Promise<void> {
+    if (this._definition.disabled) return this._setState(ServerState.disabled);
     const generation = ++this._generation;
     this._setState(ServerState.starting);
     try {
       const launch = await this._deps.resolveLaunch(this._definition);
       if (generation !== this._generation) return;
-      const transport = this._createTransport(launch);
+      const shown = masked(describeLaunch(launch), launch.secrets);
+      if (this._deps.confirmLaunch && !(await this._deps.confirmLaunch(this._definition, shown))) {
+        if (generation !== this._generation) return;
+        this._deps.log.warn('Not started: running this workspace-defined server was declined.');
+        return this._setState(ServerState.stopped);
+      }
+      if (generation !== this._generation) return;
+      const transport = this._createTransport(launch, shown);
       const client = this._createClient();
       this._transport = transport;
       this._client = client;
@@ -116,11 +158,33 @@ export class ServerConnection implements Disposable {
       await this._teardown();
       this._deps.log.error(error.message);
       for (const line of error instanceof ServerStartError ? error.stderrTail : []) this._deps.log.error(`  stderr: ${line}`);
-      this._setState({ kind: 'error', message: error.message, detail: error instanceof ServerStartError ? error.stderrTail : undefined });
+      const detail = error instanceof ServerStartError ? error.stderrTail : undefined;
+      if (automatic) this._afterCrash(error.message, detail);
+      else this._setState({ kind: 'error', message: error.message, detail });
     }
   }
 
+  /** Schedules the next automatic restart, or gives up when crashes come too fast. */
+  private _afterCrash(message: string, detail: readonly string[] | undefined): void {
+    const decision = this._restarts.onCrash();
+    if (decision.kind === 'give-up') {
+      const gaveUp = `${message} It failed ${decision.crashes} times within 3 minutes, so automatic restarts stopped; use Restart to try again.`;
+      this._deps.log.error(gaveUp);
+      return this._setState({ kind: 'error', message: gaveUp, detail });
+    }
+    this._deps.log.warn(`Restarting in ${decision.delayMs / 1000} s (automatic restart ${decision.attempt}).`);
+    this._setState({ kind: 'error', message, detail, restartInMs: decision.delayMs });
+    clearTimeout(this._restartTimer);
+    this._restartTimer = setTimeout(() => void this._launch(true), decision.delayMs);
+  }
+
+  /** Tells a running server that the workspace folders changed (`roots/list_changed`). */
+  notifyRootsChanged(): void {
+    void this._client?.sendRootsListChanged().catch(() => undefined);
+  }
+
   async stop(): Promise<void> {
+    clearTimeout(this._restartTimer);
     this._generation++;
     await this._teardown();
     this._setState(this._definition.disabled ? ServerState.disabled : ServerState.stopped);
@@ -155,10 +219,10 @@ export class ServerConnection implements Disposable {
     this._onDidChangeTools.dispose();
   }
 
-  private _createTransport(launch: ResolvedLaunch): Transport {
+  private _createTransport(launch: ResolvedLaunch, shown: string): Transport {
+    this._launchLine = shown;
     if (launch.type === 'http') {
-      this._launchLine = launch.url;
-      this._deps.log.info(`Connecting to ${launch.url}`);
+      this._deps.log.info(`Connecting to ${shown}`);
       return new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: { ...launch.headers } } });
     }
     const transport = new StdioTransport(launch.launch, {
@@ -166,8 +230,7 @@ export class ServerConnection implements Disposable {
       onStderrLine: (line) => this._deps.log.stderr(line),
       onWarning: (message) => this._deps.log.warn(message),
     });
-    this._launchLine = transport.commandLine;
-    this._deps.log.info(`Starting: ${transport.commandLine}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
+    this._deps.log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
     return transport;
   }
 
@@ -203,6 +266,8 @@ export class ServerConnection implements Disposable {
       const { tools } = await client.listTools();
       if (generation !== this._generation) return;
       this._tools = tools;
+      this._toolsFromCache = false;
+      this._deps.toolCache?.save(tools);
       this._deps.log.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} listed.`);
       this._onDidChangeTools.fire(tools);
     } catch (err) {
@@ -219,7 +284,8 @@ export class ServerConnection implements Disposable {
     this._deps.log.error(`The server ${how}.`);
     this._client = undefined;
     this._transport = undefined;
-    this._setState({ kind: 'error', message: `The server ${how}.`, detail: tail });
+    void transport?.close().catch(() => undefined); // the leader is gone; its process group may not be
+    this._afterCrash(`The server ${how}.`, tail);
   }
 
   private _explainStartFailure(err: unknown): Error {
@@ -252,6 +318,17 @@ export class ServerConnection implements Disposable {
     this._state = state;
     this._onDidChangeState.fire(state);
   }
+}
+
+/** The exact command line (stdio) or URL (http), for logs and prompts. */
+function describeLaunch(launch: ResolvedLaunch): string {
+  return launch.type === 'http' ? launch.url : formatCommandLine(launch.launch.command, launch.launch.args);
+}
+
+function masked(text: string, secrets: readonly string[] | undefined): string {
+  let out = text;
+  for (const secret of secrets ?? []) if (secret) out = out.split(secret).join('••••••');
+  return out;
 }
 
 function stderrTail(transport: Transport | undefined): readonly string[] {

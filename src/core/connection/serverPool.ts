@@ -1,12 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { Emitter, type Disposable } from '../events';
 import type { ConfigError } from '../errors';
-import { sameLaunch, type ParsedServers } from '../config/serverConfig';
+import { sameLaunch, type ParsedServers, type ServerDefinition } from '../config/serverConfig';
 import { ServerConnection, type ConnectionDeps } from './serverConnection';
 import type { ServerLog } from './serverState';
 
 /** Builds the per-server dependencies (each server has its own log). */
-export type ConnectionDepsFactory = (serverName: string) => ConnectionDeps & { readonly log: ServerLog };
+export type ConnectionDepsFactory = (serverName: string, definition: ServerDefinition) => ConnectionDeps & { readonly log: ServerLog };
 
 /**
  * Every configured server, keyed by name. `apply()` reconciles a new configuration: added
@@ -54,7 +54,7 @@ export class ServerPool implements Disposable {
         continue;
       }
       if (existing) this._remove(def.name, existing);
-      const connection = new ServerConnection(def, this._depsFor(def.name));
+      const connection = new ServerConnection(def, this._depsFor(def.name, def));
       const subscriptions = [
         connection.onDidChangeState(() => this._onDidChange.fire(connection)),
         connection.onDidChangeTools(() => this._onDidChange.fire(connection)),

@@ -10,7 +10,13 @@ export type ServerState =
       readonly protocolVersion?: string;
       readonly instructions?: string;
     }
-  | { readonly kind: 'error'; readonly message: string; readonly detail?: readonly string[] };
+  | {
+      readonly kind: 'error';
+      readonly message: string;
+      readonly detail?: readonly string[];
+      /** When an automatic restart is scheduled: in how long. */
+      readonly restartInMs?: number;
+    };
 
 export namespace ServerState {
   export const stopped: ServerState = { kind: 'stopped' };

@@ -20,7 +20,9 @@ type Block = { type: string; [key: string]: unknown };
  * `structuredContent` pretty-printed, and a 2024-10-07 `toolResult` shown as JSON.
  */
 export async function renderResult(outcome: ToolCallOutcome, save?: BinarySaver): Promise<RenderedResult> {
-  if (!('content' in outcome) && 'toolResult' in outcome) {
+  // The SDK gives a draft-era `{ toolResult }` an empty `content`: show the toolResult itself.
+  const noContent = !('content' in outcome) || !Array.isArray(outcome.content) || outcome.content.length === 0;
+  if (noContent && 'toolResult' in outcome && outcome.toolResult !== undefined) {
     return { text: sanitizeText(JSON.stringify(outcome.toolResult, null, 2)), isError: false, files: [] };
   }
   const parts: string[] = [];

@@ -1,0 +1,71 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ConfigError } from '../errors';
+import { ConfigFileError, detectAndConvert, type ConfigFormat, type InputSpec } from './formats';
+import { parseServers, type ConfigSource, type ParsedServers, type ServerDefinition } from './serverConfig';
+
+/** The files a workspace folder may define servers in, in order of precedence. */
+export const WORKSPACE_SERVER_FILES = ['.vscode/mcp.json', '.mcp.json'] as const;
+
+/** Servers read from files, with the `inputs` they declare and what was dropped on the way. */
+export interface ServerFileResult extends ParsedServers {
+  readonly inputs: InputSpec[];
+  readonly warnings: string[];
+}
+
+/**
+ * Reads one configuration file of any format (see detectAndConvert) into definitions of the
+ * given source. Returns undefined when the file does not exist; every other problem (unreadable,
+ * bad JSON, a broken entry) is a ConfigError that names `label`, and the good entries still load.
+ */
+export function readServerFile(file: string, source: ConfigSource, label = file): (ServerFileResult & { format?: ConfigFormat }) | undefined {
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return undefined;
+    return { servers: [], errors: [new ConfigFileError(label, `cannot be read (${code ?? String(err)}).`)], inputs: [], warnings: [] };
+  }
+  try {
+    const converted = detectAndConvert(text, label);
+    const parsed = parseServers(converted.servers, source);
+    return {
+      servers: parsed.servers,
+      errors: parsed.errors.map((e) => new ConfigFileError(label, e.message, e.serverName)),
+      inputs: converted.inputs,
+      warnings: converted.warnings.map((w) => `${label}: ${w}`),
+      format: converted.format,
+    };
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    return { servers: [], errors: [err], inputs: [], warnings: [] };
+  }
+}
+
+/**
+ * Reads `.vscode/mcp.json` and `.mcp.json` of every folder as workspace servers (their
+ * annotations untrusted by default). On a name clash the first file wins, with a warning.
+ */
+export function readWorkspaceServerFiles(folders: readonly { name: string; path: string }[]): ServerFileResult {
+  const byName = new Map<string, { def: ServerDefinition; label: string }>();
+  const errors: ConfigError[] = [];
+  const inputs: InputSpec[] = [];
+  const warnings: string[] = [];
+  for (const folder of folders) {
+    for (const rel of WORKSPACE_SERVER_FILES) {
+      const label = `${folder.name}/${rel}`;
+      const result = readServerFile(path.join(folder.path, rel), 'workspace', label);
+      if (!result) continue;
+      errors.push(...result.errors);
+      warnings.push(...result.warnings);
+      for (const input of result.inputs) if (!inputs.some((i) => i.id === input.id)) inputs.push(input);
+      for (const def of result.servers) {
+        const earlier = byName.get(def.name);
+        if (earlier) warnings.push(`${label}: server "${def.name}" is also defined in ${earlier.label}, which is used.`);
+        else byName.set(def.name, { def, label });
+      }
+    }
+  }
+  return { servers: [...byName.values()].map((e) => e.def), errors, inputs, warnings };
+}

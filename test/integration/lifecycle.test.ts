@@ -1,0 +1,109 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { Tool } from '@modelcontextprotocol/client';
+import { resolveLaunch } from '../../src/core/config/launch';
+import { parseServers, type ServerDefinition } from '../../src/core/config/serverConfig';
+import { ServerConnection, type ConnectionDeps } from '../../src/core/connection/serverConnection';
+import { RestartPolicy } from '../../src/core/connection/restartPolicy';
+import type { ServerState } from '../../src/core/connection/serverState';
+import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import { DEMO_SERVER, FIXTURES, ROOT } from './helpers';
+
+function connection(raw: Record<string, unknown>, extra: Partial<ConnectionDeps> = {}, inputs: Record<string, string> = {}) {
+  const [def] = parseServers({ s: raw }, 'user').servers as [ServerDefinition];
+  const logs: string[] = [];
+  const states: ServerState[] = [];
+  const c = new ServerConnection(def, {
+    validator: new SchemaValidator(),
+    clientVersion: 'test',
+    log: { info: (m) => logs.push(m), warn: (m) => logs.push(m), error: (m) => logs.push(m), stderr: (m) => logs.push(`stderr ${m}`) },
+    resolveLaunch: async (d) => resolveLaunch(d, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env, inputs }),
+    ...extra,
+  });
+  c.onDidChangeState((s) => states.push(s));
+  return { c, logs, states };
+}
+
+const until = async (what: string, probe: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe('server lifecycle (real child processes)', function () {
+  const open: ServerConnection[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => c.stop()));
+  });
+
+  it('a crashing server restarts with backoff, then stops retrying and says why', async () => {
+    const counter = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-crash-')), 'starts');
+    const { c, states } = connection(
+      { command: process.execPath, args: [path.join(FIXTURES, 'crash-soon.cjs')], env: { START_COUNT_FILE: counter } },
+      { restartPolicy: new RestartPolicy([50, 100], 60_000) },
+    );
+    open.push(c);
+    await c.start();
+    await until('giving up', () => c.state.kind === 'error' && /automatic restarts stopped/.test(c.state.message));
+    assert.equal(fs.readFileSync(counter, 'utf8').split('\n').filter(Boolean).length, 3, 'first start + 2 restarts');
+    const waits = states.flatMap((s) => (s.kind === 'error' && s.restartInMs ? [s.restartInMs] : []));
+    assert.deepEqual(waits, [50, 100]);
+    assert.match(c.state.kind === 'error' ? c.state.message : '', /^The server exited with code 9\. It failed 3 times within 3 minutes, so automatic restarts stopped; use Restart to try again\.$/);
+    // a start the user asks for is honoured again
+    await c.start();
+    assert.equal(c.state.kind, 'running');
+  });
+
+  it('a start failure the user asked for is not retried on its own', async () => {
+    const { c, states } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'crash-at-start.cjs')] }, { restartPolicy: new RestartPolicy([10], 60_000) });
+    open.push(c);
+    await c.start();
+    await new Promise((r) => setTimeout(r, 200));
+    assert.equal(states.filter((s) => s.kind === 'starting').length, 1);
+  });
+
+  it('shows the cached tool list at once, then the live one', async () => {
+    const saved: (readonly Tool[])[] = [];
+    const cachedTool: Tool = { name: 'old_tool', inputSchema: { type: 'object' } };
+    const { c } = connection({ command: process.execPath, args: [DEMO_SERVER] }, { toolCache: { load: () => [cachedTool], save: (t) => saved.push(t) } });
+    open.push(c);
+    assert.deepEqual(c.tools.map((t) => t.name), ['old_tool']);
+    assert.equal(c.toolsFromCache, true);
+    await c.start();
+    assert.equal(c.toolsFromCache, false);
+    assert.ok(c.tools.some((t) => t.name === 'slow_count'));
+    assert.equal(saved.length, 1);
+  });
+
+  it('a declined workspace launch leaves the server stopped and spawns nothing', async () => {
+    const asked: string[] = [];
+    const { c, logs } = connection({ command: process.execPath, args: [DEMO_SERVER] }, { confirmLaunch: async (_d, shown) => (asked.push(shown), false) });
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.kind, 'stopped');
+    assert.deepEqual(asked, [`${process.execPath} ${DEMO_SERVER}`]);
+    assert.ok(logs.some((l) => l.includes('declined')));
+    assert.ok(!logs.some((l) => l.startsWith('Starting:')));
+  });
+
+  it('substitutes ${input:...} and never shows the secret', async () => {
+    const secret = 's3cr3t-value-123';
+    const asked: string[] = [];
+    const { c, logs } = connection(
+      { command: process.execPath, args: [DEMO_SERVER, '--token=${input:apiToken}'], env: { API_TOKEN: '${input:apiToken}' } },
+      { confirmLaunch: async (_d, shown) => (asked.push(shown), true) },
+      { apiToken: secret },
+    );
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.kind, 'running');
+    assert.equal(asked[0], `${process.execPath} ${DEMO_SERVER} --token=••••••`);
+    assert.equal(c.launchLine, asked[0]);
+    assert.ok(logs.length > 0);
+    for (const line of [...logs, ...asked]) assert.ok(!line.includes(secret), `secret leaked: ${line}`);
+  });
+});

@@ -1,0 +1,280 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ServerState } from '../../src/core/connection/serverState';
+import { FIXTURES, makeHost, node, workspaceRoots, type HostOptions } from './helpers';
+
+/** Alive and not a zombie (a sandbox's init may not reap orphans at once). */
+const alive = (pid: number) => {
+  try {
+    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+};
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls until `check` holds; fails with `what` after `ms`. */
+async function waitFor(what: string, check: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+/** Rejects when `p` takes longer than `ms`: a hang fails the test with a clear reason, not mocha's timeout. */
+async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`${what} did not settle within ${ms} ms`)), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+const fixture = (file: string, extra: Record<string, unknown> = {}) => node(path.join(FIXTURES, file), extra);
+const errorOf = (state: ServerState) => (state.kind === 'error' ? state : assert.fail(`expected error state, got ${JSON.stringify(state)}`));
+
+describe('the zoo: misbehaving servers through the real core (real child processes)', function () {
+  this.timeout(10_000);
+  const hosts: ReturnType<typeof makeHost>[] = [];
+  /** A host with one server named `name`; closed after the test. */
+  const host = (name: string, def: Record<string, unknown>, options: HostOptions = {}) => {
+    const h = makeHost({ [name]: def }, 'deny', options);
+    hosts.push(h);
+    return { ...h, connection: h.pool.get(name)! };
+  };
+  afterEach(async () => {
+    await Promise.all(hosts.splice(0).map((h) => h.close()));
+  });
+
+  describe('starting', () => {
+    it('a server that takes 1.5 s to answer initialize ends running', async () => {
+      const h = host('slow', fixture('slow-start.cjs'));
+      const states: string[] = [];
+      h.connection.onDidChangeState((s) => states.push(s.kind));
+      const started = Date.now();
+      await h.connection.start();
+      assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+      assert.ok(Date.now() - started >= 1400, 'the fixture really waited');
+      assert.deepEqual(states, ['starting', 'running']);
+      assert.deepEqual(h.connection.tools.map((t) => t.name), ['ping']);
+      const outcome = await h.pipeline.call({ server: 'slow', tool: 'ping', args: {}, origin: 'api' });
+      assert.ok(outcome.kind === 'ok' && outcome.result.text === 'pong', JSON.stringify(outcome));
+    });
+
+    it('a server that never answers initialize fails after handshakeTimeoutMs, quoting its last stderr line, and is killed', async () => {
+      const h = host('hang', fixture('hang-at-initialize.cjs'), { handshakeTimeoutMs: 1000 });
+      const started = Date.now();
+      await h.connection.start();
+      const elapsed = Date.now() - started;
+      const state = errorOf(h.connection.state);
+      assert.match(state.message, /did not answer "initialize" within 1 s/);
+      assert.match(state.message, /Last stderr: waiting for database\.\.\.$/);
+      assert.ok(state.detail?.includes('waiting for database...'), JSON.stringify(state.detail));
+      assert.ok(elapsed >= 950 && elapsed < 4500, `gave up after ${elapsed} ms`);
+      assert.ok(h.logs.some((l) => l.startsWith('hang error The server did not answer "initialize" within 1 s')), h.logs.join('\n'));
+      // the stuck process (it ignores stdin closing) is gone once start() returns
+      const pid = Number(/hang fixture pid (\d+)/.exec(h.logs.join('\n'))?.[1]);
+      assert.ok(pid > 0, 'the fixture reported its pid');
+      await waitFor(`pid ${pid} to be gone`, () => !alive(pid), 1000);
+    });
+
+    it('a server that does not declare the tools capability runs with no tools, a warning, and no tools/list request', async () => {
+      const h = host('notools', fixture('no-tools-capability.cjs'));
+      await h.connection.start();
+      assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+      assert.deepEqual(h.connection.tools, []);
+      assert.ok(h.logs.includes('notools warn The server does not declare the "tools" capability; it offers no tools.'), h.logs.join('\n'));
+      assert.ok(h.logs.includes('notools stderr got initialize'), 'the fixture logs its requests');
+      assert.ok(!h.logs.some((l) => l.includes('got tools/list')), 'tools/list must not be sent to a server without the capability');
+      const outcome = await h.pipeline.call({ server: 'notools', tool: 'anything', args: {}, origin: 'api' });
+      assert.deepEqual(outcome, { kind: 'failed', message: 'Server "notools" has no tool named "anything".' });
+    });
+  });
+
+  describe('protocol versions', () => {
+    for (const version of ['2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25']) {
+      it(`a server answering initialize with ${version} lists and calls`, async () => {
+        const h = host('v', fixture('protocol-version.cjs', { env: { PROTOCOL_VERSION: version } }));
+        await h.connection.start();
+        const state = h.connection.state;
+        assert.equal(state.kind, 'running', JSON.stringify(state));
+        assert.equal(state.kind === 'running' && state.protocolVersion, version);
+        assert.deepEqual(h.connection.tools.map((t) => t.name), ['version']);
+        const outcome = await h.pipeline.call({ server: 'v', tool: 'version', args: {}, origin: 'api' });
+        assert.ok(outcome.kind === 'ok' && outcome.result.text === `spoken: ${version}`, JSON.stringify(outcome));
+      });
+    }
+
+    it('a server answering with an unsupported version (1999-01-01) ends in error, naming the version', async () => {
+      const h = host('v', fixture('protocol-version.cjs', { env: { PROTOCOL_VERSION: '1999-01-01' } }));
+      await h.connection.start();
+      const state = errorOf(h.connection.state);
+      // The SDK throws `Server's protocol version is not supported: 1999-01-01` (and closes the transport).
+      assert.equal(state.message, "The MCP handshake failed: Server's protocol version is not supported: 1999-01-01");
+      assert.deepEqual(h.connection.tools, []);
+    });
+
+    it('a 2024-10-07 draft server connects and its { toolResult } call succeeds', async () => {
+      const h = host('draft', fixture('draft-tool-result.cjs'));
+      await h.connection.start();
+      const state = h.connection.state;
+      assert.ok(state.kind === 'running' && state.protocolVersion === '2024-10-07', JSON.stringify(state));
+      const outcome = await h.pipeline.call({ server: 'draft', tool: 'forecast', args: {}, origin: 'api' });
+      assert.equal(outcome.kind, 'ok', JSON.stringify(outcome));
+    });
+
+    // BUG: src/core/render/renderResult.ts (first line of renderResult) only renders `toolResult` when the result has
+    // no `content` key, but the SDK's CallToolResult schema defaults `content` to [] and keeps `toolResult`, so
+    // client.callTool() returns { content: [], toolResult: {...} } and the user sees "(the tool returned no content)".
+    // Expected: when `content` is empty (or absent) and `toolResult` is present, show the toolResult as JSON.
+    it.skip('a 2024-10-07 draft server whose tools/call answers { toolResult } shows the JSON', async () => {
+      const h = host('draft', fixture('draft-tool-result.cjs'));
+      await h.connection.start();
+      const outcome = await h.pipeline.call({ server: 'draft', tool: 'forecast', args: {}, origin: 'api' });
+      assert.equal(outcome.kind, 'ok', JSON.stringify(outcome));
+      if (outcome.kind === 'ok') assert.equal(outcome.result.text, JSON.stringify({ city: 'Lisbon', temperatureC: 21.5, sunny: true }, null, 2));
+    });
+  });
+
+  describe('during a session', () => {
+    it('a server that exits (code 7) mid-call fails that call promptly and ends in error', async () => {
+      const h = host('crash', fixture('crash-mid-call.cjs'));
+      await h.connection.start();
+      assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+      const outcome = await within(3000, 'the call to a crashing server', h.pipeline.call({ server: 'crash', tool: 'explode', args: {}, origin: 'api' }));
+      assert.equal(outcome.kind, 'failed', JSON.stringify(outcome));
+      if (outcome.kind === 'failed') assert.match(outcome.message, /connection closed|exited/i);
+      await waitFor('the error state', () => h.connection.state.kind === 'error');
+      const state = errorOf(h.connection.state);
+      assert.match(state.message, /exited with code 7/);
+      assert.ok(state.detail?.includes('handler crashed: out of memory'), JSON.stringify(state.detail));
+      assert.ok(h.logs.includes('crash error The server exited with code 7.'), h.logs.join('\n'));
+      const again = await h.pipeline.call({ server: 'crash', tool: 'explode', args: {}, origin: 'api' });
+      assert.ok(again.kind === 'failed' && /^Server "crash" is not running/.test(again.message), JSON.stringify(again));
+    });
+
+    it('notifications/message at debug, warning and error reach the log as info, warn and error', async () => {
+      const h = host('log', fixture('log-levels.cjs'));
+      await h.connection.start();
+      const outcome = await h.pipeline.call({ server: 'log', tool: 'chatty', args: {}, origin: 'api' });
+      assert.ok(outcome.kind === 'ok' && outcome.result.text === 'logged', JSON.stringify(outcome));
+      // sent before the result, so already logged when the call returns
+      const mcpLines = h.logs.filter((l) => /^log \w+ \[/.test(l));
+      assert.deepEqual(mcpLines, [
+        'log info [debug] db: connection pool ready',
+        'log warn [warning] cache is cold',
+        'log error [error] {"code":"E42","detail":"disk almost full"}',
+      ]);
+    });
+
+    it('the host answers roots/list with the workspace folder', async () => {
+      const h = host('roots', fixture('roots-echo.cjs'), { roots: workspaceRoots });
+      await h.connection.start();
+      assert.ok(h.logs.some((l) => l.includes('client capabilities: {"roots":{"listChanged":true}}')), h.logs.join('\n'));
+      const outcome = await h.pipeline.call({ server: 'roots', tool: 'show_roots', args: {}, origin: 'api' });
+      assert.equal(outcome.kind, 'ok', JSON.stringify(outcome));
+      if (outcome.kind === 'ok') assert.deepEqual(JSON.parse(outcome.result.text), { roots: [{ uri: workspaceRoots()[0].uri, name: 'root' }] });
+      assert.match(workspaceRoots()[0].uri, /^file:\/\/\//);
+    });
+
+    it('a host without roots declares no roots capability and refuses roots/list', async () => {
+      const h = host('roots', fixture('roots-echo.cjs'));
+      await h.connection.start();
+      assert.ok(h.logs.some((l) => l.includes('client capabilities: {}')), h.logs.join('\n'));
+      const outcome = await h.pipeline.call({ server: 'roots', tool: 'show_roots', args: {}, origin: 'api' });
+      assert.equal(outcome.kind, 'tool-error', JSON.stringify(outcome));
+      if (outcome.kind === 'tool-error') assert.equal((JSON.parse(outcome.result.text) as { error: { code: number } }).error.code, -32601);
+    });
+  });
+
+  describe('tool lists', () => {
+    it('follows opaque cursors across three pages and lists every tool', async () => {
+      const h = host('paged', fixture('paged-tools.cjs'));
+      await h.connection.start();
+      assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+      assert.deepEqual(h.connection.tools.map((t) => t.name), ['alpha_1', 'alpha_2', 'beta_1', 'beta_2', 'gamma_1']);
+      // each cursor went back byte for byte (spaces, quotes, backslash, %20, non-ASCII and JSON-looking ones);
+      // stderr and stdout are separate pipes, so the fixture's last stderr line may trail the last page
+      const listed = () => h.logs.filter((l) => l.startsWith('paged stderr tools/list'));
+      await waitFor('three tools/list lines on stderr', () => listed().length >= 3);
+      assert.deepEqual(listed(), [
+        'paged stderr tools/list cursor=undefined',
+        `paged stderr tools/list cursor=${JSON.stringify(' eyJwYWdlIjoyfQ==/+?&#%20 ünï "quoted" \\ 2 ')}`,
+        `paged stderr tools/list cursor=${JSON.stringify('{"page":3}')}`,
+      ]);
+      assert.ok(h.logs.includes('paged info 5 tools listed.'));
+      const outcome = await h.pipeline.call({ server: 'paged', tool: 'gamma_1', args: {}, origin: 'api' });
+      assert.ok(outcome.kind === 'ok' && outcome.result.text === 'called gamma_1', JSON.stringify(outcome));
+    });
+
+    it('gives up on endless pages after listMaxPages (64) with a logged error, without hanging the host', async () => {
+      const h = host('endless', fixture('endless-pages.cjs'));
+      const started = Date.now();
+      await within(5000, 'start() against endless pages', h.connection.start());
+      assert.ok(Date.now() - started < 4000);
+      // What the user sees: the server runs, with no tools, and the reason is in its log.
+      assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+      assert.deepEqual(h.connection.tools, [], 'a partial list is not kept');
+      assert.ok(h.logs.includes('endless error Listing tools failed: tools/list: exceeded listMaxPages (64); server pagination did not terminate'), h.logs.join('\n'));
+      assert.equal(h.logs.filter((l) => l.startsWith('endless stderr tools/list request')).length, 64);
+      // the session is still usable: a refresh fails the same way, promptly
+      await within(5000, 'refreshTools()', h.connection.refreshTools());
+      assert.equal(h.logs.filter((l) => l.startsWith('endless error Listing tools failed')).length, 2);
+      assert.equal(h.connection.state.kind, 'running');
+    });
+
+    it('a storm of 200 list_changed notifications re-lists a few times (debounced) and ends with the new tools', async () => {
+      const h = host('storm', fixture('list-changed-storm.cjs'));
+      await h.connection.start();
+      assert.deepEqual(h.connection.tools.map((t) => t.name), ['stats', 'mutate']);
+      let toolEvents = 0;
+      h.connection.onDidChangeTools(() => toolEvents++);
+      const mutated = await h.pipeline.call({ server: 'storm', tool: 'mutate', args: {}, origin: 'api' });
+      assert.ok(mutated.kind === 'ok' && mutated.result.text === 'mutated', JSON.stringify(mutated));
+      await waitFor('the new tool list', () => h.connection.tools.some((t) => t.name === 'new_tool_a'));
+      await sleep(800); // longer than the debounce (250 ms) several times over: any straggling re-list shows up
+      assert.deepEqual(h.connection.tools.map((t) => t.name), ['stats', 'new_tool_a', 'new_tool_b']);
+      const stats = await h.pipeline.call({ server: 'storm', tool: 'stats', args: {}, origin: 'api' });
+      assert.equal(stats.kind, 'ok', JSON.stringify(stats));
+      const { listRequests } = JSON.parse(stats.kind === 'ok' ? stats.result.text : '{}') as { listRequests: number };
+      const relists = listRequests - 1; // the first one was at start
+      assert.ok(relists >= 1 && relists <= 3, `200 notifications caused ${relists} re-lists`);
+      assert.equal(toolEvents, relists);
+    });
+  });
+
+  describe('message size', () => {
+    it('a 70 MiB result fails that call only, naming the limit; the session goes on; 5 MiB arrives intact', async () => {
+      const h = host('huge', fixture('huge-result.cjs'));
+      await h.connection.start();
+      const huge = await within(8000, 'the 70 MiB call', h.pipeline.call({ server: 'huge', tool: 'blob', args: { mib: 70 }, origin: 'api' }));
+      assert.equal(huge.kind, 'failed', JSON.stringify(huge).slice(0, 500));
+      if (huge.kind === 'failed') assert.match(huge.message, /A message of \d+ bytes exceeded the 67108864-byte limit .* and was dropped\./);
+      assert.ok(h.logs.some((l) => /^huge warn A message of \d+ bytes exceeded the 67108864-byte limit/.test(l)));
+      assert.equal(h.connection.state.kind, 'running');
+      const small = await h.pipeline.call({ server: 'huge', tool: 'small', args: {}, origin: 'api' });
+      assert.ok(small.kind === 'ok' && small.result.text === 'ok', JSON.stringify(small));
+      const five = await h.pipeline.call({ server: 'huge', tool: 'blob', args: { mib: 5 }, origin: 'api' });
+      assert.equal(five.kind, 'ok');
+      if (five.kind === 'ok') {
+        assert.equal(five.result.text.length, 5 * 1024 * 1024);
+        assert.ok(five.result.text === '0123456789abcdef'.repeat((5 * 1024 * 1024) / 16), 'the 5 MiB text is intact');
+      }
+    });
+
+    // BUG: src/core/transport/stdioTransport.ts:210 names the setting "mcpToolHost.maxMessageBytes", which does not
+    // exist; the setting is "mcpToolHost.maxMessageMiB" (package.json, src/vscode/settings.ts). The message should
+    // name the real setting (and could give the limit in MiB, as the setting does).
+    it.skip('the oversize message names the real setting, mcpToolHost.maxMessageMiB', async () => {
+      const h = host('huge', fixture('huge-result.cjs'), { maxMessageBytes: 1024 * 1024 });
+      await h.connection.start();
+      const outcome = await h.pipeline.call({ server: 'huge', tool: 'blob', args: { mib: 2 }, origin: 'api' });
+      assert.equal(outcome.kind, 'failed');
+      if (outcome.kind === 'failed') assert.match(outcome.message, /mcpToolHost\.maxMessageMiB/);
+    });
+  });
+});

@@ -1,0 +1,151 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { ConfigFileError, detectAndConvert } from '../../src/core/config/formats';
+import { importSources } from '../../src/core/config/importSources';
+import { readServerFile, readWorkspaceServerFiles } from '../../src/core/config/serverFiles';
+import { parseServers } from '../../src/core/config/serverConfig';
+
+describe('configuration file formats', () => {
+  it('reads VS Code mcp.json with comments and trailing commas, maps sse to http and carries inputs', () => {
+    const text = `{
+      // a comment
+      "inputs": [{ "type": "promptString", "id": "api-key", "description": "API key", "password": true },],
+      "servers": {
+        "fs": { "type": "stdio", "command": "npx", "args": ["-y", "pkg"], "env": { "PORT": 8080, "KEY": "\${input:api-key}" }, "dev": { "watch": "src/**" } },
+        "remote": { "type": "sse", "url": "https://example.com/sse", "headers": { "X": "1" } },
+      },
+    }`;
+    const out = detectAndConvert(text, '/w/.vscode/mcp.json');
+    assert.equal(out.format, 'vscode');
+    assert.deepEqual(out.servers, {
+      fs: { type: 'stdio', command: 'npx', args: ['-y', 'pkg'], env: { PORT: '8080', KEY: '${input:api-key}' } },
+      remote: { type: 'http', url: 'https://example.com/sse', headers: { X: '1' } },
+    });
+    assert.deepEqual(out.inputs, [{ id: 'api-key', type: 'promptString', description: 'API key', password: true, default: undefined, options: undefined }]);
+    assert.deepEqual(out.warnings, ['Server "fs": ignored "dev" (not supported by MCP Tool Host).']);
+    const parsed = parseServers(out.servers, 'workspace');
+    assert.deepEqual(parsed.errors, []);
+    assert.deepEqual(parsed.servers.map((s) => s.spec.type), ['stdio', 'http']);
+  });
+
+  it('reads Claude Desktop / Cursor / .mcp.json mcpServers, with ${VAR} as an environment variable', () => {
+    const text = JSON.stringify({
+      mcpServers: {
+        files: { command: 'npx', args: ['-y', 'server-fs', '${HOME}/docs'], env: { TOKEN: '${MY_TOKEN:-x}' }, autoApprove: ['read'] },
+        remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${API_KEY}' } },
+        legacy: { type: 'sse', url: 'https://example.com/sse' },
+        here: { command: 'node', args: ['${workspaceFolder}/s.js'] },
+      },
+    });
+    const out = detectAndConvert(text, '.mcp.json');
+    assert.equal(out.format, 'claude');
+    assert.deepEqual(out.servers, {
+      files: { command: 'npx', args: ['-y', 'server-fs', '${env:HOME}/docs'], env: { TOKEN: '${env:MY_TOKEN}' } },
+      remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${env:API_KEY}' } },
+      legacy: { type: 'http', url: 'https://example.com/sse' },
+      here: { command: 'node', args: ['${workspaceFolder}/s.js'] },
+    });
+    assert.deepEqual(out.warnings, [
+      'Server "files": ignored "autoApprove" (not supported by MCP Tool Host).',
+      'Server "files": the default in ${MY_TOKEN:-x} is not supported; an unset MY_TOKEN becomes empty.',
+    ]);
+    assert.deepEqual(parseServers(out.servers, 'user').errors, []);
+  });
+
+  it('reads our own format and a settings.json untouched, so parseServers reports their problems', () => {
+    const ours = detectAndConvert('{ "servers": { "a": { "command": "x", "trustAnnotations": true, "typo": 1 } } }', 'servers.json');
+    assert.equal(ours.format, 'mcpToolHost');
+    assert.deepEqual(ours.servers, { a: { command: 'x', trustAnnotations: true, typo: 1 } });
+    assert.match(parseServers(ours.servers, 'user').errors[0].message, /unknown key "typo"/);
+    const settings = detectAndConvert('{ "editor.tabSize": 2, /* c */ "mcpToolHost.servers": { "b": { "url": "https://x" } } }', 'settings.json');
+    assert.equal(settings.format, 'mcpToolHost');
+    assert.deepEqual(settings.servers, { b: { url: 'https://x' } });
+  });
+
+  it('tells VS Code servers from ours by file name, inputs or sse', () => {
+    assert.equal(detectAndConvert('{"servers": {}}', 'x/mcp.json').format, 'vscode');
+    assert.equal(detectAndConvert('{"servers": {}, "inputs": []}', 'conf.json').format, 'vscode');
+    assert.equal(detectAndConvert('{"servers": {"a": {"type": "sse", "url": "https://x"}}}', 'conf.json').format, 'vscode');
+    assert.equal(detectAndConvert('{"servers": {}}', '.mcp.json').format, 'mcpToolHost');
+    assert.equal(detectAndConvert('{"mcp": {"servers": {"a": {"command": "x"}}}}', 'settings.json').format, 'vscode');
+  });
+
+  it('names the file, line and column of a syntax error', () => {
+    assert.throws(() => detectAndConvert('{\n  "servers": {\n    "a": { "command": "x" }\n    "b": {}\n  }\n}', 'conf.json'), (err: unknown) => {
+      assert.ok(err instanceof ConfigFileError);
+      assert.equal(err.message, 'conf.json: line 4, column 5: comma expected.');
+      assert.equal(err.serverName, 'conf.json');
+      return true;
+    });
+    assert.throws(() => detectAndConvert('', 'e.json'), /e\.json: the file is empty\./);
+    assert.throws(() => detectAndConvert('[1]', 'a.json'), /a\.json: the file must hold a JSON object\./);
+    assert.throws(() => detectAndConvert('{"other": 1}', 'a.json'), /a\.json: no servers found: expected "servers"/);
+    assert.throws(() => detectAndConvert('{"mcpServers": []}', 'a.json'), /a\.json: "mcpServers" must be an object/);
+  });
+
+  it('keeps malformed entries and inputs for specific messages', () => {
+    const out = detectAndConvert('{"servers": {"a": 5}, "inputs": [{"type": "promptString"}, {"id": "p", "type": "pickString", "options": ["x", "y"]}]}', 'mcp.json');
+    assert.deepEqual(out.servers, { a: 5 });
+    assert.deepEqual(out.warnings, ['inputs[0] has no "id"; it was ignored.']);
+    assert.deepEqual(out.inputs.map((i) => [i.id, i.options]), [['p', ['x', 'y']]]);
+  });
+});
+
+describe('import sources', () => {
+  it('knows each platform\'s paths', () => {
+    const files = (platform: NodeJS.Platform, home: string, env: Record<string, string>) => importSources(platform, home, env).map((s) => `${s.label}: ${s.file}`);
+    assert.deepEqual(files('darwin', '/Users/u', {}), [
+      'Claude Desktop: /Users/u/Library/Application Support/Claude/claude_desktop_config.json',
+      'Cursor: /Users/u/.cursor/mcp.json',
+      'VS Code: /Users/u/Library/Application Support/Code/User/mcp.json',
+      'VS Code Insiders: /Users/u/Library/Application Support/Code - Insiders/User/mcp.json',
+    ]);
+    assert.deepEqual(files('win32', 'C:\\Users\\u', { APPDATA: 'D:\\Roaming' }), [
+      'Claude Desktop: D:\\Roaming\\Claude\\claude_desktop_config.json',
+      'Cursor: C:\\Users\\u\\.cursor\\mcp.json',
+      'VS Code: D:\\Roaming\\Code\\User\\mcp.json',
+      'VS Code Insiders: D:\\Roaming\\Code - Insiders\\User\\mcp.json',
+    ]);
+    assert.equal(importSources('win32', 'C:\\Users\\u', {})[0].file, 'C:\\Users\\u\\AppData\\Roaming\\Claude\\claude_desktop_config.json');
+    assert.deepEqual(files('linux', '/home/u', {}), [
+      'Claude Desktop: /home/u/.config/Claude/claude_desktop_config.json',
+      'Cursor: /home/u/.cursor/mcp.json',
+      'VS Code: /home/u/.config/Code/User/mcp.json',
+      'VS Code Insiders: /home/u/.config/Code - Insiders/User/mcp.json',
+    ]);
+    assert.equal(importSources('linux', '/home/u', { XDG_CONFIG_HOME: '/xdg' })[2].file, '/xdg/Code/User/mcp.json');
+    assert.equal(importSources('linux', '/home/u', { XDG_CONFIG_HOME: 'relative' })[2].file, '/home/u/.config/Code/User/mcp.json');
+  });
+});
+
+describe('server files of a workspace', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-files-'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reads .vscode/mcp.json before .mcp.json as untrusted workspace servers, naming the file in every error', () => {
+    fs.mkdirSync(path.join(dir, '.vscode'));
+    fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), '{ "servers": { "a": { "type": "stdio", "command": "node" }, "broken": { "type": "stdio" } }, "inputs": [{ "id": "k", "type": "promptString" }] }');
+    fs.writeFileSync(path.join(dir, '.mcp.json'), '{ "mcpServers": { "a": { "command": "other" }, "b": { "url": "https://x/mcp" } } }');
+    const result = readWorkspaceServerFiles([{ name: 'proj', path: dir }]);
+    assert.deepEqual(result.servers.map((s) => [s.name, s.source, s.trustAnnotations]), [['a', 'workspace', false], ['b', 'workspace', false]]);
+    assert.equal(result.servers[0].spec.type === 'stdio' && result.servers[0].spec.command, 'node');
+    assert.deepEqual(result.errors.map((e) => [e.serverName, e.message]), [['broken', 'proj/.vscode/mcp.json: Server "broken": "command" is required for a stdio server (for example "npx").']]);
+    assert.deepEqual(result.warnings, ['proj/.mcp.json: server "a" is also defined in proj/.vscode/mcp.json, which is used.']);
+    assert.deepEqual(result.inputs.map((i) => i.id), ['k']);
+  });
+
+  it('reports a broken file by name and skips a missing one', () => {
+    fs.writeFileSync(path.join(dir, '.mcp.json'), '{ "mcpServers": { ');
+    const result = readWorkspaceServerFiles([{ name: 'proj', path: dir }]);
+    assert.deepEqual(result.servers, []);
+    assert.equal(result.errors.length, 1);
+    assert.equal(result.errors[0].serverName, 'proj/.mcp.json');
+    assert.match(result.errors[0].message, /^proj\/\.mcp\.json: line 1, column \d+: /);
+    assert.equal(readServerFile(path.join(dir, 'missing.json'), 'user'), undefined);
+  });
+});
