@@ -8,6 +8,7 @@ import type { ServerConnection } from '../core/connection/serverConnection';
 import { badgeWords, displayName, effectiveAnnotations } from '../core/tools/annotations';
 import { sanitizeLine } from '../core/render/sanitize';
 import { askArguments } from './argumentInput';
+import { importServers } from './importServers';
 import type { ServerLogs } from './serverLogs';
 import type { TreeNode } from './toolTree';
 import { SECTION } from './settings';
@@ -67,6 +68,7 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
       if (name) deps.logs.channel(name).show(true);
     }),
     register('mcpToolHost.showOutput', () => deps.output.show(true)),
+    register('mcpToolHost.importServers', importServers),
   );
 }
 

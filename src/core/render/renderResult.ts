@@ -21,9 +21,10 @@ type Block = { type: string; [key: string]: unknown };
  */
 export async function renderResult(outcome: ToolCallOutcome, save?: BinarySaver): Promise<RenderedResult> {
   // The SDK gives a draft-era `{ toolResult }` an empty `content`: show the toolResult itself.
-  const noContent = !('content' in outcome) || !Array.isArray(outcome.content) || outcome.content.length === 0;
-  if (noContent && 'toolResult' in outcome && outcome.toolResult !== undefined) {
-    return { text: sanitizeText(JSON.stringify(outcome.toolResult, null, 2)), isError: false, files: [] };
+  const draft = outcome as { content?: unknown; toolResult?: unknown };
+  const noContent = !Array.isArray(draft.content) || draft.content.length === 0;
+  if (!('content' in outcome) || (noContent && draft.toolResult !== undefined)) {
+    return { text: sanitizeText(JSON.stringify(draft.toolResult ?? null, null, 2)), isError: false, files: [] };
   }
   const parts: string[] = [];
   const files: string[] = [];
