@@ -14,6 +14,7 @@ import { ToolTreeProvider } from './vscode/toolTree';
 import { InputVariables } from './vscode/inputVariables';
 import { LaunchGate } from './vscode/launchGate';
 import { toolCacheFor } from './vscode/toolCache';
+import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 
 /** What activate() returns: used by the extension-host tests and open to other extensions. */
 export interface McpToolHostApi {
@@ -29,7 +30,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
   const output = vscode.window.createOutputChannel('MCP Tool Host');
   const logs = new ServerLogs();
   const validator = new SchemaValidator();
-  const inputs = new InputVariables(context.secrets);
+  let inputSpecs: ReturnType<typeof readServerSettings>['inputs'] = [];
+  const inputs = new InputVariables(context.secrets, () => inputSpecs);
   const gate = new LaunchGate(context.workspaceState);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
   pool = new ServerPool((name, definition) => ({
@@ -54,7 +56,15 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
   });
   const tree = new ToolTreeProvider(pool);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
-  const reload = () => pool?.apply(readServerSettings(), { autoStart: true });
+  let shownWarnings = '';
+  const reload = () => {
+    const settings = readServerSettings();
+    inputSpecs = settings.inputs;
+    const warnings = settings.warnings.join('\n');
+    if (warnings && warnings !== shownWarnings) output.appendLine(`Configuration warnings:\n${settings.warnings.map((w) => `  - ${w}`).join('\n')}`);
+    shownWarnings = warnings;
+    pool?.apply(settings, { autoStart: true });
+  };
 
   context.subscriptions.push(
     output,
@@ -65,6 +75,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
     registerCommands({ context, pool, pipeline, logs, output, reload }),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
+    watchWorkspaceServerFiles(reload),
     vscode.workspace.onDidChangeWorkspaceFolders(() => pool?.connections.forEach((c) => c.notifyRootsChanged())),
   );
   reload();

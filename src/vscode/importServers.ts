@@ -1,4 +1,5 @@
 import * as os from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { importSources, scanImportSources, type ImportCandidate } from '../core/config/importSources';
 import { sanitizeLine } from '../core/render/sanitize';
@@ -34,7 +35,7 @@ export async function importServers(): Promise<void> {
       if (answer !== 'Replace') continue;
     }
     servers[c.name] = c.entry;
-    imported.push(c.name);
+    if (!imported.includes(c.name)) imported.push(c.name);
   }
   if (imported.length === 0) return;
   await config.update('servers', servers, vscode.ConfigurationTarget.Global);
@@ -53,7 +54,7 @@ async function pickCandidates(candidates: readonly ImportCandidate[], home: stri
       items.push({ label: c.source.label, kind: vscode.QuickPickItemKind.Separator });
       lastFile = c.source.file;
     }
-    const file = c.source.file.startsWith(home) ? `~${c.source.file.slice(home.length)}` : c.source.file;
+    const file = c.source.file.startsWith(home + path.sep) ? `~${c.source.file.slice(home.length)}` : c.source.file;
     items.push({ label: sanitizeLine(c.name), description: file, detail: sanitizeLine(c.launch), candidate: c });
   }
   const picked = await vscode.window.showQuickPick(items, {

@@ -39,7 +39,7 @@ describe('MCP Tool Host in the real extension host', () => {
 
   it('registers its commands', async () => {
     const all = await vscode.commands.getCommands(true);
-    for (const c of ['callTool', 'addDemoServer', 'openSettings', 'refresh', 'startServer', 'stopServer', 'restartServer', 'showServerLog', 'showOutput']) {
+    for (const c of ['callTool', 'addDemoServer', 'importServers', 'openSettings', 'refresh', 'startServer', 'stopServer', 'restartServer', 'showServerLog', 'showOutput']) {
       assert.ok(all.includes(`mcpToolHost.${c}`), `mcpToolHost.${c} registered`);
     }
   });

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigFileError, detectAndConvert } from '../../src/core/config/formats';
-import { importSources } from '../../src/core/config/importSources';
+import { importSources, scanImportSources } from '../../src/core/config/importSources';
 import { readServerFile, readWorkspaceServerFiles } from '../../src/core/config/serverFiles';
 import { parseServers } from '../../src/core/config/serverConfig';
 
@@ -117,6 +117,34 @@ describe('import sources', () => {
     ]);
     assert.equal(importSources('linux', '/home/u', { XDG_CONFIG_HOME: '/xdg' })[2].file, '/xdg/Code/User/mcp.json');
     assert.equal(importSources('linux', '/home/u', { XDG_CONFIG_HOME: 'relative' })[2].file, '/home/u/.config/Code/User/mcp.json');
+  });
+});
+
+describe('scanning import sources', () => {
+  it('lists the servers of the files that exist, with launch lines that leave env values out', async () => {
+    const files: Record<string, string> = {
+      '/c.json': JSON.stringify({ mcpServers: { fs: { command: 'npx', args: ['-y', 'server fs'], env: { TOKEN: 'secret-value' }, autoApprove: [] }, bad: { args: [] } } }),
+      '/v.json': '{ "servers": { "remote": { "type": "sse", "url": "https://x/sse", "headers": { "Authorization": "Bearer secret-value" } } } }',
+      '/broken.json': '{ "servers": ',
+    };
+    const read = async (file: string) => {
+      if (files[file] === undefined) throw Object.assign(new Error('missing'), { code: 'ENOENT' });
+      return files[file];
+    };
+    const sources = ['/c.json', '/v.json', '/broken.json', '/absent.json'].map((file) => ({ label: file.slice(1), file }));
+    const { candidates, problems } = await scanImportSources(sources, read);
+    assert.deepEqual(
+      candidates.map((c) => [c.source.label, c.name, c.launch, c.error ?? null, c.warnings]),
+      [
+        ['c.json', 'fs', "npx -y 'server fs'  (env: TOKEN)", null, ['Server "fs": ignored "autoApprove" (not supported by MCP Tool Host).']],
+        ['c.json', 'bad', '(no command or url)', 'Server "bad": "command" is required for a stdio server (for example "npx").', []],
+        ['v.json', 'remote', 'https://x/sse', null, []],
+      ],
+    );
+    assert.deepEqual(candidates[2].entry, { type: 'http', url: 'https://x/sse', headers: { Authorization: 'Bearer secret-value' } });
+    assert.ok(!candidates.some((c) => c.launch.includes('secret-value')));
+    assert.equal(problems.length, 1);
+    assert.match(problems[0], /^\/broken\.json: line 1, column \d+: /);
   });
 });
 

@@ -58,7 +58,6 @@ export function detectAndConvert(text: string, fileName: string): ConvertedConfi
     throw new ConfigFileError(fileName, 'the file must hold a JSON object.');
   }
   const doc = root as Record<string, unknown>;
-  const mcpSection = doc.mcp;
   if (doc['mcpToolHost.servers'] !== undefined) {
     return { servers: objectAt(doc['mcpToolHost.servers'], '"mcpToolHost.servers"', fileName), inputs: [], warnings: [], format: 'mcpToolHost' };
   }
@@ -70,8 +69,8 @@ export function detectAndConvert(text: string, fileName: string): ConvertedConfi
     return looksLikeVsCode(doc, servers, fileName) ? convertForeign(servers, doc.inputs, 'vscode') : { servers, inputs: [], warnings: [], format: 'mcpToolHost' };
   }
   // VS Code's user settings.json held MCP servers under "mcp" before mcp.json existed.
-  if (typeof mcpSection === 'object' && mcpSection !== null && 'servers' in mcpSection) {
-    const section = mcpSection as Record<string, unknown>;
+  if (typeof doc.mcp === 'object' && doc.mcp !== null && 'servers' in doc.mcp) {
+    const section = doc.mcp as Record<string, unknown>;
     return convertForeign(objectAt(section.servers, '"mcp.servers"', fileName), section.inputs, 'vscode');
   }
   throw new ConfigFileError(fileName, 'no servers found: expected "servers" (ours or VS Code\'s mcp.json), "mcpServers" (Claude, Cursor) or "mcpToolHost.servers" (settings.json).');

@@ -204,13 +204,23 @@ export class ServerConnection implements Disposable {
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutcome> {
     const client = this._client;
     if (!client || this._state.kind !== 'running') throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
-    return (await client.callTool({ name, arguments: args }, {
-      signal: options.signal,
-      onprogress: options.onprogress,
-      timeout: options.timeoutMs,
-      resetTimeoutOnProgress: true,
-      maxTotalTimeout: options.maxTotalTimeoutMs,
-    })) as ToolCallOutcome;
+    const transport = this._transport;
+    try {
+      return (await client.callTool({ name, arguments: args }, {
+        signal: options.signal,
+        onprogress: options.onprogress,
+        timeout: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+        maxTotalTimeout: options.maxTotalTimeoutMs,
+      })) as ToolCallOutcome;
+    } catch (err) {
+      // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
+      const exit = transport instanceof StdioTransport ? transport.exitInfo : undefined;
+      if (!exit) throw err;
+      const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
+      const tail = stderrTail(transport);
+      throw new McpHostError(`The server ${how} during the call.${tail.length ? ` Last stderr: ${tail[tail.length - 1]}` : ''}`, { cause: err });
+    }
   }
 
   dispose(): void {

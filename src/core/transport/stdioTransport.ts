@@ -207,7 +207,8 @@ export class StdioTransport implements Transport {
   /** Turns a dropped response into an error for its request alone; the session goes on. */
   private _failOversize(frame: Extract<Frame, { kind: 'oversize' }>): void {
     const limit = this._options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const what = `A message of ${frame.bytes} bytes exceeded the ${limit}-byte limit (setting mcpToolHost.maxMessageBytes) and was dropped.`;
+    const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+    const what = `A message of ${mib(frame.bytes)} exceeded the ${mib(limit)} limit and was dropped (raise the setting mcpToolHost.maxMessageMiB to accept it).`;
     this._options.onWarning?.(what);
     const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(frame.head)?.[1];
     if (id === undefined || /"method"\s*:/.test(frame.head.slice(0, frame.head.indexOf('"id"')))) return;

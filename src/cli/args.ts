@@ -1,0 +1,99 @@
+/** The CLI's exit codes; --help documents them and scripts rely on them. */
+export const Exit = {
+  ok: 0,
+  /** The tool ran and returned `isError`. */
+  toolError: 1,
+  /** Bad command line or configuration: nothing was started. */
+  usage: 2,
+  /** The call needs approval and none was given (no --yes, no terminal), or the user said no. */
+  approval: 3,
+  /** A server did not start, did not finish the handshake, or a request failed. */
+  connection: 4,
+} as const;
+export type ExitCode = (typeof Exit)[keyof typeof Exit];
+
+export const USAGE = `usage: mcp-tool-host <command> --config FILE [options]
+
+commands:
+  servers                        list the configured servers and their state
+  tools [SERVER]                 list the tools of every (or one) server
+  call SERVER TOOL [--args JSON] call a tool (asks y/N on a terminal when approval is needed)
+  doctor [SERVER]                explain how each server starts: executable, PATH, node version,
+                                 launch line, then each handshake step or the exact failure
+
+options:
+  --config FILE      servers as {"servers": {...}}, VS Code's .vscode/mcp.json,
+                     Claude Desktop / Cursor / .mcp.json {"mcpServers": {...}}, or a settings.json
+                     with "mcpToolHost.servers" (comments and trailing commas are fine)
+  --args JSON        the tool's arguments, a JSON object (default {})
+  --yes              approve calls that need approval (destructive or open-world tools)
+  --json             machine-readable output on stdout (errors too: {"error": ...})
+  --timeout SECONDS  how long a server may take to answer "initialize" (default 30)
+  -h, --help         this text
+
+exit codes:
+  0  ok
+  1  the tool returned isError
+  2  usage or config error
+  3  approval required or denied (nothing was sent)
+  4  connection or protocol error`;
+
+/** A problem with how the CLI was called or configured; exits with `code` (2 unless said otherwise). */
+export class CliError extends Error {
+  constructor(message: string, readonly code: ExitCode = Exit.usage, readonly showUsage = false) {
+    super(message);
+    this.name = 'CliError';
+  }
+}
+
+export interface CliArgs {
+  readonly command: string | undefined;
+  readonly positional: readonly string[];
+  readonly config?: string;
+  readonly args?: string;
+  readonly yes: boolean;
+  readonly json: boolean;
+  readonly help: boolean;
+  readonly timeoutSeconds?: number;
+}
+
+const BOOLEAN_FLAGS = new Set(['--yes', '--json', '--help', '-h']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout']);
+
+/** Parses argv (without node and the script); `--flag=value` and `--flag value` both work. */
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const values = new Map<string, string>();
+  const booleans = new Set<string>();
+  const positional: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
+    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    if (BOOLEAN_FLAGS.has(name)) {
+      if (eq > 0) throw new CliError(`${name} takes no value.`, Exit.usage, true);
+      booleans.add(name);
+    } else if (VALUE_FLAGS.has(name)) {
+      const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
+      if (value === undefined) throw new CliError(`${name} needs a value.`, Exit.usage, true);
+      values.set(name, value);
+    } else if (arg.startsWith('-') && arg !== '-') {
+      throw new CliError(`Unknown option "${arg}".`, Exit.usage, true);
+    } else {
+      positional.push(arg);
+    }
+  }
+  const timeoutText = values.get('--timeout');
+  const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);
+  if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CliError(`--timeout must be a positive number of seconds, not "${timeoutText}".`, Exit.usage, true);
+  const [command, ...rest] = positional;
+  return {
+    command,
+    positional: rest,
+    config: values.get('--config'),
+    args: values.get('--args'),
+    yes: booleans.has('--yes'),
+    json: booleans.has('--json'),
+    help: booleans.has('--help') || booleans.has('-h'),
+    timeoutSeconds,
+  };
+}

@@ -1,0 +1,64 @@
+import * as fs from 'node:fs/promises';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { resolveLaunch } from '../core/config/launch';
+import type { ServerDefinition } from '../core/config/serverConfig';
+import type { VariableContext } from '../core/config/variables';
+import { ServerPool } from '../core/connection/serverPool';
+import { SchemaValidator } from '../core/tools/schemaValidator';
+
+/** Everything a server wrote to its log, per server: doctor shows it, the other commands ignore it. */
+export type ServerLogLines = Map<string, string[]>;
+
+export interface CliHost {
+  readonly pool: ServerPool;
+  readonly validator: SchemaValidator;
+  readonly logs: ServerLogLines;
+  /** What `${workspaceFolder}` and friends resolve against: the current directory. */
+  readonly variables: VariableContext;
+  close(): Promise<void>;
+}
+
+/** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string }): CliHost {
+  const cwd = process.cwd();
+  const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
+  const validator = new SchemaValidator();
+  const logs: ServerLogLines = new Map();
+  const pool = new ServerPool((name) => {
+    const lines: string[] = [];
+    logs.set(name, lines);
+    return {
+      validator,
+      clientVersion: options.clientVersion,
+      handshakeTimeoutMs: options.handshakeTimeoutMs,
+      log: {
+        info: (m) => lines.push(`info: ${m}`),
+        warn: (m) => lines.push(`warn: ${m}`),
+        error: (m) => lines.push(`error: ${m}`),
+        stderr: (m) => lines.push(`stderr: ${m}`),
+      },
+      resolveLaunch: async (def) => resolveLaunch(def, variables),
+    };
+  });
+  pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });
+  return {
+    pool,
+    validator,
+    logs,
+    variables,
+    async close() {
+      await pool.stopAll();
+      pool.dispose();
+    },
+  };
+}
+
+/** Binary results (images, blobs) go to a fresh temp folder; the output shows the path. */
+export async function saveToTemp(data: Buffer, mimeType: string, nameHint: string): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-tool-host-'));
+  const ext = /^[a-z0-9.-]{1,10}$/i.test(mimeType.split('/')[1]?.split(/[;+]/)[0] ?? '') ? mimeType.split('/')[1].split(/[;+]/)[0] : 'bin';
+  const file = path.join(dir, `${nameHint}.${ext}`);
+  await fs.writeFile(file, data);
+  return file;
+}

@@ -1,0 +1,33 @@
+import { badgeWords, displayName, effectiveAnnotations } from '../core/tools/annotations';
+import { sanitizeLine } from '../core/render/sanitize';
+import { Exit, type ExitCode } from './args';
+import type { CliHost } from './host';
+
+/**
+ * `servers` and `tools`: starts every selected server and lists its state (and tools). Exit 4
+ * when any server did not start.
+ */
+export async function listServers(host: CliHost, withTools: boolean, json: boolean): Promise<ExitCode> {
+  const { pool } = host;
+  await Promise.all(pool.connections.map((c) => c.start()));
+  const rows = pool.connections.map((c) => ({
+    server: c.name,
+    state: c.state.kind,
+    error: c.state.kind === 'error' ? c.state.message : undefined,
+    serverInfo: c.state.kind === 'running' ? { name: c.state.serverName, version: c.state.serverVersion, protocolVersion: c.state.protocolVersion } : undefined,
+    toolCount: c.tools.length,
+    tools: withTools
+      ? c.tools.map((t) => ({ name: t.name, title: displayName(t), description: t.description, badges: badgeWords(effectiveAnnotations(t, c.definition.trustAnnotations)) }))
+      : undefined,
+  }));
+  if (json) {
+    console.log(JSON.stringify(rows, null, 2));
+  } else {
+    for (const r of rows) {
+      const state = r.error ? `error: ${sanitizeLine(r.error)}` : r.state;
+      console.log(`${sanitizeLine(r.server)}: ${state}${withTools || r.error ? '' : `, ${r.toolCount} tool${r.toolCount === 1 ? '' : 's'}`}`);
+      for (const t of r.tools ?? []) console.log(`  ${sanitizeLine(t.name)}  [${t.badges.join(', ')}]`);
+    }
+  }
+  return rows.some((r) => r.error) ? Exit.connection : Exit.ok;
+}

@@ -1,0 +1,161 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { DEMO_SERVER, EVERYTHING, FIXTURES, ROOT } from './helpers';
+
+const CLI = path.join(ROOT, 'dist/cli.js');
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/** Runs the built CLI as a real child process, stdin a pipe (not a TTY), in `cwd`. */
+function cli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+    child.stdin.end();
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('the CLI (node dist/cli.js, real child processes)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  const run = (...args: string[]) => cli(args, { cwd: dir });
+
+  before(() => {
+    assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `node esbuild.mjs` first');
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-'));
+    const node = JSON.stringify(process.execPath);
+    // Our own format.
+    fs.writeFileSync(path.join(dir, 'servers.json'), `{ "servers": { "demo": { "command": ${node}, "args": [${JSON.stringify(DEMO_SERVER)}] }, "ghost": { "command": "no-such-command-xyz" } } }`);
+    // VS Code's mcp.json: comments, trailing commas, a key we drop.
+    fs.mkdirSync(path.join(dir, '.vscode'));
+    fs.writeFileSync(
+      path.join(dir, '.vscode/mcp.json'),
+      `// VS Code's format\n{\n  "servers": {\n    "demo": { "type": "stdio", "command": ${node}, "args": [${JSON.stringify(DEMO_SERVER)}], "dev": { "watch": "*.js" } },\n  },\n  "inputs": [],\n}\n`,
+    );
+    // Claude Desktop's format, with the reference server.
+    fs.writeFileSync(path.join(dir, 'claude_desktop_config.json'), JSON.stringify({ mcpServers: { everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] } } }));
+    fs.writeFileSync(path.join(dir, 'broken.json'), '{\n  "servers": { "a": { "command": "x" } \n  "b": {}\n}');
+    fs.writeFileSync(path.join(dir, 'bad-entry.json'), '{ "mcpServers": { "typo": { "comand": "node" } } }');
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('lists tools from a file in each format', async () => {
+    const ours = await run('tools', 'demo', '--config', 'servers.json');
+    assert.equal(ours.code, 0, ours.stderr);
+    assert.match(ours.stdout, /^demo: running\n {2}list_notes {2}\[read-only\]/);
+    const vscode = await run('tools', '--config', '.vscode/mcp.json');
+    assert.equal(vscode.code, 0, vscode.stderr);
+    assert.match(vscode.stdout, /delete_note {2}\[destructive, idempotent\]/);
+    assert.match(vscode.stderr, /config: warning: \.vscode\/mcp\.json: Server "demo": ignored "dev"/);
+    const claude = await run('tools', '--config', 'claude_desktop_config.json');
+    assert.equal(claude.code, 0, claude.stderr);
+    assert.match(claude.stdout, /^everything: running\n/);
+    assert.match(claude.stdout, /\n {2}get-sum {2}\[read-only, idempotent\]/);
+  });
+
+  it('calls a read-only tool (exit 0) and one that returns isError (exit 1)', async () => {
+    const ok = await run('call', 'demo', 'read_note', '--args', '{"name":"shopping"}', '--config', 'servers.json');
+    assert.equal(ok.code, 0, ok.stderr);
+    assert.equal(ok.stdout, 'milk, bread, coffee\n');
+    const sum = await run('call', 'everything', 'get-sum', '--args', '{"a":2,"b":3}', '--config', 'claude_desktop_config.json');
+    assert.equal(sum.code, 0, sum.stderr);
+    assert.match(sum.stdout, /The sum of 2 and 3 is 5\./);
+    const missing = await run('call', 'demo', 'read_note', '--args', '{"name":"nope"}', '--config', '.vscode/mcp.json');
+    assert.equal(missing.code, 1);
+    assert.equal(missing.stdout, 'No note named "nope".\n');
+    assert.match(missing.stderr, /read_note returned an error \(isError\)/);
+  });
+
+  it('refuses a destructive call without --yes and without a TTY (exit 3), and makes it with --yes', async () => {
+    const denied = await run('call', 'demo', 'delete_note', '--args', '{"name":"shopping"}', '--config', 'servers.json');
+    assert.equal(denied.code, 3);
+    assert.equal(denied.stdout, '');
+    assert.match(denied.stderr, /not sent: denied, approval required: delete_note may change or delete data \(destructive\): approve it with --yes/);
+    const approved = await run('call', 'demo', 'delete_note', '--args', '{"name":"shopping"}', '--config', 'servers.json', '--yes');
+    assert.equal(approved.code, 0, approved.stderr);
+    assert.equal(approved.stdout, 'Deleted "shopping".\n');
+  });
+
+  it('rejects bad arguments and bad configuration with exit 2 and a specific message', async () => {
+    const syntax = await run('tools', '--config', 'broken.json');
+    assert.equal(syntax.code, 2);
+    assert.match(syntax.stderr, /^Config error: broken\.json: line 3, column 3: comma expected\.\n$/);
+    const entry = await run('tools', 'typo', '--config', 'bad-entry.json');
+    assert.equal(entry.code, 2);
+    assert.match(entry.stderr, /config: warning: bad-entry\.json: Server "typo": ignored "comand" \(not supported by MCP Tool Host\)\.\n/);
+    assert.match(entry.stderr, /Config error: bad-entry\.json: Server "typo": "command" is required for a stdio server/);
+    const absent = await run('servers', '--config', 'absent.json');
+    assert.equal(absent.code, 2);
+    assert.match(absent.stderr, /Config file "absent\.json" does not exist\./);
+    const noConfig = await run('tools');
+    assert.equal(noConfig.code, 2);
+    assert.match(noConfig.stderr, /--config FILE is required\./);
+    const badJson = await run('call', 'demo', 'read_note', '--args', '{name}', '--config', 'servers.json');
+    assert.equal(badJson.code, 2);
+    assert.match(badJson.stderr, /--args is not valid JSON/);
+    const schema = await run('call', 'demo', 'read_note', '--args', '{}', '--config', 'servers.json');
+    assert.equal(schema.code, 2);
+    assert.match(schema.stderr, /missing required property "name"/);
+  });
+
+  it('exits 4 on a missing command, and doctor names the command and the PATH searched', async () => {
+    const env = { ...process.env, PATH: `${path.dirname(process.execPath)}${path.delimiter}/no/such/dir-for-test` };
+    const call = await cli(['call', 'ghost', 'anything', '--config', 'servers.json'], { cwd: dir, env });
+    assert.equal(call.code, 4);
+    assert.match(call.stderr, /Command "no-such-command-xyz" was not found\. Searched PATH: .*\/no\/such\/dir-for-test/);
+    const doc = await cli(['doctor', 'ghost', '--config', 'servers.json'], { cwd: dir, env });
+    assert.equal(doc.code, 4);
+    assert.match(doc.stdout, /^ghost \(stdio\)\n {2}command {5}no-such-command-xyz\n {2}executable {2}not found on PATH\n {2}PATH {8}.*\/no\/such\/dir-for-test\n/);
+    assert.match(doc.stdout, /\[FAILED\] spawn: Command "no-such-command-xyz" was not found/);
+  });
+
+  it('doctor walks a working server through each step', async () => {
+    const doc = await run('doctor', 'demo', '--config', 'servers.json');
+    assert.equal(doc.code, 0, doc.stdout + doc.stderr);
+    assert.match(doc.stdout, new RegExp(`node -v {5}${process.version.replace(/\./g, '\\.')} `));
+    assert.match(doc.stdout, /launch {6}\S+ \S+demo-server\.js\n/);
+    assert.match(doc.stdout, /\[ok\] {5}spawned\n {2}\[ok\] {5}initialize answered in \d+ ms: protocol [\d-]+, server mcp-tool-host-demo 0\.1\.0\n {2}\[ok\] {5}tools listed: 9/);
+    const all = await run('doctor', '--config', 'servers.json');
+    assert.equal(all.code, 4, 'the ghost server fails, so the whole run does');
+  });
+
+  it('doctor reports a server that never answers initialize (exit 4, not a silent 0)', async () => {
+    fs.writeFileSync(path.join(dir, 'hang.json'), JSON.stringify({ servers: { hang: { command: process.execPath, args: [path.join(FIXTURES, 'hang-at-initialize.cjs')] } } }));
+    const doc = await run('doctor', '--config', 'hang.json', '--timeout', '1');
+    assert.equal(doc.code, 4, doc.stdout + doc.stderr);
+    assert.match(doc.stdout, /\[ok\] {5}spawned\n {2}\[FAILED\] initialize: The server did not answer "initialize" within 1 s\. Last stderr: waiting for database\.\.\./);
+    assert.match(doc.stdout, /stderr \(last 2 lines\):\n {4}hang fixture pid \d+\n {4}waiting for database\.\.\./);
+  });
+
+  it('gives machine-readable output with --json', async () => {
+    const tools = JSON.parse((await run('tools', '--config', 'claude_desktop_config.json', '--json')).stdout) as { server: string; state: string; tools: { name: string }[] }[];
+    assert.equal(tools[0].server, 'everything');
+    assert.equal(tools[0].state, 'running');
+    assert.ok(tools[0].tools.some((t) => t.name === 'echo'));
+    const servers = JSON.parse((await run('servers', '--config', 'servers.json', '--json')).stdout) as { server: string; state: string; error?: string }[];
+    assert.deepEqual(servers.map((s) => [s.server, s.state]), [['demo', 'running'], ['ghost', 'error']]);
+    const denied = await run('call', 'demo', 'delete_note', '--args', '{"name":"welcome"}', '--config', 'servers.json', '--json');
+    assert.equal(denied.code, 3);
+    assert.deepEqual(JSON.parse(denied.stdout), { server: 'demo', tool: 'delete_note', outcome: 'denied', exitCode: 3, message: 'not sent: denied, approval required: delete_note may change or delete data (destructive): approve it with --yes, or run on a terminal to be asked.' });
+    const isError = JSON.parse((await run('call', 'demo', 'read_note', '--args', '{"name":"x"}', '--config', 'servers.json', '--json')).stdout) as { outcome: string; result: { text: string } };
+    assert.equal(isError.outcome, 'tool-error');
+    assert.equal(isError.result.text, 'No note named "x".');
+    const doc = JSON.parse((await run('doctor', 'everything', '--config', 'claude_desktop_config.json', '--json')).stdout) as { ok: boolean; steps: { step: string; ok: boolean }[] }[];
+    assert.deepEqual(doc[0].steps.map((s) => [s.step, s.ok]), [['spawn', true], ['initialize', true], ['tools', true]]);
+    const error = await run('tools', '--config', 'broken.json', '--json');
+    assert.equal(error.code, 2);
+    assert.deepEqual(JSON.parse(error.stdout), { error: { code: 2, message: 'Config error: broken.json: line 3, column 3: comma expected.' } });
+  });
+});

@@ -1,0 +1,25 @@
+import * as assert from 'node:assert/strict';
+import { CliError, parseArgs } from '../../src/cli/args';
+
+describe('CLI arguments', () => {
+  it('reads commands, positionals and both flag spellings', () => {
+    const a = parseArgs(['call', 'demo', 'read_note', '--args={"name":"x"}', '--config', 'c.json', '--yes', '--json', '--timeout', '5']);
+    assert.equal(a.command, 'call');
+    assert.deepEqual(a.positional, ['demo', 'read_note']);
+    assert.equal(a.args, '{"name":"x"}');
+    assert.equal(a.config, 'c.json');
+    assert.equal(a.yes, true);
+    assert.equal(a.json, true);
+    assert.equal(a.timeoutSeconds, 5);
+    assert.equal(parseArgs(['-h']).help, true);
+  });
+
+  it('rejects unknown options, missing values and a bad timeout as usage errors (exit 2)', () => {
+    const usage = (argv: string[], message: RegExp) =>
+      assert.throws(() => parseArgs(argv), (err: unknown) => err instanceof CliError && err.code === 2 && message.test(err.message));
+    usage(['tools', '--bogus'], /Unknown option "--bogus"/);
+    usage(['tools', '--config'], /--config needs a value/);
+    usage(['tools', '--timeout', '0'], /--timeout must be a positive number/);
+    usage(['tools', '--yes=1'], /--yes takes no value/);
+  });
+});
