@@ -106,4 +106,21 @@ describe('server lifecycle (real child processes)', function () {
     assert.ok(logs.length > 0);
     for (const line of [...logs, ...asked]) assert.ok(!line.includes(secret), `secret leaked: ${line}`);
   });
+
+  it('speaks protocol revision 2026-07-28 to a server that offers it', async () => {
+    const { c } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'modern-sdk.cjs')] });
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.kind === 'running' && c.state.protocolVersion, '2026-07-28');
+    const result = await c.callTool('hello', {}, { timeoutMs: 10_000, maxTotalTimeoutMs: 10_000 });
+    assert.deepEqual('content' in result ? result.content : undefined, [{ type: 'text', text: 'hello from the modern era' }]);
+  });
+
+  it('falls back to initialize when a 2025-era server ignores the 2026 probe', async () => {
+    const { c } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'ignores-unknown.cjs')] });
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.kind === 'running' && c.state.protocolVersion, '2025-06-18');
+    assert.deepEqual(c.tools.map((t) => t.name), ['noop']);
+  });
 });

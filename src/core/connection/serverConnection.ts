@@ -1,14 +1,17 @@
-import { Client, StreamableHTTPClientTransport, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/client';
+import { Client, type CallToolResult, type Tool, type Transport } from '@modelcontextprotocol/client';
 import { Emitter, type Disposable } from '../events';
 import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import type { ServerDefinition } from '../config/serverConfig';
 import { StdioTransport } from '../transport/stdioTransport';
+import { createHttpTransport, explainHttpFailure, shouldTrySse } from '../transport/httpTransports';
 import { formatCommandLine, type StdioLaunch } from '../transport/commandLine';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { RestartPolicy } from './restartPolicy';
 import { ServerState, type ServerLog } from './serverState';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
+/** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
+const PROBE_TIMEOUT_MS = 2_000;
 const LIST_CHANGED_DEBOUNCE_MS = 250;
 
 /** A launch with every variable resolved: what actually runs or is contacted. */
@@ -130,15 +133,7 @@ export class ServerConnection implements Disposable {
         return this._setState(ServerState.stopped);
       }
       if (generation !== this._generation) return;
-      const transport = this._createTransport(launch, shown);
-      const client = this._createClient();
-      this._transport = transport;
-      this._client = client;
-      transport.onclose = undefined;
-      const handshakeMs = this._deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
-      await withTimeout(client.connect(transport), handshakeMs, () =>
-        new HandshakeTimeoutError(`The server did not answer "initialize" within ${handshakeMs / 1000} s. ${stderrTail(transport).length ? `Last stderr: ${stderrTail(transport).at(-1)}` : 'It wrote nothing to stderr.'}`, stderrTail(transport)),
-      );
+      const client = await this._connect(launch, shown, 'streamable-http');
       if (generation !== this._generation) return void (await client.close().catch(() => undefined));
       client.onclose = () => this._onClosed(generation);
       if (!client.getServerCapabilities()?.tools) this._deps.log.warn('The server does not declare the "tools" capability; it offers no tools.');
@@ -162,6 +157,26 @@ export class ServerConnection implements Disposable {
       if (automatic) this._afterCrash(error.message, detail);
       else this._setState({ kind: 'error', message: error.message, detail });
     }
+  }
+
+  /** Creates transport and client and runs the handshake; a remote endpoint that refuses Streamable HTTP gets one try over SSE. */
+  private async _connect(launch: ResolvedLaunch, shown: string, httpKind: 'streamable-http' | 'sse'): Promise<Client> {
+    const transport = this._createTransport(launch, shown, httpKind);
+    const client = this._createClient();
+    this._transport = transport;
+    this._client = client;
+    const handshakeMs = this._deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS;
+    try {
+      await withTimeout(client.connect(transport), handshakeMs, () =>
+        new HandshakeTimeoutError(`The server did not answer "initialize" within ${handshakeMs / 1000} s. ${stderrTail(transport).length ? `Last stderr: ${stderrTail(transport).at(-1)}` : 'It wrote nothing to stderr.'}`, stderrTail(transport)),
+      );
+    } catch (err) {
+      if (launch.type !== 'http' || httpKind === 'sse' || !shouldTrySse(err)) throw err;
+      this._deps.log.info(`Streamable HTTP was refused (${(err as Error).message}); trying the HTTP+SSE transport.`);
+      await client.close().catch(() => undefined);
+      return this._connect(launch, shown, 'sse');
+    }
+    return client;
   }
 
   /** Schedules the next automatic restart, or gives up when crashes come too fast. */
@@ -229,11 +244,11 @@ export class ServerConnection implements Disposable {
     this._onDidChangeTools.dispose();
   }
 
-  private _createTransport(launch: ResolvedLaunch, shown: string): Transport {
+  private _createTransport(launch: ResolvedLaunch, shown: string, httpKind: 'streamable-http' | 'sse'): Transport {
     this._launchLine = shown;
     if (launch.type === 'http') {
-      this._deps.log.info(`Connecting to ${shown}`);
-      return new StreamableHTTPClientTransport(new URL(launch.url), { requestInit: { headers: { ...launch.headers } } });
+      this._deps.log.info(`Connecting to ${shown} (${httpKind})`);
+      return createHttpTransport(httpKind, launch.url, launch.headers);
     }
     const transport = new StdioTransport(launch.launch, {
       maxMessageBytes: this._deps.maxMessageBytes,
@@ -248,7 +263,12 @@ export class ServerConnection implements Disposable {
     const roots = this._deps.roots;
     const client = new Client(
       { name: 'mcp-tool-host', version: this._deps.clientVersion },
-      { capabilities: roots ? { roots: { listChanged: true } } : {}, jsonSchemaValidator: this._deps.validator },
+      {
+        capabilities: roots ? { roots: { listChanged: true } } : {},
+        jsonSchemaValidator: this._deps.validator,
+        // Speak 2026-07-28 to servers that do; others get the classic initialize after a short probe.
+        versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+      },
     );
     if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
     client.setNotificationHandler('notifications/tools/list_changed', () => this._scheduleRelist());
@@ -307,6 +327,8 @@ export class ServerConnection implements Disposable {
       const how = exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
       return new ServerStartError(`The server ${how} before finishing the MCP handshake.${tail.length ? ` Last stderr: ${tail[tail.length - 1]}` : ''}`, tail);
     }
+    if (err instanceof HandshakeTimeoutError) return err;
+    if (this._definition.spec.type === 'http' && this._launchLine) return new ServerStartError(explainHttpFailure(err, this._launchLine), [], { cause: err });
     const message = err instanceof Error ? err.message : String(err);
     return new ServerStartError(`The MCP handshake failed: ${message}`, tail, { cause: err });
   }
