@@ -143,4 +143,20 @@ describe('MCP Tool Host in the real extension host', () => {
     assert.match((listNotes.item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /assumed: annotations not trusted/);
     await setServers(undefined, vscode.ConfigurationTarget.Workspace);
   });
+
+  it("reads the workspace's .vscode/mcp.json (JSONC), asks before the first start, and drops the server when the file goes", async () => {
+    const folder = vscode.workspace.workspaceFolders![0].uri;
+    const demo = servers().inspect<Record<string, { command: string; args: string[] }>>('servers')?.globalValue?.demo;
+    assert.ok(demo);
+    const file = vscode.Uri.joinPath(folder, '.vscode', 'mcp.json');
+    const text = `{\n  // VS Code's format, with a comment and a trailing comma\n  "servers": { "filedemo": { "type": "stdio", "command": ${JSON.stringify(demo.command)}, "args": ${JSON.stringify(demo.args)}, }, },\n}\n`;
+    await vscode.workspace.fs.writeFile(file, Buffer.from(text));
+    await until('filedemo configured', () => api.pool.get('filedemo'));
+    await sleep(1500);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await until('filedemo running', () => api.pool.get('filedemo')?.state.kind === 'running' && api.pool.get('filedemo')!.tools.length > 0);
+    assert.equal(api.pool.get('filedemo')?.definition.source, 'workspace');
+    await vscode.workspace.fs.delete(file);
+    await until('filedemo removed', () => !api.pool.get('filedemo'));
+  });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
+import { Emitter } from '../events';
 import { effectiveAnnotations, badgeWords } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { approvalNeed } from '../policy/approvalPolicy';
@@ -37,6 +38,11 @@ export interface CallPipelineOptions {
  * server before the arguments are valid and, where needed, the user has approved.
  */
 export class CallPipeline {
+  private _callsInFlight = 0;
+  private readonly _onDidChangeCallsInFlight = new Emitter<number>();
+  /** Fires with the number of calls between begin and end (the status bar shows it). */
+  readonly onDidChangeCallsInFlight = this._onDidChangeCallsInFlight.event;
+
   constructor(
     private readonly _pool: ServerPool,
     private readonly _validator: SchemaValidator,
@@ -53,11 +59,17 @@ export class CallPipeline {
     return { problems: check.valid ? [] : check.problems };
   }
 
+  /** Calls begun and not yet ended (waiting for approval, or running). */
+  get callsInFlight(): number {
+    return this._callsInFlight;
+  }
+
   async call(request: CallRequest): Promise<CallOutcome> {
     const callId = randomUUID().slice(0, 8);
     const sink = this._sink;
     sink.begin({ callId, server: request.server, tool: request.tool, origin: request.origin, args: request.args, startedAt: new Date() });
-    const outcome = await this._run(callId, request);
+    this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
+    const outcome = await this._run(callId, request).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight));
     sink.end(callId, summarize(outcome));
     return outcome;
   }

@@ -145,6 +145,7 @@ export class ServerConnection implements Disposable {
         serverVersion: version?.version,
         protocolVersion: client.getNegotiatedProtocolVersion(),
         instructions: client.getInstructions(),
+        capabilities: client.getServerCapabilities(),
       });
       await this._listTools(generation);
     } catch (err) {

@@ -40,6 +40,15 @@ export class ServerPool implements Disposable {
     return connection && found ? { connection, tool: found } : undefined;
   }
 
+  /**
+   * A connection for `definition` built with the pool's dependencies (some replaced, like the
+   * log), not part of the pool: doctor diagnoses through it without touching the live
+   * connection. The caller stops and disposes it.
+   */
+  detachedConnection(definition: ServerDefinition, replace: Partial<ConnectionDeps> = {}): ServerConnection {
+    return new ServerConnection(definition, { ...this._depsFor(definition.name, definition), ...replace });
+  }
+
   /** Reconciles with a freshly parsed configuration; starts new and changed servers when `autoStart`. */
   apply(parsed: ParsedServers, options: { autoStart: boolean }): void {
     this._configErrors = parsed.errors;

@@ -9,6 +9,8 @@ export type ServerState =
       readonly serverVersion?: string;
       readonly protocolVersion?: string;
       readonly instructions?: string;
+      /** The capabilities the server declared in `initialize` (tools, resources, logging...), as sent. */
+      readonly capabilities?: Readonly<Record<string, unknown>>;
     }
   | {
       readonly kind: 'error';
