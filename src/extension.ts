@@ -1,4 +1,3 @@
-import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { CallPipeline } from './core/calls/callPipeline';
@@ -8,9 +7,14 @@ import { SchemaValidator } from './core/tools/schemaValidator';
 import { QuickPickApprover } from './vscode/approvalPicker';
 import { registerCommands } from './vscode/commands';
 import { OutputChannelSink } from './vscode/outputSink';
+import { GrantStore } from './core/policy/grants';
+import { FileAuditLog, mementoGrants, registerApprovalCommands } from './vscode/approvalCommands';
+import { registerDefinitionDocuments } from './vscode/definitionDiff';
+import { ResultFiles, extensionFor } from './vscode/resultFiles';
 import { ServerLogs } from './vscode/serverLogs';
 import { approveAllCalls, maxMessageBytes, readServerSettings, SECTION } from './vscode/settings';
 import { ToolTreeProvider } from './vscode/toolTree';
+import { registerToolsView } from './vscode/toolsView';
 import { InputVariables } from './vscode/inputVariables';
 import { LaunchGate } from './vscode/launchGate';
 import { toolCacheFor } from './vscode/toolCache';
@@ -44,15 +48,18 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
     confirmLaunch: (def, shown) => gate.confirm(def, shown),
     toolCache: toolCacheFor(context.globalState, definition),
   }));
-  const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(), new OutputChannelSink(output), {
+  const results = new ResultFiles(path.join(context.globalStorageUri.fsPath, 'results'));
+  const sink = new OutputChannelSink(output, {
+    maxResultChars: () => vscode.workspace.getConfiguration(SECTION).get<number>('output.maxResultChars', 200_000),
+    saveFullResult: (callId, text) => results.save(text, `result-${callId}`, 'txt'),
+  });
+  const grants = new GrantStore(mementoGrants(context.globalState));
+  const audit = new FileAuditLog(path.join(context.globalStorageUri.fsPath, 'audit.jsonl'));
+  const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(), sink, {
     approveAll: approveAllCalls,
-    saveBinary: async (data, mimeType, nameHint) => {
-      const dir = path.join(context.globalStorageUri.fsPath, 'results');
-      await fs.mkdir(dir, { recursive: true });
-      const file = path.join(dir, `${Date.now()}-${nameHint}.${extensionFor(mimeType)}`);
-      await fs.writeFile(file, data);
-      return file;
-    },
+    saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),
+    grants,
+    audit,
   });
   const tree = new ToolTreeProvider(pool);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
@@ -73,6 +80,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
     view,
     pool,
     registerCommands({ context, pool, pipeline, logs, output, reload }),
+    registerToolsView({ context, pool, pipeline, logs, tree, view }),
+    registerApprovalCommands(grants, pool, audit),
+    registerDefinitionDocuments(),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
     watchWorkspaceServerFiles(reload),
@@ -86,9 +96,4 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
 export async function deactivate(): Promise<void> {
   await pool?.stopAll();
   pool = undefined;
-}
-
-function extensionFor(mimeType: string): string {
-  const sub = mimeType.split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
-  return /^[a-z0-9.-]{1,10}$/i.test(sub) ? sub : 'bin';
 }

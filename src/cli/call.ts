@@ -79,6 +79,8 @@ function exitCodeOf(outcome: CallOutcome): ExitCode {
     case 'denied':
       return Exit.approval;
     case 'cancelled':
+    case 'protocol-error':
+    case 'timeout':
     case 'failed':
       return Exit.connection;
   }

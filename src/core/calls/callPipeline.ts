@@ -1,13 +1,16 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
 import { Emitter } from '../events';
-import { effectiveAnnotations, badgeWords } from '../tools/annotations';
+import { effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
-import { approvalNeed } from '../policy/approvalPolicy';
+import { GrantStore, memoryPersistence } from '../policy/grants';
+import { canonicalJson } from '../policy/toolPin';
 import { renderResult, type BinarySaver, type RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
-import type { Approver, CallOrigin, CallSink } from './ports';
+import { approveCall } from './approvalStep';
+import { describeCallError } from './callErrors';
+import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 
 export interface CallRequest {
   readonly server: string;
@@ -26,22 +29,28 @@ export type CallOutcome =
   | { readonly kind: 'invalid-arguments'; readonly problems: readonly string[] }
   | { readonly kind: 'denied' }
   | { readonly kind: 'cancelled' }
+  /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error). */
+  | { readonly kind: 'protocol-error'; readonly code: number; readonly message: string }
+  | { readonly kind: 'timeout'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string };
 
 export interface CallPipelineOptions {
   readonly approveAll?: () => boolean;
   readonly saveBinary?: BinarySaver;
+  readonly grants?: GrantStore;
+  readonly audit?: AuditLog;
 }
 
 /**
- * The one way to call a tool: validate -> approve -> invoke -> render. Nothing reaches the
- * server before the arguments are valid and, where needed, the user has approved.
+ * The one way to call a tool: validate -> approve -> invoke -> render -> audit. Nothing reaches
+ * the server before the arguments are valid and, where needed, the user has approved.
  */
 export class CallPipeline {
   private _callsInFlight = 0;
   private readonly _onDidChangeCallsInFlight = new Emitter<number>();
   /** Fires with the number of calls between begin and end (the status bar shows it). */
   readonly onDidChangeCallsInFlight = this._onDidChangeCallsInFlight.event;
+  readonly grants: GrantStore;
 
   constructor(
     private readonly _pool: ServerPool,
@@ -49,7 +58,9 @@ export class CallPipeline {
     private readonly _approver: Approver,
     private readonly _sink: CallSink,
     private readonly _options: CallPipelineOptions = {},
-  ) {}
+  ) {
+    this.grants = _options.grants ?? new GrantStore(memoryPersistence());
+  }
 
   /** Checks arguments against the tool's input schema; problems name the field and why. */
   validateArguments(tool: Tool, args: unknown): { problems: string[]; warning?: string } {
@@ -66,15 +77,27 @@ export class CallPipeline {
 
   async call(request: CallRequest): Promise<CallOutcome> {
     const callId = randomUUID().slice(0, 8);
-    const sink = this._sink;
-    sink.begin({ callId, server: request.server, tool: request.tool, origin: request.origin, args: request.args, startedAt: new Date() });
+    const startedAt = new Date();
+    this._sink.begin({ callId, server: request.server, tool: request.tool, origin: request.origin, args: request.args, startedAt });
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
-    const outcome = await this._run(callId, request).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight));
-    sink.end(callId, summarize(outcome));
+    const trace = { decision: 'none' };
+    const outcome = await this._run(callId, request, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight));
+    await this._sink.end(callId, summarize(outcome));
+    this._options.audit?.append({
+      time: startedAt.toISOString(),
+      callId,
+      origin: request.origin,
+      server: request.server,
+      tool: request.tool,
+      argsHash: createHash('sha256').update(canonicalJson(request.args)).digest('hex').slice(0, 16),
+      decision: trace.decision,
+      durationMs: 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined,
+      outcome: outcome.kind,
+    });
     return outcome;
   }
 
-  private async _run(callId: string, request: CallRequest): Promise<CallOutcome> {
+  private async _run(callId: string, request: CallRequest, trace: { decision: string }): Promise<CallOutcome> {
     const sink = this._sink;
     const found = this._pool.findTool(request.server, request.tool);
     if (!found) {
@@ -88,41 +111,61 @@ export class CallPipeline {
     }
     const { connection, tool } = found;
 
+    const validate = (args: Record<string, unknown>) => this.validateArguments(tool, args).problems;
     const { problems, warning } = this.validateArguments(tool, request.args);
     if (warning) sink.line(callId, `warning: ${warning}`);
     if (problems.length > 0) return { kind: 'invalid-arguments', problems };
 
     const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
-    const need = approvalNeed(annotations, { approveAll: this._options.approveAll?.() });
-    if (need.kind === 'required') {
-      const decision = await this._approver.approve({ server: request.server, tool, args: request.args, annotations, reasons: need.reasons, origin: request.origin });
-      sink.line(callId, `approval: ${decision === 'deny' ? 'denied by user' : 'allowed once'} [${badgeWords(annotations).join(', ')}]`);
-      if (decision === 'deny') return { kind: 'denied' };
-    } else {
-      sink.line(callId, `approval: not needed [${badgeWords(annotations).join(', ')}]`);
-    }
+    const approval = await approveCall(
+      { server: request.server, tool, args: request.args, annotations, origin: request.origin, approveAll: this._options.approveAll?.() ?? false, validate },
+      this._approver,
+      this.grants,
+    );
+    if (approval.kind === 'invalid-arguments') return { kind: 'invalid-arguments', problems: approval.problems };
+    trace.decision = approval.decision;
+    sink.line(callId, `approval: ${approval.decision}`);
+    if (approval.kind === 'denied') return { kind: 'denied' };
+    if (approval.args !== request.args) sink.line(callId, `arguments (edited): ${JSON.stringify(approval.args)}`);
     if (request.signal?.aborted) return { kind: 'cancelled' };
 
+    const def = connection.definition;
+    const timeoutSeconds = def.toolTimeouts?.[tool.name] ?? def.timeoutSeconds;
     const started = performance.now();
     try {
-      const raw = await connection.callTool(request.tool, request.args, {
+      const raw = await connection.callTool(request.tool, approval.args, {
         signal: request.signal,
         onprogress: (p) => {
           const clean = { progress: p.progress, total: p.total, message: p.message === undefined ? undefined : sanitizeLine(p.message) };
           sink.progress(callId, clean);
           request.onProgress?.(clean);
         },
-        timeoutMs: connection.definition.timeoutSeconds * 1000,
-        maxTotalTimeoutMs: connection.definition.maxTotalTimeoutSeconds * 1000,
+        timeoutMs: timeoutSeconds * 1000,
+        maxTotalTimeoutMs: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) * 1000,
       });
       const result = await renderResult(raw, this._options.saveBinary);
       const durationMs = performance.now() - started;
+      this._checkOutput(callId, tool, raw);
       return { kind: result.isError ? 'tool-error' : 'ok', result, durationMs };
     } catch (err) {
       // The SDK reports a user abort with the timeout code: the signal tells us who stopped it.
       if (request.signal?.aborted) return { kind: 'cancelled' };
-      return { kind: 'failed', message: err instanceof Error ? sanitizeLine(err.message) : String(err) };
+      return describeCallError(err, { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) });
     }
+  }
+
+  /** Structured content is checked against the tool's outputSchema; a mismatch is flagged, never hidden. */
+  private _checkOutput(callId: string, tool: Tool, raw: object): void {
+    const structured = (raw as { structuredContent?: unknown }).structuredContent;
+    if (!tool.outputSchema) return;
+    if (structured === undefined) {
+      if (!(raw as { isError?: boolean }).isError) this._sink.line(callId, 'warning: the tool declares an outputSchema but returned no structuredContent.');
+      return;
+    }
+    const compiled = this._validator.compile(tool.outputSchema);
+    if (!compiled.ok) return this._sink.line(callId, `warning: the tool's outputSchema does not compile (${compiled.error}); structuredContent was not checked.`);
+    const check = compiled.check(structured);
+    this._sink.line(callId, check.valid ? 'structuredContent matches the outputSchema.' : `warning: structuredContent does not match the outputSchema: ${check.problems.join('; ')}`);
   }
 }
 
@@ -132,13 +175,17 @@ export function summarize(outcome: CallOutcome): string {
     case 'ok':
       return `result (${Math.round(outcome.durationMs)} ms):\n${outcome.result.text}`;
     case 'tool-error':
-      return `tool error (isError, ${Math.round(outcome.durationMs)} ms):\n${outcome.result.text}`;
+      return `tool error (the tool reported isError, ${Math.round(outcome.durationMs)} ms):\n${outcome.result.text}`;
     case 'invalid-arguments':
       return `not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}`;
     case 'denied':
       return 'not sent: the user denied this call.';
     case 'cancelled':
       return 'cancelled by user.';
+    case 'protocol-error':
+      return `protocol error ${outcome.code}: ${outcome.message}`;
+    case 'timeout':
+      return `timed out: ${outcome.message}`;
     case 'failed':
       return `failed: ${outcome.message}`;
   }

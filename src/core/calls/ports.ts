@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { EffectiveAnnotations } from '../tools/annotations';
+import type { PinnedDefinition } from '../policy/toolPin';
 
 /** Which surface asked for the call. */
 export type CallOrigin = 'tree' | 'palette' | 'chat' | 'cli' | 'api';
@@ -11,9 +12,20 @@ export interface ApprovalRequest {
   readonly annotations: EffectiveAnnotations;
   readonly reasons: readonly string[];
   readonly origin: CallOrigin;
+  /** Set when a grant was suspended because the server changed the tool since it was given. */
+  readonly changed?: { readonly parts: readonly string[]; readonly before: PinnedDefinition };
+  /** "Allow this server for the session" is never offered for a destructive tool. */
+  readonly offerServerGrant: boolean;
 }
 
-export type ApprovalDecision = 'allow-once' | 'deny';
+/** The user's answer; `edit` carries arguments the user changed (they are checked and asked about again). */
+export type ApprovalDecision =
+  | 'allow-once'
+  | 'allow-tool-session'
+  | 'allow-tool-always'
+  | 'allow-server-session'
+  | 'deny'
+  | { readonly kind: 'edit'; readonly args: Record<string, unknown> };
 
 /** Asks the user (quick-pick, TTY prompt, or a scripted answer in tests). Escape means deny. */
 export interface Approver {
@@ -34,5 +46,24 @@ export interface CallSink {
   begin(header: CallHeader): void;
   line(callId: string, text: string): void;
   progress(callId: string, progress: { progress: number; total?: number; message?: string }): void;
-  end(callId: string, summary: string): void;
+  /** May be async: a sink that writes a large result in chunks resolves when it is written. */
+  end(callId: string, summary: string): void | Promise<void>;
+}
+
+/** One line of the audit log: what ran, who asked, what was decided, how it ended. Never arguments or secrets. */
+export interface AuditRecord {
+  readonly time: string;
+  readonly callId: string;
+  readonly origin: CallOrigin;
+  readonly server: string;
+  readonly tool: string;
+  /** sha256 of the canonical arguments (first 16 hex digits): tells calls apart without storing them. */
+  readonly argsHash: string;
+  readonly decision: string;
+  readonly durationMs?: number;
+  readonly outcome: string;
+}
+
+export interface AuditLog {
+  append(record: AuditRecord): void;
 }

@@ -28,13 +28,15 @@ export interface ServerDefinition {
   readonly disabled: boolean;
   readonly timeoutSeconds: number;
   readonly maxTotalTimeoutSeconds: number;
+  /** Per-tool overrides of timeoutSeconds, by tool name. */
+  readonly toolTimeouts?: Readonly<Record<string, number>>;
   readonly trustAnnotations: boolean;
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 600;
 
-const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'trustAnnotations']);
+const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations']);
 
 export interface ParsedServers {
   readonly servers: ServerDefinition[];
@@ -121,9 +123,19 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource): ServerD
     disabled: flag('disabled', false),
     timeoutSeconds: seconds('timeoutSeconds', DEFAULT_TIMEOUT_SECONDS),
     maxTotalTimeoutSeconds: seconds('maxTotalTimeoutSeconds', DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS),
+    toolTimeouts: toolTimeouts(e.toolTimeouts, fail),
     // A workspace can say anything about its own tools: its hints are not trusted unless the user says so.
     trustAnnotations: flag('trustAnnotations', source === 'user'),
   };
+}
+
+function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, number> | undefined {
+  if (raw === undefined) return undefined;
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('"toolTimeouts" must map tool names to seconds.');
+  for (const [tool, v] of Object.entries(raw)) {
+    if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fail(`"toolTimeouts.${tool}" must be a positive number of seconds.`);
+  }
+  return raw as Record<string, number>;
 }
 
 /** Whether two definitions launch the same thing (a change of any of these needs a restart). */

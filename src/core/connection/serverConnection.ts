@@ -216,6 +216,15 @@ export class ServerConnection implements Disposable {
     await this._listTools(this._generation);
   }
 
+  /** Reads a resource (`resources/read`), for opening a resource link from a result. */
+  async readResource(uri: string): Promise<{ uri: string; mimeType?: string; text?: string; blob?: string }[]> {
+    const client = this._client;
+    if (!client || this._state.kind !== 'running') throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
+    if (!client.getServerCapabilities()?.resources) throw new McpHostError(`Server "${this.name}" does not offer resources, so the link cannot be opened here.`);
+    const result = await client.readResource({ uri });
+    return result.contents as { uri: string; mimeType?: string; text?: string; blob?: string }[];
+  }
+
   /** Sends `tools/call`. Only the CallPipeline calls this. */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutcome> {
     const client = this._client;
@@ -228,6 +237,9 @@ export class ServerConnection implements Disposable {
         timeout: options.timeoutMs,
         resetTimeoutOnProgress: true,
         maxTotalTimeout: options.maxTotalTimeoutMs,
+        // We check structuredContent ourselves (and flag a mismatch instead of hiding the result):
+        // a definition without outputSchema keeps the SDK from rejecting the call.
+        toolDefinition: { ...(this._tools.find((t) => t.name === name) ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
       })) as ToolCallOutcome;
     } catch (err) {
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.

@@ -10,6 +10,8 @@ export interface RenderedResult {
   readonly isError: boolean;
   /** Files written for binary content. */
   readonly files: readonly string[];
+  /** Resource links in the result, for "Open Resource Link..." (read through resources/read). */
+  readonly links?: readonly { readonly uri: string; readonly name?: string; readonly mimeType?: string }[];
 }
 
 type Block = { type: string; [key: string]: unknown };
@@ -29,14 +31,16 @@ export async function renderResult(outcome: ToolCallOutcome, save?: BinarySaver)
   const parts: string[] = [];
   const files: string[] = [];
   const content = Array.isArray(outcome.content) ? (outcome.content as Block[]) : [];
+  const links: { uri: string; name?: string; mimeType?: string }[] = [];
   for (const [i, block] of content.entries()) {
-    parts.push(await renderBlock(block, i, save, files));
+    if (block.type === 'resource_link' && typeof block.uri === 'string') links.push({ uri: block.uri, name: optionalString(block.name), mimeType: optionalString(block.mimeType) });
+    parts.push(annotationNote(block) + (await renderBlock(block, i, save, files)));
   }
   if (outcome.structuredContent !== undefined) {
     parts.push(`structuredContent:\n${sanitizeText(JSON.stringify(outcome.structuredContent, null, 2))}`);
   }
   if (parts.length === 0) parts.push('(the tool returned no content)');
-  return { text: parts.join('\n'), isError: outcome.isError === true, files };
+  return { text: parts.join('\n'), isError: outcome.isError === true, files, links };
 }
 
 async function renderBlock(block: Block, index: number, save: BinarySaver | undefined, files: string[]): Promise<string> {
@@ -68,4 +72,16 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
     default:
       return `[unknown content type "${sanitizeText(String(block.type))}"]\n${sanitizeText(JSON.stringify(block, null, 2))}`;
   }
+}
+
+const optionalString = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** Content annotations (audience, priority), shown before the block they describe. */
+function annotationNote(block: Block): string {
+  const a = block.annotations as { audience?: unknown; priority?: unknown } | undefined;
+  if (!a || typeof a !== 'object') return '';
+  const notes: string[] = [];
+  if (Array.isArray(a.audience) && a.audience.length) notes.push(`for ${a.audience.map((x) => sanitizeText(String(x))).join(' and ')}`);
+  if (typeof a.priority === 'number') notes.push(`priority ${a.priority}`);
+  return notes.length ? `(${notes.join(', ')}) ` : '';
 }

@@ -1,0 +1,37 @@
+import { sanitizeLine } from '../render/sanitize';
+import type { CallOutcome } from './callPipeline';
+
+const JSON_RPC_NAMES: Record<number, string> = {
+  [-32700]: 'parse error',
+  [-32600]: 'invalid request',
+  [-32601]: 'method not found',
+  [-32602]: 'invalid params',
+  [-32603]: 'internal error',
+};
+
+/**
+ * Tells apart why a call failed: a JSON-RPC error from the server (protocol error, with its
+ * code), a timeout (and which one), or anything else (connection lost, transport limits).
+ */
+export function describeCallError(err: unknown, limits: { timeoutSeconds: number; maxTotalSeconds: number }): CallOutcome {
+  const e = err as { code?: unknown; message?: unknown; data?: { timeout?: number; maxTotalTimeout?: number } } | undefined;
+  const message = sanitizeLine(err instanceof Error ? err.message : String(err));
+  if (e && typeof e.code === 'number' && e.code !== -32001 && e.code !== -32000) {
+    const name = JSON_RPC_NAMES[e.code];
+    return { kind: 'protocol-error', code: e.code, message: name ? `${name}: ${stripPrefix(message)}` : stripPrefix(message) };
+  }
+  if (e?.code === 'REQUEST_TIMEOUT' || e?.code === -32001 || /timed out|timeout/i.test(message)) {
+    const total = /maximum total timeout|maxTotalTimeout/i.test(message) || e?.data?.maxTotalTimeout !== undefined;
+    return {
+      kind: 'timeout',
+      message: total
+        ? `the call ran longer than ${limits.maxTotalSeconds} s in all (maxTotalTimeoutSeconds), progress or not.`
+        : `no result or progress for ${limits.timeoutSeconds} s (timeoutSeconds; progress notifications reset it).`,
+    };
+  }
+  return { kind: 'failed', message };
+}
+
+function stripPrefix(message: string): string {
+  return message.replace(/^MCP error -?\d+: /, '');
+}

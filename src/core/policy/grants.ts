@@ -1,0 +1,92 @@
+import type { PinnedDefinition, ToolPin } from './toolPin';
+import { changedParts } from './toolPin';
+
+/** What a user allowed beyond a single call. */
+export type GrantScope = 'tool-session' | 'tool-always' | 'server-session';
+
+export interface Grant {
+  readonly scope: GrantScope;
+  readonly server: string;
+  /** Absent for a server-wide grant. */
+  readonly tool?: string;
+  /** The tool definition the grant was given for; a different definition suspends it. */
+  readonly pin?: ToolPin;
+  readonly createdAt: string;
+}
+
+/** Where "always" grants persist (extension state; a file in the CLI; memory in tests). */
+export interface GrantPersistence {
+  load(): Grant[];
+  save(grants: readonly Grant[]): void;
+}
+
+export type GrantCheck =
+  | { readonly kind: 'none' }
+  | { readonly kind: 'granted'; readonly grant: Grant }
+  /** A grant exists but the server changed the tool since: the user must see what changed. */
+  | { readonly kind: 'suspended'; readonly grant: Grant; readonly changed: readonly string[]; readonly before: PinnedDefinition };
+
+/**
+ * The user's standing approvals. Session grants live in memory; "always" grants persist. Every
+ * tool grant is bound to the tool's pinned definition (a rug-pull suspends it), and a
+ * server-wide grant never covers a destructive tool.
+ */
+export class GrantStore {
+  private _session: Grant[] = [];
+  private _always: Grant[];
+
+  constructor(private readonly _persistence: GrantPersistence) {
+    this._always = _persistence.load();
+  }
+
+  get all(): readonly Grant[] {
+    return [...this._always, ...this._session];
+  }
+
+  check(server: string, tool: string, pin: ToolPin, destructive: boolean): GrantCheck {
+    const toolGrant = this.all.find((g) => g.server === server && g.tool === tool);
+    if (toolGrant) {
+      if (toolGrant.pin?.hash === pin.hash) return { kind: 'granted', grant: toolGrant };
+      const before = toolGrant.pin?.definition ?? { name: tool };
+      return { kind: 'suspended', grant: toolGrant, changed: changedParts(before, pin.definition), before };
+    }
+    const serverGrant = this._session.find((g) => g.server === server && g.scope === 'server-session');
+    if (serverGrant && !destructive) return { kind: 'granted', grant: serverGrant };
+    return { kind: 'none' };
+  }
+
+  add(scope: GrantScope, server: string, tool: string | undefined, pin: ToolPin | undefined): Grant {
+    this.revokeWhere((g) => g.server === server && g.tool === tool && (tool !== undefined || g.scope === scope));
+    const grant: Grant = { scope, server, tool: scope === 'server-session' ? undefined : tool, pin: scope === 'server-session' ? undefined : pin, createdAt: new Date().toISOString() };
+    if (scope === 'tool-always') {
+      this._always.push(grant);
+      this._persistence.save(this._always);
+    } else {
+      this._session.push(grant);
+    }
+    return grant;
+  }
+
+  revoke(grant: Grant): void {
+    this.revokeWhere((g) => g === grant);
+  }
+
+  revokeWhere(predicate: (g: Grant) => boolean): void {
+    const before = this._always.length;
+    this._always = this._always.filter((g) => !predicate(g));
+    this._session = this._session.filter((g) => !predicate(g));
+    if (this._always.length !== before) this._persistence.save(this._always);
+  }
+
+  clear(): void {
+    this._session = [];
+    this._always = [];
+    this._persistence.save([]);
+  }
+}
+
+/** Grants for tests and the CLI's single run. */
+export function memoryPersistence(initial: Grant[] = []): GrantPersistence {
+  let stored = initial;
+  return { load: () => [...stored], save: (g) => void (stored = [...g]) };
+}

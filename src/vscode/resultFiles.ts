@@ -1,0 +1,23 @@
+import * as fs from 'node:fs/promises';
+import * as path from 'node:path';
+
+/**
+ * Where results that do not belong in the output channel go: images, audio, blobs and long
+ * texts, under the extension's storage, named so they sort by time and open in VS Code.
+ */
+export class ResultFiles {
+  constructor(private readonly _dir: string) {}
+
+  async save(data: Buffer | string, nameHint: string, extension: string): Promise<string> {
+    await fs.mkdir(this._dir, { recursive: true });
+    const file = path.join(this._dir, `${Date.now()}-${nameHint.replace(/[^\w.-]+/g, '_')}.${extension}`);
+    await fs.writeFile(file, data);
+    return file;
+  }
+}
+
+/** A safe file extension for a MIME type (image/png -> png); anything odd becomes "bin". */
+export function extensionFor(mimeType: string): string {
+  const sub = mimeType.split('/')[1]?.split(/[;+]/)[0] ?? 'bin';
+  return /^[a-z0-9.-]{1,10}$/i.test(sub) ? sub : 'bin';
+}
