@@ -26,4 +26,33 @@ describe('@modelcontextprotocol/server-everything (real child process)', functio
     const img = await host.pipeline.call({ server: 'everything', tool: 'get-tiny-image', args: {}, origin: 'api' });
     assert.ok(img.kind === 'ok' && /\[image image\/png, \d+ bytes\] saved to/.test(img.result.text), JSON.stringify(img));
   });
+
+  it('resource links are listed and can be read through resources/read', async () => {
+    const outcome = await host.pipeline.call({ server: 'everything', tool: 'get-resource-links', args: { count: 2 }, origin: 'api' });
+    assert.ok(outcome.kind === 'ok', JSON.stringify(outcome));
+    if (outcome.kind !== 'ok') return;
+    assert.equal(outcome.result.links?.length, 2);
+    assert.match(outcome.result.text, /\[resource link\] .+ demo:\/\/resource\/(static|dynamic)\//);
+    const contents = await host.pool.get('everything')!.readResource(outcome.result.links![0].uri);
+    assert.ok(contents.length > 0 && (contents[0].text !== undefined || contents[0].blob !== undefined));
+  });
+
+  it('structuredContent is shown and checked against the outputSchema', async () => {
+    host.events.length = 0;
+    const outcome = await host.pipeline.call({ server: 'everything', tool: 'get-structured-content', args: { location: 'Chicago' }, origin: 'api' });
+    assert.ok(outcome.kind === 'ok' && /structuredContent:\n\{/.test(outcome.result.text), JSON.stringify(outcome));
+    assert.ok(host.events.includes('structuredContent matches the outputSchema.'));
+  });
+
+  it('streams progress of a long-running operation, and cancelling it says "cancelled by user"', async () => {
+    host.events.length = 0;
+    const ok = await host.pipeline.call({ server: 'everything', tool: 'trigger-long-running-operation', args: { duration: 1, steps: 4 }, origin: 'api' });
+    assert.equal(ok.kind, 'ok');
+    assert.deepEqual(host.events.filter((e) => e.startsWith('progress')), ['progress 1/4', 'progress 2/4', 'progress 3/4', 'progress 4/4']);
+    const controller = new AbortController();
+    const running = host.pipeline.call({ server: 'everything', tool: 'trigger-long-running-operation', args: { duration: 10, steps: 10 }, origin: 'api', signal: controller.signal });
+    setTimeout(() => controller.abort(), 1500);
+    assert.equal((await running).kind, 'cancelled');
+    assert.equal(host.events.at(-1), 'end cancelled by user.');
+  });
 });

@@ -48,3 +48,23 @@ describe('effective annotations and the approval policy', () => {
     assert.equal(displayName({ name: 'n' }), 'n');
   });
 });
+
+describe('the approval policy over every combination of hints and trust', () => {
+  const values = [undefined, true, false] as const;
+  for (const readOnlyHint of values)
+    for (const destructiveHint of values)
+      for (const openWorldHint of values)
+        for (const trusted of [true, false]) {
+          const annotations = { readOnlyHint, destructiveHint, openWorldHint };
+          it(`${JSON.stringify(annotations)} ${trusted ? 'trusted' : 'untrusted'}`, () => {
+            const a = effectiveAnnotations({ annotations }, trusted);
+            const readOnly = trusted ? readOnlyHint ?? false : false;
+            const destructive = !readOnly && (trusted ? destructiveHint ?? true : true);
+            const openWorld = trusted ? openWorldHint ?? true : true;
+            assert.equal(a.readOnly.value, readOnly);
+            assert.equal(a.destructive.value, destructive);
+            assert.equal(a.openWorld.value, openWorld);
+            assert.equal(approvalNeed(a).kind, destructive || openWorld ? 'required' : 'none');
+          });
+        }
+});
