@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
 import type { AuditRecord } from '../../src/core/calls/ports';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import { RateLimiter } from '../../src/core/policy/rateLimiter';
 import { FIXTURES, makeHost, node } from './helpers';
 
 describe('the call pipeline against real servers', function () {
@@ -52,5 +53,15 @@ describe('the call pipeline against real servers', function () {
     assert.match(r.argsHash, /^[0-9a-f]{16}$/);
     assert.match(r.decision, /^not needed/);
     assert.ok(!JSON.stringify(r).includes('hunter2'));
+  });
+
+  it('over the rate limit a call fails at once with a clear message, and nothing is sent', async () => {
+    const limited = new CallPipeline(host.pool, new SchemaValidator(), { approve: async () => 'allow-once' }, { begin() {}, line() {}, progress() {}, end() {} }, {
+      rateLimiter: new RateLimiter(() => ({ burst: 5, perSecond: 0.1 })),
+    });
+    const outcomes = await Promise.all(Array.from({ length: 8 }, () => limited.call({ server: 'p', tool: 'annotated', args: {}, origin: 'api' })));
+    assert.deepEqual(outcomes.map((o) => o.kind), ['ok', 'ok', 'ok', 'ok', 'ok', 'failed', 'failed', 'failed']);
+    const refused = outcomes[5];
+    assert.ok(refused.kind === 'failed' && /^Too many calls to "p" \(rate limit, settings mcpToolHost\.rateLimit\.\*\): nothing was sent\. Try again in \d+ ms\.$/.test(refused.message));
   });
 });

@@ -5,6 +5,7 @@ import { Emitter } from '../events';
 import { effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { GrantStore, memoryPersistence } from '../policy/grants';
+import { RateLimiter } from '../policy/rateLimiter';
 import { canonicalJson } from '../policy/toolPin';
 import { renderResult, type BinarySaver, type RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
@@ -39,6 +40,7 @@ export interface CallPipelineOptions {
   readonly saveBinary?: BinarySaver;
   readonly grants?: GrantStore;
   readonly audit?: AuditLog;
+  readonly rateLimiter?: RateLimiter;
 }
 
 /**
@@ -51,6 +53,7 @@ export class CallPipeline {
   /** Fires with the number of calls between begin and end (the status bar shows it). */
   readonly onDidChangeCallsInFlight = this._onDidChangeCallsInFlight.event;
   readonly grants: GrantStore;
+  private readonly _rateLimiter: RateLimiter;
 
   constructor(
     private readonly _pool: ServerPool,
@@ -60,6 +63,7 @@ export class CallPipeline {
     private readonly _options: CallPipelineOptions = {},
   ) {
     this.grants = _options.grants ?? new GrantStore(memoryPersistence());
+    this._rateLimiter = _options.rateLimiter ?? new RateLimiter();
   }
 
   /** Checks arguments against the tool's input schema; problems name the field and why. */
@@ -115,6 +119,10 @@ export class CallPipeline {
     const { problems, warning } = this.validateArguments(tool, request.args);
     if (warning) sink.line(callId, `warning: ${warning}`);
     if (problems.length > 0) return { kind: 'invalid-arguments', problems };
+    const slot = this._rateLimiter.take(request.server);
+    if (!slot.ok) {
+      return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, settings mcpToolHost.rateLimit.*): nothing was sent. Try again in ${slot.retryInMs} ms.` };
+    }
 
     const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
     const approval = await approveCall(
