@@ -37,7 +37,7 @@ export async function renderResult(outcome: ToolCallOutcome, save?: BinarySaver)
     parts.push(annotationNote(block) + (await renderBlock(block, i, save, files)));
   }
   if (outcome.structuredContent !== undefined) {
-    parts.push(`structuredContent:\n${sanitizeText(JSON.stringify(outcome.structuredContent, null, 2))}`);
+    parts.push(`structuredContent:\n${prettyJson(outcome.structuredContent)}`);
   }
   if (parts.length === 0) parts.push('(the tool returned no content)');
   return { text: parts.join('\n'), isError: outcome.isError === true, files, links };
@@ -84,4 +84,13 @@ function annotationNote(block: Block): string {
   if (Array.isArray(a.audience) && a.audience.length) notes.push(`for ${a.audience.map((x) => sanitizeText(String(x))).join(' and ')}`);
   if (typeof a.priority === 'number') notes.push(`priority ${a.priority}`);
   return notes.length ? `(${notes.join(', ')}) ` : '';
+}
+
+/** Pretty JSON, or a note when a hostile value is nested too deeply to print (stack overflow). */
+function prettyJson(value: unknown): string {
+  try {
+    return sanitizeText(JSON.stringify(value, null, 2));
+  } catch (err) {
+    return `(not shown: ${err instanceof RangeError ? 'nested too deeply to display' : `cannot be printed: ${String(err)}`})`;
+  }
 }

@@ -1,0 +1,100 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import type { ApprovalRequest } from '../../src/core/calls/ports';
+import { CallPipeline } from '../../src/core/calls/callPipeline';
+import { parseServers } from '../../src/core/config/serverConfig';
+import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import { FIXTURES, makeHost, node } from './helpers';
+
+const until = async (what: string, probe: () => boolean, ms = 10_000) => {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+describe('a hostile server (real child process)', function () {
+  const host = makeHost({ h: node(path.join(FIXTURES, 'hostile.cjs'), { timeoutSeconds: 5 }) }, 'allow-once');
+  const call = (tool: string, signal?: AbortSignal) => host.pipeline.call({ server: 'h', tool, args: {}, origin: 'api', signal });
+  before(() => host.pool.get('h')!.start());
+  after(() => host.close());
+
+  it('lying annotations are believed only from a trusted server: from a workspace, every call asks', async () => {
+    const [def] = parseServers({ h: node(path.join(FIXTURES, 'hostile.cjs')) }, 'workspace').servers;
+    assert.equal(def.trustAnnotations, false);
+    const asked: ApprovalRequest[] = [];
+    const untrusted = new CallPipeline(host.pool, new SchemaValidator(), { approve: async (r) => (asked.push(r), 'deny') }, { begin() {}, line() {}, progress() {}, end() {} });
+    host.pool.get('h')!.updateDefinition(def);
+    try {
+      assert.equal((await untrusted.call({ server: 'h', tool: 'wipe_disk', args: {}, origin: 'api' })).kind, 'denied');
+      assert.deepEqual(asked[0].reasons, ['may change or delete data (destructive)', 'may reach the outside world (open-world)']);
+    } finally {
+      host.pool.get('h')!.updateDefinition(parseServers({ h: node(path.join(FIXTURES, 'hostile.cjs'), { timeoutSeconds: 5 }) }, 'user').servers[0]);
+    }
+  });
+
+  it('100,000 content items arrive whole', async () => {
+    const outcome = await call('many_items');
+    assert.ok(outcome.kind === 'ok', JSON.stringify(outcome).slice(0, 300));
+    if (outcome.kind === 'ok') assert.ok(outcome.result.text.endsWith('item 99999') && outcome.result.text.split('\n').length === 100000);
+  });
+
+  it('20,000-deep structured JSON is not printed (a note says why), and the session goes on', async () => {
+    const outcome = await call('deep_json');
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'deep\nstructuredContent:\n(not shown: nested too deeply to display)', JSON.stringify(outcome).slice(0, 300));
+    assert.equal((await call('unknown_ids')).kind, 'ok');
+  });
+
+  it('a flood of 20,000 progress notifications ends with the result', async () => {
+    host.events.length = 0;
+    const outcome = await call('progress_flood');
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'flooded');
+    assert.equal(host.events.filter((e) => e.startsWith('progress')).length, 20000);
+  });
+
+  it('a flood of 20,000 log messages reaches the log and the call still ends', async () => {
+    const before = host.logs.length;
+    const outcome = await call('log_flood');
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'logged');
+    await until('log lines', () => host.logs.length - before >= 20000);
+  });
+
+  it('responses with unknown ids are ignored', async () => {
+    const outcome = await call('unknown_ids');
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'after strays');
+  });
+
+  it('invalid UTF-8 is shown with replacement characters, not dropped', async () => {
+    const outcome = await call('bad_utf8');
+    assert.ok(outcome.kind === 'ok' && /^bad \uFFFD+ bytes$/.test(outcome.result.text), JSON.stringify(outcome));
+  });
+
+  it('a late answer to a cancelled call is ignored; the next call works', async () => {
+    const controller = new AbortController();
+    const running = call('late_answer', controller.signal);
+    setTimeout(() => controller.abort(), 100);
+    assert.equal((await running).kind, 'cancelled');
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal((await call('unknown_ids')).kind, 'ok');
+    assert.equal(host.pool.get('h')!.state.kind, 'running');
+  });
+
+  it('requests the host does not support (sampling, elicitation, made-up) get a JSON-RPC error at once', async () => {
+    const outcome = await call('ask_sampling');
+    assert.ok(outcome.kind === 'ok', JSON.stringify(outcome));
+    if (outcome.kind === 'ok') assert.match(outcome.result.text, /^sampling\/createMessage: error -32\d+; elicitation\/create: error -32\d+; made\/up: error -32601 in time$/);
+  });
+
+  it('a tool that changes its definition after approval is asked about again, showing what changed', async () => {
+    const asked: ApprovalRequest[] = [];
+    const answers = ['allow-tool-always', 'deny'] as const;
+    const pipeline = new CallPipeline(host.pool, new SchemaValidator(), { approve: async (r) => (asked.push(r), answers[asked.length - 1]) }, { begin() {}, line() {}, progress() {}, end() {} });
+    assert.equal((await pipeline.call({ server: 'h', tool: 'rug_pull', args: {}, origin: 'api' })).kind, 'ok');
+    await until('the changed definition', () => /evil/.test(host.pool.get('h')!.tools.find((t) => t.name === 'rug_pull')?.description ?? ''));
+    assert.equal((await pipeline.call({ server: 'h', tool: 'rug_pull', args: {}, origin: 'api' })).kind, 'denied');
+    assert.equal(asked.length, 2);
+    assert.deepEqual(asked[1].changed?.parts, ['description']);
+    assert.equal(asked[1].changed?.before.description, 'Adds two numbers.');
+  });
+});
