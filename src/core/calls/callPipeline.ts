@@ -9,6 +9,7 @@ import { RateLimiter } from '../policy/rateLimiter';
 import { canonicalJson } from '../policy/toolPin';
 import { renderResult, type BinarySaver, type RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
+import { maskSecrets } from '../render/secrets';
 import { approveCall } from './approvalStep';
 import { describeCallError } from './callErrors';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
@@ -85,7 +86,8 @@ export class CallPipeline {
     this._sink.begin({ callId, server: request.server, tool: request.tool, origin: request.origin, args: request.args, startedAt });
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
     const trace = { decision: 'none' };
-    const outcome = await this._run(callId, request, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight));
+    const secrets = this._pool.get(request.server)?.secrets;
+    const outcome = maskOutcome(await this._run(callId, request, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
     await this._sink.end(callId, summarize(outcome));
     this._options.audit?.append({
       time: startedAt.toISOString(),
@@ -144,7 +146,7 @@ export class CallPipeline {
       const raw = await connection.callTool(request.tool, approval.args, {
         signal: request.signal,
         onprogress: (p) => {
-          const clean = { progress: p.progress, total: p.total, message: p.message === undefined ? undefined : sanitizeLine(p.message) };
+          const clean = { progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) };
           sink.progress(callId, clean);
           request.onProgress?.(clean);
         },
@@ -175,6 +177,14 @@ export class CallPipeline {
     const check = compiled.check(structured);
     this._sink.line(callId, check.valid ? 'structuredContent matches the outputSchema.' : `warning: structuredContent does not match the outputSchema: ${check.problems.join('; ')}`);
   }
+}
+
+/** A server's secrets never leave in a result or an error, even when the server echoes them. */
+function maskOutcome(outcome: CallOutcome, secrets: readonly string[] | undefined): CallOutcome {
+  if (!secrets?.length) return outcome;
+  if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets) } };
+  if ('message' in outcome) return { ...outcome, message: maskSecrets(outcome.message, secrets) };
+  return outcome;
 }
 
 /** The closing line of a call, as every sink prints it. */

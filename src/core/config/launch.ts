@@ -35,7 +35,8 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
   if (spec.type === 'http') {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.headers)) headers[k] = sub(v, `headers.${k}`);
-    return { type: 'http', url: sub(spec.url, 'url'), headers, secrets };
+    // Header values are credentials more often than not: mask them everywhere too.
+    return { type: 'http', url: sub(spec.url, 'url'), headers, secrets: [...secrets, ...Object.values(headers)] };
   }
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;

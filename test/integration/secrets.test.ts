@@ -1,0 +1,62 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import { resolveLaunch } from '../../src/core/config/launch';
+import { parseServers } from '../../src/core/config/serverConfig';
+import { ServerPool } from '../../src/core/connection/serverPool';
+import { CallPipeline, summarize } from '../../src/core/calls/callPipeline';
+import type { AuditRecord } from '../../src/core/calls/ports';
+import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import { FIXTURES, ROOT } from './helpers';
+
+describe('secrets never appear in any output (a server that tries to leak them)', function () {
+  const SECRET = 'sk-live-7f3a9c2e41b8';
+  const everything: string[] = [];
+  const record = (...parts: unknown[]) => everything.push(parts.map((p) => (typeof p === 'string' ? p : JSON.stringify(p))).join(' '));
+  const pool = new ServerPool(() => ({
+    validator: new SchemaValidator(),
+    clientVersion: 'test',
+    log: { info: (m) => record('info', m), warn: (m) => record('warn', m), error: (m) => record('error', m), stderr: (m) => record('stderr', m) },
+    confirmLaunch: async (_def, shown) => (record('confirm', shown), true),
+    resolveLaunch: async (d) => resolveLaunch(d, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env, inputs: { token: SECRET } }),
+  }));
+  const audit: AuditRecord[] = [];
+  const pipeline = new CallPipeline(pool, new SchemaValidator(), { approve: async (r) => (record('approval', r.args), 'allow-once') }, {
+    begin: (h) => record('begin', h),
+    line: (_id, t) => record('line', t),
+    progress: (_id, p) => record('progress', p),
+    end: (_id, s) => void record('end', s),
+  }, { audit: { append: (r) => audit.push(r) } });
+
+  before(async () => {
+    const servers = parseServers({ leaky: { command: process.execPath, args: [path.join(FIXTURES, 'leaky.cjs'), '--token=${input:token}'], env: { API_TOKEN: '${input:token}' } } }, 'workspace');
+    pool.apply(servers, { autoStart: false });
+    await pool.get('leaky')!.start();
+    record('state', pool.get('leaky')!.state, pool.get('leaky')!.launchLine);
+  });
+  after(async () => {
+    await pool.stopAll();
+    pool.dispose();
+  });
+
+  it('the server really received the secret (the test is not vacuous)', async () => {
+    const outcome = await pipeline.call({ server: 'leaky', tool: 'leak', args: {}, origin: 'api' });
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'your token: ••••••, arg: ••••••', JSON.stringify(outcome));
+    record('outcome', outcome, summarize(outcome));
+  });
+
+  it('errors that quote the secret are masked too', async () => {
+    const outcome = await pipeline.call({ server: 'leaky', tool: 'leak_error', args: {}, origin: 'api' });
+    assert.ok(outcome.kind === 'protocol-error' && outcome.message.includes('••••••'), JSON.stringify(outcome));
+    record('outcome', outcome, summarize(outcome));
+  });
+
+  it('no log line, prompt, sink line, state, outcome or audit record contains it', async () => {
+    await new Promise((r) => setTimeout(r, 200));
+    record('audit', audit);
+    assert.ok(everything.some((l) => l.startsWith('stderr starting with API_TOKEN=••••••')), 'stderr is logged, masked');
+    assert.ok(everything.some((l) => l.includes('the token is ••••••')), 'log notifications are masked');
+    assert.ok(everything.some((l) => l.includes('"message":"using ••••••"')), 'progress messages are masked');
+    const leaks = everything.filter((l) => l.includes(SECRET));
+    assert.deepEqual(leaks, []);
+  });
+});
