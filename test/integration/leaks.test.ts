@@ -15,7 +15,11 @@ function descendants(): number[] {
   const rows = execFileSync('ps', ['-eo', 'pid=,ppid=,stat=,comm='], { encoding: 'utf8' }).trim().split('\n').map((l) => l.trim().split(/\s+/));
   const found: number[] = [];
   const walk = (parent: number) => {
-    for (const [pid, ppid, stat, comm] of rows) if (Number(ppid) === parent && !stat.startsWith('Z') && comm !== 'ps') (found.push(Number(pid)), walk(Number(pid)));
+    for (const [pid, ppid, stat, comm] of rows) {
+      if (Number(ppid) !== parent || stat.startsWith('Z') || comm === 'ps') continue;
+      found.push(Number(pid));
+      walk(Number(pid));
+    }
   };
   walk(process.pid);
   return found;
