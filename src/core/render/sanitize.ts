@@ -5,15 +5,45 @@ const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
+// Unicode tag characters: invisible, yet models read them ("ASCII smuggling").
+const TAGS = /[\u{E0000}-\u{E007F}]/gu;
+
 /**
  * Text from a server, made safe to show: no terminal escapes, control characters, zero-width
  * or bidirectional override characters (which can hide or reorder what the user reads).
  */
 export function sanitizeText(text: string): string {
-  return text.replace(ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL, '');
+  return text.replace(ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(TAGS, '');
 }
 
 /** One line of server text (names, titles): newlines and tabs become spaces too. */
 export function sanitizeLine(text: string): string {
   return sanitizeText(text).replace(/[\n\t]+/g, ' ');
+}
+
+/** Text longer than this is sanitised in slices (~3 ms each here), the event loop free between them. */
+export const SANITIZE_SLICE_CHARS = 1 << 20;
+
+/**
+ * `sanitizeText` for text of any size without stopping the host: a 50 MiB result takes ~100 ms
+ * to sanitise, so it goes in slices cut after a newline, yielding to the event loop between them
+ * (issue 7: the event loop is never blocked for more than 50 ms). Escape sequences do not span
+ * lines, so the result is the same as `sanitizeText`'s; a slice with no newline at all is cut at
+ * its length, and then an escape sequence split by the cut loses its ESC but no more.
+ */
+export async function sanitizeLargeText(text: string): Promise<string> {
+  if (text.length <= SANITIZE_SLICE_CHARS) return sanitizeText(text);
+  const parts: string[] = [];
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(text.length, at + SANITIZE_SLICE_CHARS);
+    if (end < text.length) {
+      const newline = text.lastIndexOf('\n', end - 1);
+      if (newline > at) end = newline + 1;
+      else if (text[end - 1] === '\r') end--; // keep a CRLF together
+    }
+    parts.push(sanitizeText(text.slice(at, end)));
+    at = end;
+    if (at < text.length) await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+  return parts.join('');
 }
