@@ -1,10 +1,28 @@
 // Bundles the extension, the CLI and the demo server into dist/ (CommonJS, Node).
-// usage: node esbuild.mjs [--production] [--watch]
+// usage: node esbuild.mjs [--production] [--watch] [--outdir DIR] [--analyze]
+//
+// The extension is two bundles (issue 7): dist/extension.js is what activation loads (the VS Code
+// adapters, tree, commands, config, the core's own code); dist/core.js holds the heavy packages
+// (the MCP SDK client with zod, ajv), loaded by the first server start or schema check. In the
+// activation bundle each heavy package is a generated facade whose exports reach dist/core.js on
+// first use (src/lazyExport.ts), so no source file has to know about the split.
 import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
+const outdirArg = process.argv.indexOf('--outdir');
+const outdir = path.resolve(outdirArg === -1 ? 'dist' : process.argv[outdirArg + 1]);
+const require = createRequire(import.meta.url);
+
+/** Packages that dist/extension.js loads only on first use, from dist/core.js. */
+const LAZY_PACKAGES = ['@modelcontextprotocol/client', 'ajv', 'ajv/dist/2019', 'ajv/dist/2020', 'ajv-formats'];
+/** Inputs that must never reach the activation bundle (the lazy packages and what they pull in). */
+const NOT_AT_ACTIVATION = /node_modules\/(@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse)\//;
+/** The issue's budget for the code loaded at activation, checked on the production build. */
+const ACTIVATION_BUDGET_BYTES = 150 * 1024;
 
 const common = {
   bundle: true,
@@ -22,14 +40,93 @@ const common = {
   },
 };
 
-const builds = [
-  { ...common, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
-  { ...common, entryPoints: ['demo/server.ts'], outfile: 'dist/demo-server.js' },
+/** A value the facade can hold as a literal: a primitive, or a flat array or object of primitives (constants, error-code enums). */
+function isPlainData(value) {
+  const primitive = (v) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+  if (primitive(value)) return true;
+  if (typeof value !== 'object' || (Object.getPrototypeOf(value) !== Object.prototype && !Array.isArray(value))) return false;
+  return Object.values(value).every(primitive) && JSON.stringify(value).length < 4096;
+}
+
+/** The facade of one lazy package: its exports, each reaching dist/core.js on first use. */
+function facadeSource(pkg) {
+  const real = require(pkg);
+  const helper = JSON.stringify(path.resolve('src/lazyExport.ts'));
+  const lines = [`import { lazyFunction, lazyObject } from ${helper};`, `const load = () => require('./core.js');`];
+  for (const name of Object.keys(real)) {
+    if (name === '__esModule') continue;
+    const value = real[name];
+    const declare = name === 'default' ? 'export default' : `export const ${name} =`;
+    const args = `load, ${JSON.stringify(pkg)}, ${JSON.stringify(name)}`;
+    if (typeof value === 'function') lines.push(`${declare} /* @__PURE__ */ lazyFunction(${args});`);
+    else if (isPlainData(value)) lines.push(`${declare} ${JSON.stringify(value) ?? 'undefined'};`);
+    else lines.push(`${declare} /* @__PURE__ */ lazyObject(${args});`);
+  }
+  return lines.join('\n');
+}
+
+const lazyPackages = {
+  name: 'lazy-packages',
+  setup(build) {
+    const escaped = LAZY_PACKAGES.map((p) => p.replace(/[/.@-]/g, (c) => `\\${c}`));
+    build.onResolve({ filter: new RegExp(`^(${escaped.join('|')})$`) }, (args) => ({ path: args.path, namespace: 'lazy-package' }));
+    build.onResolve({ filter: /^\.\/core\.js$/, namespace: 'lazy-package' }, () => ({ path: './core.js', external: true }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-package' }, (args) => ({ contents: facadeSource(args.path), loader: 'js', resolveDir: path.resolve('src') }));
+  },
+};
+
+/**
+ * The entry of dist/core.js: exactly the exports the activation bundle kept (read from its
+ * output, where each surviving facade export names its package and export), imported by name
+ * so the SDK's ESM build is tree-shaken as before the split.
+ */
+function coreEntrySource(extensionCode) {
+  if (extensionCode === undefined) {
+    // watch mode: every export, since the activation bundle may start using more while it runs
+    const namespaces = LAZY_PACKAGES.map((p, i) => `import * as p${i} from ${JSON.stringify(p)};`);
+    return `${namespaces.join('\n')}\nexport const packages = { ${LAZY_PACKAGES.map((p, i) => `${JSON.stringify(p)}: p${i}`).join(', ')} };\n`;
+  }
+  const used = new Map(LAZY_PACKAGES.map((p) => [p, new Set()]));
+  for (const [, pkg, name] of extensionCode.matchAll(/\(\s*[\w$]+\s*,\s*"([^"]+)"\s*,\s*"([\w$]+)"\s*\)/g)) used.get(pkg)?.add(name);
+  const lines = [];
+  const entries = [];
+  [...used].forEach(([pkg, names], i) => {
+    const specifiers = [...names].map((n) => `${n === 'default' ? 'default' : n} as p${i}_${n}`);
+    if (specifiers.length) lines.push(`import { ${specifiers.join(', ')} } from ${JSON.stringify(pkg)};`);
+    entries.push(`  ${JSON.stringify(pkg)}: { ${[...names].map((n) => `${JSON.stringify(n)}: p${i}_${n}`).join(', ')} },`);
+  });
+  return `${lines.join('\n')}\nexport const packages = {\n${entries.join('\n')}\n};\n`;
+}
+
+const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: path.join(outdir, 'extension.js'), external: ['vscode'], plugins: [lazyPackages], metafile: true };
+const coreBuild = (extensionCode) => ({ ...common, stdin: { contents: coreEntrySource(extensionCode), resolveDir: path.resolve('.'), sourcefile: 'core-entry.js', loader: 'js' }, outfile: path.join(outdir, 'core.js') });
+const otherBuilds = [
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
 ];
 
+/** Fails the build when a heavy package slipped into the activation bundle; reports its size. */
+function checkActivationBundle(result) {
+  const heavy = Object.keys(result.metafile.inputs).filter((input) => NOT_AT_ACTIVATION.test(input));
+  if (heavy.length > 0) {
+    throw new Error(`dist/extension.js must not contain the heavy packages (they load from dist/core.js on first use); found:\n  ${heavy.slice(0, 10).join('\n  ')}\nAdd the package to LAZY_PACKAGES in esbuild.mjs.`);
+  }
+  const [output] = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('extension.js'));
+  if (production && output && output[1].bytes > ACTIVATION_BUDGET_BYTES) {
+    console.warn(`warning: dist/extension.js is ${(output[1].bytes / 1024).toFixed(0)} KB, over the ${ACTIVATION_BUDGET_BYTES / 1024} KB activation budget (issue 7).`);
+  }
+}
+
 if (watch) {
-  for (const b of builds) await (await esbuild.context(b)).watch();
+  for (const b of [extensionBuild, coreBuild(undefined), ...otherBuilds]) await (await esbuild.context(b)).watch();
 } else {
-  await Promise.all(builds.map((b) => esbuild.build(b)));
+  const [extension] = await Promise.all([
+    esbuild.build(extensionBuild).then(async (result) => {
+      await esbuild.build(coreBuild(fs.readFileSync(extensionBuild.outfile, 'utf8')));
+      return result;
+    }),
+    ...otherBuilds.map((b) => esbuild.build(b)),
+  ]);
+  checkActivationBundle(extension);
+  if (process.argv.includes('--analyze')) console.log(await esbuild.analyzeMetafile(extension.metafile));
 }

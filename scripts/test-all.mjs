@@ -9,6 +9,8 @@ import path from 'node:path';
 import { prepare, start } from './e2e/codeServer.mjs';
 import { runHostTests } from './e2e/hostTests.mjs';
 import { runUiTests } from '../test/ui/uiTests.mjs';
+import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
+import { runTreeUiTests } from '../test/ui/treeUi.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -94,6 +96,20 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
       counts.failed += ui.failed.length;
       for (const f of ui.failed) failures.push(`ui: ${f}`);
       say(`UI: ${ui.passed} passed, ${ui.failed.length} failed`);
+
+      say('UI tests of the argument prompts');
+      const argsUi = await runArgumentsUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say });
+      counts.passed += argsUi.passed;
+      counts.failed += argsUi.failed.length;
+      for (const f of argsUi.failed) failures.push(`ui (arguments): ${f}`);
+      say(`UI (arguments): ${argsUi.passed} passed, ${argsUi.failed.length} failed`);
+
+      say('Tools view UI tests in Chromium');
+      const tree = await runTreeUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say });
+      counts.passed += tree.passed;
+      counts.failed += tree.failed.length;
+      for (const f of tree.failed) failures.push(`tree ui: ${f}`);
+      say(`Tools view UI: ${tree.passed} passed, ${tree.failed.length} failed`);
     } finally {
       await cs.stop();
     }

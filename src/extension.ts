@@ -8,8 +8,10 @@ import { QuickPickApprover } from './vscode/approvalPicker';
 import { registerCommands } from './vscode/commands';
 import { OutputChannelSink } from './vscode/outputSink';
 import { GrantStore } from './core/policy/grants';
+import { RateLimiter } from './core/policy/rateLimiter';
 import { FileAuditLog, mementoGrants, registerApprovalCommands } from './vscode/approvalCommands';
 import { registerDefinitionDocuments } from './vscode/definitionDiff';
+import { DefinitionReview } from './vscode/definitionReview';
 import { ResultFiles, extensionFor } from './vscode/resultFiles';
 import { ServerLogs } from './vscode/serverLogs';
 import { approveAllCalls, maxMessageBytes, readServerSettings, SECTION } from './vscode/settings';
@@ -19,6 +21,8 @@ import { InputVariables } from './vscode/inputVariables';
 import { LaunchGate } from './vscode/launchGate';
 import { toolCacheFor } from './vscode/toolCache';
 import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
+import { vscodeOAuthHost } from './vscode/oauthHost';
+import { registerSignOutCommand } from './vscode/signOutCommand';
 
 /** What activate() returns: used by the extension-host tests and open to other extensions. */
 export interface McpToolHostApi {
@@ -47,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
     resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
     confirmLaunch: (def, shown) => gate.confirm(def, shown),
     toolCache: toolCacheFor(context.globalState, definition),
+    oauth: vscodeOAuthHost(context.secrets),
   }));
   const results = new ResultFiles(path.join(context.globalStorageUri.fsPath, 'results'));
   const sink = new OutputChannelSink(output, {
@@ -60,8 +65,13 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
     saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),
     grants,
     audit,
+    rateLimiter: new RateLimiter(() => {
+      const config = vscode.workspace.getConfiguration(SECTION);
+      return { burst: config.get<number>('rateLimit.burst', 20), perSecond: config.get<number>('rateLimit.perSecond', 10) };
+    }),
   });
-  const tree = new ToolTreeProvider(pool);
+  const review = new DefinitionReview(context.globalState, pool, logs);
+  const tree = new ToolTreeProvider(pool, grants, review);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
   let shownWarnings = '';
   const reload = () => {
@@ -82,7 +92,11 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi {
     registerCommands({ context, pool, pipeline, logs, output, reload }),
     registerToolsView({ context, pool, pipeline, logs, tree, view }),
     registerApprovalCommands(grants, pool, audit),
+    review,
+    vscode.commands.registerCommand('mcpToolHost.showChanges', (node?: { server: string; tool: string }) => node && review.showChanges(node.server, node.tool)),
+    vscode.commands.registerCommand('mcpToolHost.acceptChanges', (node?: { server: string; tool: string }) => node && review.acceptChanges(node.server, node.tool)),
     registerDefinitionDocuments(),
+    registerSignOutCommand(pool, context.secrets),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
     watchWorkspaceServerFiles(reload),

@@ -6,13 +6,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchBrowser } from './codeServer.mjs';
 
-export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile, shotsDir, timeoutMs = 240_000, log = console.log }) {
+export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile, shotsDir, timeoutMs = 240_000, log = console.log, env = {} }) {
   const host = `127.0.0.1:${cs.port}`;
   const remote = (p) => `vscode-remote://${host}${p}`;
   const payload = [
     ['extensionDevelopmentPath', remote(devPath)],
     ['extensionTestsPath', remote(testsPath)],
-    ['extensionEnvironment', JSON.stringify({ HOST_TEST_RESULTS: resultsFile })],
+    ['extensionEnvironment', JSON.stringify({ ...env, HOST_TEST_RESULTS: resultsFile })],
   ];
   fs.rmSync(resultsFile, { force: true });
   const browser = await launchBrowser(path.dirname(resultsFile));

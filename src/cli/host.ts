@@ -6,6 +6,7 @@ import type { ServerDefinition } from '../core/config/serverConfig';
 import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
 import { SchemaValidator } from '../core/tools/schemaValidator';
+import { cliOAuthHost } from './oauthHost';
 
 /** Everything a server wrote to its log, per server: doctor shows it, the other commands ignore it. */
 export type ServerLogLines = Map<string, string[]>;
@@ -25,6 +26,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
   const logs: ServerLogLines = new Map();
+  const oauth = cliOAuthHost();
   const pool = new ServerPool((name) => {
     const lines: string[] = [];
     logs.set(name, lines);
@@ -39,6 +41,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
         stderr: (m) => lines.push(`stderr: ${m}`),
       },
       resolveLaunch: async (def) => resolveLaunch(def, variables),
+      oauth,
     };
   });
   pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });

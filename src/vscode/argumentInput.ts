@@ -1,71 +1,70 @@
-import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { displayName } from '../core/tools/annotations';
+import { planArguments, type ArgumentField } from '../core/tools/argumentFields';
+import { describeProblem, parseProblem, problemField } from '../core/tools/argumentProblems';
+import { argumentsText } from '../core/tools/argumentSkeleton';
+import { initialValues, type ValidateArguments } from '../core/tools/argumentValues';
 import { sanitizeLine } from '../core/render/sanitize';
+import type { ArgumentEditors } from './argumentEditor';
+import { runFieldFlow } from './argumentFlow';
 
-type Validate = (args: Record<string, unknown>) => string[];
+export interface AskArgumentsOptions {
+  /** Where "Edit as JSON" opens its editors. */
+  readonly editors: ArgumentEditors;
+  /** The server, named in the editor's "Call" action. */
+  readonly server?: string;
+  /** Why the last attempt was refused (the pipeline's problems): the prompts reopen on them. */
+  readonly problems?: readonly string[];
+}
 
 /**
- * Asks for a tool's arguments as JSON, pre-filled with a skeleton from the input schema and
- * validated live; returns undefined when the user cancels. A tool that takes no properties is
- * called without asking.
+ * Asks for a tool's arguments; undefined when the user cancels. A tool without properties is
+ * called without asking. Scalar fields are asked one by one (`runFieldFlow`), starting from the
+ * last arguments used (`previous`) or the defaults; anything the fields cannot express, or the
+ * user's "Edit as JSON", opens the JSON editor instead. With `problems` (a refused call) the
+ * flow reopens on the field at fault, showing why, with every other value kept.
  */
-export async function askArguments(tool: Tool, previous: Record<string, unknown> | undefined, validate: Validate): Promise<Record<string, unknown> | undefined> {
-  const properties = (tool.inputSchema?.properties ?? {}) as Record<string, unknown>;
-  if (Object.keys(properties).length === 0) return {};
-  const value = JSON.stringify(previous ?? skeleton(tool));
-  const input = await vscode.window.showInputBox({
-    title: `Arguments for ${sanitizeLine(displayName(tool))}`,
-    prompt: `JSON object. ${describeFields(tool)}`,
-    value,
-    ignoreFocusOut: true,
-    validateInput: (text) => {
-      const parsed = parseObject(text);
-      if (typeof parsed === 'string') return parsed;
-      const problems = validate(parsed);
-      return problems.length ? problems.join('; ') : undefined;
-    },
+export async function askArguments(tool: Tool, previous: Record<string, unknown> | undefined, validate: ValidateArguments, options: AskArgumentsOptions): Promise<Record<string, unknown> | undefined> {
+  const plan = planArguments(tool.inputSchema);
+  let problems = options.problems ?? [];
+  if (plan.kind === 'none' && problems.length === 0) return {};
+  const toolName = sanitizeLine(displayName(tool));
+  let seed = previous;
+  if (plan.kind === 'fields') {
+    let values = initialValues(plan.fields, previous);
+    for (;;) {
+      const fix = problems.length ? fieldToFix(plan.fields, problems) : undefined;
+      if (problems.length && !fix) break;
+      const result = await runFieldFlow({ toolName, fields: plan.fields, values, validate, start: fix?.index, problem: fix?.message, fixOnly: fix !== undefined });
+      if (result.kind === 'cancel') return undefined;
+      values = result.values;
+      if (result.kind === 'json') {
+        problems = [];
+        break;
+      }
+      problems = validate(values);
+      if (problems.length === 0) return values;
+    }
+    seed = values;
+  }
+  return options.editors.edit({
+    toolName,
+    server: options.server,
+    text: argumentsText(tool.inputSchema, seed),
+    validate,
+    problems,
+    reason: plan.kind === 'json' ? plan.reason : undefined,
   });
-  if (input === undefined) return undefined;
-  const parsed = parseObject(input);
-  return typeof parsed === 'string' ? undefined : parsed;
 }
 
-function parseObject(text: string): Record<string, unknown> | string {
-  try {
-    const v: unknown = JSON.parse(text);
-    return typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : 'Enter a JSON object, like {"name": "value"}.';
-  } catch (err) {
-    return `Not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
+/** The first field (in flow order) that a problem is about; undefined when one is about no field. */
+function fieldToFix(fields: readonly ArgumentField[], problems: readonly string[]): { index: number; message: string } | undefined {
+  let best: { index: number; message: string } | undefined;
+  for (const raw of problems) {
+    const problem = parseProblem(raw);
+    const index = fields.findIndex((f) => f.name === problemField(problem));
+    if (index < 0) return undefined;
+    if (!best || index < best.index) best = { index, message: describeProblem(problem) };
   }
-}
-
-/** `{ required fields with their default or an empty value of their type }`. */
-function skeleton(tool: Tool): Record<string, unknown> {
-  const schema = tool.inputSchema ?? {};
-  const properties = (schema.properties ?? {}) as Record<string, { type?: string; default?: unknown }>;
-  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
-  const out: Record<string, unknown> = {};
-  for (const [name, prop] of Object.entries(properties)) {
-    if (prop.default !== undefined) out[name] = prop.default;
-    else if (required.has(name)) out[name] = emptyOf(prop.type);
-  }
-  return out;
-}
-
-function emptyOf(type: string | undefined): unknown {
-  switch (type) {
-    case 'string': return '';
-    case 'number': case 'integer': return 0;
-    case 'boolean': return false;
-    case 'array': return [];
-    case 'object': return {};
-    default: return null;
-  }
-}
-
-function describeFields(tool: Tool): string {
-  const properties = (tool.inputSchema?.properties ?? {}) as Record<string, { type?: string }>;
-  const required = new Set(Array.isArray(tool.inputSchema?.required) ? tool.inputSchema.required : []);
-  return 'Fields: ' + Object.entries(properties).map(([n, p]) => `${sanitizeLine(n)}${required.has(n) ? '*' : ''}: ${p.type ?? 'any'}`).join(', ');
+  return best;
 }

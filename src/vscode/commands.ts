@@ -8,6 +8,7 @@ import type { ServerConnection } from '../core/connection/serverConnection';
 import { badgeWords, displayName, effectiveAnnotations } from '../core/tools/annotations';
 import { sanitizeLine } from '../core/render/sanitize';
 import { askArguments } from './argumentInput';
+import { ArgumentEditors } from './argumentEditor';
 import { importServers } from './importServers';
 import type { ServerLogs } from './serverLogs';
 import type { TreeNode } from './toolTree';
@@ -29,8 +30,10 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
   const { context, pool } = deps;
   const lastArgs = (t: ToolTarget) => context.workspaceState.get<Record<string, unknown>>(`lastArgs:${t.server}/${t.tool}`);
   const register = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
+  const argumentEditors = new ArgumentEditors();
 
   return vscode.Disposable.from(
+    argumentEditors,
     register('mcpToolHost.callTool', async (target?: ToolTarget | TreeNode) => {
       const origin: CallOrigin = target ? 'tree' : 'palette';
       const picked = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool);
@@ -40,10 +43,21 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
         void vscode.window.showErrorMessage(`Tool "${picked.tool}" is not available on server "${picked.server}".`);
         return undefined;
       }
-      const args = picked.args ?? (await askArguments(found.tool, lastArgs(picked), (a) => deps.pipeline.validateArguments(found.tool, a).problems));
-      if (!args) return undefined;
-      await context.workspaceState.update(`lastArgs:${picked.server}/${picked.tool}`, args);
-      return runWithProgress(deps, { ...picked, args }, origin);
+      let previous = lastArgs(picked);
+      let problems: readonly string[] | undefined;
+      for (;;) {
+        // The tool as listed now: its schema may have changed since the last attempt.
+        const tool = pool.findTool(picked.server, picked.tool)?.tool ?? found.tool;
+        const validate = (a: Record<string, unknown>) => deps.pipeline.validateArguments(tool, a).problems;
+        const args = picked.args ?? (await askArguments(tool, previous, validate, { editors: argumentEditors, server: picked.server, problems }));
+        if (!args) return undefined;
+        await context.workspaceState.update(`lastArgs:${picked.server}/${picked.tool}`, args);
+        const outcome = await runWithProgress(deps, { ...picked, args }, origin);
+        // Arguments asked here and refused by the pipeline: reopen the prompts on the field at fault, values kept.
+        if (outcome.kind !== 'invalid-arguments' || picked.args) return outcome;
+        previous = args;
+        problems = outcome.problems;
+      }
     }),
     register('mcpToolHost.addDemoServer', () => addDemoServer(context)),
     register('mcpToolHost.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.servers`)),
@@ -87,6 +101,7 @@ async function runWithProgress(deps: CommandDeps, target: Required<ToolTarget>, 
           if (percent !== undefined) reported = percent;
         };
         const outcome = await deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress });
+        if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links);
         if (outcome.kind === 'failed') {
           void vscode.window.showErrorMessage(`Calling ${target.tool} failed: ${outcome.message}`, 'Show Output').then((a) => a && deps.output.show());
         }
@@ -96,6 +111,22 @@ async function runWithProgress(deps: CommandDeps, target: Required<ToolTarget>, 
       }
     },
   );
+}
+
+/** A result with resource links offers to open them (read through resources/read). */
+async function offerResourceLinks(deps: CommandDeps, server: string, links: readonly { uri: string; name?: string; mimeType?: string }[]): Promise<void> {
+  const action = await vscode.window.showInformationMessage(`The result has ${links.length} resource link${links.length === 1 ? '' : 's'}.`, 'Open...');
+  if (!action) return;
+  const picked = await vscode.window.showQuickPick(links.map((l) => ({ label: sanitizeLine(l.name ?? l.uri), description: sanitizeLine(l.mimeType ?? ''), detail: sanitizeLine(l.uri), link: l })), { title: 'Open a resource link' });
+  if (!picked) return;
+  try {
+    const contents = (await deps.pool.get(server)?.readResource(picked.link.uri)) ?? [];
+    const text = contents.map((c) => c.text ?? `[binary ${c.mimeType ?? ''}, ${c.blob?.length ?? 0} base64 characters]`).join('\n');
+    const doc = await vscode.workspace.openTextDocument({ content: text, language: /json/.test(picked.link.mimeType ?? '') ? 'json' : 'plaintext' });
+    await vscode.window.showTextDocument(doc, { preview: true });
+  } catch (err) {
+    void vscode.window.showErrorMessage(`Could not open ${picked.link.uri}: ${err instanceof Error ? err.message : String(err)}`);
+  }
 }
 
 async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {

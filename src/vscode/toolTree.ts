@@ -1,164 +1,181 @@
 import * as vscode from 'vscode';
-import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { ServerConnection } from '../core/connection/serverConnection';
-import type { ConfigError } from '../core/errors';
 import { assertNever, type Disposable } from '../core/events';
-import { badgeWords, displayName, effectiveAnnotations, type EffectiveAnnotations } from '../core/tools/annotations';
-import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
+import { effectiveAnnotations } from '../core/tools/annotations';
+import type { GrantCheck } from '../core/policy/grants';
+import { pinTool, type ToolPin } from '../core/policy/toolPin';
+import { actionItem, configErrorItem, messageItem, serverItem, toolItem } from './treeItems';
+import { toolTooltip, type LastError } from './tooltips';
+import type { ServerNode, ToolNode, TreeNode } from './treeNodes';
 
-export type TreeNode =
-  | { readonly kind: 'server'; readonly server: string }
-  | { readonly kind: 'tool'; readonly server: string; readonly tool: string }
-  | { readonly kind: 'message'; readonly server: string; readonly text: string }
-  | { readonly kind: 'configError'; readonly error: ConfigError };
+export type { TreeNode } from './treeNodes';
 
-/** The "Tools" view: servers at the top, their tools beneath, an error row under a failed server. */
+/** What the tree asks of the GrantStore. */
+export interface GrantLookup {
+  check(server: string, tool: string, pin: ToolPin, destructive: boolean): GrantCheck;
+}
+
+/** Changes that arrive together (state, then tools) become one refresh; short enough to feel immediate. */
+const REFRESH_DELAY_MS = 15;
+/** A server opens expanded when the view stays short: few servers, few tools each. */
+const EXPAND_MAX_SERVERS = 10;
+const EXPAND_MAX_TOOLS = 100;
+
+/** Which tools changed since first seen (trust on first use); see DefinitionReview. */
+export interface ChangeLookup {
+  changeOf(server: string, tool: string): { readonly parts: readonly string[] } | undefined;
+  readonly onDidChange: (listener: (server: string) => void) => { dispose(): void };
+}
+
+/**
+ * The "Tools" view: servers at the top, their tools beneath, the reason and fixes under a
+ * failed server, broken configuration entries last. It only reads the pool; a change of one
+ * server refreshes that server's row alone, and tooltips of tools are built on hover.
+ */
 export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disposable {
-  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | undefined>();
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>();
   readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
   private readonly _subscription: Disposable;
-  private readonly _serverNodes = new Map<string, TreeNode>();
+  /** One node object per server for its whole life: the view refreshes a row by this identity. */
+  private readonly _serverNodes = new Map<string, ServerNode>();
+  private readonly _lastErrors = new Map<string, LastError>();
+  private readonly _pending = new Set<string>();
+  private _pendingAll = false;
+  private _timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly _pool: ServerPool) {
-    this._subscription = _pool.onDidChange((connection) => {
-      const node = connection && this._serverNodes.get(connection.name);
-      this._onDidChangeTreeData.fire(node);
-    });
+  /** `grants` (the user's standing approvals) let a tool's tooltip say whether a call would ask. */
+  constructor(private readonly _pool: ServerPool, private readonly _grants?: GrantLookup, private readonly _review?: ChangeLookup) {
+    const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
+    const pool = _pool.onDidChange((connection) => this._changed(connection));
+    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose()) };
+    for (const c of _pool.connections) this._remember(c);
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
-    if (!node) {
-      this._serverNodes.clear();
-      const servers = this._pool.connections.map((c): TreeNode => {
-        const n: TreeNode = { kind: 'server', server: c.name };
-        this._serverNodes.set(c.name, n);
-        return n;
-      });
-      return [...servers, ...this._pool.configErrors.map((error): TreeNode => ({ kind: 'configError', error }))];
-    }
+    if (!node) return this._roots();
     if (node.kind !== 'server') return [];
     const connection = this._pool.get(node.server);
-    if (!connection) return [];
-    if (connection.state.kind === 'error') return [{ kind: 'message', server: node.server, text: connection.state.message }];
-    return connection.tools.map((t) => ({ kind: 'tool', server: node.server, tool: t.name }));
+    return connection ? this._serverChildren(connection) : [];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
     switch (node.kind) {
-      case 'server':
-        return this._serverItem(node.server);
+      case 'server': {
+        const connection = this._pool.get(node.server);
+        if (!connection) return new vscode.TreeItem(node.server);
+        const expand = connection.state.kind === 'error' || (this._pool.connections.length <= EXPAND_MAX_SERVERS && connection.tools.length <= EXPAND_MAX_TOOLS);
+        return serverItem(connection, this._lastErrors.get(node.server), expand);
+      }
       case 'tool':
-        return this._toolItem(node.server, node.tool);
-      case 'message': {
-        const item = new vscode.TreeItem(sanitizeLine(node.text), vscode.TreeItemCollapsibleState.None);
-        item.iconPath = new vscode.ThemeIcon('info');
-        item.tooltip = sanitizeText(node.text);
-        item.command = { command: 'mcpToolHost.showServerLog', title: 'Show Log', arguments: [node.server] };
-        return item;
-      }
-      case 'configError': {
-        const item = new vscode.TreeItem(sanitizeLine(node.error.serverName), vscode.TreeItemCollapsibleState.None);
-        item.description = 'configuration error';
-        item.iconPath = new vscode.ThemeIcon('warning', new vscode.ThemeColor('problemsWarningIcon.foreground'));
-        item.tooltip = node.error.message;
-        item.contextValue = 'mcpConfigError';
-        item.command = { command: 'mcpToolHost.openSettings', title: 'Open Settings' };
-        return item;
-      }
+        return toolItem(node, this._annotations(node), this._review?.changeOf(node.server, node.tool)?.parts);
+      case 'message':
+        return messageItem(node);
+      case 'action':
+        return actionItem(node);
+      case 'configError':
+        return configErrorItem(node);
       default:
         return assertNever(node);
     }
   }
 
+  /** A row's parent, so the view can reveal any row. */
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.kind === 'server' || node.kind === 'configError' ? undefined : this._serverNodes.get(node.server);
+  }
+
+  /** Fills in a tool's tooltip when the user hovers it. */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    if (node.kind === 'tool' && item.tooltip === undefined) {
+      const a = this._annotations(node);
+      const grant = this._grants?.check(node.server, node.tool, pinTool(node.definition), a.destructive.value && !a.readOnly.value);
+      item.tooltip = toolTooltip(node.server, node.definition, a, grant, this._review?.changeOf(node.server, node.tool)?.parts);
+    }
+    return item;
+  }
+
+  /** The row of a server, for reveal() and for commands that need the node. */
+  serverNode(name: string): ServerNode | undefined {
+    return this._serverNodes.get(name);
+  }
+
   dispose(): void {
+    clearTimeout(this._timer);
     this._subscription.dispose();
     this._onDidChangeTreeData.dispose();
   }
 
-  private _serverItem(name: string): vscode.TreeItem {
-    const connection = this._pool.get(name);
-    const item = new vscode.TreeItem(sanitizeLine(name), vscode.TreeItemCollapsibleState.Expanded);
-    item.id = `server:${name}`;
-    if (!connection) return item;
-    const state = connection.state;
-    item.contextValue = `mcpServer;${state.kind};`;
-    const tools = connection.tools.length;
+  private _roots(): TreeNode[] {
+    const names = new Set<string>();
+    const servers = this._pool.connections.map((c) => {
+      names.add(c.name);
+      let n = this._serverNodes.get(c.name);
+      if (!n) this._serverNodes.set(c.name, (n = { kind: 'server', server: c.name }));
+      return n;
+    });
+    for (const name of [...this._serverNodes.keys()]) if (!names.has(name)) this._serverNodes.delete(name);
+    const errors = this._pool.configErrors.map((error, i): TreeNode => ({ kind: 'configError', error, id: `configError:${i}:${error.serverName}` }));
+    return [...servers, ...errors];
+  }
+
+  private _serverChildren(c: ServerConnection): TreeNode[] {
+    const server = c.name;
+    const message = (text: string, tone: 'error' | 'info'): TreeNode => ({ kind: 'message', server, text, tone, id: `message:${server}` });
+    const state = c.state;
     switch (state.kind) {
-      case 'running':
-        item.iconPath = new vscode.ThemeIcon('pass-filled', new vscode.ThemeColor('testing.iconPassed'));
-        item.description = `${tools} tool${tools === 1 ? '' : 's'}${state.serverVersion ? ` · v${sanitizeLine(state.serverVersion)}` : ''}`;
-        break;
-      case 'starting':
-        item.iconPath = new vscode.ThemeIcon('loading~spin');
-        item.description = connection.toolsFromCache ? `starting… · ${tools} cached tools` : 'starting…';
-        break;
       case 'error':
-        item.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'));
-        item.description = state.restartInMs ? `crashed · restarting in ${state.restartInMs / 1000} s` : 'error';
-        break;
-      case 'stopped':
-        item.iconPath = new vscode.ThemeIcon('circle-outline');
-        item.description = connection.toolsFromCache ? `stopped · ${tools} cached tools` : 'stopped';
-        break;
+        return [message(state.message, 'error'), ...(['showLog', 'restart', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];
       case 'disabled':
-        item.iconPath = new vscode.ThemeIcon('circle-slash');
-        item.description = 'disabled';
-        break;
+        return [message('Disabled in its configuration ("disabled": true).', 'info'), { kind: 'action', server, action: 'openConfiguration' }];
+      case 'stopped':
+        return c.tools.length ? this._toolNodes(c) : [{ kind: 'action', server, action: 'start' }];
+      case 'running':
+        return c.tools.length ? this._toolNodes(c) : [message('This server offers no tools.', 'info')];
+      case 'starting':
+        return this._toolNodes(c);
       default:
-        assertNever(state);
+        return assertNever(state);
     }
-    item.tooltip = serverTooltip(connection);
-    return item;
   }
 
-  private _toolItem(server: string, name: string): vscode.TreeItem {
-    const connection = this._pool.get(server);
-    const tool = connection?.tools.find((t) => t.name === name);
-    const item = new vscode.TreeItem(sanitizeLine(tool ? displayName(tool) : name), vscode.TreeItemCollapsibleState.None);
-    item.id = `tool:${server}/${name}`;
-    if (!connection || !tool) return item;
-    const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
-    item.description = badgeWords(annotations).join(' · ');
-    item.iconPath = riskIcon(annotations);
-    item.tooltip = toolTooltip(server, tool, annotations);
-    item.contextValue = `mcpTool;${badgeWords(annotations).map((w) => w.replace('-', '')).join(';')};`;
-    item.command = { command: 'mcpToolHost.callTool', title: 'Call Tool', arguments: [{ server, tool: name }] };
-    return item;
+  private _toolNodes(c: ServerConnection): ToolNode[] {
+    const seen = new Set<string>();
+    return c.tools.map((definition) => {
+      // A server may list a name twice; each row still needs its own id.
+      let id = `tool:${c.name}/${definition.name}`;
+      for (let n = 2; seen.has(id); n++) id = `tool:${c.name}/${definition.name}#${n}`;
+      seen.add(id);
+      return { kind: 'tool', server: c.name, tool: definition.name, definition, id };
+    });
   }
-}
 
-function riskIcon(a: EffectiveAnnotations): vscode.ThemeIcon {
-  if (a.destructive.value) return new vscode.ThemeIcon('trash', new vscode.ThemeColor('errorForeground'));
-  if (a.openWorld.value) return new vscode.ThemeIcon('globe', new vscode.ThemeColor('editorWarning.foreground'));
-  if (a.readOnly.value) return new vscode.ThemeIcon('eye', new vscode.ThemeColor('testing.iconPassed'));
-  return new vscode.ThemeIcon('edit');
-}
-
-function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, false);
-  md.isTrusted = false;
-  md.supportHtml = false;
-  md.appendMarkdown('**').appendText(sanitizeLine(displayName(tool))).appendMarkdown('** — ').appendText(`${sanitizeLine(server)} / ${sanitizeLine(tool.name)}`);
-  if (tool.description) md.appendMarkdown('\n\n').appendText(sanitizeText(tool.description));
-  md.appendMarkdown('\n\n');
-  const hints: [string, EffectiveAnnotations[keyof EffectiveAnnotations]][] = [['read-only', a.readOnly], ['destructive', a.destructive], ['idempotent', a.idempotent], ['open-world', a.openWorld]];
-  for (const [label, hint] of hints) md.appendText(`${label}: ${hint.value ? 'yes' : 'no'} (${hint.source === 'default' ? 'spec default' : hint.source === 'untrusted' ? 'assumed: annotations not trusted' : 'declared'})\n`);
-  return md;
-}
-
-function serverTooltip(connection: ServerConnection): vscode.MarkdownString {
-  const md = new vscode.MarkdownString(undefined, false);
-  md.isTrusted = false;
-  const state = connection.state;
-  md.appendMarkdown('**').appendText(sanitizeLine(connection.name)).appendMarkdown('**\n\n');
-  if (state.kind === 'running') {
-    md.appendText(`${sanitizeLine(state.serverName ?? '')} ${sanitizeLine(state.serverVersion ?? '')} · protocol ${state.protocolVersion ?? '?'}\n`);
-    if (state.instructions) md.appendMarkdown('\n').appendText(sanitizeText(state.instructions)).appendMarkdown('\n');
-  } else {
-    md.appendText(`State: ${state.kind === 'error' ? `error — ${state.message}` : state.kind}\n`);
+  private _annotations(node: ToolNode) {
+    return effectiveAnnotations(node.definition, this._pool.get(node.server)?.definition.trustAnnotations ?? false);
   }
-  if (connection.launchLine) md.appendMarkdown('\n').appendCodeblock(connection.launchLine, 'shell');
-  md.appendText(`Source: ${connection.definition.source} settings · annotations ${connection.definition.trustAnnotations ? 'trusted' : 'not trusted'}`);
-  return md;
+
+  private _remember(c: ServerConnection): void {
+    if (c.state.kind === 'error' && this._lastErrors.get(c.name)?.message !== c.state.message) this._lastErrors.set(c.name, { message: c.state.message, at: new Date() });
+  }
+
+  private _changed(connection: ServerConnection | undefined): void {
+    if (connection) {
+      this._remember(connection);
+      this._pending.add(connection.name);
+    } else {
+      this._pendingAll = true;
+      for (const name of [...this._lastErrors.keys()]) if (!this._pool.get(name)) this._lastErrors.delete(name);
+    }
+    this._timer ??= setTimeout(() => this._flush(), REFRESH_DELAY_MS);
+  }
+
+  private _flush(): void {
+    this._timer = undefined;
+    const names = [...this._pending];
+    this._pending.clear();
+    const nodes = names.map((n) => this._serverNodes.get(n));
+    if (this._pendingAll || nodes.some((n) => !n)) this._onDidChangeTreeData.fire(undefined);
+    else if (nodes.length) this._onDidChangeTreeData.fire(nodes as ServerNode[]);
+    this._pendingAll = false;
+  }
 }

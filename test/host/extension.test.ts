@@ -62,11 +62,11 @@ describe('MCP Tool Host in the real extension host', () => {
     assert.equal(byLabel.get('List Notes')?.description, 'read-only');
     assert.equal(byLabel.get('Delete Note')?.description, 'destructive · idempotent');
     assert.equal(byLabel.get('Fetch URL')?.description, 'read-only · open-world');
-    assert.equal(byLabel.get('echo')?.description, 'destructive · open-world');
-    assert.equal(byLabel.get('Add Note')?.description, '');
+    assert.equal(byLabel.get('echo')?.description, 'destructive? · open-world?');
+    assert.equal(byLabel.get('Add Note')?.description, 'writes');
     assert.equal(byLabel.get('Delete Note')?.contextValue, 'mcpTool;destructive;idempotent;');
     assert.deepEqual(byLabel.get('Read Note')?.command?.arguments, [{ server: 'demo', tool: 'read_note' }]);
-    assert.match((byLabel.get('echo')?.tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /destructive: yes \(spec default\)/);
+    assert.match((api.tree.resolveTreeItem(byLabel.get('echo')!, tools.find((t) => t.item.label === 'echo')!.node).tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /destructive: yes \(spec default\)/);
   });
 
   it('calls a read-only tool without a prompt', async () => {
@@ -139,8 +139,8 @@ describe('MCP Tool Host in the real extension host', () => {
     await until('wsdemo running', () => api.pool.get('wsdemo')?.state.kind === 'running' && api.pool.get('wsdemo')!.tools.length > 0);
     const row = items().find((i) => i.item.label === 'wsdemo')!;
     const listNotes = items(row.node).find((t) => t.item.label === 'List Notes')!;
-    assert.equal(listNotes.item.description, 'destructive · open-world');
-    assert.match((listNotes.item.tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /assumed: annotations not trusted/);
+    assert.equal(listNotes.item.description, 'destructive? · open-world? · untrusted');
+    assert.match((api.tree.resolveTreeItem(listNotes.item, listNotes.node).tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /assumed: annotations not trusted/);
     await setServers(undefined, vscode.ConfigurationTarget.Workspace);
   });
 

@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
+import type { OAuthHost } from '../../src/core/auth/ports';
 import type { ApprovalDecision, ApprovalRequest, CallSink } from '../../src/core/calls/ports';
 import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers } from '../../src/core/config/serverConfig';
@@ -20,6 +21,8 @@ export interface HostOptions {
   readonly maxMessageBytes?: number;
   /** deps.roots: what the host answers to `roots/list` (undefined: no roots capability). */
   readonly roots?: () => { uri: string; name?: string }[];
+  /** deps.oauth: signing in to remote servers that require OAuth (undefined: a 401 is a plain error). */
+  readonly oauth?: OAuthHost;
 }
 
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
@@ -41,6 +44,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     ...(options.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: options.handshakeTimeoutMs }),
     ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
     ...(options.roots !== undefined && { roots: options.roots }),
+    ...(options.oauth !== undefined && { oauth: options.oauth }),
   }));
   const sink: CallSink = {
     begin: (h) => events.push(`begin ${h.server}/${h.tool}`),

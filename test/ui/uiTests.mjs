@@ -52,10 +52,34 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     await tab.waitFor({ timeout: 60_000 });
     await tab.click();
   };
-  const answerArguments = async (tool, json) => {
-    await quickInput.locator('.quick-input-title', { hasText: `Arguments for ${tool}` }).waitFor({ timeout: 15_000 });
-    await page.keyboard.press('Control+A');
-    await page.keyboard.type(json);
+  // Answers a tool's argument prompts with the values of `json`: field by field (each input box
+  // "Tool (i/n): field (...)"; Enter after each, the last one only when `submit`), or, when the
+  // tool asks in the JSON editor, replaces its text and clicks Call (always).
+  const answerArguments = async (tool, json, { submit = true } = {}) => {
+    const values = JSON.parse(json);
+    const editorTab = page.locator('.tabs-container .tab', { hasText: `${tool} arguments.json` });
+    const stepTitle = quickInput.locator('.quick-input-title', { hasText: `${tool} (` });
+    await stepTitle.or(editorTab).first().waitFor({ timeout: 15_000 });
+    if (await editorTab.isVisible()) {
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+A');
+      // Pasted, not typed: typing races the editor's auto-closed brackets and quotes.
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.evaluate((t) => navigator.clipboard.writeText(t), json);
+      await page.keyboard.press('Control+V');
+      await page.locator('.codelens-decoration a', { hasText: `Call ${tool}` }).click();
+      return;
+    }
+    for (;;) {
+      const [, step, total, field] = /\((\d+)\/(\d+)\): (\S+)/.exec(await stepTitle.innerText()) ?? [];
+      if (!field) throw new Error(`unexpected prompt title: ${await stepTitle.innerText()}`);
+      await page.keyboard.press('Control+A');
+      await page.keyboard.type(values[field] === undefined ? '' : String(values[field]));
+      if (step === total && !submit) return;
+      await page.keyboard.press('Enter');
+      if (step === total) return;
+      await quickInput.locator('.quick-input-title', { hasText: `${tool} (${Number(step) + 1}/${total})` }).waitFor({ timeout: 15_000 });
+    }
   };
 
   try {
@@ -85,7 +109,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
 
     await check('clicking a read-only tool asks for arguments and prints the result', async () => {
       await page.getByRole('treeitem', { name: /Read Note/ }).click();
-      await answerArguments('Read Note', '{"name": "shopping"}');
+      await answerArguments('Read Note', '{"name": "shopping"}', { submit: false });
       await shot('arguments-input');
       await page.keyboard.press('Enter');
       await waitOutput(/approval: not needed \[read-only, idempotent\][\s\S]*result \(\d+ ms\):\s*milk, bread, coffee/);
@@ -95,7 +119,6 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     await check('a destructive tool shows the approval quick-pick; Escape denies', async () => {
       await page.getByRole('treeitem', { name: /Delete Note/ }).click();
       await answerArguments('Delete Note', '{"name": "welcome"}');
-      await page.keyboard.press('Enter');
       await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" on demo? [destructive, idempotent]' }).waitFor({ timeout: 15_000 });
       await quickInput.locator('.monaco-list-row', { hasText: 'Allow once' }).waitFor();
       await shot('approval-quickpick');
@@ -116,7 +139,6 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
       await shot('palette-tool-pick');
       await page.keyboard.press('Enter');
       await answerArguments('Delete Note', '{"name": "welcome"}');
-      await page.keyboard.press('Enter');
       const allow = quickInput.locator('.monaco-list-row', { hasText: 'Allow once' });
       await allow.waitFor({ timeout: 15_000 });
       await allow.click();
@@ -127,7 +149,6 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     await check('a tool returning an image shows the saved file', async () => {
       await page.getByRole('treeitem', { name: /Bar Chart/ }).click();
       await answerArguments('Bar Chart', '{"values": [3, 1, 4, 1, 5]}');
-      await page.keyboard.press('Enter');
       await waitOutput(/\[image image\/png, \d+ bytes\] saved to [\s\S]*?image-1\.png/);
       await shot('output-image');
     });

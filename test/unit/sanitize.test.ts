@@ -23,5 +23,7 @@ describe('sanitising server text', () => {
     assert.ok(yielded > 0, 'the event loop ran between slices');
     const crlf = 'x'.repeat(SANITIZE_SLICE_CHARS - 1) + '\r\n' + 'y'.repeat(10);
     assert.ok((await sanitizeLargeText(crlf)) === sanitizeText(crlf), 'a CRLF at the cut stays one newline');
+    const tag = 'x'.repeat(SANITIZE_SLICE_CHARS - 1) + '\u{E0041}' + 'y';
+    assert.ok((await sanitizeLargeText(tag)) === 'x'.repeat(SANITIZE_SLICE_CHARS - 1) + 'y', 'a tag character at the cut is still removed');
   });
 });

@@ -33,6 +33,16 @@ describe('SchemaValidator', () => {
     assert.equal(v.compile(broken), c);
   });
 
+  it('getValidator (the SDK port) reads nothing of a schema until the validator is first used', () => {
+    const touched: PropertyKey[] = [];
+    const schema = new Proxy({ type: 'object', required: ['a'] }, { get: (t, k) => (touched.push(k), Reflect.get(t, k)) });
+    const validate = v.getValidator(schema);
+    assert.deepEqual(touched, []);
+    assert.equal(validate({}).valid, false);
+    assert.ok(touched.length > 0);
+    assert.equal(v.getValidator({ $ref: '#/nowhere' })({}).valid, false);
+  });
+
   it('checks formats', () => {
     const c = v.compile({ type: 'object', properties: { url: { type: 'string', format: 'uri' } } });
     assert.ok(c.ok && !c.check({ url: 'not a uri' }).valid);

@@ -3,10 +3,13 @@ import { Emitter, type Disposable } from '../events';
 import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import type { ServerDefinition } from '../config/serverConfig';
 import { StdioTransport } from '../transport/stdioTransport';
-import { createHttpTransport, explainHttpFailure, shouldTrySse } from '../transport/httpTransports';
+import { createHttpTransport, explainHttpFailure, shouldTrySse, type HttpTransport } from '../transport/httpTransports';
+import { OAuthSignIn } from '../auth/oauthSignIn';
+import type { OAuthHost } from '../auth/ports';
 import { formatCommandLine, type StdioLaunch } from '../transport/commandLine';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { RestartPolicy } from './restartPolicy';
+import { maskingLog, maskSecrets } from '../render/secrets';
 import { ServerState, type ServerLog } from './serverState';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
@@ -42,6 +45,8 @@ export interface ConnectionDeps {
   /** Asked before a launch runs (workspace-defined servers); false leaves the server stopped. */
   readonly confirmLaunch?: (def: ServerDefinition, shownLaunch: string) => Promise<boolean>;
   readonly restartPolicy?: RestartPolicy;
+  /** Signing in to remote servers that require OAuth (browser, secrets); without it a 401 is a plain error. */
+  readonly oauth?: OAuthHost;
 }
 
 export interface CallOptions {
@@ -74,10 +79,15 @@ export class ServerConnection implements Disposable {
   private _toolsFromCache = false;
   private _restartTimer: NodeJS.Timeout | undefined;
   private readonly _restarts: RestartPolicy;
+  private _secrets: readonly string[] = [];
+  /** Everything this connection logs goes through here: the server's secrets are masked. */
+  private readonly _log: ServerLog;
+  private _signIn: OAuthSignIn | undefined;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
     this._state = _definition.disabled ? ServerState.disabled : ServerState.stopped;
     this._restarts = _deps.restartPolicy ?? new RestartPolicy();
+    this._log = maskingLog(_deps.log, () => this._secrets);
     const cached = _deps.toolCache?.load();
     if (cached) {
       this._tools = cached;
@@ -100,6 +110,10 @@ export class ServerConnection implements Disposable {
   /** True while the tools shown are the last-known list, not yet confirmed by the live server. */
   get toolsFromCache(): boolean {
     return this._toolsFromCache;
+  }
+  /** Secret values (`${input:...}`) of the current launch: every surface masks them. */
+  get secrets(): readonly string[] {
+    return this._secrets;
   }
   /** The exact command line or URL last launched. */
   get launchLine(): string | undefined {
@@ -126,19 +140,22 @@ export class ServerConnection implements Disposable {
     try {
       const launch = await this._deps.resolveLaunch(this._definition);
       if (generation !== this._generation) return;
-      const shown = masked(describeLaunch(launch), launch.secrets);
+      this._secrets = launch.secrets ?? [];
+      const shown = maskSecrets(describeLaunch(launch), launch.secrets);
       if (this._deps.confirmLaunch && !(await this._deps.confirmLaunch(this._definition, shown))) {
         if (generation !== this._generation) return;
-        this._deps.log.warn('Not started: running this workspace-defined server was declined.');
+        this._log.warn('Not started: running this workspace-defined server was declined.');
         return this._setState(ServerState.stopped);
       }
+      this._signIn?.dispose();
+      this._signIn = launch.type === 'http' ? await OAuthSignIn.prepare(this.name, launch.url, launch.headers, this._deps.oauth, this._deps.log) : undefined;
       if (generation !== this._generation) return;
       const client = await this._connect(launch, shown, 'streamable-http');
       if (generation !== this._generation) return void (await client.close().catch(() => undefined));
       client.onclose = () => this._onClosed(generation);
-      if (!client.getServerCapabilities()?.tools) this._deps.log.warn('The server does not declare the "tools" capability; it offers no tools.');
+      if (!client.getServerCapabilities()?.tools) this._log.warn('The server does not declare the "tools" capability; it offers no tools.');
       const version = client.getServerVersion();
-      this._deps.log.info(`Connected: ${version?.name ?? '?'} ${version?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion() ?? '?'}`);
+      this._log.info(`Connected: ${version?.name ?? '?'} ${version?.version ?? ''}, protocol ${client.getNegotiatedProtocolVersion() ?? '?'}`);
       this._setState({
         kind: 'running',
         serverName: version?.name,
@@ -152,8 +169,8 @@ export class ServerConnection implements Disposable {
       if (generation !== this._generation) return;
       const error = this._explainStartFailure(err);
       await this._teardown();
-      this._deps.log.error(error.message);
-      for (const line of error instanceof ServerStartError ? error.stderrTail : []) this._deps.log.error(`  stderr: ${line}`);
+      this._log.error(error.message);
+      for (const line of error instanceof ServerStartError ? error.stderrTail : []) this._log.error(`  stderr: ${line}`);
       const detail = error instanceof ServerStartError ? error.stderrTail : undefined;
       if (automatic) this._afterCrash(error.message, detail);
       else this._setState({ kind: 'error', message: error.message, detail });
@@ -172,8 +189,13 @@ export class ServerConnection implements Disposable {
         new HandshakeTimeoutError(`The server did not answer "initialize" within ${handshakeMs / 1000} s. ${stderrTail(transport).length ? `Last stderr: ${stderrTail(transport).at(-1)}` : 'It wrote nothing to stderr.'}`, stderrTail(transport)),
       );
     } catch (err) {
+      if (launch.type === 'http' && (await this._signIn?.recover(err, transport as HttpTransport, (message) => this._setState({ kind: 'starting', message })))) {
+        // The server wants OAuth: the provider is in place now, or the user just signed in. Connect again.
+        await client.close().catch(() => undefined);
+        return this._connect(launch, shown, httpKind);
+      }
       if (launch.type !== 'http' || httpKind === 'sse' || !shouldTrySse(err)) throw err;
-      this._deps.log.info(`Streamable HTTP was refused (${(err as Error).message}); trying the HTTP+SSE transport.`);
+      this._log.info(`Streamable HTTP was refused (${(err as Error).message}); trying the HTTP+SSE transport.`);
       await client.close().catch(() => undefined);
       return this._connect(launch, shown, 'sse');
     }
@@ -185,10 +207,10 @@ export class ServerConnection implements Disposable {
     const decision = this._restarts.onCrash();
     if (decision.kind === 'give-up') {
       const gaveUp = `${message} It failed ${decision.crashes} times within 3 minutes, so automatic restarts stopped; use Restart to try again.`;
-      this._deps.log.error(gaveUp);
+      this._log.error(gaveUp);
       return this._setState({ kind: 'error', message: gaveUp, detail });
     }
-    this._deps.log.warn(`Restarting in ${decision.delayMs / 1000} s (automatic restart ${decision.attempt}).`);
+    this._log.warn(`Restarting in ${decision.delayMs / 1000} s (automatic restart ${decision.attempt}).`);
     this._setState({ kind: 'error', message, detail, restartInMs: decision.delayMs });
     clearTimeout(this._restartTimer);
     this._restartTimer = setTimeout(() => void this._launch(true), decision.delayMs);
@@ -260,15 +282,15 @@ export class ServerConnection implements Disposable {
   private _createTransport(launch: ResolvedLaunch, shown: string, httpKind: 'streamable-http' | 'sse'): Transport {
     this._launchLine = shown;
     if (launch.type === 'http') {
-      this._deps.log.info(`Connecting to ${shown} (${httpKind})`);
-      return createHttpTransport(httpKind, launch.url, launch.headers);
+      this._log.info(`Connecting to ${shown} (${httpKind})`);
+      return createHttpTransport(httpKind, launch.url, launch.headers, this._signIn?.provider);
     }
     const transport = new StdioTransport(launch.launch, {
       maxMessageBytes: this._deps.maxMessageBytes,
-      onStderrLine: (line) => this._deps.log.stderr(line),
-      onWarning: (message) => this._deps.log.warn(message),
+      onStderrLine: (line) => this._log.stderr(line),
+      onWarning: (message) => this._log.warn(message),
     });
-    this._deps.log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
+    this._log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
     return transport;
   }
 
@@ -288,11 +310,11 @@ export class ServerConnection implements Disposable {
     client.setNotificationHandler('notifications/message', (n) => {
       const text = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
       const line = `[${n.params.level}]${n.params.logger ? ` ${n.params.logger}:` : ''} ${text}`;
-      if (['error', 'critical', 'alert', 'emergency'].includes(n.params.level)) this._deps.log.error(line);
-      else if (n.params.level === 'warning') this._deps.log.warn(line);
-      else this._deps.log.info(line);
+      if (['error', 'critical', 'alert', 'emergency'].includes(n.params.level)) this._log.error(line);
+      else if (n.params.level === 'warning') this._log.warn(line);
+      else this._log.info(line);
     });
-    client.onerror = (err) => this._deps.log.warn(`Protocol: ${err.message}`);
+    client.onerror = (err) => this._log.warn(`Protocol: ${err.message}`);
     return client;
   }
 
@@ -311,10 +333,10 @@ export class ServerConnection implements Disposable {
       this._tools = tools;
       this._toolsFromCache = false;
       this._deps.toolCache?.save(tools);
-      this._deps.log.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} listed.`);
+      this._log.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} listed.`);
       this._onDidChangeTools.fire(tools);
     } catch (err) {
-      if (generation === this._generation) this._deps.log.error(`Listing tools failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (generation === this._generation) this._log.error(`Listing tools failed: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
 
@@ -324,7 +346,7 @@ export class ServerConnection implements Disposable {
     const exit = transport instanceof StdioTransport ? transport.exitInfo : undefined;
     const how = exit ? (exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`) : 'closed the connection';
     const tail = stderrTail(transport);
-    this._deps.log.error(`The server ${how}.`);
+    this._log.error(`The server ${how}.`);
     this._client = undefined;
     this._transport = undefined;
     void transport?.close().catch(() => undefined); // the leader is gone; its process group may not be
@@ -348,6 +370,8 @@ export class ServerConnection implements Disposable {
 
   private async _teardown(): Promise<void> {
     clearTimeout(this._relistTimer);
+    this._signIn?.dispose(); // cancels a sign-in that waits for the user
+    this._signIn = undefined;
     const client = this._client;
     const transport = this._transport;
     this._client = undefined;
@@ -370,11 +394,6 @@ function describeLaunch(launch: ResolvedLaunch): string {
   return launch.type === 'http' ? launch.url : formatCommandLine(launch.launch.command, launch.launch.args);
 }
 
-function masked(text: string, secrets: readonly string[] | undefined): string {
-  let out = text;
-  for (const secret of secrets ?? []) if (secret) out = out.split(secret).join('••••••');
-  return out;
-}
 
 function stderrTail(transport: Transport | undefined): readonly string[] {
   return transport instanceof StdioTransport ? [...transport.stderrTail] : [];

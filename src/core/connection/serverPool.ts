@@ -41,12 +41,11 @@ export class ServerPool implements Disposable {
   }
 
   /**
-   * A connection for `definition` built with the pool's dependencies (some replaced, like the
-   * log), not part of the pool: doctor diagnoses through it without touching the live
-   * connection. The caller stops and disposes it.
+   * The dependencies the pool gives a connection for `definition`: doctor builds a separate
+   * connection from them (with its own log) to diagnose without touching the live one.
    */
-  detachedConnection(definition: ServerDefinition, replace: Partial<ConnectionDeps> = {}): ServerConnection {
-    return new ServerConnection(definition, { ...this._depsFor(definition.name, definition), ...replace });
+  connectionDeps(definition: ServerDefinition): ConnectionDeps & { readonly log: ServerLog } {
+    return this._depsFor(definition.name, definition);
   }
 
   /** Reconciles with a freshly parsed configuration; starts new and changed servers when `autoStart`. */

@@ -2,7 +2,11 @@
 export type ServerState =
   | { readonly kind: 'stopped' }
   | { readonly kind: 'disabled' }
-  | { readonly kind: 'starting' }
+  | {
+      readonly kind: 'starting';
+      /** What the start is waiting for, when it waits on the user ("Waiting for you to sign in to …"). */
+      readonly message?: string;
+    }
   | {
       readonly kind: 'running';
       readonly serverName?: string;
@@ -26,6 +30,7 @@ export namespace ServerState {
   export const starting: ServerState = { kind: 'starting' };
 
   export function label(state: ServerState): string {
+    if (state.kind === 'starting' && state.message) return `starting: ${state.message}`;
     return state.kind === 'error' ? `error: ${state.message}` : state.kind;
   }
 }

@@ -1,5 +1,5 @@
 import type { ToolCallOutcome } from '../connection/serverConnection';
-import { sanitizeText } from './sanitize';
+import { sanitizeLargeText, sanitizeText } from './sanitize';
 
 /** Where binary content goes so the user can open it (the extension's storage; a temp dir in the CLI). */
 export type BinarySaver = (data: Buffer, mimeType: string, nameHint: string) => Promise<string>;
@@ -46,7 +46,7 @@ export async function renderResult(outcome: ToolCallOutcome, save?: BinarySaver)
 async function renderBlock(block: Block, index: number, save: BinarySaver | undefined, files: string[]): Promise<string> {
   switch (block.type) {
     case 'text':
-      return sanitizeText(String(block.text ?? ''));
+      return sanitizeLargeText(String(block.text ?? ''));
     case 'image':
     case 'audio': {
       const mime = String(block.mimeType ?? 'application/octet-stream');
@@ -61,7 +61,7 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
     case 'resource': {
       const resource = (block.resource ?? {}) as { uri?: string; mimeType?: string; text?: string; blob?: string };
       const head = `[resource] ${sanitizeText(String(resource.uri ?? ''))}${resource.mimeType ? ` (${sanitizeText(resource.mimeType)})` : ''}`;
-      if (typeof resource.text === 'string') return `${head}\n${sanitizeText(resource.text)}`;
+      if (typeof resource.text === 'string') return `${head}\n${await sanitizeLargeText(resource.text)}`;
       if (typeof resource.blob === 'string' && save) {
         const file = await save(Buffer.from(resource.blob, 'base64'), resource.mimeType ?? 'application/octet-stream', `resource-${index}`);
         files.push(file);

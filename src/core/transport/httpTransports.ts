@@ -1,21 +1,35 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type Transport } from '@modelcontextprotocol/client';
+import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import { SignInError } from '../auth/signInErrors';
 
 export type HttpKind = 'streamable-http' | 'sse';
+
+/** The SDK's HTTP transports: both take an OAuth provider and redeem a sign-in's code (`finishAuth`). */
+export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
 
 /**
  * A transport to a remote server: Streamable HTTP first; the caller falls back to the older
  * HTTP+SSE transport when the endpoint does not take a Streamable HTTP POST. `headers` go with
- * every request, the SSE stream's GET included.
+ * every request to the server's origin, the SSE stream's GET included, and never to another
+ * origin (an authorization server the OAuth flow talks to). With `authProvider`, a 401 runs the
+ * SDK's OAuth flow (see OAuthSignIn).
  */
-export function createHttpTransport(kind: HttpKind, url: string, headers: Readonly<Record<string, string>>): Transport {
-  const withHeaders: typeof fetch = (input, init) => {
+export function createHttpTransport(kind: HttpKind, url: string, headers: Readonly<Record<string, string>>, authProvider?: OAuthClientProvider): HttpTransport {
+  const withHeaders = fetchWithHeaders(url, headers);
+  return kind === 'streamable-http'
+    ? new StreamableHTTPClientTransport(new URL(url), { fetch: withHeaders, authProvider })
+    : new SSEClientTransport(new URL(url), { fetch: withHeaders, authProvider });
+}
+
+/** `fetch` that adds `headers` to requests for `url`'s origin only (the server's credentials stay with the server). */
+export function fetchWithHeaders(url: string, headers: Readonly<Record<string, string>>): typeof fetch {
+  const origin = new URL(url).origin;
+  return (input, init) => {
+    const target = input instanceof Request ? input.url : String(input);
+    if (new URL(target, url).origin !== origin) return fetch(input, init);
     const merged = new Headers(init?.headers);
     for (const [k, v] of Object.entries(headers)) merged.set(k, v);
     return fetch(input, { ...init, headers: merged });
   };
-  return kind === 'streamable-http'
-    ? new StreamableHTTPClientTransport(new URL(url), { fetch: withHeaders })
-    : new SSEClientTransport(new URL(url), { fetch: withHeaders });
 }
 
 /** The HTTP status an SDK transport error carries, if any. */
@@ -37,6 +51,7 @@ export function explainHttpFailure(err: unknown, url: string): string {
   const status = httpStatus(err);
   const message = err instanceof Error ? err.message : String(err);
   const cause = (err as { cause?: { code?: string } } | undefined)?.cause?.code;
+  if (err instanceof SignInError) return err.message;
   if (status === 401 || status === 403) {
     return `The server at ${url} answered ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}: it needs credentials. Check the "headers" of this server (for example an Authorization header with a token).`;
   }

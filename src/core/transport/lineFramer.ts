@@ -1,8 +1,14 @@
-/** What the framer hands back for each newline-terminated frame. */
+/** What the framer hands back, in stream order, for each newline-terminated frame. */
 export type Frame =
   | { readonly kind: 'line'; readonly text: string }
   /** A frame longer than the cap: its bytes were dropped; `head` is its first bytes, to find the request id. */
-  | { readonly kind: 'oversize'; readonly bytes: number; readonly head: string };
+  | { readonly kind: 'oversize'; readonly bytes: number; readonly head: string }
+  /** The next bytes of a frame that reached `largeFrameBytes`: they are handed on as they arrive. */
+  | { readonly kind: 'large-piece'; readonly bytes: Buffer }
+  /** The large frame whose pieces came before is complete: `bytes` long, starting with `head`. */
+  | { readonly kind: 'large-end'; readonly bytes: number; readonly head: string }
+  /** The large frame whose pieces came before went over the cap: forget them (an `oversize` follows). */
+  | { readonly kind: 'large-abort' };
 
 const NEWLINE = 0x0a;
 const HEAD_BYTES = 256;
@@ -12,13 +18,20 @@ const HEAD_BYTES = 256;
  * and a frame's pieces are joined once (the SDK's buffer re-concatenates and re-scans on every
  * chunk, which made a 50 MiB result take ~30 s). A frame over `maxFrameBytes` is dropped as it
  * streams past, so memory stays bounded and the stream resynchronises at the next newline.
+ * A frame that reaches `largeFrameBytes` is not kept at all: its bytes come back as pieces while
+ * it streams in (so they can be decoded elsewhere), then a `large-end`.
  */
 export class LineFramer {
   private _pieces: Buffer[] = [];
   private _pending = 0;
+  private _head: Buffer | undefined;
+  private _large = false;
   private _dropping: { bytes: number; head: string } | undefined;
 
-  constructor(private readonly _maxFrameBytes: number) {}
+  constructor(
+    private readonly _maxFrameBytes: number,
+    private readonly _largeFrameBytes = Number.POSITIVE_INFINITY,
+  ) {}
 
   push(chunk: Buffer): Frame[] {
     const frames: Frame[] = [];
@@ -26,46 +39,63 @@ export class LineFramer {
     for (;;) {
       const nl = chunk.indexOf(NEWLINE, start);
       if (nl === -1) {
-        this._keep(chunk.subarray(start));
+        this._keep(chunk.subarray(start), frames);
         return frames;
       }
-      this._keep(chunk.subarray(start, nl));
+      this._keep(chunk.subarray(start, nl), frames);
       frames.push(this._takeFrame());
       start = nl + 1;
     }
   }
 
-  /** Bytes held for the frame in progress (0 when between frames). */
+  /** Bytes held for the frame in progress (0 when between frames; a large frame holds none). */
   get pendingBytes(): number {
-    return this._pending;
+    return this._large ? 0 : this._pending;
   }
 
-  private _keep(piece: Buffer): void {
+  private _keep(piece: Buffer, frames: Frame[]): void {
     if (piece.length === 0) return;
     if (this._dropping) {
       this._dropping.bytes += piece.length;
       return;
     }
     if (this._pending + piece.length > this._maxFrameBytes) {
-      const head = Buffer.concat([...this._pieces, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES);
+      if (this._large) frames.push({ kind: 'large-abort' });
+      const head = this._head ?? Buffer.concat([...this._pieces, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES);
       this._dropping = { bytes: this._pending + piece.length, head: head.toString('utf8') };
       this._pieces = [];
       this._pending = 0;
+      this._large = false;
       return;
     }
-    this._pieces.push(piece);
     this._pending += piece.length;
+    if (this._large) {
+      frames.push({ kind: 'large-piece', bytes: piece });
+    } else if (this._pending >= this._largeFrameBytes) {
+      this._large = true;
+      const first = Buffer.concat([...this._pieces, piece]);
+      this._head = Buffer.from(first.subarray(0, HEAD_BYTES)); // a copy: `first` goes to another thread
+      frames.push({ kind: 'large-piece', bytes: first });
+      this._pieces = [];
+    } else {
+      this._pieces.push(piece);
+    }
   }
 
   private _takeFrame(): Frame {
-    if (this._dropping) {
-      const { bytes, head } = this._dropping;
-      this._dropping = undefined;
-      return { kind: 'oversize', bytes, head };
-    }
-    const buf = this._pieces.length === 1 ? this._pieces[0] : Buffer.concat(this._pieces, this._pending);
+    const dropping = this._dropping;
+    const large = this._large;
+    const head = this._head;
+    const bytes = this._pending;
+    const pieces = this._pieces;
+    this._dropping = undefined;
+    this._large = false;
     this._pieces = [];
     this._pending = 0;
+    this._head = undefined;
+    if (dropping) return { kind: 'oversize', bytes: dropping.bytes, head: dropping.head };
+    if (large) return { kind: 'large-end', bytes, head: head?.toString('utf8') ?? '' };
+    const buf = pieces.length === 1 ? pieces[0] : Buffer.concat(pieces, bytes);
     let text = buf.toString('utf8');
     if (text.endsWith('\r')) text = text.slice(0, -1);
     return { kind: 'line', text };

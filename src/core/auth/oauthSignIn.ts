@@ -1,0 +1,170 @@
+import { IssuerMismatchError, OAuthError, type OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ServerLog } from '../connection/serverState';
+import type { Disposable } from '../events';
+import { sanitizeLine } from '../render/sanitize';
+import { httpStatus } from '../transport/httpTransports';
+import { LoopbackRedirectReceiver } from './loopbackReceiver';
+import { HostOAuthProvider, type AuthorizationRequest } from './oauthProvider';
+import type { OAuthHost } from './ports';
+import { ServerCredentials } from './serverCredentials';
+import { SignInError } from './signInErrors';
+
+/** How long the user has to finish signing in, in the browser. */
+export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** Server-sent error descriptions are shown at most this long. */
+const MAX_DETAIL_CHARS = 200;
+
+/** What redeems the authorization code: both SDK HTTP transports have it. */
+export interface AuthFinisher {
+  finishAuth(callbackParams: URLSearchParams): Promise<void>;
+}
+
+/**
+ * OAuth for one launch of one remote server, through the SDK's flow. A server is first contacted
+ * without OAuth (most servers need none: no port, no forwarding); its 401 puts the provider in
+ * place and the connection tries again, and the SDK then discovers the authorization server,
+ * registers and asks for the user's sign-in. `recover()` then listens on the loopback redirect
+ * port, opens the browser, waits for the callback (bounded, cancelled by `dispose()` when the
+ * server stops) and lets the transport redeem the code. Saved credentials put the provider in
+ * place from the start, so later starts send their token at once; the SDK refreshes it.
+ */
+export class OAuthSignIn implements Disposable {
+  private _provider: HostOAuthProvider | undefined;
+  private _port = 0;
+  private _request: AuthorizationRequest | undefined;
+  private _attempted = false;
+  private readonly _abort = new AbortController();
+  private _receiver: LoopbackRedirectReceiver | undefined;
+
+  private constructor(
+    private readonly _serverName: string,
+    private readonly _host: OAuthHost,
+    private readonly _credentials: ServerCredentials,
+    private readonly _log: ServerLog,
+  ) {}
+
+  /**
+   * The sign-in for a remote launch, or undefined when there is nothing to sign in with: no OAuth
+   * host, or an `Authorization` header configured by the user, who then manages credentials.
+   */
+  static async prepare(serverName: string, url: string, headers: Readonly<Record<string, string>>, host: OAuthHost | undefined, log: ServerLog): Promise<OAuthSignIn | undefined> {
+    if (!host || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
+    const signIn = new OAuthSignIn(serverName, host, await ServerCredentials.load(host.secrets, serverName, url), log);
+    if (signIn._credentials.record.client) await signIn._arm();
+    return signIn;
+  }
+
+  /** The SDK's provider for the transport, once the server has shown that it wants OAuth. */
+  get provider(): OAuthClientProvider | undefined {
+    return this._provider;
+  }
+
+  /**
+   * After a failed connect: true when connecting again can succeed because the server answered
+   * 401 and the provider is now in place, or because the user just signed in. Rejects with a
+   * SignInError when signing in failed.
+   */
+  async recover(err: unknown, transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
+    if (this._request) {
+      await this._complete(transport, onWaiting);
+      return true;
+    }
+    if (this._provider || httpStatus(err) !== 401) return false;
+    await this._arm();
+    return true;
+  }
+
+  /** Picks the redirect port (the registered one when there is one) and builds the provider. */
+  private async _arm(): Promise<void> {
+    this._port = this._credentials.record.redirectPort ?? (await LoopbackRedirectReceiver.freePort());
+    const local = `http://127.0.0.1:${this._port}/callback`;
+    const redirectUrl = this._host.externalUrl ? await this._host.externalUrl(local) : local;
+    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request));
+  }
+
+  /** Lets the user sign in and redeems the code; rejects with a SignInError that says what to do. */
+  private async _complete(transport: AuthFinisher, onWaiting: (message: string) => void): Promise<void> {
+    const request = this._request;
+    this._request = undefined;
+    const name = this._serverName;
+    if (!request) throw new SignInError(`No sign-in to "${name}" was requested.`);
+    if (this._attempted) throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
+    this._attempted = true;
+    const receiver = (this._receiver = new LoopbackRedirectReceiver(name));
+    try {
+      await this._listen(receiver);
+      const message = `Waiting for you to sign in to "${name}" in your browser…`;
+      this._log.info(`${message} (sign-in page: ${request.url.origin}${request.url.pathname})`);
+      onWaiting(message);
+      const callback = receiver.waitForCallback(request.state); // before the browser opens: it may come back at once
+      const params = await this._bounded(async () => {
+        if (!(await this._host.openBrowser(request.url.href, name))) throw new SignInError(`Signing in to "${name}" was cancelled.`);
+        return callback;
+      });
+      await transport.finishAuth(params).catch((err: unknown) => {
+        throw new SignInError(explainSignInFailure(err, name), { cause: err });
+      });
+      this._log.info(`Signed in to "${name}".`);
+    } finally {
+      receiver.dispose();
+      this._receiver = undefined;
+    }
+  }
+
+  /** Cancels a sign-in in progress (the server was stopped) and closes the redirect listener. */
+  dispose(): void {
+    this._abort.abort();
+    this._receiver?.dispose();
+  }
+
+  private async _listen(receiver: LoopbackRedirectReceiver): Promise<void> {
+    try {
+      await receiver.listen(this._port);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err;
+      // The registration names this port: forget both, so the next start registers with a free one.
+      await this._credentials.update({ redirectPort: undefined, redirectUrl: undefined, client: undefined });
+      throw new SignInError(`Cannot receive the sign-in to "${this._serverName}": port ${this._port} on 127.0.0.1 is used by another program. Restart the server to sign in through another port.`);
+    }
+  }
+
+  /** `work()`, unless the time runs out or the server is stopped first. */
+  private _bounded<T>(work: () => Promise<T>): Promise<T> {
+    const ms = this._host.signInTimeoutMs ?? SIGN_IN_TIMEOUT_MS;
+    const signal = this._abort.signal;
+    const name = this._serverName;
+    return new Promise<T>((resolve, reject) => {
+      const cancelled = () => settle(() => reject(new SignInError(`Signing in to "${name}" was cancelled: the server was stopped.`)));
+      const timer = setTimeout(() => settle(() => reject(new SignInError(`You did not finish signing in to "${name}" within ${duration(ms)}. Restart the server to try again.`))), ms);
+      const settle = (finish: () => void) => {
+        clearTimeout(timer);
+        signal.removeEventListener('abort', cancelled);
+        finish();
+      };
+      if (signal.aborted) return cancelled();
+      signal.addEventListener('abort', cancelled, { once: true });
+      work().then(
+        (value) => settle(() => resolve(value)),
+        (err: unknown) => settle(() => reject(err)),
+      );
+    });
+  }
+}
+
+/** One sentence for a failed code exchange or a refused authorization. */
+export function explainSignInFailure(err: unknown, serverName: string): string {
+  if (err instanceof IssuerMismatchError) {
+    return `Signing in to "${serverName}" failed: the answer came from another authorization server than the one asked, so it was ignored for your safety. Restart the server to try again.`;
+  }
+  if (err instanceof OAuthError) {
+    const detail = sanitizeLine(err.message).slice(0, MAX_DETAIL_CHARS);
+    if (err.code === 'access_denied') return `Signing in to "${serverName}" was denied${detail ? ` (${detail})` : ''}. Restart the server to try again.`;
+    if (err.code === 'invalid_grant') return `The authorization server rejected the sign-in to "${serverName}" (invalid_grant: ${detail}). Restart the server to sign in again.`;
+    return `Signing in to "${serverName}" failed: ${sanitizeLine(err.code)}${detail ? ` (${detail})` : ''}.`;
+  }
+  return `Signing in to "${serverName}" failed: ${sanitizeLine(err instanceof Error ? err.message : String(err)).slice(0, MAX_DETAIL_CHARS)}`;
+}
+
+function duration(ms: number): string {
+  return ms >= 60_000 ? `${Math.round(ms / 60_000)} minute${ms >= 120_000 ? 's' : ''}` : `${Math.round(ms / 1000)} s`;
+}

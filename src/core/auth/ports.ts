@@ -1,0 +1,28 @@
+/**
+ * Where secrets live: VS Code's SecretStorage in the extension, memory in tests. Values (tokens,
+ * client registrations, PKCE verifiers) go in and out of here only; they are never logged.
+ */
+export interface SecretStore {
+  get(key: string): Promise<string | undefined>;
+  store(key: string, value: string): Promise<void>;
+  delete(key: string): Promise<void>;
+}
+
+/** What signing in to a remote server (OAuth) needs from its host: VS Code, the CLI, a test. */
+export interface OAuthHost {
+  readonly secrets: SecretStore;
+  /**
+   * Shows the authorization page to the user (opens the browser). Resolves false when the user
+   * declined or it could not be opened: the sign-in then ends as cancelled. A SignInError thrown
+   * here ends it with that error's message.
+   */
+  openBrowser(url: string, serverName: string): Promise<boolean>;
+  /**
+   * The address a browser can reach for the loopback redirect URL `localUrl`. In VS Code remote
+   * setups (SSH, containers, code-server) the extension host is not where the browser runs, and
+   * `vscode.env.asExternalUri` forwards the port; elsewhere it is `localUrl` itself.
+   */
+  externalUrl?(localUrl: string): Promise<string>;
+  /** How long to wait for the user to finish signing in (default SIGN_IN_TIMEOUT_MS, 5 minutes). */
+  readonly signInTimeoutMs?: number;
+}

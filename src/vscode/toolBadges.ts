@@ -1,0 +1,65 @@
+import type { EffectiveAnnotations, Hint } from '../core/tools/annotations';
+
+/** What a tool may do, worst first: the icon and its color say this at a glance. */
+export type ToolRisk = 'destructive' | 'open-world' | 'writes' | 'read-only';
+
+/** One word beside a tool; `assumed` when no trusted declaration backs it (spec default, or hints not trusted). */
+export interface Badge {
+  readonly word: 'read-only' | 'writes' | 'destructive' | 'idempotent' | 'open-world';
+  readonly assumed: boolean;
+}
+
+/** The mark after an assumed badge ("destructive?"): the server did not say so, we assume it. */
+export const ASSUMED_MARK = '?';
+/** Ends the description of a tool whose server's hints are not trusted (its server row says "hints not trusted"). */
+export const UNTRUSTED_NOTE = 'untrusted';
+
+/**
+ * The badges of a tool: its effect (read-only, writes, or destructive), then idempotent and
+ * open-world when they apply. Writes means "changes data but destroys nothing".
+ */
+export function toolBadges(a: EffectiveAnnotations): Badge[] {
+  const assumed = (...hints: Hint[]) => hints.some((h) => h.source !== 'declared');
+  const badges: Badge[] = [];
+  if (a.readOnly.value) badges.push({ word: 'read-only', assumed: assumed(a.readOnly) });
+  else if (a.destructive.value) badges.push({ word: 'destructive', assumed: assumed(a.destructive) });
+  else badges.push({ word: 'writes', assumed: assumed(a.readOnly, a.destructive) });
+  if (a.idempotent.value) badges.push({ word: 'idempotent', assumed: assumed(a.idempotent) });
+  if (a.openWorld.value) badges.push({ word: 'open-world', assumed: assumed(a.openWorld) });
+  return badges;
+}
+
+/** The tree row's description: `destructive? · open-world?`, plus a note when hints are not trusted. */
+export function badgeDescription(a: EffectiveAnnotations): string {
+  const words = toolBadges(a).map((b) => `${b.word}${b.assumed ? ASSUMED_MARK : ''}`);
+  if (a.readOnly.source === 'untrusted') words.push(UNTRUSTED_NOTE);
+  return words.join(' · ');
+}
+
+/** The risk that colors the icon: destructive beats open-world beats writes beats read-only. */
+export function toolRisk(a: EffectiveAnnotations): ToolRisk {
+  if (a.destructive.value && !a.readOnly.value) return 'destructive';
+  if (a.openWorld.value) return 'open-world';
+  return a.readOnly.value ? 'read-only' : 'writes';
+}
+
+/** What a badge means, in the words of the tooltip. */
+export const BADGE_SENTENCE: Readonly<Record<Badge['word'], string>> = {
+  'read-only': 'Only reads; changes nothing.',
+  writes: 'May change data, but deletes nothing.',
+  destructive: 'May change or delete data.',
+  idempotent: 'Calling it again with the same arguments has no further effect.',
+  'open-world': 'May reach outside this machine (the web, other services).',
+};
+
+/** How a hint's source reads in the tooltip. */
+export function hintSource(h: Hint): string {
+  switch (h.source) {
+    case 'declared':
+      return 'declared';
+    case 'default':
+      return 'spec default';
+    case 'untrusted':
+      return 'assumed: annotations not trusted';
+  }
+}

@@ -1,0 +1,40 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpToolHostApi } from '../../src/extension';
+import type { CallOutcome } from '../../src/core/calls/callPipeline';
+import type { TreeNode } from '../../src/vscode/treeNodes';
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/hostile.cjs');
+
+describe('a tool that changes after first sight (trust on first use)', () => {
+  let api: McpToolHostApi;
+  const toolRow = () => {
+    const server = api.tree.getChildren().find((n) => n.kind === 'server' && n.server === 'hostile');
+    const node = server && api.tree.getChildren(server).find((n) => n.kind === 'tool' && n.tool === 'rug_pull');
+    return node && { node, item: api.tree.getTreeItem(node as TreeNode) };
+  };
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
+    await vscode.workspace.getConfiguration('mcpToolHost').update('servers', { hostile: { command: process.execPath, args: [FIXTURE] } }, vscode.ConfigurationTarget.Global);
+    for (let i = 0; i < 200 && !toolRow(); i++) await sleep(100);
+  });
+  after(() => vscode.workspace.getConfiguration('mcpToolHost').update('servers', undefined, vscode.ConfigurationTarget.Global));
+
+  it('marks the tool as changed, and Accept Changes clears the mark', async () => {
+    assert.ok(toolRow(), 'the hostile server lists rug_pull');
+    assert.doesNotMatch(String(toolRow()!.item.description), /changed/);
+    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'hostile', tool: 'rug_pull', args: {} });
+    await sleep(1500);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal((await pending).kind, 'ok');
+    for (let i = 0; i < 100 && !/changed/.test(String(toolRow()?.item.description)); i++) await sleep(100);
+    const row = toolRow()!;
+    assert.match(String(row.item.description), /^changed! · /);
+    assert.match(String(row.item.contextValue), /;changed;$/);
+    await vscode.commands.executeCommand('mcpToolHost.acceptChanges', row.node);
+    assert.doesNotMatch(String(toolRow()!.item.description), /changed/);
+  });
+});

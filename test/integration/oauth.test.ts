@@ -1,0 +1,222 @@
+import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as path from 'node:path';
+import * as readline from 'node:readline';
+import { createHost } from '../../src/cli/host';
+import type { OAuthHost, SecretStore } from '../../src/core/auth/ports';
+import { parseServers } from '../../src/core/config/serverConfig';
+import { credentialKey, type CredentialRecord } from '../../src/core/auth/serverCredentials';
+import type { ServerState } from '../../src/core/connection/serverState';
+import { FIXTURES, makeHost } from './helpers';
+
+interface FixtureStats {
+  registrations: number;
+  authorizations: number;
+  tokenGrants: number;
+  refreshGrants: number;
+  pkceFailures: number;
+  unauthorized: number;
+}
+
+/** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */
+async function startFixture(...args: string[]): Promise<{ url: string; child: ChildProcess; stats(): Promise<FixtureStats> }> {
+  const child = spawn(process.execPath, [path.join(FIXTURES, 'oauth-server.cjs'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the OAuth fixture exited with ${code}`)));
+  });
+  const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
+  return { url: `${base}/mcp`, child, stats: async () => (await (await fetch(`${base}/stats`)).json()) as FixtureStats };
+}
+
+/** A secret store in memory, open to the test's inspection. */
+function memorySecrets(): SecretStore & { readonly map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return {
+    map,
+    get: async (key) => map.get(key),
+    store: async (key, value) => void map.set(key, value),
+    delete: async (key) => void map.delete(key),
+  };
+}
+
+/**
+ * What a browser does with the authorization page: GET it (the fixture approves at once) and
+ * follow the redirect back to our loopback receiver. `tamper` changes the request first.
+ */
+function browser(opened: string[], tamper?: (url: URL) => void): OAuthHost['openBrowser'] {
+  return async (url) => {
+    opened.push(url);
+    const target = new URL(url);
+    tamper?.(target);
+    void (async () => {
+      const answer = await fetch(target, { redirect: 'manual' });
+      await answer.text();
+      const location = answer.headers.get('location');
+      if (location) await (await fetch(location)).text();
+    })().catch((err: unknown) => opened.push(`browser failed: ${String(err)}`));
+    return true;
+  };
+}
+
+const record = (secrets: { map: Map<string, string> }): CredentialRecord => JSON.parse(secrets.map.get(credentialKey('remote')) ?? '{}') as CredentialRecord;
+
+describe('remote servers that require OAuth', function () {
+  this.timeout(15_000);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  async function fixture(...args: string[]) {
+    const f = await startFixture(...args);
+    cleanups.push(() => void f.child.kill());
+    return f;
+  }
+  function host(url: string, oauth: OAuthHost) {
+    const h = makeHost({ remote: { type: 'http', url } }, 'allow-once', { oauth });
+    cleanups.push(() => h.close());
+    const states: ServerState[] = [];
+    h.pool.get('remote')!.onDidChangeState((s) => states.push(s));
+    return { ...h, states, connection: h.pool.get('remote')! };
+  }
+
+  it('signs in through the browser on the first start, then reuses the saved tokens without it', async () => {
+    const f = await fixture();
+    const secrets = memorySecrets();
+    const opened: string[] = [];
+    const first = host(f.url, { secrets, openBrowser: browser(opened) });
+    await first.connection.start();
+    assert.equal(first.connection.state.kind, 'running', JSON.stringify(first.connection.state));
+    assert.equal(opened.length, 1, opened.join('\n'));
+    assert.ok(first.states.some((s) => s.kind === 'starting' && s.message === 'Waiting for you to sign in to "remote" in your browser…'), JSON.stringify(first.states));
+    assert.ok(first.logs.some((l) => l.includes('Waiting for you to sign in to "remote" in your browser…')));
+    assert.ok(first.logs.some((l) => l.includes('Signed in to "remote".')));
+    const call = await first.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
+    assert.ok(call.kind === 'ok' && call.result.text.includes('signed in as client-'), JSON.stringify(call));
+
+    const saved = record(secrets);
+    assert.ok(saved.tokens?.access_token && saved.tokens.refresh_token && saved.client?.client_id, 'tokens and the registration are stored');
+    assert.equal(saved.codeVerifier, undefined, 'the PKCE verifier is dropped once redeemed');
+    const authorizeUrl = new URL(opened[0]);
+    const secretValues = [saved.tokens.access_token, saved.tokens.refresh_token, authorizeUrl.searchParams.get('state')!, authorizeUrl.searchParams.get('code_challenge')!];
+    await first.close();
+
+    const unauthorizedBefore = (await f.stats()).unauthorized;
+    const second = host(f.url, { secrets, openBrowser: browser(opened) });
+    await second.connection.start();
+    assert.equal(second.connection.state.kind, 'running', JSON.stringify(second.connection.state));
+    assert.equal(opened.length, 1, 'no browser on the second start');
+    const stats = await f.stats();
+    assert.deepEqual([stats.registrations, stats.authorizations, stats.tokenGrants], [1, 1, 1]);
+    assert.equal(stats.unauthorized, unauthorizedBefore, 'the saved token goes with the very first request');
+
+    for (const log of [...first.logs, ...second.logs, ...first.events, ...second.events]) {
+      for (const secret of secretValues) assert.ok(!log.includes(secret), `a secret leaked into the log: ${log}`);
+    }
+  });
+
+  it('refreshes expired tokens through the SDK, without the browser', async () => {
+    const f = await fixture('--ttl', '1');
+    const secrets = memorySecrets();
+    const opened: string[] = [];
+    const first = host(f.url, { secrets, openBrowser: browser(opened) });
+    await first.connection.start();
+    assert.equal(first.connection.state.kind, 'running', JSON.stringify(first.connection.state));
+    await first.close();
+    await new Promise((r) => setTimeout(r, 1_100));
+
+    const second = host(f.url, { secrets, openBrowser: browser(opened) });
+    await second.connection.start();
+    assert.equal(second.connection.state.kind, 'running', JSON.stringify(second.connection.state));
+    assert.equal(opened.length, 1, 'the expired token was refreshed, not signed in again');
+    assert.equal((await f.stats()).refreshGrants, 1);
+  });
+
+  it('a wrong PKCE verifier ends in a clear error', async () => {
+    const f = await fixture();
+    const opened: string[] = [];
+    // The authorization request is tampered with on its way: the code is bound to someone else's challenge.
+    const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser(opened, (u) => u.searchParams.set('code_challenge', 'A'.repeat(43))) });
+    await h.connection.start();
+    const state = h.connection.state;
+    // (The SDK retries the exchange once after invalid_grant; the code is spent by then, so the detail may be the retry's.)
+    assert.ok(state.kind === 'error' && /^The authorization server rejected the sign-in to "remote" \(invalid_grant: [^)]+\)\. Restart the server to sign in again\.$/.test(state.message), JSON.stringify(state));
+    const stats = await f.stats();
+    assert.deepEqual([stats.pkceFailures, stats.tokenGrants], [1, 0]);
+  });
+
+  it('a denied authorization ends in a clear error', async () => {
+    const f = await fixture('--deny');
+    const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser([]) });
+    await h.connection.start();
+    const state = h.connection.state;
+    assert.ok(state.kind === 'error' && state.message === 'Signing in to "remote" was denied (The user denied the request). Restart the server to try again.', JSON.stringify(state));
+  });
+
+  it('declining to open the browser, or never finishing, ends the start with a reason', async () => {
+    const f = await fixture();
+    const declined = host(f.url, { secrets: memorySecrets(), openBrowser: async () => false });
+    await declined.connection.start();
+    assert.ok(declined.connection.state.kind === 'error' && declined.connection.state.message === 'Signing in to "remote" was cancelled.', JSON.stringify(declined.connection.state));
+
+    const idle = host(f.url, { secrets: memorySecrets(), openBrowser: async () => true, signInTimeoutMs: 1_000 });
+    await idle.connection.start();
+    assert.ok(idle.connection.state.kind === 'error' && idle.connection.state.message === 'You did not finish signing in to "remote" within 1 s. Restart the server to try again.', JSON.stringify(idle.connection.state));
+  });
+
+  it('stopping the server cancels a sign-in that waits for the user and closes the redirect listener', async () => {
+    const f = await fixture();
+    const secrets = memorySecrets();
+    let opened!: () => void;
+    const browserOpened = new Promise<void>((resolve) => (opened = resolve));
+    const h = host(f.url, { secrets, openBrowser: async () => (opened(), true) });
+    const starting = h.connection.start();
+    await browserOpened;
+    const port = record(secrets).redirectPort!;
+    assert.ok(await answers(port), 'the redirect listener is up while we wait');
+    await h.connection.stop();
+    await starting;
+    assert.equal(h.connection.state.kind, 'stopped', JSON.stringify(h.connection.state));
+    assert.ok(!(await answers(port)), 'the redirect listener is closed');
+  });
+
+  it('the CLI without a terminal says that signing in needs one, at once', async () => {
+    const f = await fixture();
+    const tty = Object.getOwnPropertyDescriptor(process.stderr, 'isTTY');
+    Object.defineProperty(process.stderr, 'isTTY', { value: false, configurable: true });
+    cleanups.push(() => {
+      if (tty) Object.defineProperty(process.stderr, 'isTTY', tty);
+      else delete (process.stderr as { isTTY?: boolean }).isTTY;
+    });
+    const cli = createHost(parseServers({ remote: { type: 'http', url: f.url } }, 'user').servers, { clientVersion: 'test' });
+    cleanups.push(() => cli.close());
+    await cli.pool.get('remote')!.start();
+    const state = cli.pool.get('remote')!.state;
+    assert.ok(state.kind === 'error' && state.message === '"remote" needs you to sign in in a browser: run this command in a terminal.', JSON.stringify(state));
+  });
+
+  it('a 401 without OAuth metadata keeps the plain error and opens no browser', async () => {
+    const server = http.createServer((_req, res) => res.writeHead(401, { 'content-type': 'text/plain' }).end('no'));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
+    const opened: string[] = [];
+    const h = host(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { secrets: memorySecrets(), openBrowser: browser(opened) });
+    await h.connection.start();
+    const state = h.connection.state;
+    assert.ok(state.kind === 'error' && /answered 401 Unauthorized: it needs credentials\. Check the "headers"/.test(state.message), JSON.stringify(state));
+    assert.equal(opened.length, 0);
+  });
+});
+
+/** Whether something answers HTTP on 127.0.0.1:port. */
+async function answers(port: number): Promise<boolean> {
+  try {
+    await (await fetch(`http://127.0.0.1:${port}/callback`)).text();
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,102 @@
+import * as assert from 'node:assert/strict';
+import { argumentSkeleton, argumentsText } from '../../src/core/tools/argumentSkeleton';
+import { firstValueSpan, parseArgumentsText, placeProblems } from '../../src/core/tools/argumentDocument';
+import { describeProblem, parseProblem, problemsOfField } from '../../src/core/tools/argumentProblems';
+import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+
+describe('argument skeleton for the JSON editor', () => {
+  it('fills required fields with defaults or typed empty values, and optional ones only with defaults', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        name: { type: 'string' },
+        count: { type: 'integer', minimum: 1 },
+        ratio: { type: 'number' },
+        on: { type: 'boolean' },
+        tags: { type: 'array', items: { type: 'string' } },
+        mode: { enum: ['a', 'b'] },
+        size: { type: 'integer', default: 5 },
+        skipped: { type: 'string' },
+        where: { type: 'object', properties: { x: { type: 'number' }, y: { type: 'number', default: 2 }, z: { type: 'string' } }, required: ['x'] },
+      },
+      required: ['name', 'count', 'ratio', 'on', 'tags', 'mode', 'where'],
+    };
+    assert.deepEqual(argumentSkeleton(schema), { name: '', count: 1, ratio: 0, on: false, tags: [], mode: 'a', size: 5, where: { x: 0, y: 2 } });
+  });
+
+  it('follows local $refs, merges allOf and takes the first oneOf choice', () => {
+    const schema = {
+      type: 'object',
+      $defs: { point: { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] } },
+      properties: {
+        at: { $ref: '#/$defs/point' },
+        either: { oneOf: [{ type: 'string' }, { type: 'number' }] },
+        both: { allOf: [{ type: 'object', properties: { a: { type: 'string' } }, required: ['a'] }, { properties: { b: { type: 'boolean' } }, required: ['b'] }] },
+      },
+      required: ['at', 'either', 'both'],
+    };
+    assert.deepEqual(argumentSkeleton(schema), { at: { x: 0 }, either: '', both: { a: '', b: false } });
+  });
+
+  it('survives recursive and broken schemas', () => {
+    const tree = { type: 'object', properties: { child: { $ref: '#' } }, required: ['child'] };
+    assert.ok(argumentSkeleton(tree));
+    assert.deepEqual(argumentSkeleton({ properties: { a: { $ref: '#/nowhere' } }, required: ['a'] }), { a: null });
+    assert.deepEqual(argumentSkeleton('nonsense'), {});
+  });
+
+  it('lays the last values over the skeleton, dropping keys a closed schema forbids', () => {
+    const schema = { type: 'object', properties: { a: { type: 'string' }, b: { type: 'integer', default: 3 } }, required: ['a'], additionalProperties: false };
+    assert.equal(argumentsText(schema, { a: 'x', gone: 1 }), '{\n  "a": "x",\n  "b": 3\n}\n');
+    assert.equal(argumentsText({ type: 'object' }, { extra: true }), '{\n  "extra": true\n}\n');
+  });
+});
+
+describe('problems: which field and why, in prompts and in the editor', () => {
+  it('reads SchemaValidator problems back into path and sentence', () => {
+    assert.deepEqual(parseProblem('/values/2: must be >= 0'), { path: ['values', 2], kind: 'other', message: 'must be >= 0' });
+    assert.equal(describeProblem(parseProblem('/values/2: must be >= 0')), 'values[2] must be >= 0');
+    assert.equal(describeProblem(parseProblem('(top level): missing required property "name"')), 'name is required');
+    assert.equal(describeProblem(parseProblem('/where: missing required property "x"')), 'where.x is required');
+    assert.equal(describeProblem(parseProblem('(top level): unexpected property "zzz"')), '"zzz" is not an argument of this tool');
+    assert.equal(describeProblem(parseProblem('/a~1b: must be string')), '["a/b"] must be string');
+    assert.equal(describeProblem(parseProblem('(top level): must be object')), 'the arguments must be object');
+    assert.deepEqual(problemsOfField(['(top level): missing required property "name"', '/count: must be <= 10'], 'name'), ['name is required']);
+  });
+
+  it('parses strict JSON and says where it breaks', () => {
+    assert.deepEqual(parseArgumentsText('{"a": 1}'), { ok: true, value: { a: 1 } });
+    const bad = parseArgumentsText('{\n  "a": 1\n  "b": 2\n}');
+    assert.equal(bad.ok, false);
+    if (!bad.ok) {
+      assert.equal(bad.message, 'Not valid JSON at line 3, column 3: comma expected.');
+      assert.equal(bad.span.offset, 13);
+    }
+    const notObject = parseArgumentsText('[1]');
+    assert.ok(!notObject.ok && /must be a JSON object/.test(notObject.message));
+    assert.ok(!parseArgumentsText('').ok);
+    assert.ok(!parseArgumentsText('{"a": 1, // no comments\n}').ok);
+  });
+
+  it('puts the caret inside the first empty string, else selects the first value', () => {
+    const text = '{\n  "count": 1,\n  "name": ""\n}\n';
+    assert.deepEqual(firstValueSpan(text), { offset: text.indexOf('""') + 1, length: 0 });
+    assert.deepEqual(firstValueSpan('{"values": []}'), { offset: 11, length: 2 });
+    assert.equal(firstValueSpan('{}'), undefined);
+  });
+
+  it('places schema problems on the value, the unknown key, or the brace of the object missing a key', () => {
+    const schema = { type: 'object', properties: { values: { type: 'array', items: { type: 'number', minimum: 0 } }, name: { type: 'string' } }, required: ['name'], additionalProperties: false };
+    const compiled = new SchemaValidator().compile(schema);
+    assert.ok(compiled.ok);
+    const text = '{\n  "values": [1, -2],\n  "extra": true\n}';
+    const check = compiled.check(JSON.parse(text));
+    assert.ok(!check.valid);
+    const placed = placeProblems(text, check.valid ? [] : check.problems);
+    const at = (m: string) => placed.find((p) => p.message === m);
+    assert.deepEqual(at('name is required'), { offset: 0, length: 1, message: 'name is required' });
+    assert.equal(text.substr(at('"extra" is not an argument of this tool')!.offset, at('"extra" is not an argument of this tool')!.length), '"extra"');
+    const neg = at('values[1] must be >= 0')!;
+    assert.equal(text.substr(neg.offset, neg.length), '-2');
+  });
+});
