@@ -89,6 +89,15 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
       counts.failed += host.failures.length;
       for (const f of host.failures) failures.push(`host: ${f.title}: ${f.error}`);
       say(`extension host: ${host.passes.length} passed, ${host.failures.length} failed`);
+      // The test window closed, so its extension host deactivated: every server it ran must be gone.
+      const serverProcesses = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => /demo-server\.js|fixtures\/servers\//.test(l) && !l.includes('ps -eo'));
+      let left = serverProcesses();
+      for (let i = 0; i < 50 && left.length; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        left = serverProcesses();
+      }
+      step('no MCP server process remains after the extension host deactivated', left.length === 0);
+      if (left.length) console.log(left.join('\n'));
 
       say('UI tests in Chromium');
       const ui = await runUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say });
