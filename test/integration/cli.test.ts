@@ -158,4 +158,28 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.equal(error.code, 2);
     assert.deepEqual(JSON.parse(error.stdout), { error: { code: 2, message: 'Config error: broken.json: line 3, column 3: comma expected.' } });
   });
+
+  it('lists and calls the tools of the filesystem and memory reference servers', async () => {
+    const files = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-fs-'));
+    fs.writeFileSync(path.join(files, 'hello.txt'), 'hello from a file');
+    const pkg = (name: string) => path.join(ROOT, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
+    fs.writeFileSync(path.join(dir, 'reference.json'), JSON.stringify({ mcpServers: {
+      filesystem: { command: process.execPath, args: [pkg('server-filesystem'), files] },
+      memory: { command: process.execPath, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: path.join(files, 'memory.jsonl') } },
+    } }));
+    const tools = await run('tools', '--config', 'reference.json', '--json');
+    assert.equal(tools.code, 0, tools.stderr);
+    const names = (JSON.parse(tools.stdout) as { server: string; tools: { name: string }[] }[]).map((s) => [s.server, s.tools.map((t) => t.name)] as const);
+    assert.ok(names.find(([s, t]) => s === 'filesystem' && t.includes('read_text_file')), tools.stdout.slice(0, 300));
+    assert.ok(names.find(([s, t]) => s === 'memory' && t.includes('read_graph')));
+    const read = await run('call', 'filesystem', 'read_text_file', '--args', JSON.stringify({ path: path.join(files, 'hello.txt') }), '--config', 'reference.json');
+    assert.equal(read.code, 0, read.stderr);
+    assert.match(read.stdout, /hello from a file/);
+    const create = await run('call', 'memory', 'create_entities', '--yes', '--args', JSON.stringify({ entities: [{ name: 'cli', entityType: 'test', observations: ['made by the CLI test'] }] }), '--config', 'reference.json');
+    assert.equal(create.code, 0, create.stderr);
+    const graph = await run('call', 'memory', 'read_graph', '--yes', '--config', 'reference.json');
+    assert.equal(graph.code, 0, graph.stderr);
+    assert.match(graph.stdout, /made by the CLI test/);
+    fs.rmSync(files, { recursive: true, force: true });
+  });
 });
