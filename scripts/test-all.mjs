@@ -11,6 +11,7 @@ import { runHostTests } from './e2e/hostTests.mjs';
 import { runUiTests } from '../test/ui/uiTests.mjs';
 import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
+import { runChatUiTests } from '../test/ui/chatUi.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -71,24 +72,37 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
   const setup = spawnSync('bash', ['scripts/e2e/setup.sh'], { stdio: 'inherit' }).status === 0;
   step('e2e setup', setup);
   if (packaged && setup) {
-    const runDir = path.join(results, 'code-server');
-    prepare(runDir, { vsix: [path.join(root, 'dist-vsix/mcp-tool-host.vsix')] });
-    const cs = await start(runDir, { extraArgs: ['--vscode-option', 'enable-smoke-test-driver'] });
-    try {
-      say(`code-server on 127.0.0.1:${cs.port}: extension-host suite`);
+    const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
+    const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));
+    const runHost = async (cs, runDir, label, files) => {
       const hostWs = path.join(runDir, 'host-ws');
       fs.mkdirSync(hostWs, { recursive: true });
       const host = await runHostTests(cs, {
         devPath: root,
         testsPath: path.join(root, 'out/test/host/index.js'),
         folder: hostWs,
-        resultsFile: path.join(results, 'host-tests.json'),
+        resultsFile: path.join(results, `host-tests-${label}.json`),
         shotsDir: path.join(results, 'screenshots'),
+        env: { HOST_TEST_FILES: files.join(',') },
       });
       counts.passed += host.passes.length;
       counts.failed += host.failures.length;
       for (const f of host.failures) failures.push(`host: ${f.title}: ${f.error}`);
-      say(`extension host: ${host.passes.length} passed, ${host.failures.length} failed`);
+      say(`extension host (${label}): ${host.passes.length} passed, ${host.failures.length} failed`);
+    };
+    const ui = async (label, run) => {
+      say(`${label} in Chromium`);
+      const r = await run();
+      counts.passed += r.passed;
+      counts.failed += r.failed.length;
+      for (const f of r.failed) failures.push(`${label}: ${f}`);
+      say(`${label}: ${r.passed} passed, ${r.failed.length} failed`);
+    };
+
+    // 1. The product alone, as a user has it: extension-host suite and the UI suites.
+    await instance('code-server', [ours], [], async (cs, runDir) => {
+      say(`code-server on 127.0.0.1:${cs.port}: extension-host suite`);
+      await runHost(cs, runDir, 'product', hostFiles.filter((f) => f !== 'chat.test.js'));
       // The test window closed, so its extension host deactivated: every server it ran must be gone.
       const serverProcesses = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => /demo-server\.js|fixtures\/servers\//.test(l) && !l.includes('ps -eo'));
       let left = serverProcesses();
@@ -98,34 +112,39 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
       }
       step('no MCP server process remains after the extension host deactivated', left.length === 0);
       if (left.length) console.log(left.join('\n'));
+      const opts = { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say };
+      await ui('UI tests', () => runUiTests(cs, opts));
+      await ui('UI tests of the argument prompts', () => runArgumentsUiTests(cs, opts));
+      await ui('Tools view UI tests', () => runTreeUiTests(cs, opts));
+    });
 
-      say('UI tests in Chromium');
-      const ui = await runUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say });
-      counts.passed += ui.passed;
-      counts.failed += ui.failed.length;
-      for (const f of ui.failed) failures.push(`ui: ${f}`);
-      say(`UI: ${ui.passed} passed, ${ui.failed.length} failed`);
-
-      say('UI tests of the argument prompts');
-      const argsUi = await runArgumentsUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say });
-      counts.passed += argsUi.passed;
-      counts.failed += argsUi.failed.length;
-      for (const f of argsUi.failed) failures.push(`ui (arguments): ${f}`);
-      say(`UI (arguments): ${argsUi.passed} passed, ${argsUi.failed.length} failed`);
-
-      say('Tools view UI tests in Chromium');
-      const tree = await runTreeUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say });
-      counts.passed += tree.passed;
-      counts.failed += tree.failed.length;
-      for (const f of tree.failed) failures.push(`tree ui: ${f}`);
-      say(`Tools view UI: ${tree.passed} passed, ${tree.failed.length} failed`);
-    } finally {
-      await cs.stop();
+    // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the
+    //    Chat view's default model). Its own instance: a chat model turns on VS Code's AI features.
+    const fakeLm = path.join(results, 'fakelm.vsix');
+    const fakeLmPacked = spawnSync(path.join(root, 'node_modules/.bin/vsce'), ['package', '--allow-missing-repository', '--no-dependencies', '--skip-license', '-o', fakeLm], { cwd: path.join(root, 'test/fakelm'), stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+    step('package the test language model .vsix (test/fakelm)', fakeLmPacked);
+    if (fakeLmPacked) {
+      await instance('code-server-chat', [ours, fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
+        await runHost(cs, runDir, 'chat', ['chat.test.js']);
+        await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say }));
+      });
     }
-    const leftovers = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(runDir) && !l.includes('ps -eo'));
-    step('no process left behind after code-server stopped', leftovers.length === 0);
-    if (leftovers.length) console.log(leftovers.join('\n'));
   }
+}
+
+/** One isolated code-server with the given .vsix files; stopped after `body`, and checked for leftovers. */
+async function instance(name, vsix, extraArgs, body) {
+  const runDir = path.join(results, name);
+  prepare(runDir, { vsix });
+  const cs = await start(runDir, { extraArgs: ['--vscode-option', 'enable-smoke-test-driver', ...extraArgs] });
+  try {
+    await body(cs, runDir);
+  } finally {
+    await cs.stop();
+  }
+  const leftovers = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(runDir) && !l.includes('ps -eo'));
+  step(`no process left behind after code-server (${name}) stopped`, leftovers.length === 0);
+  if (leftovers.length) console.log(leftovers.join('\n'));
 }
 
 say(`done in ${((Date.now() - t0) / 1000).toFixed(0)}s; screenshots in test-results/screenshots`);

@@ -41,6 +41,7 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
       this.skip();
     }
     await setServers(undefined);
+    await sleep(1500); // let the workbench finish loading: the numbers are ours, not its start-up
     const loadedBefore = new Set(Object.keys(require.cache));
     // Load the bundle first, then activate: the two costs apart (VS Code reuses the loaded module).
     let started = performance.now();
@@ -48,8 +49,9 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
     require(path.join(ext.extensionPath, 'dist', 'extension.js'));
     measured.loadMs = performance.now() - started;
     started = performance.now();
-    await ext.activate();
-    measured.activateMs = performance.now() - started;
+    const api = await ext.activate();
+    measured.extActivateMs = performance.now() - started; // VS Code's share too: storage, context, IPC
+    measured.activateMs = api.activationMs; // activate() itself, timed by the extension
     const ours = Object.keys(require.cache).filter((f) => !loadedBefore.has(f) && f.startsWith(ext.extensionPath + path.sep));
     measured.modulesAtActivation = ours.map((f) => path.relative(ext.extensionPath, f));
     measured.bytesAtActivation = ours.reduce((sum, f) => sum + fs.statSync(f).size, 0);
@@ -57,7 +59,8 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
     assert.equal(require.cache[core], undefined, 'dist/core.js is not loaded at activation');
   });
 
-  it(`loads dist/core.js when servers start: ${SERVERS} servers with ${TOOLS} tools each`, async () => {
+  it(`loads dist/core.js when servers start: ${SERVERS} servers with ${TOOLS} tools each`, async function () {
+    if (SERVERS === 0) this.skip(); // an activation-only round of the bench
     const api = await ext.activate();
     const servers = Object.fromEntries(Array.from({ length: SERVERS }, (_, i) => [`bench${i}`, { command: process.execPath, args: [MANY_TOOLS], env: { TOOLS: String(TOOLS), ELECTRON_RUN_AS_NODE: '1' } }]));
     const started = performance.now();
@@ -69,7 +72,8 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
     assert.ok(require.cache[core], 'dist/core.js is loaded once a server runs');
   });
 
-  it('computes the Tools view: every server row and tool row', async () => {
+  it('computes the Tools view: every server row and tool row', async function () {
+    if (SERVERS === 0) this.skip();
     const api = await ext.activate();
     const times: number[] = [];
     let rows = 0;

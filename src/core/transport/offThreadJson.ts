@@ -3,17 +3,14 @@ import type { Disposable } from '../events';
 
 /** A worker with nothing to do ends after this long; the next large message starts another. */
 export const PARSER_IDLE_MS = 30_000;
-/**
- * From this size the worker also parses, and hands back the value when it is mostly long strings
- * (a text result: cheap to copy back) or the text when it is many small objects (a long tool
- * list: V8 copies those back ~2x slower than `JSON.parse` builds them, so the main thread parses).
- */
-export const PARSE_OFF_THREAD_BYTES = 8 * 1024 * 1024;
 /** "Mostly long strings": at most one object or array per this many bytes. */
 const BYTES_PER_CONTAINER = 64 * 1024;
 
 // The worker's whole program (eval'd, so it needs no file of its own next to any bundle). It
-// decodes each message's pieces as they stream in, then answers { id, value } | { id, text } | { id, error }.
+// decodes each message's pieces as they stream in, parses it at the end, and answers
+// { id, value } when it is mostly long strings (a text result: cheap to copy back), { id, text }
+// when it is many small objects (a long tool list: V8 copies those back ~2x slower than
+// JSON.parse builds them, so the main thread parses it again), or { id, error }.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { StringDecoder } = require('node:string_decoder');
@@ -28,7 +25,7 @@ const fewContainers = (value, budget) => {
   }
   return true;
 };
-parentPort.on('message', ({ op, id, bytes, parse, budget }) => {
+parentPort.on('message', ({ op, id, bytes, budget }) => {
   if (op === 'piece') {
     let m = open.get(id);
     if (!m) open.set(id, (m = { decoder: new StringDecoder('utf8'), parts: [] }));
@@ -39,7 +36,6 @@ parentPort.on('message', ({ op, id, bytes, parse, budget }) => {
   open.delete(id);
   if (op !== 'end') return;
   const text = m ? m.parts.join('') + m.decoder.end() : '';
-  if (!parse) return parentPort.postMessage({ id, text });
   try {
     const value = JSON.parse(text);
     parentPort.postMessage(fewContainers(value, budget) ? { id, value } : { id, text });
@@ -59,10 +55,10 @@ export interface StreamingJson {
 }
 
 /**
- * Decodes large JSON messages on a worker thread while they stream in, and parses the very large
- * ones there too, so a 50 MiB tool result does not stop the extension host for the ~160 ms that
- * joining, decoding and parsing it takes on the main thread (issue 7: the event loop is never
- * blocked for more than 50 ms). The worker starts with the first large message, never keeps the
+ * Decodes large JSON messages on a worker thread while they stream in and parses them there, so
+ * a 50 MiB tool result does not stop the extension host for the ~160 ms that joining, decoding
+ * and parsing it takes on the main thread (issue 7: the event loop is never blocked for more
+ * than 50 ms); the main thread pays ~0.6 ms per MiB to copy the value back. The worker starts with the first large message, never keeps the
  * process alive, and ends after `PARSER_IDLE_MS` without work. Where a worker cannot start,
  * messages are joined and parsed inline.
  */
@@ -113,7 +109,7 @@ export class OffThreadJsonParser implements Disposable {
       },
       end: () => new Promise((resolve, reject) => {
         this._pending.set(id, { resolve, reject });
-        worker.postMessage({ op: 'end', id, parse: total >= PARSE_OFF_THREAD_BYTES, budget: Math.ceil(total / BYTES_PER_CONTAINER) });
+        worker.postMessage({ op: 'end', id, budget: Math.ceil(total / BYTES_PER_CONTAINER) });
       }),
       abort: () => worker.postMessage({ op: 'abort', id }),
     };

@@ -1,0 +1,60 @@
+import type { CallOutcome } from '../calls/callPipeline';
+import { cutForModel, mdCode, mdText, shortArgs } from './markdown';
+
+/** The most characters of one result a model gets (the output channel has the whole result). */
+export const MAX_RESULT_CHARS_FOR_MODEL = 60_000;
+const FULL_RESULT = 'the "MCP Tool Host" output channel';
+
+/**
+ * What the model is told a call did. Every outcome is text: a failing tool is something the
+ * model can explain or work around, never an exception. Denials say plainly that nothing was
+ * sent and that the model must not retry.
+ */
+export function toolResultText(outcome: CallOutcome): string {
+  switch (outcome.kind) {
+    case 'ok':
+      return cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT);
+    case 'tool-error':
+      return `The tool reported an error:\n${cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT)}`;
+    case 'invalid-arguments':
+      return `Not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `- ${p}`).join('\n')}\nFix the arguments and call the tool again.`;
+    case 'denied':
+      return 'The user denied this call; it was not sent. Do not call this tool again for this request; tell the user the call was denied.';
+    case 'cancelled':
+      return 'The user cancelled this call.';
+    case 'protocol-error':
+      return `The server answered with an error (${outcome.code}): ${outcome.message}`;
+    case 'timeout':
+      return `The call timed out: ${outcome.message}`;
+    case 'failed':
+      return `The call failed: ${outcome.message}`;
+  }
+}
+
+/** How a call ended, in a few words for the chat answer. */
+export function outcomeWords(outcome: CallOutcome): string {
+  switch (outcome.kind) {
+    case 'ok':
+      return `done (${Math.round(outcome.durationMs)} ms)${outcome.result.files.length ? `, ${outcome.result.files.length} file(s) saved` : ''}`;
+    case 'tool-error':
+      return `the tool reported an error (${Math.round(outcome.durationMs)} ms)`;
+    case 'invalid-arguments':
+      return 'not sent: the arguments do not match the schema';
+    case 'denied':
+      return '**denied by you**: not sent';
+    case 'cancelled':
+      return 'cancelled';
+    case 'protocol-error':
+      return `protocol error ${outcome.code}: ${mdText(outcome.message)}`;
+    case 'timeout':
+      return `timed out: ${mdText(outcome.message)}`;
+    case 'failed':
+      return `failed: ${mdText(outcome.message)}`;
+  }
+}
+
+/** One line of the answer per call: server, tool, short arguments, outcome. */
+export function callLine(server: string, tool: string, args: unknown, outcome: CallOutcome | string): string {
+  const how = typeof outcome === 'string' ? outcome : outcomeWords(outcome);
+  return `- ${mdText(server)} › ${mdCode(tool)} ${mdCode(shortArgs(args))}: ${how}\n`;
+}

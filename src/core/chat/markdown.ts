@@ -1,0 +1,45 @@
+import { sanitizeLine, sanitizeText } from '../render/sanitize';
+
+/**
+ * Server text (a name, a title, a description) as literal Markdown on one line: sanitised, and
+ * every character Markdown or the chat's HTML subset would interpret escaped, so a server can
+ * neither format, link nor hide anything in the answer.
+ */
+export function mdText(text: string): string {
+  return sanitizeLine(text).replace(/[\\`*_{}[\]()#+\-.!|<>~&:]/g, (c) => `\\${c}`);
+}
+
+/** Server text as inline code: a fence longer than any run of backticks inside it. */
+export function mdCode(text: string): string {
+  const clean = sanitizeLine(text);
+  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = clean.startsWith('`') || clean.endsWith('`') || clean === '' ? ' ' : '';
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+/** Server text as a fenced block (results), fenced longer than any run of backticks inside. */
+export function mdBlock(text: string, language = ''): string {
+  const clean = sanitizeText(text);
+  const longest = Math.max(2, ...(clean.match(/`+/g) ?? []).map((r) => r.length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${language}\n${clean}\n${fence}`;
+}
+
+/** Arguments on one short line for a progress message: `{"name":"x"}`, cut with an ellipsis. */
+export function shortArgs(args: unknown, max = 80): string {
+  let json: string;
+  try {
+    json = JSON.stringify(args) ?? '';
+  } catch {
+    json = '(arguments cannot be printed)';
+  }
+  const line = sanitizeLine(json);
+  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+}
+
+/** Text cut to `max` characters, with a note saying how much was left out and where it is. */
+export function cutForModel(text: string, max: number, whereFull: string): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}\n[... ${text.length - max} more characters not shown; the whole result is in ${whereFull}]`;
+}

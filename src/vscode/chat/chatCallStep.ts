@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import type { CallOutcome, CallPipeline } from '../../core/calls/callPipeline';
+import { callLine, toolResultText } from '../../core/chat/callReport';
+import { shortArgs } from '../../core/chat/markdown';
+import { sanitizeLine } from '../../core/render/sanitize';
+
+/** How one tool call of a chat request ended (the chat result's metadata lists them, tests read it). */
+export interface ChatCallRecord {
+  readonly server: string;
+  readonly tool: string;
+  readonly modelName: string;
+  readonly outcome: CallOutcome['kind'] | 'refused' | 'unknown-tool';
+}
+
+/** Runs one call through the pipeline (origin "chat"), showing it as it happens. */
+export async function runChatCall(
+  pipeline: CallPipeline,
+  target: { server: string; tool: string; args: Record<string, unknown> },
+  stream: vscode.ChatResponseStream,
+  signal: AbortSignal,
+): Promise<CallOutcome> {
+  const label = `${sanitizeLine(target.server)} › ${sanitizeLine(target.tool)}`;
+  stream.progress(`Calling ${label} ${shortArgs(target.args, 60)}`);
+  const outcome = await pipeline.call({
+    ...target,
+    origin: 'chat',
+    signal,
+    onProgress: (p) => stream.progress(`${label}: ${p.message ?? (p.total ? `${p.progress} of ${p.total}` : String(p.progress))}`),
+  });
+  stream.markdown(callLine(target.server, target.tool, target.args, outcome));
+  return outcome;
+}
+
+/** The result part the model gets for a call, whatever happened to it. */
+export function resultPart(callId: string, text: string): vscode.LanguageModelToolResultPart {
+  return new vscode.LanguageModelToolResultPart(callId, [new vscode.LanguageModelTextPart(text)]);
+}
+
+export function outcomePart(callId: string, outcome: CallOutcome): vscode.LanguageModelToolResultPart {
+  return resultPart(callId, toolResultText(outcome));
+}
+
+/** Tool input from a model is usually an object; anything else is passed as no arguments (the schema check reports it). */
+export function asArguments(input: unknown): Record<string, unknown> {
+  return typeof input === 'object' && input !== null && !Array.isArray(input) ? (input as Record<string, unknown>) : {};
+}

@@ -1,0 +1,59 @@
+import type * as vscode from 'vscode';
+import { parseDirectCall, parseUse } from '../../core/chat/chatCommandLine';
+import { cutForModel, mdBlock, mdText } from '../../core/chat/markdown';
+import { serversMarkdown, toolsMarkdown } from './catalogMarkdown';
+import { waitForStartingServers } from './chatCatalog';
+import { runChatCall } from './chatCallStep';
+import { readChatSettings, toolEnabled } from './chatSettings';
+import type { ChatDeps } from './toolLoop';
+
+/** The most of a `/call` result shown in the answer; the output channel has all of it. */
+const MAX_SHOWN_CHARS = 20_000;
+
+/** `/servers` (at once) and `/tools` (once starting servers are up, bounded): answered from the catalog, no model needed. */
+export async function answerCatalog(deps: ChatDeps, command: 'servers' | 'tools', stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const settings = readChatSettings();
+  if (command === 'tools') await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(`Waiting for ${names.join(', ')} to start...`));
+  stream.markdown(command === 'servers' ? serversMarkdown(deps.pool, settings) : toolsMarkdown(deps.pool, settings));
+  return { metadata: { command } };
+}
+
+/** `/call SERVER TOOL {json}`: one call through the pipeline (approval as for a click), its result shown. */
+export async function answerDirectCall(deps: ChatDeps, prompt: string, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const parsed = parseDirectCall(prompt);
+  if (parsed.kind === 'error') {
+    stream.markdown(parsed.message);
+    return { metadata: { command: 'call' } };
+  }
+  if (!toolEnabled(readChatSettings(), parsed.server, parsed.tool)) {
+    stream.markdown(`${mdText(parsed.server)}/${mdText(parsed.tool)} is turned off for chat (settings \`mcpToolHost.chat.enabledServers\` and \`mcpToolHost.chat.disabledTools\`).`);
+    return { metadata: { command: 'call', outcome: 'off' } };
+  }
+  await waitForStartingServers(deps.pool, readChatSettings(), token, (names) => stream.progress(`Waiting for ${names.join(', ')} to start...`));
+  const abort = new AbortController();
+  const subscription = token.onCancellationRequested(() => abort.abort());
+  try {
+    const outcome = await runChatCall(deps.pipeline, parsed, stream, abort.signal);
+    if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
+      stream.markdown(`\n${mdBlock(cutForModel(outcome.result.text, MAX_SHOWN_CHARS, 'the "MCP Tool Host" output channel'))}\n`);
+    }
+    if (outcome.kind === 'invalid-arguments') stream.markdown(`\n${outcome.problems.map((p) => `- ${mdText(p)}`).join('\n')}\n`);
+    return { metadata: { command: 'call', outcome: outcome.kind } };
+  } finally {
+    subscription.dispose();
+  }
+}
+
+/** `/use SERVER...`: later requests in this conversation prefer these servers' tools (read back from the history). */
+export function answerUse(deps: ChatDeps, prompt: string, stream: vscode.ChatResponseStream): vscode.ChatResult {
+  const names = parseUse(prompt);
+  if (names.length === 0) {
+    stream.markdown('No preferred server now: requests offer the tools that fit best.');
+    return { metadata: { command: 'use', servers: [] } };
+  }
+  const unknown = names.filter((n) => !deps.pool.get(n));
+  const known = names.filter((n) => deps.pool.get(n));
+  if (known.length) stream.markdown(`In this conversation, requests offer the tools of ${known.map((n) => `**${mdText(n)}**`).join(', ')} first.`);
+  if (unknown.length) stream.markdown(`\n\nNo server is named ${unknown.map((n) => `**${mdText(n)}**`).join(', ')} (\`/servers\` lists them).`);
+  return { metadata: { command: 'use', servers: known } };
+}

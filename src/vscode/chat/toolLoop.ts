@@ -1,0 +1,146 @@
+import * as vscode from 'vscode';
+import type { CallPipeline } from '../../core/calls/callPipeline';
+import type { ServerPool } from '../../core/connection/serverPool';
+import { callLine } from '../../core/chat/callReport';
+import { mdCode, mdText } from '../../core/chat/markdown';
+import { modelToolNames } from '../../core/chat/modelToolNames';
+import { MAX_CHAT_TOOLS, selectTools } from '../../core/chat/toolBudget';
+import { chatCatalog, waitForStartingServers, type ChatCatalog, type ChatTool } from './chatCatalog';
+import { asArguments, outcomePart, resultPart, runChatCall, type ChatCallRecord } from './chatCallStep';
+import { historyMessages, INSTRUCTIONS, pinnedServers, toModelTool } from './chatMessages';
+import { readChatSettings, type ChatSettings } from './chatSettings';
+
+export interface ChatDeps {
+  readonly pool: ServerPool;
+  readonly pipeline: CallPipeline;
+}
+
+/** What a free-text request did; the ChatResult's metadata (tests and follow-ups read it). */
+export interface ToolLoopMetadata {
+  readonly rounds: number;
+  readonly calls: readonly ChatCallRecord[];
+  readonly offered: readonly string[];
+  readonly leftOut: readonly string[];
+  readonly stopped?: 'max-rounds' | 'cancelled' | 'no-model' | 'model-error';
+}
+
+export const NO_MODEL = 'No language model is available for chat. Pick one in the Chat view\'s model picker (for example, sign in to GitHub Copilot or install a language model provider), then ask again. `/servers`, `/tools` and `/call` work without a model.';
+
+/**
+ * A free-text request: the model gets the enabled tools (at most 128, the ones the user named
+ * first) and the conversation; each tool call it asks for runs through the CallPipeline (origin
+ * "chat": validation, approval, timeouts, output channel, audit), and its result goes back to the
+ * model, until the model answers without calls or `maxRounds` is reached. The chat's cancellation
+ * aborts calls in flight.
+ */
+export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+  const model: vscode.LanguageModelChat | undefined = request.model;
+  if (!model) return finish(stream, NO_MODEL, { rounds: 0, calls: [], offered: [], leftOut: [], stopped: 'no-model' });
+  const settings = readChatSettings();
+  await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(`Waiting for ${names.join(', ')} to start...`));
+  const catalog = chatCatalog(deps.pool, settings);
+  const choice = selectTools(catalog.tools, { prompt: request.prompt, pinnedServers: pinnedServers(context.history), max: MAX_CHAT_TOOLS });
+  const byName = modelToolNames(choice.selected);
+  const tools = [...byName].map(([name, tool]) => toModelTool(name, tool));
+  announce(stream, catalog, choice.leftOut);
+
+  const messages = [vscode.LanguageModelChatMessage.User(INSTRUCTIONS), ...historyMessages(context.history), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const abort = new AbortController();
+  const subscription = token.onCancellationRequested(() => abort.abort());
+  const calls: ChatCallRecord[] = [];
+  const meta = (rounds: number, stopped?: ToolLoopMetadata['stopped']): ToolLoopMetadata => ({ rounds, calls, offered: [...byName.keys()], leftOut: choice.leftOut.map((t) => `${t.server}/${t.tool}`), stopped });
+  try {
+    for (let round = 1; ; round++) {
+      // After `maxRounds` rounds of calls, or once the call budget is spent, the model must answer in words.
+      const offerTools = round <= settings.maxRounds && calls.length < settings.maxToolCalls;
+      let asked: vscode.LanguageModelToolCallPart[];
+      try {
+        asked = await streamRound(model, messages, offerTools ? tools : [], stream, token);
+      } catch (err) {
+        if (token.isCancellationRequested) return { metadata: meta(round, 'cancelled') };
+        const message = err instanceof Error ? err.message : String(err);
+        return finish(stream, `The language model could not answer: ${mdText(message)}`, meta(round, 'model-error'), message);
+      }
+      if (token.isCancellationRequested) return { metadata: meta(round, 'cancelled') };
+      if (asked.length === 0) return closing(stream, calls, meta(round));
+      if (!offerTools) {
+        const why = round > settings.maxRounds
+          ? `Stopped after ${settings.maxRounds} rounds of tool calls (setting \`mcpToolHost.chat.maxRounds\`): ask again to continue.`
+          : `Stopped: this request reached its limit of ${settings.maxToolCalls} tool calls (setting \`mcpToolHost.chat.maxToolCalls\`); nothing more was sent.`;
+        return finish(stream, why, meta(round, 'max-rounds'));
+      }
+      messages.push(vscode.LanguageModelChatMessage.Assistant(asked));
+      const results: vscode.LanguageModelToolResultPart[] = [];
+      for (const part of asked) results.push(await runAsked(deps, part, byName, settings, calls, stream, abort.signal));
+      stream.markdown('\n'); // ends the list of calls: the model's next words are a paragraph of their own
+      messages.push(vscode.LanguageModelChatMessage.User(results));
+      if (token.isCancellationRequested) {
+        stream.markdown('\nCancelled.\n');
+        return { metadata: meta(round, 'cancelled') };
+      }
+    }
+  } finally {
+    subscription.dispose();
+  }
+}
+
+/** Sends one request and streams its text; returns the tool calls the model asked for. */
+async function streamRound(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], tools: vscode.LanguageModelChatTool[], stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolCallPart[]> {
+  const response = await model.sendRequest(messages, { tools, justification: 'Answer with the tools of your MCP servers.' }, token);
+  const asked: vscode.LanguageModelToolCallPart[] = [];
+  let wrote = false;
+  for await (const part of response.stream) {
+    if (part instanceof vscode.LanguageModelTextPart) {
+      stream.markdown(part.value);
+      wrote ||= part.value.length > 0;
+    } else if (part instanceof vscode.LanguageModelToolCallPart) asked.push(part);
+  }
+  if (wrote && asked.length) stream.markdown('\n\n'); // the list of calls starts on a line of its own
+  return asked;
+}
+
+/** One call the model asked for: mapped back to its server, counted against the limit, run, answered. */
+async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, byName: Map<string, ChatTool>, settings: ChatSettings, calls: ChatCallRecord[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.LanguageModelToolResultPart> {
+  const target = byName.get(part.name);
+  if (!target) {
+    calls.push({ server: '', tool: part.name, modelName: part.name, outcome: 'unknown-tool' });
+    stream.markdown(callLine('?', part.name, part.input, 'no such tool was offered: not sent'));
+    return resultPart(part.callId, `There is no tool named "${part.name}". Use only the tools offered.`);
+  }
+  const args = asArguments(part.input);
+  if (signal.aborted) {
+    calls.push({ server: target.server, tool: target.tool, modelName: part.name, outcome: 'cancelled' });
+    return resultPart(part.callId, 'The user cancelled this request; the call was not sent.');
+  }
+  if (calls.filter((c) => c.outcome !== 'unknown-tool' && c.outcome !== 'refused').length >= settings.maxToolCalls) {
+    calls.push({ server: target.server, tool: target.tool, modelName: part.name, outcome: 'refused' });
+    stream.markdown(callLine(target.server, target.tool, args, `not sent: this request reached its limit of ${settings.maxToolCalls} tool calls (\`mcpToolHost.chat.maxToolCalls\`)`));
+    return resultPart(part.callId, `Not sent: this chat request reached its limit of ${settings.maxToolCalls} tool calls. Answer with what you have.`);
+  }
+  const outcome = await runChatCall(deps.pipeline, { server: target.server, tool: target.tool, args }, stream, signal);
+  calls.push({ server: target.server, tool: target.tool, modelName: part.name, outcome: outcome.kind });
+  return outcomePart(part.callId, outcome);
+}
+
+/** Says up front which servers are down and which tools did not fit the budget. */
+function announce(stream: vscode.ChatResponseStream, catalog: ChatCatalog, leftOut: readonly ChatTool[]): void {
+  const notes: string[] = [];
+  for (const d of catalog.down) notes.push(`Server **${mdText(d.server)}** is not running (${mdText(d.state)}): its tools are not available. Restart it from the MCP Tool Host view.`);
+  if (catalog.tools.length === 0) notes.push('No MCP tool is available to chat right now (`/servers` shows why); the model answers without tools.');
+  if (leftOut.length) {
+    const shown = leftOut.slice(0, 20).map((t) => mdCode(`${t.server}/${t.tool}`)).join(', ');
+    notes.push(`${catalog.tools.length} tools are enabled, more than the ${MAX_CHAT_TOOLS} a request may offer: ${leftOut.length} left out (${shown}${leftOut.length > 20 ? ', ...' : ''}). Name a server or \`/use SERVER\` to prefer its tools.`);
+  }
+  if (notes.length) stream.markdown(`${notes.map((n) => `> ${n}`).join('\n>\n')}\n\n`);
+}
+
+function closing(stream: vscode.ChatResponseStream, calls: readonly ChatCallRecord[], metadata: ToolLoopMetadata): vscode.ChatResult {
+  const denied = calls.filter((c) => c.outcome === 'denied').length;
+  if (denied) stream.markdown(`\n\nYou denied ${denied === 1 ? 'a call' : `${denied} calls`}: nothing was sent for ${denied === 1 ? 'it' : 'them'}.\n`);
+  return { metadata };
+}
+
+function finish(stream: vscode.ChatResponseStream, markdown: string, metadata: ToolLoopMetadata, error?: string): vscode.ChatResult {
+  stream.markdown(`\n\n${markdown}\n`);
+  return error ? { metadata, errorDetails: { message: error } } : { metadata };
+}

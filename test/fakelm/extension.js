@@ -1,0 +1,91 @@
+// Test-only offline language model with scripted replies (see README.md). Plain JavaScript: it is
+// packed as its own .vsix, next to the extension under test, and never shipped.
+const vscode = require('vscode');
+
+/** @type {{ text?: string, calls?: { tool: string, input?: object, exact?: boolean }[], delayMs?: number }[]} */
+let script = [];
+/** @type {object[]} */
+let requests = [];
+
+const isToolResult = (p) => p && typeof p === 'object' && 'callId' in p && Array.isArray(p.content);
+const isToolCall = (p) => p && typeof p === 'object' && 'callId' in p && 'name' in p && 'input' in p;
+const textOf = (p) => (p && typeof p.value === 'string' ? p.value : '');
+const resultText = (p) => p.content.map(textOf).join('');
+
+/** Turns `key=value` words into arguments: numbers and booleans as such, the rest as strings. */
+function parseArgs(words) {
+  const args = {};
+  for (const w of words) {
+    const at = w.indexOf('=');
+    if (at <= 0) continue;
+    const raw = w.slice(at + 1);
+    args[w.slice(0, at)] = /^-?\d+(\.\d+)?$/.test(raw) ? Number(raw) : raw === 'true' ? true : raw === 'false' ? false : raw;
+  }
+  return args;
+}
+
+const findTool = (names, tool, exact) => (exact ? tool : names.find((n) => n === tool) ?? names.find((n) => n.endsWith(`_${tool}`)) ?? tool);
+
+function record(messages, options) {
+  const last = messages[messages.length - 1];
+  const entry = {
+    toolNames: (options.tools || []).map((t) => t.name),
+    tools: (options.tools || []).map((t) => ({ name: t.name, description: t.description })),
+    messages: messages.map((m) => ({
+      role: m.role === vscode.LanguageModelChatMessageRole.User ? 'user' : 'assistant',
+      text: m.content.map(textOf).join(''),
+      calls: m.content.filter(isToolCall).map((c) => c.name),
+      results: m.content.filter(isToolResult).map(resultText),
+    })),
+    toolResults: last.content.filter(isToolResult).map(resultText),
+  };
+  requests.push(entry);
+  return entry;
+}
+
+exports.activate = (context) => {
+  const out = vscode.window.createOutputChannel('MCP Test Model');
+  context.subscriptions.push(
+    vscode.commands.registerCommand('mcpFakeLm.setScript', (steps) => { script = Array.isArray(steps) ? [...steps] : []; requests = []; }),
+    vscode.commands.registerCommand('mcpFakeLm.requests', () => requests),
+    vscode.commands.registerCommand('mcpFakeLm.reset', () => { script = []; requests = []; }),
+    vscode.lm.registerLanguageModelChatProvider('mcpfake', {
+      async provideLanguageModelChatInformation() {
+        return [{ id: 'mcp-fake', name: 'MCP Test Model', family: 'mcp-fake', version: '1.0.0', detail: 'offline, scripted',
+          maxInputTokens: 200000, maxOutputTokens: 8192, capabilities: { toolCalling: 128, imageInput: false },
+          // proposed 'chatProvider' API (code-server --enable-proposed-api mcp-tool-host-tests.fakelm):
+          // the default model, so a fresh profile's Chat view has a model without signing in anywhere
+          isDefault: true, isUserSelectable: true }];
+      },
+      async provideLanguageModelChatResponse(_model, messages, options, progress, token) {
+        const entry = record(messages, options);
+        out.appendLine(`request ${requests.length}: ${messages.length} messages, ${entry.toolNames.length} tools, ${entry.toolResults.length} tool results`);
+        const step = script.shift();
+        if (step) {
+          if (step.delayMs) await new Promise((resolve) => { const t = setTimeout(resolve, step.delayMs); token.onCancellationRequested(() => { clearTimeout(t); resolve(); }); });
+          if (step.text) progress.report(new vscode.LanguageModelTextPart(step.text));
+          (step.calls || []).forEach((c, i) => progress.report(new vscode.LanguageModelToolCallPart(`call-${requests.length}-${i}`, findTool(entry.toolNames, c.tool, c.exact), c.input || {})));
+          return;
+        }
+        if (entry.toolResults.length) {
+          progress.report(new vscode.LanguageModelTextPart(`FAKE-MODEL-REPLY: ${entry.toolResults.join(' | ')}`));
+          return;
+        }
+        const prompt = [...entry.messages].reverse().find((m) => m.role === 'user' && m.text)?.text ?? '';
+        const match = /\bcall\s+([\w.-]+)((?:\s+[\w-]+=\S+)*)/.exec(prompt);
+        if (match && entry.toolNames.length) {
+          progress.report(new vscode.LanguageModelToolCallPart(`call-${requests.length}`, findTool(entry.toolNames, match[1], false), parseArgs(match[2].trim().split(/\s+/))));
+          return;
+        }
+        progress.report(new vscode.LanguageModelTextPart(`FAKE-MODEL-REPLY: ${entry.toolNames.length} tools offered; you said: ${prompt}`));
+      },
+      async provideTokenCount(_model, text) {
+        return Math.ceil((typeof text === 'string' ? text : JSON.stringify(text)).length / 4);
+      },
+    }),
+  );
+  out.appendLine('MCP test model registered');
+  // resolve the models now, so the Chat view has a selected model before the first request
+  setTimeout(() => vscode.lm.selectChatModels({ vendor: 'mcpfake' }).then((m) => out.appendLine(`models resolved: ${m.map((x) => x.id)}`)), 500);
+};
+exports.deactivate = () => {};

@@ -1,0 +1,90 @@
+// Drives the @mcp handler directly, with a real model from the test-only provider (test/fakelm)
+// and a recording ChatResponseStream, so a test can read every line the user would see.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpToolHostApi } from '../../src/extension';
+import { createChatHandler } from '../../src/vscode/chat/chatParticipant';
+import type { ToolLoopMetadata } from '../../src/vscode/chat/toolLoop';
+
+export const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
+export const FAKE_LM_ID = 'mcp-tool-host-tests.fakelm';
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await probe();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await sleep(100);
+  }
+}
+
+/** One step of the fake model's script (see test/fakelm/README.md). */
+export interface ScriptStep {
+  readonly text?: string;
+  readonly calls?: readonly { readonly tool: string; readonly input?: Record<string, unknown>; readonly exact?: boolean }[];
+  readonly delayMs?: number;
+}
+
+/** What the fake model recorded of one request. */
+export interface RecordedRequest {
+  readonly toolNames: string[];
+  readonly tools: { name: string; description: string }[];
+  readonly messages: { role: 'user' | 'assistant'; text: string; calls: string[]; results: string[] }[];
+  readonly toolResults: string[];
+}
+
+export const setScript = (steps: readonly ScriptStep[]) => vscode.commands.executeCommand('mcpFakeLm.setScript', steps);
+export const recorded = async () => (await vscode.commands.executeCommand<RecordedRequest[]>('mcpFakeLm.requests')) ?? [];
+
+/** A ChatResponseStream that keeps what was streamed. */
+export class RecordingStream {
+  readonly markdownParts: string[] = [];
+  readonly progressParts: string[] = [];
+  markdown(value: string | vscode.MarkdownString): void {
+    this.markdownParts.push(typeof value === 'string' ? value : value.value);
+  }
+  progress(value: string): void {
+    this.progressParts.push(value);
+  }
+  get text(): string {
+    return this.markdownParts.join('');
+  }
+}
+
+export type Turn = { prompt: string; command?: string; participant: string; references: []; toolReferences: [] } | { response: vscode.ChatResponseMarkdownPart[]; result: vscode.ChatResult; participant: string };
+
+export interface AskOptions {
+  readonly command?: string;
+  readonly history?: readonly Turn[];
+  readonly token?: vscode.CancellationToken;
+  readonly model?: vscode.LanguageModelChat | null;
+}
+
+/** Calls the participant's handler as the Chat view would, and returns what it streamed and its result. */
+export async function ask(api: McpToolHostApi, prompt: string, options: AskOptions = {}): Promise<{ stream: RecordingStream; result: vscode.ChatResult; meta: ToolLoopMetadata }> {
+  const model = options.model === null ? undefined : (options.model ?? (await fakeModel()));
+  const handler = createChatHandler({ pool: api.pool, pipeline: api.pipeline });
+  const stream = new RecordingStream();
+  const request = { prompt, command: options.command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
+  const context = { history: options.history ?? [] } as unknown as vscode.ChatContext;
+  const token = options.token ?? new vscode.CancellationTokenSource().token;
+  const result = (await handler(request, context, stream as unknown as vscode.ChatResponseStream, token)) ?? {};
+  return { stream, result, meta: result.metadata as ToolLoopMetadata };
+}
+
+export async function fakeModel(): Promise<vscode.LanguageModelChat> {
+  await vscode.extensions.getExtension(FAKE_LM_ID)?.activate();
+  return until('the test model', async () => (await vscode.lm.selectChatModels({ vendor: 'mcpfake' }))[0]);
+}
+
+/** A stdio server entry running a copy of the demo server (or a fixture) with the host's own Node. */
+export function serverEntry(extensionPath: string, extra: Record<string, unknown> = {}, script?: string): Record<string, unknown> {
+  const file = script ? path.resolve(extensionPath, 'test/fixtures/servers', script) : path.join(extensionPath, 'dist', 'demo-server.js');
+  const env = { ELECTRON_RUN_AS_NODE: '1', ...((extra.env as Record<string, string> | undefined) ?? {}) };
+  return { command: process.execPath, args: [file], ...extra, env };
+}
+
+export const chatConfig = () => vscode.workspace.getConfiguration('mcpToolHost.chat');
+export const setServers = (value: unknown) => vscode.workspace.getConfiguration('mcpToolHost').update('servers', value, vscode.ConfigurationTarget.Global);

@@ -1,0 +1,104 @@
+// UI test of @mcp (issue 6) in the real Chat view (code-server) through Chromium, answered by the
+// test-only model (test/fakelm, installed next to the extension, code-server started with
+// --enable-proposed-api mcp-tool-host-tests.fakelm so it is the default model). A person types
+// `@mcp ...`, approves the quick-pick for a destructive demo tool, and reads the answer.
+// Screenshots go to shotsDir as chat-NN-name.png.
+import fs from 'node:fs';
+import path from 'node:path';
+import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
+import { workbenchPage } from './workbenchPage.mjs';
+
+export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
+  const { NODE24 } = e2eEnv();
+  const ws = path.join(runDir, 'chat-ui-ws');
+  fs.rmSync(ws, { recursive: true, force: true });
+  fs.mkdirSync(ws, { recursive: true });
+  // User settings are shared with the other suites: keep what was there and put it back at the end.
+  const userSettings = path.join(runDir, 'ud/User/settings.json');
+  const original = fs.readFileSync(userSettings, 'utf8');
+  fs.writeFileSync(userSettings, JSON.stringify({
+    ...JSON.parse(original),
+    'chat.disableAIFeatures': false,
+    'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] } },
+  }, null, 2));
+
+  const browser = await launchBrowser(runDir);
+  const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
+  const ui = workbenchPage(page, { shotsDir, prefix: 'chat', log });
+  const { shot, check, quickInput } = ui;
+  const chat = page.locator('.interactive-session').first();
+  const chatText = async () => (await chat.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+  const waitChat = async (re, ms = 30_000) => {
+    const end = Date.now() + ms;
+    let text = '';
+    while (Date.now() < end) {
+      text = await chatText();
+      if (re.test(text)) return text;
+      await page.waitForTimeout(250);
+    }
+    throw new Error(`the chat never showed ${re}; it shows:\n${text.slice(-800)}`);
+  };
+  const input = page.locator('.interactive-input-part .monaco-editor').first();
+  // @mcp is sticky: the input keeps "@mcp " after a request, so it is cleared first. A suggestion
+  // still open after typing (a participant or slash command) would take the Enter: close it.
+  const send = async (prompt) => {
+    await input.click({ force: true });
+    await page.keyboard.press('Control+A');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.type(prompt, { delay: 20 });
+    await page.waitForTimeout(600);
+    if (await page.locator('.suggest-widget.visible').first().isVisible().catch(() => false)) await page.keyboard.press('Escape');
+    await page.keyboard.press('Enter');
+  };
+
+  try {
+    await page.goto(cs.url(ws));
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+
+    await check('the Chat view opens with the test model and offers @mcp', async () => {
+      if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+i');
+      await input.waitFor({ timeout: 30_000 });
+      // the model picker shows the test model (its name cut to fit) once the provider is resolved
+      await page.locator('.interactive-input-part', { hasText: 'MCP Test Mo' }).waitFor({ timeout: 60_000 });
+      await input.click({ force: true });
+      await page.keyboard.type('@mc');
+      await page.locator('.suggest-widget .monaco-list-row', { hasText: '@mcp' }).first().waitFor({ timeout: 10_000 });
+      await shot('participant-suggested');
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Backspace');
+    });
+
+    await check('@mcp /tools lists the demo tools with their badges', async () => {
+      await send('@mcp /tools');
+      await waitChat(/delete_note Delete Note \(destructive · idempotent\)/);
+      await shot('tools');
+    });
+
+    await check('@mcp asks for a destructive call: the approval quick-pick, Allow once, the answer', async () => {
+      await send('@mcp call delete_note name=welcome');
+      await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" on demo?' }).waitFor({ timeout: 30_000 });
+      await shot('approval-quickpick');
+      await quickInput.locator('.monaco-list-row', { hasText: 'Allow once' }).click();
+      await waitChat(/FAKE-MODEL-REPLY: Deleted "welcome"\./);
+      await waitChat(/demo › delete_note \{"name":"welcome"\}: done/);
+      await shot('answer-after-approval');
+    });
+
+    await check('@mcp with Escape on the approval: denied, nothing sent, and the answer says so', async () => {
+      await send('@mcp call delete_note name=shopping');
+      await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" on demo?' }).waitFor({ timeout: 30_000 });
+      await page.keyboard.press('Escape');
+      await waitChat(/delete_note \{"name":"shopping"\}: denied by you: not sent/);
+      await waitChat(/You denied a call: nothing was sent for it\./);
+      await shot('answer-after-denial');
+    });
+  } catch (err) {
+    ui.results.failed.push(`chat UI session: ${err}`);
+    await shot('failure-session').catch(() => undefined);
+  } finally {
+    await browser.close();
+    fs.writeFileSync(userSettings, original);
+  }
+  return ui.results;
+}
