@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
+import { sleep, until } from './wait';
 
 // The argument prompts of "MCP: Call Tool..." and tree clicks, driven through the quick-open
 // commands (accept, next, back, close) and the JSON editor's "Call" and "Cancel" commands (its
@@ -11,17 +12,6 @@ import type { CallOutcome } from '../../src/core/calls/callPipeline';
 // stores; typing into the boxes is covered by test/ui/argumentsUi.mjs.
 const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/argument-forms.cjs');
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 const settings = () => vscode.workspace.getConfiguration('mcpToolHost');
 const userServers = () => ({ ...(settings().inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) });

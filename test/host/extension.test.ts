@@ -3,19 +3,9 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import type { TreeNode } from '../../src/vscode/toolTree';
+import { sleep, until } from './wait';
 
 const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
 
 const servers = () => vscode.workspace.getConfiguration('mcpToolHost');
 const setServers = (value: unknown, target = vscode.ConfigurationTarget.Global) => servers().update('servers', value, target);

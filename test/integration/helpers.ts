@@ -63,3 +63,12 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
 export const workspaceRoots = () => [{ uri: pathToFileURL(ROOT).href, name: 'root' }];
 
 export const node = (script: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [script], ...extra });
+
+/** Polls `probe` every 25 ms until it holds, or fails naming `what`. */
+export async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!probe()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}

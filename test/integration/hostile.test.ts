@@ -4,15 +4,7 @@ import type { ApprovalRequest } from '../../src/core/calls/ports';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
 import { parseServers } from '../../src/core/config/serverConfig';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
-import { FIXTURES, makeHost, node } from './helpers';
-
-const until = async (what: string, probe: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
+import { FIXTURES, makeHost, node, until } from './helpers';
 
 describe('a hostile server (real child process)', function () {
   const host = makeHost({ h: node(path.join(FIXTURES, 'hostile.cjs'), { timeoutSeconds: 5 }) }, 'allow-once');

@@ -9,7 +9,7 @@ import { ServerConnection, type ConnectionDeps } from '../../src/core/connection
 import { RestartPolicy } from '../../src/core/connection/restartPolicy';
 import type { ServerState } from '../../src/core/connection/serverState';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
-import { DEMO_SERVER, FIXTURES, ROOT } from './helpers';
+import { DEMO_SERVER, FIXTURES, ROOT, until } from './helpers';
 
 function connection(raw: Record<string, unknown>, extra: Partial<ConnectionDeps> = {}, inputs: Record<string, string> = {}) {
   const [def] = parseServers({ s: raw }, 'user').servers as [ServerDefinition];
@@ -25,14 +25,6 @@ function connection(raw: Record<string, unknown>, extra: Partial<ConnectionDeps>
   c.onDidChangeState((s) => states.push(s));
   return { c, logs, states };
 }
-
-const until = async (what: string, probe: () => boolean, ms = 10_000) => {
-  const end = Date.now() + ms;
-  while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-};
 
 describe('server lifecycle (real child processes)', function () {
   const open: ServerConnection[] = [];

@@ -60,9 +60,21 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
       await input.waitFor({ timeout: 30_000 });
       // the model picker shows the test model (its name cut to fit) once the provider is resolved
       await page.locator('.interactive-input-part', { hasText: 'MCP Test Mo' }).waitFor({ timeout: 60_000 });
-      await input.click({ force: true });
-      await page.keyboard.type('@mc');
-      await page.locator('.suggest-widget .monaco-list-row', { hasText: '@mcp' }).first().waitFor({ timeout: 10_000 });
+      // Participants register as their extension activates: the first suggest list can come too early, so ask again.
+      const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: '@mcp' }).first();
+      for (let attempt = 1; ; attempt++) {
+        await input.click({ force: true });
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Backspace');
+        await page.keyboard.type('@mc');
+        try {
+          await suggestion.waitFor({ timeout: 10_000 });
+          break;
+        } catch (err) {
+          if (attempt === 3) throw err;
+          await page.keyboard.press('Escape');
+        }
+      }
       await shot('participant-suggested');
       await page.keyboard.press('Escape');
       await page.keyboard.press('Control+A');
