@@ -1,15 +1,20 @@
 // `npm start`: builds and packages the extension, installs it into a pinned code-server
-// (a real VS Code on Node 24, cached per user), opens a demo workspace whose settings
-// configure the bundled demo server, and prints the URL. Ctrl+C stops everything.
-// Options: --port N (default 8080), --no-wait (start, print, and exit after a health check).
+// (a real VS Code on Node 24, cached per user) whose user settings configure the bundled demo
+// server, opens a demo workspace, and prints the URL. Ctrl+C stops everything.
+// The profile (user settings, extensions, state) and the demo workspace are kept between runs:
+// what the user did in the demo VS Code (a server added, a setting changed) is still there next time.
+// Options: --port N (default 8080), --profile DIR (default .vscode-test/start),
+//          --reset (start from a new profile), --no-wait (start, print, and exit after a health check).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { applyEdits, modify, parse } from 'jsonc-parser';
 import { e2eEnv, prepare, start } from './e2e/codeServer.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const port = Number(arg('--port') ?? process.env.PORT ?? 8080);
+const runDir = path.resolve(arg('--profile') ?? path.join(root, '.vscode-test', 'start'));
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -18,22 +23,28 @@ const run = (cmd, args) => {
 run('npm', ['run', '--silent', 'package']);
 run('bash', ['scripts/e2e/setup.sh']);
 
-const runDir = path.join(root, '.vscode-test', 'start');
+if (process.argv.includes('--reset')) {
+  console.log(`--reset: removing the demo profile ${runDir}`);
+  fs.rmSync(runDir, { recursive: true, force: true });
+}
 const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
-prepare(runDir, { vsix: [path.join(root, 'dist-vsix', 'mcp-tool-host.vsix')] });
-const installed = path.join(runDir, 'ext', `${pkg.publisher}.${pkg.name}-${pkg.version}`, 'dist', 'demo-server.js');
+const demo = {
+  command: e2eEnv().NODE24,
+  args: [path.join(runDir, 'ext', `${pkg.publisher}.${pkg.name}-${pkg.version}`, 'dist', 'demo-server.js')],
+};
+// A new profile gets the demo server in its user settings (as "Add Demo Server" would put it
+// there: a user's server starts without the prompt a workspace-defined one gets).
+prepare(runDir, { vsix: [path.join(root, 'dist-vsix', 'mcp-tool-host.vsix')], userSettings: { 'mcpToolHost.servers': { demo } } });
+repointDemo(path.join(runDir, 'ud', 'User', 'settings.json'), demo);
 const workspace = path.join(runDir, 'demo-workspace');
-fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
-fs.writeFileSync(path.join(workspace, '.vscode', 'settings.json'), JSON.stringify({
-  'mcpToolHost.servers': {
-    demo: { command: e2eEnv().NODE24, args: [installed], trustAnnotations: true },
-  },
-}, null, 2) + '\n');
-fs.writeFileSync(path.join(workspace, 'README.md'), '# MCP Tool Host demo\n\nOpen the MCP Tool Host view in the activity bar and click a tool.\n');
+fs.mkdirSync(workspace, { recursive: true });
+const readme = path.join(workspace, 'README.md');
+if (!fs.existsSync(readme)) fs.writeFileSync(readme, '# MCP Tool Host demo\n\nOpen the MCP Tool Host view in the activity bar and click a tool.\n');
 
 const cs = await start(runDir, { port });
 const url = cs.url(workspace);
 console.log(`\nMCP Tool Host is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen it in a browser on this machine (127.0.0.1 only, no password). Ctrl+C stops it.`);
+console.log(`Profile: ${runDir} (kept between runs; \`npm start -- --reset\` starts from a new one).`);
 if (process.argv.includes('--no-wait')) {
   await cs.stop();
   process.exit(0);
@@ -42,3 +53,19 @@ const stop = async () => { await cs.stop(); process.exit(0); };
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 cs.child.on('exit', (code) => { console.log(`code-server exited (${code}); log: ${path.join(runDir, 'server.log')}`); process.exit(code ?? 1); });
+
+/**
+ * Points a `demo` entry that still runs the bundled demo server at this run's Node and extension
+ * (both paths change with the cache and the version). Every other key, and a removed or
+ * repurposed entry, stays as the user left it; comments survive (jsonc edits).
+ */
+function repointDemo(settingsFile, demo) {
+  let text = fs.readFileSync(settingsFile, 'utf8');
+  const current = parse(text, [], { allowTrailingComma: true })?.['mcpToolHost.servers']?.demo;
+  const runsBundledDemo = typeof current?.args?.[0] === 'string' && current.args[0].endsWith(`${path.sep}dist${path.sep}demo-server.js`);
+  if (!runsBundledDemo) return;
+  for (const [key, value] of Object.entries(demo)) {
+    text = applyEdits(text, modify(text, ['mcpToolHost.servers', 'demo', key], value, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  }
+  fs.writeFileSync(settingsFile, text);
+}

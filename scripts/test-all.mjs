@@ -3,6 +3,7 @@
 //   1. unit + integration (mocha in plain Node; servers are real child processes)
 //   2. the extension-host suite inside a real VS Code (code-server)
 //   3. UI tests in Debian's Chromium, with screenshots under test-results/
+//   4. `npm start` as a user runs it, twice
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { runUiTests } from '../test/ui/uiTests.mjs';
 import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
 import { runChatUiTests } from '../test/ui/chatUi.mjs';
+import { runStartUiTests } from '../test/ui/startUi.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -129,6 +131,10 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
         await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say }));
       });
     }
+
+    // 3. `npm start` itself, run twice on a profile of its own: the demo is served, and what the
+    //    user did in the first session is still there in the second.
+    await ui('npm start UI tests', () => runStartUiTests({ runDir: path.join(results, 'npm-start'), shotsDir: path.join(results, 'screenshots'), root, log: say }));
   }
 }
 

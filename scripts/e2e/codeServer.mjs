@@ -24,10 +24,21 @@ export async function freePort() {
   });
 }
 
+// What `npm test` / `npm start` put in the environment (npm_config_*, npm_package_*, INIT_CWD,
+// NODE...) must not reach code-server: a server started there with npx would take this checkout
+// as its npm prefix. Registry access (mirror, proxy, CA) is kept. Same rule as env.sh.
+const NPM_KEEP = /^npm_config_(registry|proxy|https_proxy|http_proxy|noproxy|cafile|ca|strict_ssl)$/i;
+const isNpmVariable = (name) => /^npm_config_/i.test(name) || /^npm_/.test(name) || name === 'INIT_CWD' || name === 'NODE';
+
+/** `env` without the variables npm adds for its scripts (see NPM_KEEP for what stays). */
+export function withoutNpmEnv(env = process.env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => NPM_KEEP.test(name) || !isNpmVariable(name)));
+}
+
 function isolatedEnv(runDir) {
   const home = path.join(runDir, 'home');
   return {
-    ...process.env,
+    ...withoutNpmEnv(),
     HOME: home,
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_DATA_HOME: path.join(home, '.local/share'),
@@ -40,7 +51,10 @@ function csArgs(runDir) {
   return ['--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'), '--extensions-dir', path.join(runDir, 'ext')];
 }
 
-/** Prepares runDir with quiet user settings (plus `userSettings`) and installs the given .vsix files. */
+/**
+ * Prepares runDir and installs the given .vsix files. A new profile gets quiet user settings (plus
+ * `userSettings`); an existing one keeps the settings its user wrote (`npm start` reuses its profile).
+ */
 export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
   const { NODE24, CODE_SERVER } = e2eEnv();
   for (const d of ['home', 'tmp', 'ud/User', 'ext']) fs.mkdirSync(path.join(runDir, d), { recursive: true });
@@ -56,7 +70,8 @@ export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
     'git.openRepositoryInParentFolders': 'never',
     ...userSettings,
   };
-  fs.writeFileSync(path.join(runDir, 'ud/User/settings.json'), JSON.stringify(settings, null, 2));
+  const settingsFile = path.join(runDir, 'ud/User/settings.json');
+  if (!fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
   for (const file of vsix) {
     execFileSync(NODE24, [path.join(CODE_SERVER, 'out/node/entry.js'), ...csArgs(runDir), '--install-extension', file, '--force'], {
       env: isolatedEnv(runDir),

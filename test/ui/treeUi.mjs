@@ -29,7 +29,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'tree', log });
-  const { shot, check, quickInput, sidebar, row, viewTitle, openView, palette, paletteOffers, runCommand, widenSidebar, hover } = ui;
+  const { shot, check, quickInput, sidebar, row, viewTitle, openView, palette, paletteOffers, runCommand, widenSidebar, hover, addStdioServer } = ui;
 
   try {
     writeServers(undefined);
@@ -58,22 +58,17 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
     });
 
     await check('"MCP: Add Server..." from the palette: stdio command, suggested name, and the server runs', async () => {
-      await runCommand('MCP: Add Server...');
-      await quickInput.locator('.quick-input-title', { hasText: 'MCP: Add Server (1/3)' }).waitFor({ timeout: 10_000 });
-      await shot('add-server-kind');
-      await quickInput.locator('.monaco-list-row', { hasText: 'Command (stdio)' }).click();
-      await quickInput.locator('.quick-input-title', { hasText: 'command' }).waitFor({ timeout: 10_000 });
-      await page.keyboard.type(`${NODE24} "${demo}`);
-      await quickInput.locator('.quick-input-message', { hasText: 'double quote is not closed' }).waitFor({ timeout: 5_000 });
-      await page.keyboard.type('"');
-      await page.keyboard.press('Enter');
-      await quickInput.locator('.quick-input-title', { hasText: 'name' }).waitFor({ timeout: 10_000 });
-      const suggested = await quickInput.locator('input').inputValue();
+      const suggested = await addStdioServer(`${NODE24} "${demo}"`, 'notes', async (step) => {
+        if (step === 'kind') await shot('add-server-kind');
+        if (step === 'command') {
+          // Typed without its closing quote first: the live check says so.
+          await page.keyboard.press('Backspace');
+          await quickInput.locator('.quick-input-message', { hasText: 'double quote is not closed' }).waitFor({ timeout: 5_000 });
+          await page.keyboard.type('"');
+        }
+        if (step === 'name') await shot('add-server-name');
+      });
       if (suggested !== 'demo') throw new Error(`suggested name "${suggested}"`);
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type('notes');
-      await shot('add-server-name');
-      await page.keyboard.press('Enter');
       await row(/^notes/).waitFor({ timeout: 30_000 });
       await page.getByRole('treeitem', { name: /List Notes/ }).first().waitFor({ timeout: 30_000 });
       const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'))[SERVERS_KEY];

@@ -84,6 +84,27 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     return (await hoverWidget.innerText()).replace(/\u00a0/g, ' ');
   };
 
+  /**
+   * "MCP: Add Server..." as a user types it: Command (stdio), the command line, then `name` over
+   * the suggested one. Returns the suggested name; `beforeEnter(step)` may check or shoot a step.
+   */
+  const addStdioServer = async (commandLine, name, beforeEnter = async () => undefined) => {
+    await runCommand('MCP: Add Server...');
+    await quickInput.locator('.quick-input-title', { hasText: 'MCP: Add Server (1/3)' }).waitFor({ timeout: 10_000 });
+    await beforeEnter('kind');
+    await quickInput.locator('.monaco-list-row', { hasText: 'Command (stdio)' }).click();
+    await quickInput.locator('.quick-input-title', { hasText: 'command' }).waitFor({ timeout: 10_000 });
+    await page.keyboard.type(commandLine);
+    await beforeEnter('command');
+    await page.keyboard.press('Enter');
+    await quickInput.locator('.quick-input-title', { hasText: 'name' }).waitFor({ timeout: 10_000 });
+    const suggested = await quickInput.locator('input').inputValue();
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type(name);
+    await beforeEnter('name');
+    await page.keyboard.press('Enter');
+    return suggested;
+  };
 
-  return { results, shot, check, quickInput, sidebar, row, viewTitle, openView, palette, paletteRows, paletteOffers, runCommand, widenSidebar, hover };
+  return { results, shot, check, quickInput, sidebar, row, viewTitle, openView, palette, paletteRows, paletteOffers, runCommand, widenSidebar, hover, addStdioServer };
 }
