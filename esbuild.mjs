@@ -1,7 +1,7 @@
 // Bundles the extension, the CLI and the demo server into dist/ (CommonJS, Node).
 // usage: node esbuild.mjs [--production] [--watch] [--outdir DIR] [--analyze]
 //
-// The extension is split (issue 7): dist/extension.js is what activation loads (the VS Code
+// The extension is split (ARCHITECTURE.md "Limits"): dist/extension.js is what activation loads (the VS Code
 // adapters, tree, commands, config, the core's own code); dist/core.js holds the heavy packages
 // (the MCP SDK client with zod, ajv), loaded by the first server start or schema check, and
 // dist/jsonc.js the JSONC parser, loaded when there is an mcp.json to read or arguments to edit.
@@ -149,7 +149,7 @@ function checkActivationBundle(result) {
   }
   const [output] = Object.entries(result.metafile.outputs).filter(([file]) => file.endsWith('extension.js'));
   if (production && output && output[1].bytes > ACTIVATION_BUDGET_BYTES) {
-    console.warn(`warning: dist/extension.js is ${(output[1].bytes / 1024).toFixed(0)} KB, over the ${ACTIVATION_BUDGET_BYTES / 1024} KB activation budget (issue 7).`);
+    console.warn(`warning: dist/extension.js is ${(output[1].bytes / 1024).toFixed(0)} KB, over the ${ACTIVATION_BUDGET_BYTES / 1024} KB activation budget (ARCHITECTURE.md).`);
   }
 }
 

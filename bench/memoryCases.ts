@@ -3,7 +3,8 @@
 import { execFileSync } from 'node:child_process';
 import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
-import { badgeWords, displayName, effectiveAnnotations } from '../src/core/tools/annotations';
+import { displayName, effectiveAnnotations } from '../src/core/tools/annotations';
+import { badgeDescription } from '../src/core/tools/toolBadges';
 import { sanitizeLine, sanitizeText } from '../src/core/render/sanitize';
 import { median, time, type BenchOptions, type Report } from './harness';
 
@@ -37,7 +38,7 @@ export async function treeCore(o: BenchOptions, report: Report): Promise<void> {
         for (const tool of tools) {
           const a = effectiveAnnotations(tool, s % 2 === 0);
           const label = sanitizeLine(displayName(tool));
-          const description = badgeWords(a).join(' · ');
+          const description = badgeDescription(a); // what the tree row shows
           const tooltip = sanitizeText(tool.description ?? '');
           items += label.length > 0 && description.length >= 0 && tooltip.length > 0 ? 1 : 0;
         }

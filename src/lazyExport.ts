@@ -2,7 +2,7 @@
 // dist/extension.js with a generated facade for each heavy package (the MCP SDK client, ajv):
 // every export of the facade is made here and reaches the real one, in dist/core.js, only when
 // it is first constructed, called or read. So activation loads neither the SDK nor ajv; the
-// first server start or schema check does (issue 7: code loaded at activation <= 150 KB).
+// first server start or schema check does (code loaded at activation <= 150 KB: ARCHITECTURE.md "Limits").
 
 type AnyFunction = (...args: unknown[]) => unknown;
 type AnyConstructor = new (...args: unknown[]) => object;

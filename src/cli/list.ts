@@ -1,7 +1,12 @@
-import { badgeWords, displayName, effectiveAnnotations } from '../core/tools/annotations';
+import { displayName, effectiveAnnotations } from '../core/tools/annotations';
+import { badgeDescription, badgeWords } from '../core/tools/toolBadges';
+import { callVerdict, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { sanitizeLine } from '../core/render/sanitize';
 import { Exit, type ExitCode } from './args';
 import type { CliHost } from './host';
+
+/** What the CLI's pipeline applies: no stored grants, every call judged on its own (`--yes` answers the prompt). */
+const CLI_RULES: ApprovalRules = { approveAll: () => false };
 
 /**
  * `servers` and `tools`: starts every selected server and lists its state (and tools). Exit 4
@@ -17,7 +22,11 @@ export async function listServers(host: CliHost, withTools: boolean, json: boole
     serverInfo: c.state.kind === 'running' ? { name: c.state.serverName, version: c.state.serverVersion, protocolVersion: c.state.protocolVersion } : undefined,
     toolCount: c.tools.length,
     tools: withTools
-      ? c.tools.map((t) => ({ name: t.name, title: displayName(t), description: t.description, badges: badgeWords(effectiveAnnotations(t, c.definition.trustAnnotations)) }))
+      ? c.tools.map((t) => {
+          const a = effectiveAnnotations(t, c.definition.trustAnnotations);
+          const asksFirst = callVerdict(c.name, t, a, CLI_RULES).kind === 'asks';
+          return { name: t.name, title: displayName(t), description: t.description, badges: badgeWords(a), badgeText: badgeDescription(a), asksFirst };
+        })
       : undefined,
   }));
   if (json) {
@@ -26,7 +35,7 @@ export async function listServers(host: CliHost, withTools: boolean, json: boole
     for (const r of rows) {
       const state = r.error ? `error: ${sanitizeLine(r.error)}` : r.state;
       console.log(`${sanitizeLine(r.server)}: ${state}${withTools || r.error ? '' : `, ${r.toolCount} tool${r.toolCount === 1 ? '' : 's'}`}`);
-      for (const t of r.tools ?? []) console.log(`  ${sanitizeLine(t.name)}  [${t.badges.join(', ')}]`);
+      for (const t of r.tools ?? []) console.log(`  ${sanitizeLine(t.name)}  [${t.badgeText}]${t.asksFirst ? '  asks first (--yes to allow)' : ''}`);
     }
   }
   return rows.some((r) => r.error) ? Exit.connection : Exit.ok;

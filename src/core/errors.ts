@@ -22,23 +22,3 @@ export class ServerStartError extends McpHostError {
 
 /** The server did not finish `initialize` in time. */
 export class HandshakeTimeoutError extends ServerStartError {}
-
-/** The server answered a request with a JSON-RPC error (as opposed to a tool error, `isError`). */
-export class ProtocolCallError extends McpHostError {
-  constructor(readonly code: number | undefined, message: string, options?: { cause?: unknown }) {
-    super(message, options);
-  }
-}
-
-/** The user (or a headless policy) refused the call; nothing was sent. */
-export class ApprovalDeniedError extends McpHostError {}
-
-/** The user cancelled a running call. */
-export class CallCancelledError extends McpHostError {}
-
-/** The arguments do not match the tool's input schema; nothing was sent. */
-export class ArgumentsInvalidError extends McpHostError {
-  constructor(message: string, readonly problems: readonly string[]) {
-    super(message);
-  }
-}

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/calls/ports';
-import { badgeWords, displayName } from '../core/tools/annotations';
+import { displayName } from '../core/tools/annotations';
+import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine } from '../core/render/sanitize';
 import { showDefinitionChanges } from './definitionDiff';
 
@@ -65,7 +66,7 @@ async function pickDecision(request: ApprovalRequest): Promise<DecisionItem | un
   const qp = vscode.window.createQuickPick<DecisionItem>();
   try {
     const tool = sanitizeLine(displayName(request.tool));
-    qp.title = `Approve "${tool}" on ${sanitizeLine(request.server)}? [${badgeWords(request.annotations).join(', ')}]`;
+    qp.title = `Approve "${tool}" on ${sanitizeLine(request.server)}? [${badgeDescription(request.annotations)}]`;
     qp.placeholder = `Arguments: ${argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText}`;
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;

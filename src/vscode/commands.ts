@@ -5,7 +5,8 @@ import type { CallPipeline } from '../core/calls/callPipeline';
 import type { CallOrigin } from '../core/calls/ports';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { ServerConnection } from '../core/connection/serverConnection';
-import { badgeWords, displayName, effectiveAnnotations } from '../core/tools/annotations';
+import { displayName, effectiveAnnotations } from '../core/tools/annotations';
+import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine } from '../core/render/sanitize';
 import { askArguments } from './argumentInput';
 import { ArgumentEditors } from './argumentEditor';
@@ -136,7 +137,7 @@ async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
     if (c.tools.length === 0) continue;
     items.push({ label: sanitizeLine(c.name), kind: vscode.QuickPickItemKind.Separator });
     for (const t of c.tools) {
-      const badges = badgeWords(effectiveAnnotations(t, c.definition.trustAnnotations)).join(' · ');
+      const badges = badgeDescription(effectiveAnnotations(t, c.definition.trustAnnotations));
       items.push({ label: sanitizeLine(displayName(t)), description: `${sanitizeLine(c.name)} · ${badges}`, detail: sanitizeLine(t.description ?? ''), target: { server: c.name, tool: t.name } });
     }
   }

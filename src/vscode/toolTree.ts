@@ -3,18 +3,13 @@ import type { ServerPool } from '../core/connection/serverPool';
 import type { ServerConnection } from '../core/connection/serverConnection';
 import { assertNever, type Disposable } from '../core/events';
 import { effectiveAnnotations } from '../core/tools/annotations';
-import type { GrantCheck } from '../core/policy/grants';
-import { pinTool, type ToolPin } from '../core/policy/toolPin';
+import { callVerdict, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { actionItem, configErrorItem, messageItem, serverItem, toolItem } from './treeItems';
 import { toolTooltip, type LastError } from './tooltips';
 import type { ServerNode, ToolNode, TreeNode } from './treeNodes';
 
 export type { TreeNode } from './treeNodes';
 
-/** What the tree asks of the GrantStore. */
-export interface GrantLookup {
-  check(server: string, tool: string, pin: ToolPin, destructive: boolean): GrantCheck;
-}
 
 /** Changes that arrive together (state, then tools) become one refresh; short enough to feel immediate. */
 const REFRESH_DELAY_MS = 15;
@@ -44,8 +39,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   private _pendingAll = false;
   private _timer: NodeJS.Timeout | undefined;
 
-  /** `grants` (the user's standing approvals) let a tool's tooltip say whether a call would ask. */
-  constructor(private readonly _pool: ServerPool, private readonly _grants?: GrantLookup, private readonly _review?: ChangeLookup) {
+  /** `rules` (approve-all and the user's grants) let a tool's tooltip say whether a call would ask, as the pipeline decides it. */
+  constructor(private readonly _pool: ServerPool, private readonly _rules: ApprovalRules = { approveAll: () => false }, private readonly _review?: ChangeLookup) {
     const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
     const pool = _pool.onDidChange((connection) => this._changed(connection));
     this._subscription = { dispose: () => (pool.dispose(), changes?.dispose()) };
@@ -89,8 +84,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
     if (node.kind === 'tool' && item.tooltip === undefined) {
       const a = this._annotations(node);
-      const grant = this._grants?.check(node.server, node.tool, pinTool(node.definition), a.destructive.value && !a.readOnly.value);
-      item.tooltip = toolTooltip(node.server, node.definition, a, grant, this._review?.changeOf(node.server, node.tool)?.parts);
+      const verdict = callVerdict(node.server, node.definition, a, this._rules);
+      item.tooltip = toolTooltip(node.server, node.definition, a, verdict, this._review?.changeOf(node.server, node.tool)?.parts);
     }
     return item;
   }

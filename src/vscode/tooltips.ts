@@ -2,13 +2,12 @@ import * as vscode from 'vscode';
 import { suspiciousText } from '../core/policy/suspiciousText';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../core/connection/serverConnection';
-import { approvalNeed } from '../core/policy/approvalPolicy';
-import type { Grant, GrantCheck } from '../core/policy/grants';
+import { verdictSentence, type CallVerdict } from '../core/policy/approvalPolicy';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { formatCommandLine } from '../core/transport/commandLine';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
 import { formatArgument, summarizeArguments } from '../core/tools/schemaSummary';
-import { ASSUMED_MARK, BADGE_SENTENCE, hintSource, toolBadges } from './toolBadges';
+import { ASSUMED_MARK, BADGE_SENTENCE, hintSource, toolBadges } from '../core/tools/toolBadges';
 
 /** Server text longer than this is cut in a tooltip (Show Schema has all of it). */
 const MAX_DESCRIPTION_CHARS = 1500;
@@ -42,9 +41,9 @@ function cut(text: string, max: number): string {
 
 /**
  * A tool's tooltip: name, sanitised description, its arguments from the input schema, what it
- * may do and whether a call asks first, and each hint with where it came from.
+ * may do and whether a call asks first (the pipeline's own verdict), and each hint with where it came from.
  */
-export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations, grant?: GrantCheck, changed?: readonly string[]): vscode.MarkdownString {
+export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations, verdict: CallVerdict, changed?: readonly string[]): vscode.MarkdownString {
   const md = untrustedMarkdown();
   const shown = sanitizeLine(displayName(tool));
   md.appendMarkdown('**').appendText(shown).appendMarkdown('** — ').appendText(shown === sanitizeLine(tool.name) ? `on ${sanitizeLine(server)}` : `${sanitizeLine(server)} / ${sanitizeLine(tool.name)}`);
@@ -63,7 +62,10 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
   const badges = toolBadges(a);
   md.appendMarkdown('\n\n**What it may do**');
   for (const b of badges) md.appendMarkdown(`\n- ${b.word}${b.assumed ? ASSUMED_MARK : ''}: ${BADGE_SENTENCE[b.word]}`);
-  md.appendMarkdown(`\n\n${approvalSentence(a, grant)}`);
+  const sentence = verdictSentence(verdict);
+  md.appendMarkdown('\n\n');
+  if (sentence.headline) md.appendMarkdown('**').appendText(sentence.headline).appendMarkdown('** ');
+  md.appendText(sentence.text);
 
   md.appendMarkdown('\n\n**Hints**');
   const hints = [['read-only', a.readOnly, 'readOnlyHint'], ['destructive', a.destructive, 'destructiveHint'], ['idempotent', a.idempotent, 'idempotentHint'], ['open-world', a.openWorld, 'openWorldHint']] as const;
@@ -78,22 +80,6 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
     md.appendMarkdown(`\n\n"${ASSUMED_MARK}" marks what the server did not declare: the spec's cautious default is assumed.`);
   }
   return md;
-}
-
-const GRANT_WORDS: Readonly<Record<Grant['scope'], string>> = {
-  'tool-always': 'you always allow this tool',
-  'tool-session': 'you allowed this tool for this session',
-  'server-session': 'you allowed this server for this session',
-};
-
-/** Whether a call asks first, and why not when a grant covers it; a changed definition says so. */
-function approvalSentence(a: EffectiveAnnotations, grant: GrantCheck | undefined): string {
-  const need = approvalNeed(a);
-  if (need.kind === 'none') return 'Runs without asking for approval.';
-  if (grant?.kind === 'granted') return `Runs without asking: ${GRANT_WORDS[grant.grant.scope]} (Manage Approvals to change).`;
-  const asks = `Asks before each call: it ${need.reasons.join(' and ')}.`;
-  if (grant?.kind === 'suspended') return `**Definition changed** since you approved it (${grant.changed.join(', ') || 'details'}): the approval is suspended. ${asks}`;
-  return asks;
 }
 
 /**

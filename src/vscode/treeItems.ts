@@ -3,7 +3,7 @@ import type { ServerConnection } from '../core/connection/serverConnection';
 import { assertNever } from '../core/events';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
-import { badgeDescription, toolBadges, toolRisk, type ToolRisk } from './toolBadges';
+import { badgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
 import { serverTooltip, type LastError } from './tooltips';
 import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, ToolNode } from './treeNodes';
 

@@ -40,6 +40,9 @@ describe('@mcp in the Chat view (issue 6)', function () {
     assert.match(tools.stream.text, /### demo/);
     assert.match(tools.stream.text, /`delete_note` Delete Note \*\(destructive · idempotent\)\*/);
     assert.match(tools.stream.text, /`read_note` Read Note \*\(read\\-only · idempotent\)\*/);
+    // Whether a call asks first: the pipeline's own verdict, as in the tree's tooltip.
+    assert.match(tools.stream.text, /`delete_note` Delete Note \*\(destructive · idempotent\)\* · asks first/);
+    assert.doesNotMatch(tools.stream.text, /`read_note` Read Note \*\(read\\-only · idempotent\)\* · asks first/);
   });
 
   it('/call SERVER TOOL {json} calls one tool through the pipeline and shows the result', async () => {

@@ -158,6 +158,17 @@ describe('Tools view: the tree in every server state', () => {
     assert.match(tip('Delete Note'), /\*\*Definition changed\*\* since you approved it \(description\): the approval is suspended\. Asks before each call/);
   });
 
+  it('with "approve every call" on, a read-only tool\'s tooltip says it asks, as the pipeline does', async () => {
+    h = makePool({ approveAll: true });
+    h.apply({ demo: demoEntry });
+    await h.pool.get('demo')!.start();
+    await until('tools listed', () => h.pool.get('demo')!.tools.length > 0);
+    const row = h.rows(h.server('demo').node).find((r) => r.item.label === 'Read Note')!;
+    const tip = plain(h.tree.resolveTreeItem(row.item, row.node).tooltip);
+    assert.match(tip, /Asks before each call: every call needs approval \(setting mcpToolHost\.approveAllCalls\)\./);
+    assert.doesNotMatch(tip, /Runs without asking/);
+  });
+
   it('a workspace-defined server: every tool assumed destructive and open-world, and it says hints are not trusted', async () => {
     h = makePool();
     h.apply({ wsdemo: demoEntry }, 'workspace');

@@ -41,7 +41,7 @@ export const iconOf = (item: vscode.TreeItem) => {
 export const plain = (md: unknown) => (md as vscode.MarkdownString).value.replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1').replace(/&nbsp;/g, ' ');
 
 /** A pool of our own with real launches; `cache` gives servers a last-known tool list; `hang` never finishes resolving. */
-export function makePool(options: { cache?: Record<string, Tool[]>; hang?: Set<string>; restartDelayMs?: number; grants?: GrantStore } = {}) {
+export function makePool(options: { cache?: Record<string, Tool[]>; hang?: Set<string>; restartDelayMs?: number; grants?: GrantStore; approveAll?: boolean } = {}) {
   const validator = new SchemaValidator();
   const pool = new ServerPool((name) => ({
     log: captureLog().log,
@@ -51,7 +51,7 @@ export function makePool(options: { cache?: Record<string, Tool[]>; hang?: Set<s
     toolCache: { load: () => options.cache?.[name], save: () => undefined },
     restartPolicy: new RestartPolicy([options.restartDelayMs ?? 60_000]),
   }));
-  const tree = new ToolTreeProvider(pool, options.grants);
+  const tree = new ToolTreeProvider(pool, { approveAll: () => options.approveAll ?? false, grants: options.grants });
   const rows = (node?: TreeNode) => tree.getChildren(node).map((n) => ({ node: n, item: tree.getTreeItem(n) }));
   const server = (name: string) => rows().find((r) => r.node.kind === 'server' && r.node.server === name)!;
   return {

@@ -55,14 +55,17 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     const ours = await run('tools', 'demo', '--config', 'servers.json');
     assert.equal(ours.code, 0, ours.stderr);
     assert.match(ours.stdout, /^demo: running\n {2}list_notes {2}\[read-only\]/);
+    // The same badges and "will it ask" as every other surface: "writes" for a tool that destroys nothing.
+    assert.match(ours.stdout, /\n {2}add_note {2}\[writes\]\n/);
+    assert.match(ours.stdout, /\n {2}delete_note {2}\[destructive · idempotent\] {2}asks first \(--yes to allow\)\n/);
     const vscode = await run('tools', '--config', '.vscode/mcp.json');
     assert.equal(vscode.code, 0, vscode.stderr);
-    assert.match(vscode.stdout, /delete_note {2}\[destructive, idempotent\]/);
+    assert.match(vscode.stdout, /delete_note {2}\[destructive · idempotent\]/);
     assert.match(vscode.stderr, /config: warning: \.vscode\/mcp\.json: Server "demo": ignored "dev"/);
     const claude = await run('tools', '--config', 'claude_desktop_config.json');
     assert.equal(claude.code, 0, claude.stderr);
     assert.match(claude.stdout, /^everything: running\n/);
-    assert.match(claude.stdout, /\n {2}get-sum {2}\[read-only, idempotent\]/);
+    assert.match(claude.stdout, /\n {2}get-sum {2}\[read-only · idempotent\]/);
   });
 
   it('calls a read-only tool (exit 0) and one that returns isError (exit 1)', async () => {

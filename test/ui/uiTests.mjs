@@ -112,14 +112,14 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
       await answerArguments('Read Note', '{"name": "shopping"}', { submit: false });
       await shot('arguments-input');
       await page.keyboard.press('Enter');
-      await waitOutput(/approval: not needed \[read-only, idempotent\][\s\S]*result \(\d+ ms\):\s*milk, bread, coffee/);
+      await waitOutput(/approval: not needed \[read-only · idempotent\][\s\S]*result \(\d+ ms\):\s*milk, bread, coffee/);
       await shot('output-read-note');
     });
 
     await check('a destructive tool shows the approval quick-pick; Escape denies', async () => {
       await page.getByRole('treeitem', { name: /Delete Note/ }).click();
       await answerArguments('Delete Note', '{"name": "welcome"}');
-      await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" on demo? [destructive, idempotent]' }).waitFor({ timeout: 15_000 });
+      await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" on demo? [destructive · idempotent]' }).waitFor({ timeout: 15_000 });
       await quickInput.locator('.monaco-list-row', { hasText: 'Allow once' }).waitFor();
       await shot('approval-quickpick');
       await page.keyboard.press('Escape');
@@ -136,6 +136,9 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
       await quickInput.locator('.quick-input-title', { hasText: 'MCP: Call Tool' }).waitFor({ timeout: 10_000 });
       await page.keyboard.type('Delete Note');
       await quickInput.locator('.monaco-list-row', { hasText: 'Delete Note' }).first().waitFor();
+      // The picker shows the same badges as the tree row and the approval title (one rule).
+      const pickRow = (await quickInput.locator('.monaco-list-row', { hasText: 'Delete Note' }).first().innerText()).replace(/\u00a0/g, ' ');
+      if (!pickRow.includes('demo · destructive · idempotent')) throw new Error(`the picker row reads "${pickRow}"`);
       await shot('palette-tool-pick');
       await page.keyboard.press('Enter');
       await answerArguments('Delete Note', '{"name": "welcome"}');

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { badgeWords, displayName, effectiveAnnotations } from '../../src/core/tools/annotations';
+import { displayName, effectiveAnnotations } from '../../src/core/tools/annotations';
+import { badgeWords } from '../../src/core/tools/toolBadges';
 import { approvalNeed } from '../../src/core/policy/approvalPolicy';
 
 describe('effective annotations and the approval policy', () => {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { effectiveAnnotations } from '../../src/core/tools/annotations';
 import { formatArgument, MAX_ARGUMENTS_SHOWN, summarizeArguments } from '../../src/core/tools/schemaSummary';
 import { checkServerName, entryFromCommandLine, entryFromUrl, splitCommandLine, suggestServerName } from '../../src/core/config/newServerEntry';
-import { badgeDescription, toolBadges, toolRisk } from '../../src/vscode/toolBadges';
+import { badgeDescription, toolBadges, toolRisk } from '../../src/core/tools/toolBadges';
 
 describe('what the Tools view says about a tool', () => {
   const trusted = (annotations: Record<string, boolean>) => effectiveAnnotations({ annotations }, true);

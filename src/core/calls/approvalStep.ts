@@ -1,8 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { GrantStore } from '../policy/grants';
-import { approvalNeed } from '../policy/approvalPolicy';
+import { callVerdict } from '../policy/approvalPolicy';
 import { pinTool } from '../policy/toolPin';
-import { badgeWords, type EffectiveAnnotations } from '../tools/annotations';
+import type { EffectiveAnnotations } from '../tools/annotations';
+import { badgeDescription } from '../tools/toolBadges';
 import type { ApprovalDecision, Approver, CallOrigin } from './ports';
 
 export type ApprovalResult =
@@ -33,13 +34,12 @@ const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' }>, string
  * grants whether to ask, asks (again after an edit of the arguments), and records new grants.
  */
 export async function approveCall(ctx: ApprovalContext, approver: Approver, grants: GrantStore): Promise<ApprovalResult> {
-  const badges = `[${badgeWords(ctx.annotations).join(', ')}]`;
-  const need = approvalNeed(ctx.annotations, { approveAll: ctx.approveAll });
-  if (need.kind === 'none') return { kind: 'allowed', args: ctx.args, decision: `not needed ${badges}` };
-  const pin = pinTool(ctx.tool);
-  const destructive = ctx.annotations.destructive.value && !ctx.annotations.readOnly.value;
-  const grant = grants.check(ctx.server, ctx.tool.name, pin, destructive);
-  if (grant.kind === 'granted') return { kind: 'allowed', args: ctx.args, decision: `covered by a grant (${grant.grant.scope}) ${badges}` };
+  const badges = `[${badgeDescription(ctx.annotations)}]`;
+  const verdict = callVerdict(ctx.server, ctx.tool, ctx.annotations, { approveAll: () => ctx.approveAll, grants });
+  if (verdict.kind === 'runs') {
+    return { kind: 'allowed', args: ctx.args, decision: verdict.because === 'granted' ? `covered by a grant (${verdict.scope}) ${badges}` : `not needed ${badges}` };
+  }
+  const destructive = ctx.annotations.destructive.value;
   let args = ctx.args;
   for (;;) {
     const decision = await approver.approve({
@@ -47,9 +47,9 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
       tool: ctx.tool,
       args,
       annotations: ctx.annotations,
-      reasons: need.reasons,
+      reasons: verdict.reasons,
       origin: ctx.origin,
-      changed: grant.kind === 'suspended' ? { parts: grant.changed, before: grant.before } : undefined,
+      changed: verdict.suspended ? { parts: verdict.suspended.changed, before: verdict.suspended.before } : undefined,
       offerServerGrant: !destructive,
     });
     if (typeof decision === 'object') {
@@ -60,7 +60,7 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
     }
     if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny} ${badges}` };
     if (decision === 'allow-server-session' && destructive) return { kind: 'denied', decision: `denied: a server-wide grant cannot cover a destructive tool ${badges}` };
-    if (decision !== 'allow-once') grants.add(scopeOf(decision), ctx.server, ctx.tool.name, pin);
+    if (decision !== 'allow-once') grants.add(scopeOf(decision), ctx.server, ctx.tool.name, pinTool(ctx.tool));
     const edited = args !== ctx.args ? ' (arguments edited)' : '';
     return { kind: 'allowed', args, decision: `${DECISION_WORDS[decision]}${edited} ${badges}` };
   }

@@ -4,6 +4,7 @@ import type { ServerPool } from '../connection/serverPool';
 import { Emitter } from '../events';
 import { effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
+import type { ApprovalRules } from '../policy/approvalPolicy';
 import { GrantStore, memoryPersistence } from '../policy/grants';
 import { RateLimiter } from '../policy/rateLimiter';
 import { canonicalJson } from '../policy/toolPin';
@@ -54,6 +55,8 @@ export class CallPipeline {
   /** Fires with the number of calls between begin and end (the status bar shows it). */
   readonly onDidChangeCallsInFlight = this._onDidChangeCallsInFlight.event;
   readonly grants: GrantStore;
+  /** The rules the approve stage applies: surfaces that say "will it ask" read these (callVerdict). */
+  readonly rules: ApprovalRules;
   private readonly _rateLimiter: RateLimiter;
 
   constructor(
@@ -64,6 +67,7 @@ export class CallPipeline {
     private readonly _options: CallPipelineOptions = {},
   ) {
     this.grants = _options.grants ?? new GrantStore(memoryPersistence());
+    this.rules = { approveAll: _options.approveAll ?? (() => false), grants: this.grants };
     this._rateLimiter = _options.rateLimiter ?? new RateLimiter();
   }
 
@@ -128,7 +132,7 @@ export class CallPipeline {
 
     const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
     const approval = await approveCall(
-      { server: request.server, tool, args: request.args, annotations, origin: request.origin, approveAll: this._options.approveAll?.() ?? false, validate },
+      { server: request.server, tool, args: request.args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate },
       this._approver,
       this.grants,
     );

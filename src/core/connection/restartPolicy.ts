@@ -1,4 +1,4 @@
-/** Waits before each automatic restart after a crash (DESIGN: 1, 2, 4, 8, 16 s). */
+/** Waits before each automatic restart after a crash (1, 2, 4, 8, 16 s, then it gives up with the reason). */
 export const RESTART_DELAYS_MS: readonly number[] = [1000, 2000, 4000, 8000, 16000];
 /** Crashes older than this are forgotten. */
 export const CRASH_WINDOW_MS = 3 * 60_000;

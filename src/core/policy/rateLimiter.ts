@@ -1,4 +1,4 @@
-/** Calls per server: a burst, refilled at a steady rate (DESIGN defaults: burst 20, 10 calls/s). */
+/** Calls per server: a burst, refilled at a steady rate (defaults: burst 20, 10 calls/s; settings mcpToolHost.rateLimit.*). */
 export interface RateLimit {
   readonly burst: number;
   readonly perSecond: number;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 
-/** The parts of a tool definition a user's trust rests on (DESIGN: name, title, description, schemas, annotations). */
+/** The parts of a tool definition a user's trust rests on (name, title, description, schemas, annotations). */
 export interface PinnedDefinition {
   readonly name: string;
   readonly title?: string;

@@ -30,7 +30,7 @@ export const SANITIZE_SLICE_CHARS = 1 << 20;
 /**
  * `sanitizeText` for text of any size without stopping the host: a 50 MiB result takes ~100 ms
  * to sanitise, so it goes in slices cut after a newline, yielding to the event loop between them
- * (issue 7: the event loop is never blocked for more than 50 ms). Escape sequences do not span
+ * (the event loop is never blocked for more than 50 ms: ARCHITECTURE.md "Limits"). Escape sequences do not span
  * lines, so the result is the same as `sanitizeText`'s; a slice with no newline at all is cut at
  * its length, and then an escape sequence split by the cut loses its ESC but no more.
  */

@@ -31,19 +31,10 @@ export function effectiveAnnotations(tool: Pick<Tool, 'annotations'>, trusted: b
     return typeof declared === 'boolean' ? { value: declared, source: 'declared' } : { value: SPEC_DEFAULTS[name], source: 'default' };
   };
   const readOnly = hint('readOnlyHint');
-  // destructive and idempotent are meaningful only when the tool is not read-only (spec).
+  // destructive is meaningful only when the tool is not read-only (spec): settled here, so
+  // `destructive.value` alone answers "may it destroy?" everywhere.
   const destructive = readOnly.value ? { value: false, source: readOnly.source } : hint('destructiveHint');
   return { readOnly, destructive, idempotent: hint('idempotentHint'), openWorld: hint('openWorldHint') };
-}
-
-/** Short words for the badges shown beside a tool, in a fixed order. */
-export function badgeWords(a: EffectiveAnnotations): string[] {
-  const words: string[] = [];
-  if (a.readOnly.value) words.push('read-only');
-  if (a.destructive.value) words.push('destructive');
-  if (a.idempotent.value) words.push('idempotent');
-  if (a.openWorld.value) words.push('open-world');
-  return words;
 }
 
 /** The name a person sees: `title`, then `annotations.title`, then `name` (spec). */

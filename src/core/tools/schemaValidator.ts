@@ -10,8 +10,9 @@ export type CompiledSchema = { readonly ok: true; check(value: unknown): SchemaC
 type Dialect = 'draft-07' | '2019-09' | '2020-12';
 
 /**
- * JSON Schema validation for tool inputs and outputs (replacing the SDK's validator, see
- * DESIGN.md): schemas compile lazily on first use and stay cached per schema object; the
+ * JSON Schema validation for tool inputs and outputs (replacing the SDK's validator, which
+ * compiles every output schema of every listing eagerly): schemas compile lazily on first use
+ * and stay cached per schema object; the
  * dialect follows `$schema` (none means 2020-12, retried as draft-07 when it will not compile
  * that way); a schema that does not compile is reported for that one tool, never thrown.
  */
@@ -32,7 +33,7 @@ export class SchemaValidator implements jsonSchemaValidator {
   /**
    * The SDK's validator port: used for `structuredContent` when the SDK validates at all. It
    * compiles on first use: the SDK asks for a validator for every tool of a listing at the first
-   * call after it (1,000 output schemas took ~0.5 s, 10,000 ~4 s, before this was lazy; issue 7).
+   * call after it (1,000 output schemas took ~0.5 s, 10,000 ~4 s, before this was lazy).
    */
   getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
     let compiled: CompiledSchema | undefined;

@@ -57,7 +57,7 @@ export interface StreamingJson {
 /**
  * Decodes large JSON messages on a worker thread while they stream in and parses them there, so
  * a 50 MiB tool result does not stop the extension host for the ~160 ms that joining, decoding
- * and parsing it takes on the main thread (issue 7: the event loop is never blocked for more
+ * and parsing it takes on the main thread (ARCHITECTURE.md "Limits": the event loop is never blocked for more
  * than 50 ms); the main thread pays ~0.6 ms per MiB to copy the value back. The worker starts with the first large message, never keeps the
  * process alive, and ends after `PARSER_IDLE_MS` without work. Where a worker cannot start,
  * messages are joined and parsed inline.

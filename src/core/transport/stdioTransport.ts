@@ -11,7 +11,7 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /**
  * Messages this large are decoded and parsed on a worker thread as they stream in: inline,
  * joining, decoding and parsing cost ~3 ms of main-thread time per MiB here, too long for a 50 MiB
- * result (issue 7: the event loop is never blocked for more than 50 ms); below this size inline
+ * result (the event loop is never blocked for more than 50 ms: ARCHITECTURE.md "Limits"); below this size inline
  * stays under ~40 ms and as fast as a raw client (the worker's copies add ~1.5 ms per MiB).
  */
 export const OFF_THREAD_BYTES = 16 * 1024 * 1024;
@@ -31,12 +31,13 @@ export interface StdioTransportOptions {
 }
 
 /**
- * Our stdio transport (replacing the SDK's, see DESIGN.md "Protocol layer"): linear framing,
+ * Our stdio transport (replacing the SDK's, whose buffer re-scans on every chunk, drops the
+ * session on one large message, and delivers a result before the progress before it): linear framing,
  * messages dispatched strictly in arrival order with a macrotask after each notification (so
  * the SDK's late-running notification handlers see progress before the result that follows),
  * a per-message cap that fails only the affected request, stderr always drained, and a
  * shutdown that reaches the whole process tree. Writes issued in one tick leave in one system
- * call, and very large messages are parsed on a worker thread (issue 7: throughput, and an
+ * call, and very large messages are parsed on a worker thread (throughput, and an
  * event loop never blocked for long).
  */
 export class StdioTransport implements Transport {

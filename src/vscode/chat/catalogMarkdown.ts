@@ -2,7 +2,8 @@ import type { ServerPool } from '../../core/connection/serverPool';
 import { ServerState } from '../../core/connection/serverState';
 import { displayName, effectiveAnnotations } from '../../core/tools/annotations';
 import { mdCode, mdText } from '../../core/chat/markdown';
-import { badgeDescription } from '../toolBadges';
+import { callVerdict, type ApprovalRules } from '../../core/policy/approvalPolicy';
+import { badgeDescription } from '../../core/tools/toolBadges';
 import { serverEnabled, toolEnabled, type ChatSettings } from './chatSettings';
 
 const NO_SERVERS = 'No MCP server is configured. Add one under `mcpToolHost.servers` in your settings, or run **MCP: Add Demo Server**.';
@@ -18,8 +19,8 @@ export function serversMarkdown(pool: ServerPool, settings: ChatSettings): strin
   return `### MCP servers\n\n${rows.join('\n')}\n`;
 }
 
-/** `/tools`: the tools of every server, grouped by server, with their badges and descriptions. */
-export function toolsMarkdown(pool: ServerPool, settings: ChatSettings): string {
+/** `/tools`: the tools of every server, grouped by server, with their badges, whether a call asks first, and descriptions. */
+export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: ApprovalRules): string {
   if (pool.connections.length === 0) return NO_SERVERS;
   const sections = pool.connections.map((c) => {
     const head = `### ${mdText(c.name)}`;
@@ -27,11 +28,13 @@ export function toolsMarkdown(pool: ServerPool, settings: ChatSettings): string 
     if (c.state.kind !== 'running') return `${head}\n\nNot running (${mdText(ServerState.label(c.state))}): its tools are not available.`;
     if (c.tools.length === 0) return `${head}\n\nNo tools.`;
     const rows = c.tools.map((t) => {
-      const badges = badgeDescription(effectiveAnnotations(t, c.definition.trustAnnotations));
+      const a = effectiveAnnotations(t, c.definition.trustAnnotations);
+      const badges = badgeDescription(a);
+      const asks = callVerdict(c.name, t, a, rules).kind === 'asks' ? ' · asks first' : '';
       const off = toolEnabled(settings, c.name, t.name) ? '' : ' (off for chat)';
       const title = displayName(t) === t.name ? '' : ` ${mdText(displayName(t))}`;
       const description = t.description ? `: ${mdText(firstLine(t.description))}` : '';
-      return `- ${mdCode(t.name)}${title} *(${mdText(badges)})*${off}${description}`;
+      return `- ${mdCode(t.name)}${title} *(${mdText(badges)})*${asks}${off}${description}`;
     });
     return `${head}\n\n${rows.join('\n')}`;
   });

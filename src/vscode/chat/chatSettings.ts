@@ -5,7 +5,7 @@ import { SECTION } from '../settings';
 export interface ChatSettings {
   /** Model requests per chat request (each may ask for tool calls). */
   readonly maxRounds: number;
-  /** Tool calls per chat request; over it a call is refused and nothing is sent (issue 8). */
+  /** Tool calls per chat request; over it a call is refused and nothing is sent (a flood of calls from a model stops here). */
   readonly maxToolCalls: number;
   /** Servers whose tools chat may use; empty: every server. */
   readonly enabledServers: readonly string[];

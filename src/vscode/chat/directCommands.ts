@@ -14,7 +14,7 @@ const MAX_SHOWN_CHARS = 20_000;
 export async function answerCatalog(deps: ChatDeps, command: 'servers' | 'tools', stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const settings = readChatSettings();
   if (command === 'tools') await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(`Waiting for ${names.join(', ')} to start...`));
-  stream.markdown(command === 'servers' ? serversMarkdown(deps.pool, settings) : toolsMarkdown(deps.pool, settings));
+  stream.markdown(command === 'servers' ? serversMarkdown(deps.pool, settings) : toolsMarkdown(deps.pool, settings, deps.pipeline.rules));
   return { metadata: { command } };
 }
 

@@ -1,4 +1,4 @@
-import type { EffectiveAnnotations, Hint } from '../core/tools/annotations';
+import type { EffectiveAnnotations, Hint } from './annotations';
 
 /** What a tool may do, worst first: the icon and its color say this at a glance. */
 export type ToolRisk = 'destructive' | 'open-world' | 'writes' | 'read-only';
@@ -16,7 +16,9 @@ export const UNTRUSTED_NOTE = 'untrusted';
 
 /**
  * The badges of a tool: its effect (read-only, writes, or destructive), then idempotent and
- * open-world when they apply. Writes means "changes data but destroys nothing".
+ * open-world when they apply. Writes means "changes data but destroys nothing". The one rule
+ * for badges: the tree, tooltips, the Call Tool picker, the approval prompt, the output channel,
+ * chat and the CLI all show these.
  */
 export function toolBadges(a: EffectiveAnnotations): Badge[] {
   const assumed = (...hints: Hint[]) => hints.some((h) => h.source !== 'declared');
@@ -29,7 +31,12 @@ export function toolBadges(a: EffectiveAnnotations): Badge[] {
   return badges;
 }
 
-/** The tree row's description: `destructive? · open-world?`, plus a note when hints are not trusted. */
+/** The badge words alone, in order (machine-readable output: `--json`). */
+export function badgeWords(a: EffectiveAnnotations): string[] {
+  return toolBadges(a).map((b) => b.word);
+}
+
+/** The badges as text (`destructive? · open-world?`, plus a note when hints are not trusted): every surface shows this. */
 export function badgeDescription(a: EffectiveAnnotations): string {
   const words = toolBadges(a).map((b) => `${b.word}${b.assumed ? ASSUMED_MARK : ''}`);
   if (a.readOnly.source === 'untrusted') words.push(UNTRUSTED_NOTE);
@@ -38,7 +45,7 @@ export function badgeDescription(a: EffectiveAnnotations): string {
 
 /** The risk that colors the icon: destructive beats open-world beats writes beats read-only. */
 export function toolRisk(a: EffectiveAnnotations): ToolRisk {
-  if (a.destructive.value && !a.readOnly.value) return 'destructive';
+  if (a.destructive.value) return 'destructive';
   if (a.openWorld.value) return 'open-world';
   return a.readOnly.value ? 'read-only' : 'writes';
 }
