@@ -2,6 +2,7 @@ import * as os from 'node:os';
 import * as readline from 'node:readline/promises';
 import { CallPipeline, summarize, type CallOutcome } from '../core/calls/callPipeline';
 import type { Approver, CallSink } from '../core/calls/ports';
+import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
 import { saveToTemp, type CliHost } from './host';
@@ -22,7 +23,7 @@ export async function callTool(host: CliHost, options: CallOptions): Promise<Exi
   const args = parseArgsJson(options.argsJson);
   const connection = host.pool.get(options.server);
   await connection?.start();
-  if (connection?.state.kind !== 'running') {
+  if (!connection || !ServerState.isRunning(connection.state)) {
     const why = connection?.state.kind === 'error' ? connection.state.message : 'it is not running';
     return report(options, { kind: 'failed', message: `Server "${options.server}" did not start: ${why}` }, undefined);
   }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { checkServerName, entryFromCommandLine, entryFromUrl, suggestServerName, type NewServerEntry } from '../core/config/newServerEntry';
-import { SECTION } from './settings';
+import { addUserServers } from './settings';
 
 /** The first step's choices. "demo" and "import" hand over to those commands. */
 export type ServerKind = 'stdio' | 'http' | 'demo' | 'import';
@@ -35,10 +35,7 @@ export async function addServer(ask: AddServerQuestions, takenNames: ReadonlySet
   if (typeof entry === 'string') return undefined;
   const name = await ask.name(suggestServerName(entry, takenNames), (text) => checkServerName(text.trim(), takenNames));
   if (name === undefined) return undefined;
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const servers = { ...(config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) };
-  servers[name.trim()] = entry;
-  await config.update('servers', servers, vscode.ConfigurationTarget.Global);
+  await addUserServers([{ name: name.trim(), entry }]);
   return { kind: 'added', name: name.trim(), entry };
 }
 

@@ -4,16 +4,17 @@ import * as vscode from 'vscode';
 import type { CallPipeline } from '../core/calls/callPipeline';
 import type { CallOrigin } from '../core/calls/ports';
 import type { ServerPool } from '../core/connection/serverPool';
-import type { ServerConnection } from '../core/connection/serverConnection';
+import { ServerState } from '../core/connection/serverState';
 import { displayName, effectiveAnnotations } from '../core/tools/annotations';
 import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine } from '../core/render/sanitize';
 import { askArguments } from './argumentInput';
 import { ArgumentEditors } from './argumentEditor';
 import { importServers } from './importServers';
+import { pickServer } from './pickServer';
 import type { ServerLogs } from './serverLogs';
 import type { TreeNode } from './toolTree';
-import { SECTION } from './settings';
+import { addUserServers, SECTION } from './settings';
 
 export interface CommandDeps {
   readonly context: vscode.ExtensionContext;
@@ -64,18 +65,18 @@ export function registerCommands(deps: CommandDeps): vscode.Disposable {
     register('mcpToolHost.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.servers`)),
     register('mcpToolHost.refresh', () => {
       deps.reload();
-      for (const c of pool.connections) if (c.state.kind === 'error' || c.state.kind === 'stopped') void c.start();
+      for (const c of pool.connections) if (ServerState.canStart(c.state)) void c.start();
     }),
     register('mcpToolHost.restartServer', async (node?: TreeNode | string) => {
       const name = serverOf(node) ?? (await pickServer(pool, 'Restart which server?'));
       if (name) await pool.get(name)?.restart();
     }),
     register('mcpToolHost.startServer', async (node?: TreeNode | string) => {
-      const name = serverOf(node) ?? (await pickServer(pool, 'Start which server?', (c) => c.state.kind !== 'running'));
+      const name = serverOf(node) ?? (await pickServer(pool, 'Start which server?', (c) => !ServerState.isRunning(c.state)));
       if (name) await pool.get(name)?.start();
     }),
     register('mcpToolHost.stopServer', async (node?: TreeNode | string) => {
-      const name = serverOf(node) ?? (await pickServer(pool, 'Stop which server?', (c) => c.state.kind === 'running' || c.state.kind === 'starting' || c.state.kind === 'error'));
+      const name = serverOf(node) ?? (await pickServer(pool, 'Stop which server?', (c) => ServerState.canStop(c.state)));
       if (name) await pool.get(name)?.stop();
     }),
     register('mcpToolHost.showServerLog', async (node?: TreeNode | string) => {
@@ -149,16 +150,6 @@ async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
   return picked?.target;
 }
 
-async function pickServer(pool: ServerPool, title: string, filter: (c: ServerConnection) => boolean = () => true): Promise<string | undefined> {
-  const candidates = pool.connections.filter(filter);
-  if (candidates.length === 0) {
-    void vscode.window.showInformationMessage('No server fits; configure servers in "mcpToolHost.servers".');
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(candidates.map((c) => ({ label: c.name, description: c.state.kind })), { title });
-  return picked?.label;
-}
-
 function serverOf(node: TreeNode | string | undefined): string | undefined {
   if (typeof node === 'string') return node;
   return node && 'server' in node ? node.server : undefined;
@@ -172,10 +163,7 @@ async function addDemoServer(context: vscode.ExtensionContext): Promise<void> {
   const target = path.join(context.globalStorageUri.fsPath, 'demo-server.js');
   await fs.mkdir(path.dirname(target), { recursive: true });
   await fs.copyFile(path.join(context.extensionPath, 'dist', 'demo-server.js'), target);
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const servers = { ...(config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) };
   // In desktop VS Code the host's executable is Electron; this variable makes it behave as Node.
-  servers.demo = { command: process.execPath, args: [target], env: { ELECTRON_RUN_AS_NODE: '1' } };
-  await config.update('servers', servers, vscode.ConfigurationTarget.Global);
+  await addUserServers([{ name: 'demo', entry: { command: process.execPath, args: [target], env: { ELECTRON_RUN_AS_NODE: '1' } } }]);
   await vscode.commands.executeCommand('mcpToolHost.tools.focus');
 }

@@ -1,8 +1,9 @@
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
+import { launchFingerprint } from '../core/config/serverConfig';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { ServerConnection } from '../core/connection/serverConnection';
+import { ServerState } from '../core/connection/serverState';
 import { DefinitionPins, type DefinitionChange, type PinPersistence, type ServerPins } from '../core/policy/definitionPins';
 import type { ServerLogs } from './serverLogs';
 import { showDefinitionChanges } from './definitionDiff';
@@ -53,7 +54,7 @@ export class DefinitionReview implements vscode.Disposable {
   }
 
   private _review(c: ServerConnection): void {
-    if (c.state.kind !== 'running' || c.toolsFromCache || this._reviewed.get(c.name) === c.tools) return;
+    if (!ServerState.isRunning(c.state) || c.toolsFromCache || this._reviewed.get(c.name) === c.tools) return;
     this._reviewed.set(c.name, c.tools);
     const review = this._pins.review(c.name, c.tools, instructionsOf(c));
     const log = this._logs.logFor(c.name);
@@ -70,11 +71,23 @@ function instructionsOf(c: ServerConnection): string | undefined {
   return c.state.kind === 'running' ? c.state.instructions : undefined;
 }
 
-/** Pins in global state, per server name and launch (a different launch is a different server). */
+/**
+ * Pins in global state, per server name and launch (a different launch is a different server).
+ * A server no longer in the pool has no launch, so it has no pins to load or save.
+ */
 function mementoPins(state: vscode.Memento, connection: (server: string) => ServerConnection | undefined): PinPersistence {
-  const key = (server: string) => {
+  const key = (server: string): string | undefined => {
     const spec = connection(server)?.definition.spec;
-    return `pins:${server}:${createHash('sha256').update(JSON.stringify(spec ?? null)).digest('hex').slice(0, 16)}`;
+    return spec && `pins:${server}:${launchFingerprint(spec).slice(0, 16)}`;
   };
-  return { load: (server) => state.get<ServerPins>(key(server)), save: (server, pins) => void state.update(key(server), pins) };
+  return {
+    load: (server) => {
+      const k = key(server);
+      return k === undefined ? undefined : state.get<ServerPins>(k);
+    },
+    save: (server, pins) => {
+      const k = key(server);
+      if (k !== undefined) void state.update(k, pins);
+    },
+  };
 }

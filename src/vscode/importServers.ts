@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { importSources, scanImportSources, type ImportCandidate } from '../core/config/importSources';
 import { sanitizeLine } from '../core/render/sanitize';
-import { SECTION } from './settings';
+import { addUserServers } from './settings';
 
 /**
  * "MCP: Import Servers...": finds the MCP configurations of Claude Desktop, Cursor and VS Code
@@ -22,23 +22,15 @@ export async function importServers(): Promise<void> {
   const picked = await pickCandidates(usable, home);
   if (!picked || picked.length === 0) return;
 
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const servers = { ...(config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) };
-  const imported: string[] = [];
-  for (const c of picked) {
-    if (servers[c.name] !== undefined && JSON.stringify(servers[c.name]) !== JSON.stringify(c.entry)) {
-      const answer = await vscode.window.showWarningMessage(
-        `Your settings already have a server named "${sanitizeLine(c.name)}". Replace it with the one from ${c.source.label}?`,
-        { modal: true, detail: `New: ${sanitizeLine(c.launch)}` },
-        'Replace',
-      );
-      if (answer !== 'Replace') continue;
-    }
-    servers[c.name] = c.entry;
-    if (!imported.includes(c.name)) imported.push(c.name);
-  }
+  const imported = await addUserServers(picked, async (c) => {
+    const answer = await vscode.window.showWarningMessage(
+      `Your settings already have a server named "${sanitizeLine(c.name)}". Replace it with the one from ${c.source.label}?`,
+      { modal: true, detail: `New: ${sanitizeLine(c.launch)}` },
+      'Replace',
+    );
+    return answer === 'Replace';
+  });
   if (imported.length === 0) return;
-  await config.update('servers', servers, vscode.ConfigurationTarget.Global);
   const dropped = picked.filter((c) => imported.includes(c.name)).flatMap((c) => c.warnings);
   const message = `Imported ${imported.length} server${imported.length === 1 ? '' : 's'} into your user settings: ${imported.map(sanitizeLine).join(', ')}.${dropped.length ? ` Not carried over: ${dropped.map(sanitizeLine).join(' ')}` : ''}`;
   void vscode.window.showInformationMessage(message, 'Open Settings').then((a) => a && vscode.commands.executeCommand('mcpToolHost.openSettings'));

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { ServerDefinition } from '../core/config/serverConfig';
+import { launchFingerprint, type ServerDefinition } from '../core/config/serverConfig';
 
 interface Choice extends vscode.QuickPickItem {
   readonly start: boolean;
@@ -17,7 +16,7 @@ export class LaunchGate {
   async confirm(def: ServerDefinition, shownLaunch: string): Promise<boolean> {
     if (def.source !== 'workspace') return true;
     const key = `launchApproved:${def.name}`;
-    const fingerprint = createHash('sha256').update(JSON.stringify(def.spec)).digest('hex');
+    const fingerprint = launchFingerprint(def.spec);
     const previous = this._state.get<string>(key);
     if (previous === fingerprint) return true;
     const start = await ask(def, shownLaunch, previous !== undefined);

@@ -1,4 +1,5 @@
 import type { ServerPool } from '../core/connection/serverPool';
+import { ServerState } from '../core/connection/serverState';
 
 /** Counts over every configured server, for the status bar, the view's badge and `when` clauses. */
 export interface ServerSummary {
@@ -19,16 +20,16 @@ export interface ServerSummary {
 /** Reads the pool; no vscode, so plain tests can use it. */
 export function summarizeServers(pool: ServerPool): ServerSummary {
   const all = pool.connections;
-  const count = (kinds: readonly string[]) => all.filter((c) => kinds.includes(c.state.kind)).length;
+  const count = (is: (state: ServerState) => boolean) => all.filter((c) => is(c.state)).length;
   return {
     total: all.length,
-    running: count(['running']),
-    failed: count(['error']),
+    running: count(ServerState.isRunning),
+    failed: count((s) => s.kind === 'error'),
     broken: pool.configErrors.length,
-    startable: count(['stopped', 'error']),
-    stoppable: count(['running', 'starting', 'error']),
-    restartable: all.length - count(['disabled']),
-    callable: all.filter((c) => c.state.kind === 'running' && c.tools.length > 0).length,
+    startable: count(ServerState.canStart),
+    stoppable: count(ServerState.canStop),
+    restartable: count(ServerState.canRestart),
+    callable: all.filter((c) => ServerState.isRunning(c.state) && c.tools.length > 0).length,
     hasDemo: all.some((c) => c.name === 'demo'),
   };
 }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { forgetCredentials } from '../core/auth/serverCredentials';
 import type { ServerPool } from '../core/connection/serverPool';
+import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
 import { secretStoreOf } from './oauthHost';
 
@@ -17,7 +18,7 @@ export function registerSignOutCommand(pool: ServerPool, secrets: vscode.SecretS
     if (!name) return;
     await forgetCredentials(secretStoreOf(secrets), name);
     const connection = pool.get(name);
-    const wasActive = connection?.state.kind === 'running' || connection?.state.kind === 'starting';
+    const wasActive = !!connection && ServerState.isActive(connection.state);
     if (wasActive) await connection.stop();
     void vscode.window.showInformationMessage(`Signed out of "${sanitizeLine(name)}".${wasActive ? ' It was stopped; start it to sign in again.' : ''}`);
   });

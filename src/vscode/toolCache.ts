@@ -1,7 +1,6 @@
-import { createHash } from 'node:crypto';
 import type * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import type { ServerDefinition } from '../core/config/serverConfig';
+import { launchFingerprint, type ServerDefinition } from '../core/config/serverConfig';
 import type { ToolCache } from '../core/connection/serverConnection';
 
 /**
@@ -9,7 +8,7 @@ import type { ToolCache } from '../core/connection/serverConnection';
  * launch (a different launch may offer different tools), so the tree shows tools at once.
  */
 export function toolCacheFor(state: vscode.Memento, def: ServerDefinition): ToolCache {
-  const key = `toolCache:${def.name}:${createHash('sha256').update(JSON.stringify(def.spec)).digest('hex').slice(0, 16)}`;
+  const key = `toolCache:${def.name}:${launchFingerprint(def.spec).slice(0, 16)}`;
   return {
     load: () => state.get<Tool[]>(key),
     save: (tools) => void state.update(key, tools),

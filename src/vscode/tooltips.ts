@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { suspiciousText } from '../core/policy/suspiciousText';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../core/connection/serverConnection';
+import { ServerState } from '../core/connection/serverState';
 import { verdictSentence, type CallVerdict } from '../core/policy/approvalPolicy';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { formatCommandLine } from '../core/transport/commandLine';
@@ -107,8 +108,8 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
     md.appendMarkdown('\n\nCapabilities: ').appendText(capabilityList(state.capabilities));
   }
   const count = connection.tools.length;
-  const cachedNote = !count ? '' : connection.toolsFromCache ? ' (cached from the last run)' : state.kind !== 'running' ? ' (as last listed)' : '';
-  if (count || state.kind === 'running') md.appendMarkdown(`\n\nTools: ${count}${cachedNote}`);
+  const cachedNote = !count ? '' : connection.toolsFromCache ? ' (cached from the last run)' : !ServerState.isRunning(state) ? ' (as last listed)' : '';
+  if (count || ServerState.isRunning(state)) md.appendMarkdown(`\n\nTools: ${count}${cachedNote}`);
   const def = connection.definition;
   md.appendMarkdown(`\n\nDefined in: ${def.source === 'user' ? 'user settings' : 'this workspace'} · hints ${def.trustAnnotations ? 'trusted' : 'not trusted (every tool treated as destructive and open-world)'}`);
   if (state.kind === 'running' && state.instructions) {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerConnection } from '../core/connection/serverConnection';
+import { ServerState } from '../core/connection/serverState';
 import { assertNever } from '../core/events';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
@@ -29,7 +30,7 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
   item.contextValue = `mcpServer;${state.kind};`;
   const tools = connection.tools.length;
   // Tools shown while the server is not running are the last-known list: "cached".
-  const cached = tools > 0 && (connection.toolsFromCache || state.kind !== 'running');
+  const cached = tools > 0 && (connection.toolsFromCache || !ServerState.isRunning(state));
   switch (state.kind) {
     case 'running':
       item.iconPath = icon('pass-filled', 'testing.iconPassed');

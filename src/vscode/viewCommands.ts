@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
-import type { ServerConnection } from '../core/connection/serverConnection';
+import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
 import { displayName } from '../core/tools/annotations';
 import { addServer, addServerQuestions } from './addServerWizard';
 import { runDoctor } from './doctorCommand';
+import { pickServer } from './pickServer';
 import { configErrorPlace, openServerConfiguration } from './serverLocation';
 import type { ServerLogs } from './serverLogs';
 import { SECTION } from './settings';
@@ -68,7 +69,7 @@ export function registerViewCommands(deps: ViewCommandDeps): vscode.Disposable {
       return name && openServerConfiguration(name, connection?.definition.source);
     }),
     register('mcpToolHost.runDoctor', async (t) => {
-      const name = serverOf(t) ?? (await pickServer(pool, 'Run doctor on which server?', (c) => c.state.kind !== 'disabled'));
+      const name = serverOf(t) ?? (await pickServer(pool, 'Run doctor on which server?', (c) => ServerState.canRestart(c.state)));
       return name && runDoctor(pool, deps.logs, name);
     }),
     register('mcpToolHost.openWalkthrough', () => vscode.commands.executeCommand('workbench.action.openWalkthrough', `${deps.context.extension.id}#${WALKTHROUGH}`, false)),
@@ -109,19 +110,6 @@ function toolOf(t: Target): { server: string; tool: string } | undefined {
   if (!t || typeof t === 'string') return undefined;
   if ('kind' in t) return t.kind === 'tool' ? { server: t.server, tool: t.tool } : undefined;
   return t.tool === undefined ? undefined : { server: t.server, tool: t.tool };
-}
-
-async function pickServer(pool: ServerPool, title: string, filter: (c: ServerConnection) => boolean = () => true): Promise<string | undefined> {
-  const candidates = pool.connections.filter(filter);
-  if (candidates.length === 0) {
-    void vscode.window.showInformationMessage('No server fits. Add one with "MCP: Add Server...".');
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(
-    candidates.map((c) => ({ label: sanitizeLine(c.name), description: c.state.kind, name: c.name })),
-    { title },
-  );
-  return picked?.name;
 }
 
 async function pickTool(pool: ServerPool): Promise<{ server: string; tool: string } | undefined> {

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { parseServers, sameLaunch } from '../../src/core/config/serverConfig';
+import { launchFingerprint, parseServers, sameLaunch } from '../../src/core/config/serverConfig';
 import { parseEnvFile, resolveLaunch } from '../../src/core/config/launch';
 import { substitute } from '../../src/core/config/variables';
 
@@ -39,6 +39,14 @@ describe('server configuration', () => {
     const [c] = parseServers({ s: { command: 'x', args: ['2'] } }, 'user').servers;
     assert.equal(sameLaunch(a, b), true);
     assert.equal(sameLaunch(a, c), false);
+  });
+
+  it('keeps the launch fingerprint that extension state stores (approvals, tool cache, pins)', () => {
+    const [a] = parseServers({ s: { command: 'x', args: ['1'], timeoutSeconds: 5 } }, 'workspace').servers;
+    const [c] = parseServers({ s: { command: 'x', args: ['2'] } }, 'user').servers;
+    // SHA-256 of {"type":"stdio","command":"x","args":["1"],"env":{}}: a change here forgets what users approved.
+    assert.equal(launchFingerprint(a.spec), 'bf40d52db649a9211c05326f4831388ee1b36bcb5ca953387585d942ac46c27e');
+    assert.notEqual(launchFingerprint(c.spec), launchFingerprint(a.spec));
   });
 
   it('substitutes variables and names the one it cannot resolve', () => {

@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
+import { ServerState } from '../connection/serverState';
 import { Emitter } from '../events';
 import { effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
@@ -113,7 +114,7 @@ export class CallPipeline {
     if (!found) {
       const connection = this._pool.get(request.server);
       const message = connection
-        ? connection.state.kind === 'running'
+        ? ServerState.isRunning(connection.state)
           ? `Server "${request.server}" has no tool named "${request.tool}".`
           : `Server "${request.server}" is not running (${connection.state.kind}).`
         : `No server named "${request.server}" is configured.`;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors';
 
 /** Where a definition came from: user settings are trusted more than a workspace's. */
@@ -20,11 +21,14 @@ export interface HttpServerSpec {
   readonly headers: Readonly<Record<string, string>>;
 }
 
+/** How a server is reached: everything that decides what runs (or where it connects). */
+export type ServerSpec = StdioServerSpec | HttpServerSpec;
+
 /** One configured server, validated; variables are not yet substituted. */
 export interface ServerDefinition {
   readonly name: string;
   readonly source: ConfigSource;
-  readonly spec: StdioServerSpec | HttpServerSpec;
+  readonly spec: ServerSpec;
   readonly disabled: boolean;
   readonly timeoutSeconds: number;
   readonly maxTotalTimeoutSeconds: number;
@@ -103,7 +107,7 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource): ServerD
     return e[key] as boolean;
   };
 
-  let spec: StdioServerSpec | HttpServerSpec;
+  let spec: ServerSpec;
   if (type === 'stdio') {
     const command = optionalString('command');
     if (!command || !command.trim()) fail('"command" is required for a stdio server (for example "npx").');
@@ -138,7 +142,20 @@ function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, 
   return raw as Record<string, number>;
 }
 
+/**
+ * The one answer to "has this server's launch changed?": the SHA-256 (hex) of the spec as
+ * written (command, args, env, envFile, cwd; or url, headers), before variables are substituted.
+ * Equal specs give equal fingerprints; a change of timeouts or trust does not count.
+ *
+ * It is persisted: the workspace launch approval stores it whole, and the tool cache and the
+ * definition pins key their extension state on its first 16 digits. Changing what goes in
+ * (or the key order of `parseEntry`'s spec) forgets every stored approval, cache and pin.
+ */
+export function launchFingerprint(spec: ServerSpec): string {
+  return createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+}
+
 /** Whether two definitions launch the same thing (a change of any of these needs a restart). */
 export function sameLaunch(a: ServerDefinition, b: ServerDefinition): boolean {
-  return JSON.stringify([a.spec, a.disabled]) === JSON.stringify([b.spec, b.disabled]);
+  return a.disabled === b.disabled && launchFingerprint(a.spec) === launchFingerprint(b.spec);
 }

@@ -127,7 +127,7 @@ export class ServerConnection implements Disposable {
 
   /** Starts the server (a start the user asked for: the crash count begins again). */
   async start(): Promise<void> {
-    if (this._state.kind === 'running' || this._state.kind === 'starting') return;
+    if (ServerState.isActive(this._state)) return;
     clearTimeout(this._restartTimer);
     this._restarts.reset();
     await this._launch(false);
@@ -241,7 +241,7 @@ export class ServerConnection implements Disposable {
   /** Reads a resource (`resources/read`), for opening a resource link from a result. */
   async readResource(uri: string): Promise<{ uri: string; mimeType?: string; text?: string; blob?: string }[]> {
     const client = this._client;
-    if (!client || this._state.kind !== 'running') throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
+    if (!client || !ServerState.isRunning(this._state)) throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
     if (!client.getServerCapabilities()?.resources) throw new McpHostError(`Server "${this.name}" does not offer resources, so the link cannot be opened here.`);
     const result = await client.readResource({ uri });
     return result.contents as { uri: string; mimeType?: string; text?: string; blob?: string }[];
@@ -250,7 +250,7 @@ export class ServerConnection implements Disposable {
   /** Sends `tools/call`. Only the CallPipeline calls this. */
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutcome> {
     const client = this._client;
-    if (!client || this._state.kind !== 'running') throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
+    if (!client || !ServerState.isRunning(this._state)) throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
     const transport = this._transport;
     try {
       return (await client.callTool({ name, arguments: args }, {

@@ -33,6 +33,46 @@ export namespace ServerState {
     if (state.kind === 'starting' && state.message) return `starting: ${state.message}`;
     return state.kind === 'error' ? `error: ${state.message}` : state.kind;
   }
+
+  /**
+   * What each state allows, in one table so a new kind cannot compile without an answer. The
+   * tree's menus (package.json `viewItem` clauses) and the `has*Servers` context keys say the same.
+   */
+  const ALLOWS: Readonly<Record<ServerState['kind'], { readonly start: boolean; readonly stop: boolean; readonly restart: boolean; readonly active: boolean }>> = {
+    stopped: { start: true, stop: false, restart: true, active: false },
+    disabled: { start: false, stop: false, restart: false, active: false },
+    starting: { start: false, stop: true, restart: true, active: true },
+    running: { start: false, stop: true, restart: true, active: true },
+    error: { start: true, stop: true, restart: true, active: false },
+  };
+
+  /** Has a live, initialized session: its tools can be listed and called. Narrows to the running state. */
+  export function isRunning(state: ServerState): state is Extract<ServerState, { kind: 'running' }> {
+    return state.kind === 'running';
+  }
+
+  /** A session is up or being set up (running or starting): a start does nothing, a sign-out must stop it. */
+  export function isActive(state: ServerState): boolean {
+    return ALLOWS[state.kind].active;
+  }
+
+  /** Stopped or failed: Start (and Refresh) launch it. A disabled server never starts; an active one is already up. */
+  export function canStart(state: ServerState): boolean {
+    return ALLOWS[state.kind].start;
+  }
+
+  /** There is something to stop: a session, a start under way, or a failure that may be waiting to restart. */
+  export function canStop(state: ServerState): boolean {
+    return ALLOWS[state.kind].stop;
+  }
+
+  /**
+   * Anything but a disabled server (a restart of a stopped one starts it). Doctor, which
+   * launches its own copy of the server, offers the same servers.
+   */
+  export function canRestart(state: ServerState): boolean {
+    return ALLOWS[state.kind].restart;
+  }
 }
 
 /** Where a connection writes what a user may need to diagnose it (the server's log channel). */

@@ -13,7 +13,7 @@ export function serversMarkdown(pool: ServerPool, settings: ChatSettings): strin
   if (pool.connections.length === 0) return NO_SERVERS;
   const rows = pool.connections.map((c) => {
     const chat = serverEnabled(settings, c.name) ? '' : ' (off for chat: `mcpToolHost.chat.enabledServers`)';
-    const tools = c.state.kind === 'running' ? `, ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}` : '';
+    const tools = ServerState.isRunning(c.state) ? `, ${c.tools.length} tool${c.tools.length === 1 ? '' : 's'}` : '';
     return `- **${mdText(c.name)}**: ${mdText(ServerState.label(c.state))}${tools}${chat}`;
   });
   return `### MCP servers\n\n${rows.join('\n')}\n`;
@@ -25,7 +25,7 @@ export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: A
   const sections = pool.connections.map((c) => {
     const head = `### ${mdText(c.name)}`;
     if (!serverEnabled(settings, c.name)) return `${head}\n\nOff for chat (\`mcpToolHost.chat.enabledServers\`).`;
-    if (c.state.kind !== 'running') return `${head}\n\nNot running (${mdText(ServerState.label(c.state))}): its tools are not available.`;
+    if (!ServerState.isRunning(c.state)) return `${head}\n\nNot running (${mdText(ServerState.label(c.state))}): its tools are not available.`;
     if (c.tools.length === 0) return `${head}\n\nNo tools.`;
     const rows = c.tools.map((t) => {
       const a = effectiveAnnotations(t, c.definition.trustAnnotations);

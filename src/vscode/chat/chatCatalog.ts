@@ -61,7 +61,7 @@ export function chatCatalog(pool: ServerPool, settings: ChatSettings): ChatCatal
       disabledServers.push(c.name);
       continue;
     }
-    if (c.state.kind !== 'running') {
+    if (!ServerState.isRunning(c.state)) {
       down.push({ server: c.name, state: ServerState.label(c.state) });
       continue;
     }
