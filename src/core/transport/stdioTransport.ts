@@ -3,6 +3,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ServerStartError } from '../errors';
 import { LineFramer, type Frame } from './lineFramer';
+import { MessagePump, type Queued } from './messagePump';
 import { OffThreadJsonParser, type StreamingJson } from './offThreadJson';
 import { stopTree } from './processTree';
 import { formatCommandLine, missingCommandHint, needsShell, pathEntries, quoteForCmd, resolveExecutable, type StdioLaunch } from './commandLine';
@@ -15,8 +16,6 @@ export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
  * stays under ~40 ms and as fast as a raw client (the worker's copies add ~1.5 ms per MiB).
  */
 export const OFF_THREAD_BYTES = 16 * 1024 * 1024;
-/** A line this long is parsed in a macrotask of its own, apart from the join and decode before it. */
-const OWN_TASK_PARSE_CHARS = 1024 * 1024;
 const STDERR_TAIL_LINES = 20;
 const MAX_STDERR_LINE = 4096;
 
@@ -49,14 +48,11 @@ export class StdioTransport implements Transport {
   private _exited: Promise<void> = Promise.resolve();
   private readonly _stderr = new PassThrough();
   private readonly _stderrTail: string[] = [];
-  private readonly _queue: Queued[] = [];
-  private _pumping = false;
+  private _pump: MessagePump | undefined;
   private _closed = false;
   private _corked = false;
   private _drained: Promise<void> | undefined;
   private _parser: OffThreadJsonParser | undefined;
-  /** The large line that already waited a task before its parse. */
-  private _yieldedFor: Frame | undefined;
   /** The large message streaming in right now, if any. */
   private _large: StreamingJson | undefined;
   private _exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -113,10 +109,23 @@ export class StdioTransport implements Transport {
     child.on('error', (err) => this.onerror?.(err));
     child.stdin!.on('error', () => undefined); // EPIPE after the server died: the exit handler reports it
     this._drainStderr(child);
-    const framer = new LineFramer(this._options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, this._options.offThreadBytes ?? OFF_THREAD_BYTES);
+    const maxMessageBytes = this._options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+    const framer = new LineFramer(maxMessageBytes, this._options.offThreadBytes ?? OFF_THREAD_BYTES);
+    const pump = (this._pump = new MessagePump(
+      {
+        message: (message) => this.onmessage?.(message),
+        warning: (text) => this._options.onWarning?.(text),
+        error: (err) => this.onerror?.(err),
+      },
+      maxMessageBytes,
+    ));
     child.stdout!.on('data', (chunk: Buffer) => {
-      for (const frame of framer.push(chunk)) this._accept(frame);
-      this._pump();
+      const queued: Queued[] = [];
+      for (const frame of framer.push(chunk)) {
+        const item = this._accept(frame);
+        if (item) queued.push(item);
+      }
+      pump.push(queued);
     });
     child.once('exit', (code, signal) => {
       this._exit = { code, signal };
@@ -124,32 +133,31 @@ export class StdioTransport implements Transport {
     child.once('close', () => this._finishWhenDrained());
   }
 
-  /** Queues a frame; the pieces of a large one go to the parser at once, its end takes its place in the queue. */
-  private _accept(frame: Frame): void {
+  /** What a frame queues: the pieces of a large one go to the parser at once, its end takes its place in the queue. */
+  private _accept(frame: Frame): Queued | undefined {
     switch (frame.kind) {
       case 'large-piece':
         this._large ??= (this._parser ??= new OffThreadJsonParser()).begin();
         this._large.push(frame.bytes);
-        return;
+        return undefined;
       case 'large-abort':
         this._large?.abort();
         this._large = undefined;
-        return;
+        return undefined;
       case 'large-end': {
         const message = this._large?.end() ?? Promise.reject(new Error('no message'));
         message.catch(() => undefined); // handled when its turn comes; not an unhandled rejection meanwhile
         this._large = undefined;
-        this._queue.push({ kind: 'parsing', message, head: frame.head });
-        return;
+        return { kind: 'parsing', message, head: frame.head };
       }
       default:
-        this._queue.push(frame);
+        return frame;
     }
   }
 
   /** Messages still queued (waiting on a notification's macrotask) are delivered before onclose. */
   private _finishWhenDrained(): void {
-    if (this._queue.length === 0 && !this._pumping) this._finish();
+    if (this._pump?.idle ?? true) this._finish();
     else setImmediate(() => this._finishWhenDrained());
   }
 
@@ -189,6 +197,7 @@ export class StdioTransport implements Transport {
   private _finish(): void {
     if (this._closed) return;
     this._closed = true;
+    this._pump?.stop();
     this._parser?.dispose();
     this._stderr.end();
     this.onclose?.();
@@ -217,106 +226,4 @@ export class StdioTransport implements Transport {
     if (this._stderrTail.length > STDERR_TAIL_LINES) this._stderrTail.shift();
     this._options.onStderrLine?.(clipped);
   }
-
-  /**
-   * Delivers queued frames in order. After a notification the rest waits one macrotask (the
-   * SDK runs notification handlers a microtask late); a line over 1 MiB waits one before its
-   * parse, so joining and parsing a 15 MiB line are two ~15-30 ms tasks instead of one; a very
-   * large message holds the queue until its off-thread parse is done.
-   */
-  private _pump(): void {
-    if (this._pumping) return;
-    this._pumping = true;
-    let resumeLater = false;
-    try {
-      while (this._queue.length > 0) {
-        const frame = this._queue.shift()!;
-        if (frame.kind === 'parsing') {
-          resumeLater = true;
-          const head = () => frame.head.slice(0, 200);
-          void frame.message.then(
-            (message) => this._resume(this._dispatch(message, head)),
-            () => {
-              if (!this._closed) this._options.onWarning?.(`Ignored a stdout line that is not JSON-RPC: ${head()}`);
-              this._resume('other');
-            },
-          );
-          return;
-        }
-        if (frame.kind === 'line' && frame.text.length >= OWN_TASK_PARSE_CHARS && this._yieldedFor !== frame) {
-          // Joining and decoding it took this task; parsing it gets one of its own.
-          this._yieldedFor = frame;
-          this._queue.unshift(frame);
-          resumeLater = true;
-          setImmediate(() => this._resume('other'));
-          return;
-        }
-        if (this._deliver(frame) === 'notification' && this._queue.length > 0) {
-          resumeLater = true;
-          setImmediate(() => this._resume('other'));
-          return;
-        }
-      }
-    } finally {
-      if (!resumeLater) this._pumping = false;
-    }
-  }
-
-  private _resume(delivered: 'notification' | 'other'): void {
-    if (delivered === 'notification' && this._queue.length > 0) {
-      setImmediate(() => this._resume('other'));
-      return;
-    }
-    this._pumping = false;
-    this._pump();
-  }
-
-  private _deliver(frame: Extract<Frame, { kind: 'line' | 'oversize' }>): 'notification' | 'other' {
-    if (frame.kind === 'oversize') {
-      this._failOversize(frame);
-      return 'other';
-    }
-    const text = frame.text.trim();
-    if (!text) return 'other';
-    let message: unknown;
-    try {
-      message = JSON.parse(text);
-    } catch {
-      this._options.onWarning?.(`Ignored a stdout line that is not JSON-RPC: ${text.slice(0, 200)}`);
-      return 'other';
-    }
-    return this._dispatch(message, () => text.slice(0, 200));
-  }
-
-  private _dispatch(message: unknown, head: () => string): 'notification' | 'other' {
-    if (!isJsonRpc(message)) {
-      this._options.onWarning?.(`Ignored a stdout line that is not JSON-RPC: ${head()}`);
-      return 'other';
-    }
-    try {
-      this.onmessage?.(message);
-    } catch (err) {
-      this.onerror?.(err instanceof Error ? err : new Error(String(err)));
-    }
-    return 'method' in message && !('id' in message) ? 'notification' : 'other';
-  }
-
-  /** Turns a dropped response into an error for its request alone; the session goes on. */
-  private _failOversize(frame: Extract<Frame, { kind: 'oversize' }>): void {
-    const limit = this._options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    const what = `A message of ${mib(frame.bytes)} exceeded the ${mib(limit)} limit and was dropped (raise the setting mcpToolHost.maxMessageMiB to accept it).`;
-    this._options.onWarning?.(what);
-    const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(frame.head)?.[1];
-    if (id === undefined || /"method"\s*:/.test(frame.head.slice(0, frame.head.indexOf('"id"')))) return;
-    const error: JSONRPCMessage = { jsonrpc: '2.0', id: JSON.parse(id) as string | number, error: { code: -32000, message: what } };
-    this.onmessage?.(error);
-  }
-}
-
-/** A frame waiting its turn, or a large message whose parse is under way. */
-type Queued = Extract<Frame, { kind: 'line' | 'oversize' }> | { readonly kind: 'parsing'; readonly message: Promise<unknown>; readonly head: string };
-
-function isJsonRpc(value: unknown): value is JSONRPCMessage {
-  return typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0';
 }
