@@ -7,7 +7,8 @@ import { sanitizeLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
 import { saveToTemp, type CliHost } from './host';
 
-export interface CallOptions {
+/** The `call` command's options, as parsed from the command line. */
+export interface CallCommandOptions {
   readonly server: string;
   readonly tool: string;
   readonly argsJson: string | undefined;
@@ -19,7 +20,7 @@ export interface CallOptions {
  * `call`: one tool call through the CallPipeline. Approval comes from --yes, or a y/N question
  * on a terminal; without either the call is refused and nothing is sent (exit 3).
  */
-export async function callTool(host: CliHost, options: CallOptions): Promise<ExitCode> {
+export async function callTool(host: CliHost, options: CallCommandOptions): Promise<ExitCode> {
   const args = parseArgsJson(options.argsJson);
   const connection = host.pool.get(options.server);
   await connection?.start();
@@ -88,7 +89,7 @@ function exitCodeOf(outcome: CallOutcome): ExitCode {
 }
 
 /** Results go to stdout; everything that explains a failure goes to stderr (or the JSON). */
-function report(options: CallOptions, outcome: CallOutcome, refusedHeadless: string | undefined): ExitCode {
+function report(options: CallCommandOptions, outcome: CallOutcome, refusedHeadless: string | undefined): ExitCode {
   const exitCode = exitCodeOf(outcome);
   const denial = outcome.kind === 'denied' ? (refusedHeadless ? `not sent: denied, approval required: ${refusedHeadless}` : 'not sent: denied by the user.') : undefined;
   if (options.json) {

@@ -1,18 +1,18 @@
 import { resolveLaunch } from '../core/config/launch';
-import { diagnoseServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDiagnosis';
+import { doctorServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDoctor';
 import { Exit, type ExitCode } from './args';
 import type { CliHost } from './host';
 
-export type { DoctorReport, DoctorStep } from '../core/connection/serverDiagnosis';
+export type { DoctorReport, DoctorStep } from '../core/connection/serverDoctor';
 
 /**
  * `doctor`: for each server, what would run (executable, PATH, node version, launch line), then
- * the handshake step by step (see diagnoseServer, shared with the extension's "Run Doctor").
+ * the handshake step by step (see doctorServer, shared with the extension's "Run Doctor").
  * Exit 4 when any server failed to connect, 2 when only the configuration was at fault, else 0.
  */
 export async function doctor(host: CliHost, json: boolean): Promise<ExitCode> {
   const reports: DoctorReport[] = await Promise.all(
-    host.pool.connections.map((c) => diagnoseServer(c, { resolveLaunch: (def) => resolveLaunch(def, host.variables), logLines: () => host.logs.get(c.name) ?? [] })),
+    host.pool.connections.map((c) => doctorServer(c, { resolveLaunch: (def) => resolveLaunch(def, host.variables), logLines: () => host.logs.get(c.name) ?? [] })),
   );
   if (json) console.log(JSON.stringify(reports, null, 2));
   else console.log(reports.map(formatDoctorReport).join('\n\n'));

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ServerConnection } from '../core/connection/serverConnection';
 import type { ServerPool } from '../core/connection/serverPool';
-import { captureLog, diagnoseServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDiagnosis';
+import { captureLog, doctorServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDoctor';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ServerLogs } from './serverLogs';
 
@@ -26,7 +26,7 @@ export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string
     { location: vscode.ProgressLocation.Notification, title: `Running doctor on "${sanitizeLine(name)}"…` },
     async () => {
       try {
-        return await diagnoseServer(connection, { resolveLaunch: deps.resolveLaunch, logLines: () => capture.lines });
+        return await doctorServer(connection, { resolveLaunch: deps.resolveLaunch, logLines: () => capture.lines });
       } finally {
         await connection.stop();
         connection.dispose();

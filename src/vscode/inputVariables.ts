@@ -1,13 +1,7 @@
 import * as vscode from 'vscode';
 import { requiredInputs } from '../core/config/launch';
+import type { InputSpec } from '../core/config/formats';
 import type { ServerDefinition } from '../core/config/serverConfig';
-
-/** A VS Code `inputs` entry (`.vscode/mcp.json`) describing an `${input:id}`. */
-export interface InputSpec {
-  readonly id: string;
-  readonly description?: string;
-  readonly password?: boolean;
-}
 
 /**
  * Values for `${input:id}`: asked once with a password box, kept in SecretStorage (never in

@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
+import { sleep } from './wait';
 
 const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
 const MANY_TOOLS = path.resolve(__dirname, '../../../test/fixtures/servers/many-tools.cjs');
@@ -15,7 +16,6 @@ const SERVERS = Number(process.env.BENCH_TREE_SERVERS ?? 3);
 const TOOLS = Number(process.env.BENCH_TREE_TOOLS ?? 10);
 const OUT = process.env.HOST_BENCH_OUT ?? (process.env.HOST_TEST_RESULTS && path.join(path.dirname(process.env.HOST_TEST_RESULTS), 'host-bench.json'));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const setServers = (value: unknown) => vscode.workspace.getConfiguration('mcpToolHost').update('servers', value, vscode.ConfigurationTarget.Global);
 

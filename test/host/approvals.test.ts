@@ -2,8 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
+import { sleep, until } from './wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const within = <T>(ms: number, what: string, p: Thenable<T>) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms (a prompt appeared?)`)), ms))]);
 
@@ -14,7 +14,7 @@ describe('approvals in the real extension host', () => {
   before(async () => {
     api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
     await vscode.commands.executeCommand('mcpToolHost.addDemoServer');
-    for (let i = 0; i < 200 && !(api.pool.get('demo')?.state.kind === 'running' && api.pool.get('demo')!.tools.length); i++) await sleep(100);
+    await until('demo running', () => api.pool.get('demo')?.state.kind === 'running' && api.pool.get('demo')!.tools.length > 0);
     api.pipeline.grants.clear();
   });
   after(async () => {

@@ -5,13 +5,14 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { MODEL_TOOL_NAME } from '../../src/core/chat/modelToolNames';
-import { ask, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, sleep, until, type Turn } from './chatHarness';
+import { ask, CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type Turn } from './chatHarness';
+import { sleep, until } from './wait';
 
 describe('@mcp in the Chat view (issue 6)', function () {
   this.timeout(90_000);
   let api: McpToolHostApi;
   let extensionPath: string;
-  const running = (...names: string[]) => until(`${names.join(', ')} running`, () => names.every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0));
+  const running = (...names: string[]) => until(`${names.join(', ')} running`, () => names.every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), CHAT_WAIT_MS);
   const baseServers = () => ({ demo: serverEntry(extensionPath), slow: serverEntry(extensionPath, { timeoutSeconds: 1 }) });
 
   before(async () => {
@@ -106,7 +107,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
     const source = new vscode.CancellationTokenSource();
     const started = Date.now();
     const pending = ask(api, 'count slowly', { token: source.token });
-    await until('the call in flight', () => api.pipeline.callsInFlight > 0);
+    await until('the call in flight', () => api.pipeline.callsInFlight > 0, CHAT_WAIT_MS);
     await sleep(500);
     source.cancel();
     const { meta } = await pending;
@@ -169,7 +170,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
     const none = await ask(api, 'hello', { model: null });
     assert.match(none.stream.text, /No language model is available for chat/);
     await setServers({ ...baseServers(), broken: serverEntry(extensionPath, {}, 'crash-at-start.cjs') });
-    await until('broken in error', () => api.pool.get('broken')?.state.kind === 'error');
+    await until('broken in error', () => api.pool.get('broken')?.state.kind === 'error', CHAT_WAIT_MS);
     const { stream } = await ask(api, 'hello');
     assert.match(stream.text, /Server \*\*broken\*\* is not running \(error/);
     const direct = await ask(api, 'broken anything', { command: 'call' });
@@ -223,7 +224,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
     const requests = await until('the model to get the tool result', async () => {
       const all = await recorded();
       return all.length >= 2 && all;
-    });
+    }, CHAT_WAIT_MS);
     assert.ok(requests[0].toolNames.includes('demo_list_notes'));
     assert.match(requests[1].toolResults[0], /welcome/);
     assert.ok(requests[0].messages.some((m) => m.text === '/use demo'), 'the earlier /use turn is in the history');

@@ -5,20 +5,12 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { createChatHandler } from '../../src/vscode/chat/chatParticipant';
 import type { ToolLoopMetadata } from '../../src/vscode/chat/toolLoop';
+import { until } from './wait';
 
 export const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
 export const FAKE_LM_ID = 'mcp-tool-host-tests.fakelm';
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 30_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+/** Chat waits allow longer than the default: a model round and a tool call on a loaded machine. */
+export const CHAT_WAIT_MS = 30_000;
 
 /** One step of the fake model's script (see test/fakelm/README.md). */
 export interface ScriptStep {
@@ -76,7 +68,7 @@ export async function ask(api: McpToolHostApi, prompt: string, options: AskOptio
 
 export async function fakeModel(): Promise<vscode.LanguageModelChat> {
   await vscode.extensions.getExtension(FAKE_LM_ID)?.activate();
-  return until('the test model', async () => (await vscode.lm.selectChatModels({ vendor: 'mcpfake' }))[0]);
+  return until('the test model', async () => (await vscode.lm.selectChatModels({ vendor: 'mcpfake' }))[0], CHAT_WAIT_MS);
 }
 
 /** A stdio server entry running a copy of the demo server (or a fixture) with the host's own Node. */

@@ -4,8 +4,8 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import type { TreeNode } from '../../src/vscode/treeNodes';
+import { sleep, until } from './wait';
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/hostile.cjs');
 
 describe('a tool that changes after first sight (trust on first use)', () => {
@@ -19,7 +19,7 @@ describe('a tool that changes after first sight (trust on first use)', () => {
   before(async () => {
     api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
     await vscode.workspace.getConfiguration('mcpToolHost').update('servers', { hostile: { command: process.execPath, args: [FIXTURE] } }, vscode.ConfigurationTarget.Global);
-    for (let i = 0; i < 200 && !toolRow(); i++) await sleep(100);
+    await until('the hostile server to list rug_pull', toolRow);
   });
   after(() => vscode.workspace.getConfiguration('mcpToolHost').update('servers', undefined, vscode.ConfigurationTarget.Global));
 
@@ -30,7 +30,7 @@ describe('a tool that changes after first sight (trust on first use)', () => {
     await sleep(1500);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal((await pending).kind, 'ok');
-    for (let i = 0; i < 100 && !/changed/.test(String(toolRow()?.item.description)); i++) await sleep(100);
+    await until('the changed mark', () => /changed/.test(String(toolRow()?.item.description)), 10_000);
     const row = toolRow()!;
     assert.match(String(row.item.description), /^changed! · /);
     assert.match(String(row.item.contextValue), /;changed;$/);

@@ -6,7 +6,8 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { GrantStore, memoryPersistence } from '../../src/core/policy/grants';
 import { pinTool } from '../../src/core/policy/toolPin';
-import { demoEntry, FIXTURES, iconOf, makePool, plain, ROOT, until, type Harness } from './treeHarness';
+import { demoEntry, FIXTURES, iconOf, makePool, plain, ROOT, type Harness } from './treeHarness';
+import { until } from './wait';
 
 const cachedTools: Tool[] = [
   { name: 'read_thing', title: 'Read Thing', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } },

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers, type ParsedServers } from '../../src/core/config/serverConfig';
-import { captureLog } from '../../src/core/connection/serverDiagnosis';
+import { captureLog } from '../../src/core/connection/serverDoctor';
 import { RestartPolicy } from '../../src/core/connection/restartPolicy';
 import { ServerPool } from '../../src/core/connection/serverPool';
 import type { ResolvedLaunch } from '../../src/core/connection/serverConnection';
@@ -16,17 +16,6 @@ import type { TreeNode } from '../../src/vscode/treeNodes';
 export const ROOT = path.resolve(__dirname, '../../..');
 export const DEMO = path.join(ROOT, 'dist/demo-server.js');
 export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
-export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export async function until<T>(what: string, probe: () => T | undefined | false, ms = 20_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
-}
 
 /** The demo server run by the extension host's own Node (Electron on desktop, hence the variable). */
 export const demoEntry = { command: process.execPath, args: [DEMO], env: { ELECTRON_RUN_AS_NODE: '1' } };

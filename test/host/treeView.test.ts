@@ -6,12 +6,13 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { McpToolHostApi } from '../../src/extension';
 import { ConfigError } from '../../src/core/errors';
 import { Emitter } from '../../src/core/events';
-import type { DoctorReport } from '../../src/core/connection/serverDiagnosis';
+import type { DoctorReport } from '../../src/core/connection/serverDoctor';
 import { addServer, type AddServerQuestions } from '../../src/vscode/addServerWizard';
 import { ServerStatusBar } from '../../src/vscode/statusBar';
 import type { TreeNode } from '../../src/vscode/treeNodes';
 import { ErrorBadge } from '../../src/vscode/viewBadge';
-import { DEMO, demoEntry, makePool, sleep, until, type Harness } from './treeHarness';
+import { DEMO, demoEntry, makePool, type Harness } from './treeHarness';
+import { sleep, until } from './wait';
 
 describe('Tools view: updates and scale', () => {
   let h: Harness;

@@ -68,7 +68,7 @@ export const node = (script: string, extra: Record<string, unknown> = {}) => ({ 
 export async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
   while (!probe()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
 }

@@ -4,20 +4,15 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ApprovalDecision } from '../../src/core/calls/ports';
-import { makeHost, node, ROOT, type HostOptions } from './helpers';
+import { makeHost, node, ROOT, until, type HostOptions } from './helpers';
 
 const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const MEMORY = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/index.js');
 
 const tempDir = (prefix: string) => fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 
-async function waitFor(what: string, check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
+/** How long these tests wait for a fixture's side effect (well under the test's own timeout). */
+const WAIT_MS = 3000;
 
 describe('npm reference servers through the real core (real child processes)', function () {
   this.timeout(10_000);
@@ -97,7 +92,7 @@ describe('npm reference servers through the real core (real child processes)', f
       const fromRoots = dir('mcp-fs-roots-');
       const h = fsHost(fromArgs, 'deny', { roots: () => [{ uri: pathToFileURL(fromRoots).href, name: 'workspace' }] });
       await h.connection.start();
-      await waitFor('the server to take the roots', () => h.logs.some((l) => l.includes('Updated allowed directories from MCP roots: 1 valid directories')));
+      await until('the server to take the roots', () => h.logs.some((l) => l.includes('Updated allowed directories from MCP roots: 1 valid directories')), WAIT_MS);
       const allowed = await h.pipeline.call({ server: 'fs', tool: 'list_allowed_directories', args: {}, origin: 'api' });
       assert.equal(allowed.kind, 'ok', JSON.stringify(allowed));
       if (allowed.kind === 'ok') {

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ServerState } from '../../src/core/connection/serverState';
-import { FIXTURES, makeHost, node, workspaceRoots, type HostOptions } from './helpers';
+import { FIXTURES, makeHost, node, until, workspaceRoots, type HostOptions } from './helpers';
 
 /** Alive and not a zombie (a sandbox's init may not reap orphans at once). */
 const alive = (pid: number) => {
@@ -15,14 +15,8 @@ const alive = (pid: number) => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls until `check` holds; fails with `what` after `ms`. */
-async function waitFor(what: string, check: () => boolean, ms = 3000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out after ${ms} ms waiting for ${what}`);
-    await sleep(20);
-  }
-}
+/** How long these tests wait for a fixture's side effect (well under the test's own timeout). */
+const WAIT_MS = 3000;
 
 /** Rejects when `p` takes longer than `ms`: a hang fails the test with a clear reason, not mocha's timeout. */
 async function within<T>(ms: number, what: string, p: Promise<T>): Promise<T> {
@@ -79,7 +73,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
       // the stuck process (it ignores stdin closing) is gone once start() returns
       const pid = Number(/hang fixture pid (\d+)/.exec(h.logs.join('\n'))?.[1]);
       assert.ok(pid > 0, 'the fixture reported its pid');
-      await waitFor(`pid ${pid} to be gone`, () => !alive(pid), 1000);
+      await until(`pid ${pid} to be gone`, () => !alive(pid), 1000);
     });
 
     it('a server that does not declare the tools capability runs with no tools, a warning, and no tools/list request', async () => {
@@ -89,7 +83,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
       assert.deepEqual(h.connection.tools, []);
       assert.ok(h.logs.includes('notools warn The server does not declare the "tools" capability; it offers no tools.'), h.logs.join('\n'));
       // the fixture logs every message it gets; give a tools/list the time to show up if one were sent
-      await waitFor('the fixture to log notifications/initialized', () => h.logs.includes('notools stderr got notifications/initialized'));
+      await until('the fixture to log notifications/initialized', () => h.logs.includes('notools stderr got notifications/initialized'), WAIT_MS);
       await sleep(200);
       assert.ok(h.logs.includes('notools stderr got initialize'));
       assert.ok(!h.logs.some((l) => l.includes('got tools/list')), 'tools/list must not be sent to a server without the capability');
@@ -142,7 +136,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
       const outcome = await within(3000, 'the call to a crashing server', h.pipeline.call({ server: 'crash', tool: 'explode', args: {}, origin: 'api' }));
       assert.equal(outcome.kind, 'failed', JSON.stringify(outcome));
       if (outcome.kind === 'failed') assert.match(outcome.message, /connection closed|exited/i);
-      await waitFor('the error state', () => h.connection.state.kind === 'error');
+      await until('the error state', () => h.connection.state.kind === 'error', WAIT_MS);
       const state = errorOf(h.connection.state);
       assert.match(state.message, /exited with code 7/);
       assert.ok(state.detail?.includes('handler crashed: out of memory'), JSON.stringify(state.detail));
@@ -176,7 +170,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
     it('the host answers roots/list with the workspace folder', async () => {
       const h = host('roots', fixture('roots-echo.cjs'), { roots: workspaceRoots });
       await h.connection.start();
-      await waitFor('the declared capabilities', () => h.logs.some((l) => l.includes('client capabilities: {"roots":{"listChanged":true}}')));
+      await until('the declared capabilities', () => h.logs.some((l) => l.includes('client capabilities: {"roots":{"listChanged":true}}')), WAIT_MS);
       const outcome = await h.pipeline.call({ server: 'roots', tool: 'show_roots', args: {}, origin: 'api' });
       assert.equal(outcome.kind, 'ok', JSON.stringify(outcome));
       if (outcome.kind === 'ok') assert.deepEqual(JSON.parse(outcome.result.text), { roots: [{ uri: workspaceRoots()[0].uri, name: 'root' }] });
@@ -186,7 +180,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
     it('a host without roots declares no roots capability and refuses roots/list', async () => {
       const h = host('roots', fixture('roots-echo.cjs'));
       await h.connection.start();
-      await waitFor('the declared capabilities', () => h.logs.some((l) => l.includes('client capabilities: {}')));
+      await until('the declared capabilities', () => h.logs.some((l) => l.includes('client capabilities: {}')), WAIT_MS);
       const outcome = await h.pipeline.call({ server: 'roots', tool: 'show_roots', args: {}, origin: 'api' });
       assert.equal(outcome.kind, 'tool-error', JSON.stringify(outcome));
       if (outcome.kind === 'tool-error') assert.equal((JSON.parse(outcome.result.text) as { error: { code: number } }).error.code, -32601);
@@ -202,7 +196,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
       // each cursor went back byte for byte (spaces, quotes, backslash, %20, non-ASCII and JSON-looking ones);
       // stderr and stdout are separate pipes, so the fixture's last stderr line may trail the last page
       const listed = () => h.logs.filter((l) => l.startsWith('paged stderr tools/list'));
-      await waitFor('three tools/list lines on stderr', () => listed().length >= 3);
+      await until('three tools/list lines on stderr', () => listed().length >= 3, WAIT_MS);
       assert.deepEqual(listed(), [
         'paged stderr tools/list cursor=undefined',
         `paged stderr tools/list cursor=${JSON.stringify(' eyJwYWdlIjoyfQ==/+?&#%20 ünï "quoted" \\ 2 ')}`,
@@ -223,7 +217,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
       assert.deepEqual(h.connection.tools, [], 'a partial list is not kept');
       assert.ok(h.logs.includes('endless error Listing tools failed: tools/list: exceeded listMaxPages (64); server pagination did not terminate'), h.logs.join('\n'));
       const requests = () => h.logs.filter((l) => l.startsWith('endless stderr tools/list request')).length;
-      await waitFor('64 tools/list requests on stderr', () => requests() >= 64);
+      await until('64 tools/list requests on stderr', () => requests() >= 64, WAIT_MS);
       await sleep(100);
       assert.equal(requests(), 64, 'listMaxPages (64) requests, then no more');
       // the session is still usable: a refresh fails the same way, promptly
@@ -240,7 +234,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
       h.connection.onDidChangeTools(() => toolEvents++);
       const mutated = await h.pipeline.call({ server: 'storm', tool: 'mutate', args: {}, origin: 'api' });
       assert.ok(mutated.kind === 'ok' && mutated.result.text === 'mutated', JSON.stringify(mutated));
-      await waitFor('the new tool list', () => h.connection.tools.some((t) => t.name === 'new_tool_a'));
+      await until('the new tool list', () => h.connection.tools.some((t) => t.name === 'new_tool_a'), WAIT_MS);
       await sleep(800); // longer than the debounce (250 ms) several times over: any straggling re-list shows up
       assert.deepEqual(h.connection.tools.map((t) => t.name), ['stats', 'new_tool_a', 'new_tool_b']);
       const stats = await h.pipeline.call({ server: 'storm', tool: 'stats', args: {}, origin: 'api' });

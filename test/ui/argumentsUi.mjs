@@ -4,6 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
+import { waitOutput as waitOutputOf, workbenchPage } from './workbenchPage.mjs';
 
 export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
@@ -15,28 +16,13 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
   writeSettings({ demo });
 
-  let passed = 0;
-  const failed = [];
-  let shotNo = 0;
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
+  const ui = workbenchPage(page, { shotsDir, prefix: 'args', log });
+  const { check } = ui;
   const shot = async (name) => {
-    const file = path.join(shotsDir, `args-${String(++shotNo).padStart(2, '0')}-${name}.png`);
     await page.waitForTimeout(400); // the quick input fades in
-    await page.screenshot({ path: file });
-    log(`screenshot ${path.relative(root, file)}`);
-  };
-  const check = async (name, fn) => {
-    try {
-      await fn();
-      passed++;
-      log(`ui ok: ${name}`);
-    } catch (err) {
-      failed.push(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
-      log(`ui FAILED: ${name}: ${err}`);
-      await shot(`failure-${name.replace(/\W+/g, '-').slice(0, 40)}`).catch(() => undefined);
-      await page.keyboard.press('Escape').catch(() => undefined);
-    }
+    await ui.shot(name);
   };
 
   const quickInput = page.locator('.quick-input-widget');
@@ -53,17 +39,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   };
   const row = (text) => quickInput.locator('.monaco-list-row', { hasText: text }).first();
   const titleButton = (name) => quickInput.getByRole('button', { name }).first();
-  const readOutput = async () => (await page.locator('.part.panel .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-  const waitOutput = async (re, ms = 30_000) => {
-    const end = Date.now() + ms;
-    let text = '';
-    while (Date.now() < end) {
-      text = await readOutput();
-      if (re.test(text)) return text;
-      await page.waitForTimeout(250);
-    }
-    throw new Error(`output never matched ${re}; last text:\n${text.slice(-600)}`);
-  };
+  const waitOutput = (re, ms) => waitOutputOf(page, re, ms);
   const lens = (text) => page.locator('.codelens-decoration', { hasText: text }).first();
   const startWorkspaceServer = async (name) => {
     await title(`Run server "${name}" defined by this workspace?`);
@@ -193,10 +169,10 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
       await editorTab('Read Note').waitFor({ state: 'detached', timeout: 10_000 });
     });
   } catch (err) {
-    failed.push(`UI session: ${err}`);
+    ui.results.failed.push(`UI session: ${err}`);
     await shot('failure-session').catch(() => undefined);
   } finally {
     await browser.close();
   }
-  return { passed, failed };
+  return ui.results;
 }

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { workbenchPage } from './workbenchPage.mjs';
+import { untilText, workbenchPage } from './workbenchPage.mjs';
 
 export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
@@ -28,16 +28,7 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
   const { shot, check, quickInput } = ui;
   const chat = page.locator('.interactive-session').first();
   const chatText = async () => (await chat.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-  const waitChat = async (re, ms = 30_000) => {
-    const end = Date.now() + ms;
-    let text = '';
-    while (Date.now() < end) {
-      text = await chatText();
-      if (re.test(text)) return text;
-      await page.waitForTimeout(250);
-    }
-    throw new Error(`the chat never showed ${re}; it shows:\n${text.slice(-800)}`);
-  };
+  const waitChat = (re, ms = 30_000) => untilText(page, chatText, re, ms, (text) => `the chat never showed ${re}; it shows:\n${text.slice(-800)}`);
   const input = page.locator('.interactive-input-part .monaco-editor').first();
   // @mcp is sticky: the input keeps "@mcp " after a request, so it is cleared first. A suggestion
   // still open after typing (a participant or slash command) would take the Enter: close it.

@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
+import { waitOutput as waitOutputOf } from './workbenchPage.mjs';
 
 export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
@@ -36,17 +37,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     }
   };
   const quickInput = page.locator('.quick-input-widget');
-  const readOutput = async () => (await page.locator('.part.panel .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-  const waitOutput = async (re, ms = 30_000) => {
-    const end = Date.now() + ms;
-    let text = '';
-    while (Date.now() < end) {
-      text = await readOutput();
-      if (re.test(text)) return text;
-      await page.waitForTimeout(250);
-    }
-    throw new Error(`output never matched ${re}; last text:\n${text.slice(-600)}`);
-  };
+  const waitOutput = (re, ms) => waitOutputOf(page, re, ms);
   const openView = async () => {
     const tab = page.locator('.activitybar [aria-label^="MCP Tool Host"]').first();
     await tab.waitFor({ timeout: 60_000 });

@@ -1,6 +1,24 @@
 // Helpers for driving the VS Code workbench in Chromium: counted checks with screenshots, the
-// command palette, the side bar, tree rows and their hovers. Used by the Tools view UI tests.
+// command palette, the side bar, tree rows and their hovers. Used by every UI suite but uiTests.mjs.
 import path from 'node:path';
+
+/** Polls `read()` every 250 ms until its text matches `re` and returns that text; after `ms`, throws `fail(lastText)`. */
+export async function untilText(page, read, re, ms, fail) {
+  const end = Date.now() + ms;
+  let text = '';
+  while (Date.now() < end) {
+    text = await read();
+    if (re.test(text)) return text;
+    await page.waitForTimeout(250);
+  }
+  throw new Error(fail(text));
+}
+
+/** The text the Output panel shows (it renders only the lines in sight). */
+export const outputText = async (page) => (await page.locator('.part.panel .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+
+/** Waits until the Output panel shows text matching `re`, and returns that text. */
+export const waitOutput = (page, re, ms = 30_000) => untilText(page, () => outputText(page), re, ms, (text) => `output never matched ${re}; last text:\n${text.slice(-600)}`);
 
 /** Everything a UI suite needs of one page; `prefix` names its screenshots (prefix-NN-name.png). */
 export function workbenchPage(page, { shotsDir, prefix, log }) {

@@ -57,7 +57,7 @@ export interface CallOptions {
 }
 
 /** A result as servers send it: current `content`, or the 2024-10-07 draft's `toolResult`. */
-export type ToolCallOutcome = CallToolResult | { toolResult: unknown };
+export type RawToolResult = CallToolResult | { toolResult: unknown };
 
 /**
  * One configured server: the SDK `Client` over our transport, its lifecycle state and its
@@ -248,7 +248,7 @@ export class ServerConnection implements Disposable {
   }
 
   /** Sends `tools/call`. Only the CallPipeline calls this. */
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<ToolCallOutcome> {
+  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     const client = this._client;
     if (!client || !ServerState.isRunning(this._state)) throw new McpHostError(`Server "${this.name}" is not running (${ServerState.label(this._state)}).`);
     const transport = this._transport;
@@ -262,7 +262,7 @@ export class ServerConnection implements Disposable {
         // We check structuredContent ourselves (and flag a mismatch instead of hiding the result):
         // a definition without outputSchema keeps the SDK from rejecting the call.
         toolDefinition: { ...(this._tools.find((t) => t.name === name) ?? { name, inputSchema: { type: 'object' } }), outputSchema: undefined },
-      })) as ToolCallOutcome;
+      })) as RawToolResult;
     } catch (err) {
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       const exit = transport instanceof StdioTransport ? transport.exitInfo : undefined;

@@ -1,4 +1,4 @@
-import type { ToolCallOutcome } from '../connection/serverConnection';
+import type { RawToolResult } from '../connection/serverConnection';
 import { sanitizeLargeText, sanitizeText } from './sanitize';
 
 /** Where binary content goes so the user can open it (the extension's storage; a temp dir in the CLI). */
@@ -21,26 +21,26 @@ type Block = { type: string; [key: string]: unknown };
  * disk and shown as its path, resource links and embedded resources described,
  * `structuredContent` pretty-printed, and a 2024-10-07 `toolResult` shown as JSON.
  */
-export async function renderResult(outcome: ToolCallOutcome, save?: BinarySaver): Promise<RenderedResult> {
+export async function renderResult(result: RawToolResult, save?: BinarySaver): Promise<RenderedResult> {
   // The SDK gives a draft-era `{ toolResult }` an empty `content`: show the toolResult itself.
-  const draft = outcome as { content?: unknown; toolResult?: unknown };
+  const draft = result as { content?: unknown; toolResult?: unknown };
   const noContent = !Array.isArray(draft.content) || draft.content.length === 0;
-  if (!('content' in outcome) || (noContent && draft.toolResult !== undefined)) {
+  if (!('content' in result) || (noContent && draft.toolResult !== undefined)) {
     return { text: sanitizeText(JSON.stringify(draft.toolResult ?? null, null, 2)), isError: false, files: [] };
   }
   const parts: string[] = [];
   const files: string[] = [];
-  const content = Array.isArray(outcome.content) ? (outcome.content as Block[]) : [];
+  const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
   const links: { uri: string; name?: string; mimeType?: string }[] = [];
   for (const [i, block] of content.entries()) {
     if (block.type === 'resource_link' && typeof block.uri === 'string') links.push({ uri: block.uri, name: optionalString(block.name), mimeType: optionalString(block.mimeType) });
     parts.push(annotationNote(block) + (await renderBlock(block, i, save, files)));
   }
-  if (outcome.structuredContent !== undefined) {
-    parts.push(`structuredContent:\n${prettyJson(outcome.structuredContent)}`);
+  if (result.structuredContent !== undefined) {
+    parts.push(`structuredContent:\n${prettyJson(result.structuredContent)}`);
   }
   if (parts.length === 0) parts.push('(the tool returned no content)');
-  return { text: parts.join('\n'), isError: outcome.isError === true, files, links };
+  return { text: parts.join('\n'), isError: result.isError === true, files, links };
 }
 
 async function renderBlock(block: Block, index: number, save: BinarySaver | undefined, files: string[]): Promise<string> {

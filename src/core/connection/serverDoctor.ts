@@ -6,7 +6,7 @@ import { formatCommandLine, pathEntries, resolveExecutable } from '../transport/
 import type { ResolvedLaunch, ServerConnection } from './serverConnection';
 import type { ServerLog } from './serverState';
 
-/** `node -v` must not hang the diagnosis (a broken shim can wait forever). */
+/** `node -v` must not hang the doctor (a broken shim can wait forever). */
 const VERSION_TIMEOUT_MS = 5000;
 const STDERR_LINES_SHOWN = 10;
 
@@ -33,15 +33,15 @@ export interface DoctorReport {
   readonly stderr: readonly string[];
 }
 
-/** What a diagnosis needs besides the connection it starts. */
-export interface DiagnosisDeps {
+/** What a doctor run needs besides the connection it starts. */
+export interface DoctorDeps {
   /** The launch with variables resolved; a throw is reported as the "config" step. */
   readonly resolveLaunch: (def: ServerDefinition) => ResolvedLaunch | Promise<ResolvedLaunch>;
   /** The connection's log so far, as lines prefixed "info: ", "warn: ", "error: " or "stderr: " (see captureLog). */
   readonly logLines: () => readonly string[];
 }
 
-/** A ServerLog that keeps every line with its level prefix, for a diagnosis to read. */
+/** A ServerLog that keeps every line with its level prefix, for a doctor run to read. */
 export function captureLog(): { readonly log: ServerLog; readonly lines: string[] } {
   const lines: string[] = [];
   return {
@@ -62,7 +62,7 @@ type LaunchFacts = Pick<DoctorReport, 'command' | 'executable' | 'path' | 'node'
  * line), then starts the given connection and reports the handshake step by step. The
  * connection should be a fresh one that nobody else uses; the caller stops it afterwards.
  */
-export async function diagnoseServer(connection: ServerConnection, deps: DiagnosisDeps): Promise<DoctorReport> {
+export async function doctorServer(connection: ServerConnection, deps: DoctorDeps): Promise<DoctorReport> {
   const def = connection.definition;
   const base = { server: def.name, type: def.spec.type, stderr: [] as string[] };
   if (def.disabled) return { ...base, ok: true, skipped: 'disabled in the configuration', steps: [] };
