@@ -10,7 +10,6 @@ import type { ServerNode, ToolNode, TreeNode } from './treeNodes';
 
 export type { TreeNode } from './treeNodes';
 
-
 /** Changes that arrive together (state, then tools) become one refresh; short enough to feel immediate. */
 const REFRESH_DELAY_MS = 15;
 /** A server opens expanded when the view stays short: few servers, few tools each. */

@@ -63,6 +63,11 @@ describe('one rule for badges and for "will it ask, and why"', () => {
             const t = tool({ readOnlyHint, destructiveHint, openWorldHint });
             const a = effectiveAnnotations(t, true);
             const verdict = callVerdict('s', t, a, rules({ approveAll: () => approveAll }));
+            // Expected from the hints alone, not from callVerdict: asks when destructive (never when
+            // read-only), open-world (both default to true when undeclared), or approve-all.
+            const readOnly = readOnlyHint === true;
+            const expectAsks = (!readOnly && destructiveHint !== false) || openWorldHint !== false || approveAll;
+            assert.equal(verdict.kind === 'asks', expectAsks, JSON.stringify({ readOnlyHint, destructiveHint, openWorldHint, approveAll }));
             const asked: ApprovalRequest[] = [];
             const approver = { approve: async (r: ApprovalRequest) => (asked.push(r), 'deny' as const) };
             const ctx = { server: 's', tool: t, args: {}, annotations: a, origin: 'api' as const, approveAll, validate: () => [] };
