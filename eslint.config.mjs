@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { importX, createNodeResolver } from 'eslint-plugin-import-x';
 
 const TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 
@@ -7,9 +8,39 @@ const TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 // UI suites (Playwright). The `globals` package is not a dependency, so the Node globals these
 // files use are listed here by hand.
 const NODE_SCRIPTS = ['esbuild.mjs', 'eslint.config.mjs', 'scripts/**/*.mjs', 'test/ui/**/*.mjs'];
-const NODE_GLOBALS = Object.fromEntries(
+const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntries(
   ['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Buffer', 'AbortController', 'performance'].map((name) => [name, 'readonly']),
-);
+));
+
+// Layers (ARCHITECTURE.md "Layers"): a folder imports only folders below it, so the folders form a
+// DAG and no file imports a cycle. Lowest first; folders on one row do not import each other.
+// core/lazy is the lazy seam: any core folder may load through it.
+const CORE_LAYERS = [['render', 'tools', 'transport'], ['config', 'auth'], ['connection'], ['policy'], ['calls'], ['chat']];
+const coreDir = (/** @type {string} */ folder) => `./src/core/${folder}`;
+const LAYER_ZONES = [
+  // events.ts, errors.ts, serverLog.ts: the bottom, used by every folder.
+  { target: './src/core/*.ts', from: './src/core/*/**', message: 'The files at the root of src/core are the bottom layer: they import no core folder.' },
+  ...CORE_LAYERS.flatMap((row, i) =>
+    row.map((folder) => ({
+      target: coreDir(folder),
+      from: [...row.filter((f) => f !== folder), ...CORE_LAYERS.slice(i + 1).flat()].map(coreDir),
+      message: `src/core/${folder} may import only the folders below it (eslint.config.mjs CORE_LAYERS).`,
+    })),
+  ).filter((zone) => zone.from.length > 0),
+  { target: './src/core', from: ['./src/vscode', './src/cli', './src/extension.ts'], message: 'src/core is used by the adapters, never the other way.' },
+  { target: './src/vscode', from: './src/cli', message: 'The VS Code adapters and the CLI share only src/core.' },
+  { target: './src/cli', from: './src/vscode', message: 'The CLI and the VS Code adapters share only src/core.' },
+];
+
+// The lazy seam (ARCHITECTURE.md "Limits"): what activation must not load is imported at runtime
+// only by the lazy entries, src/core/lazy/heavy.ts and jsonc.ts, and reached through load.ts
+// everywhere else. Each entry is a bundle of its own in the extension (esbuild.mjs), so it may hold
+// packages and our leaf modules only: a module of ours in two bundles is two copies, and
+// `instanceof` across the copies fails.
+const LAZY_ENTRIES = ['src/core/lazy/heavy.ts', 'src/core/lazy/jsonc.ts'];
+const LAZY_LEAVES = ['auth/loopbackReceiver', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree'];
+const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${leaf}.ts`)];
+const LAZY_MESSAGE = 'Load it through src/core/lazy/load.ts (loadHeavy, loadJsonc); import it here only as a type.';
 
 export default tseslint.config(
   {
@@ -24,7 +55,8 @@ export default tseslint.config(
   },
   js.configs.recommended,
   // typescript-eslint's configs name no files for the parser and its rules; they are meant for TypeScript only.
-  ...tseslint.configs.recommended.map((config) => ({ ...config, files: config.files ?? TS_FILES })),
+  // (Typed loosely by the package for compatibility; they are flat configs.)
+  ...(/** @type {import('typescript-eslint').ConfigWithExtends[]} */ (tseslint.configs.recommended)).map((config) => ({ ...config, files: config.files ?? TS_FILES })),
   {
     files: TS_FILES,
     rules: {
@@ -53,6 +85,42 @@ export default tseslint.config(
     files: ['src/core/**/*.ts', 'src/cli/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', { paths: [{ name: 'vscode', message: 'src/core and src/cli must not import vscode.' }] }],
+    },
+  },
+  {
+    // Layers (LAYER_ZONES above; type imports count too) and cycles (import-x/no-cycle: runtime imports).
+    files: ['src/**/*.ts', 'test/**/*.ts'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/extensions': ['.ts', '.js'],
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'] })],
+    },
+    rules: {
+      'import-x/no-cycle': 'error',
+      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: LAYER_ZONES }],
+    },
+  },
+  {
+    // The lazy seam (LAZY_ENTRIES above): the heavy packages and the leaf modules, as types only.
+    files: ['src/**/*.ts'],
+    ignores: LAZY_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
+          { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
+        ],
+      }],
+    },
+  },
+  {
+    // The lazy entries and leaf modules import no code of ours at runtime, but the entries' leaves.
+    files: LAZY_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [{ regex: `^\\.(?!\\./(${LAZY_LEAVES.join('|')})$)`, allowTypeImports: true, message: 'A lazy bundle holds no code of ours but leaf modules (eslint.config.mjs LAZY_ENTRIES).' }],
+      }],
     },
   },
 );

@@ -12,9 +12,14 @@ import { applyEdits, modify, parse } from 'jsonc-parser';
 import { e2eEnv, prepare, start } from './e2e/codeServer.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const arg = (name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
+const arg = (/** @type {string} */ name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const port = Number(arg('--port') ?? process.env.PORT ?? 8080);
 const runDir = path.resolve(arg('--profile') ?? path.join(root, '.vscode-test', 'start'));
+/**
+ * Runs a build step; a failing one ends `npm start` with its status.
+ * @param {string} cmd
+ * @param {string[]} args
+ */
 const run = (cmd, args) => {
   const r = spawnSync(cmd, args, { cwd: root, stdio: 'inherit' });
   if (r.status !== 0) process.exit(r.status ?? 1);
@@ -58,6 +63,8 @@ cs.child.on('exit', (code) => { console.log(`code-server exited (${code}); log: 
  * Points a `demo` entry that still runs the bundled demo server at this run's Node and extension
  * (both paths change with the cache and the version). Every other key, and a removed or
  * repurposed entry, stays as the user left it; comments survive (jsonc edits).
+ * @param {string} settingsFile
+ * @param {{ command: string, args: string[] }} demo
  */
 function repointDemo(settingsFile, demo) {
   let text = fs.readFileSync(settingsFile, 'utf8');

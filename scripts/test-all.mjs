@@ -4,6 +4,7 @@
 //   2. the extension-host suite inside a real VS Code (code-server)
 //   3. UI tests in Debian's Chromium, with screenshots under test-results/
 //   4. `npm start` as a user runs it, twice
+// --skip-e2e stops after 1; --only-e2e builds and runs 2-4 only (no typecheck, lint, unit tests).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,11 +22,23 @@ const results = path.join(root, 'test-results');
 fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(path.join(results, 'screenshots'), { recursive: true });
 const t0 = Date.now();
-const say = (m) => console.log(`[test +${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+const say = (/** @type {string} */ m) => console.log(`[test +${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
 const counts = { passed: 0, failed: 0 };
+/** @type {string[]} */
 const failures = [];
+const onlyE2e = process.argv.includes('--only-e2e');
+/**
+ * Runs a locally installed tool; true when it exits 0.
+ * @param {string[]} args
+ * @param {import('node:child_process').SpawnSyncOptions} [opts]
+ */
 const npx = (args, opts = {}) => spawnSync('npx', ['--no-install', ...args], { stdio: 'inherit', ...opts }).status === 0;
 
+/**
+ * Counts one pass or failure that is not a single test (a build, a check).
+ * @param {string} name
+ * @param {boolean} ok
+ */
 function step(name, ok) {
   if (ok) counts.passed++;
   else {
@@ -36,17 +49,20 @@ function step(name, ok) {
 }
 
 let fatal = false;
-say('typecheck');
-step('typecheck (tsc --noEmit)', npx(['tsc', '--noEmit', '-p', '.']));
-say('lint');
-step('lint (eslint)', npx(['eslint', '.']));
+if (!onlyE2e) {
+  say('typecheck');
+  step('typecheck (tsc --noEmit)', npx(['tsc', '--noEmit', '-p', '.']));
+  step('typecheck of the scripts and UI suites (tsc -p tsconfig.scripts.json)', npx(['tsc', '-p', 'tsconfig.scripts.json']));
+  say('lint');
+  step('lint (eslint)', npx(['eslint', '.']));
+}
 
-say('build + unit and integration tests');
+say(onlyE2e ? 'build' : 'build + unit and integration tests');
 const built = npx(['tsc', '-p', '.']) && spawnSync('node', ['esbuild.mjs'], { stdio: 'inherit' }).status === 0;
 if (!built) {
   step('build', false);
   fatal = true;
-} else {
+} else if (!onlyE2e) {
   const report = path.join(results, 'mocha.json');
   const r = spawnSync('npx', ['--no-install', 'mocha', '--config', '.mocharc.json', '--reporter', 'spec', '--reporter', 'json', '--reporter-option', `output=${report}`], { stdio: 'inherit' });
   void r;
@@ -61,7 +77,7 @@ if (!built) {
   }
 }
 
-if (!fatal) {
+if (!fatal && !onlyE2e) {
   say('benchmark smoke run (tiny sizes, no timing goals)');
   step('bench --smoke', spawnSync('node', ['out/bench/run.js', '--smoke'], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0);
 }
@@ -76,6 +92,12 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
   if (packaged && setup) {
     const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
     const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));
+    /**
+     * @param {import('./e2e/codeServer.mjs').CodeServer} cs
+     * @param {string} runDir
+     * @param {string} label names the results file and the summary line
+     * @param {string[]} files the test files to run (out/test/host/*.test.js)
+     */
     const runHost = async (cs, runDir, label, files) => {
       const hostWs = path.join(runDir, 'host-ws');
       fs.mkdirSync(hostWs, { recursive: true });
@@ -92,6 +114,10 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
       for (const f of host.failures) failures.push(`host: ${f.title}: ${f.error}`);
       say(`extension host (${label}): ${host.passes.length} passed, ${host.failures.length} failed`);
     };
+    /**
+     * @param {string} label
+     * @param {() => Promise<import('../test/ui/workbenchPage.mjs').UiResults>} run
+     */
     const ui = async (label, run) => {
       say(`${label} in Chromium`);
       const r = await run();
@@ -138,7 +164,13 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
   }
 }
 
-/** One isolated code-server with the given .vsix files; stopped after `body`, and checked for leftovers. */
+/**
+ * One isolated code-server with the given .vsix files; stopped after `body`, and checked for leftovers.
+ * @param {string} name
+ * @param {string[]} vsix
+ * @param {string[]} extraArgs
+ * @param {(cs: import('./e2e/codeServer.mjs').CodeServer, runDir: string) => Promise<void>} body
+ */
 async function instance(name, vsix, extraArgs, body) {
   const runDir = path.join(results, name);
   prepare(runDir, { vsix });

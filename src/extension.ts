@@ -5,24 +5,35 @@ import { resolveLaunch } from './core/config/launch';
 import { ServerPool } from './core/connection/serverPool';
 import { SchemaValidator } from './core/tools/schemaValidator';
 import { QuickPickApprover } from './vscode/approvalPicker';
-import { registerCommands } from './vscode/commands';
+import { CallToolCommand, type ToolTarget } from './vscode/commands';
 import { OutputChannelSink } from './vscode/outputSink';
 import { GrantStore } from './core/policy/grants';
 import { RateLimiter } from './core/policy/rateLimiter';
-import { FileAuditLog, mementoGrants, registerApprovalCommands } from './vscode/approvalCommands';
+import { ApprovalCommands, mementoGrants } from './vscode/approvalCommands';
+import { FileAuditLog } from './core/calls/fileAuditLog';
+import { ArgumentEditors, CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/argumentEditor';
+import { ConfiguredServers } from './vscode/configuredServers';
 import { registerDefinitionDocuments } from './vscode/definitionDiff';
 import { DefinitionReview } from './vscode/definitionReview';
 import { ResultFiles, extensionFor } from './vscode/resultFiles';
 import { ServerLogs } from './vscode/serverLogs';
-import { approveAllCalls, maxMessageBytes, readServerSettings, SECTION } from './vscode/settings';
+import { ServerCommands, type ServerTarget } from './vscode/serverCommands';
+import { approveAllCalls, maxMessageBytes, maxResultChars, rateLimit, SECTION } from './vscode/settings';
+import { ToolSchemaDocuments } from './vscode/showSchema';
+import { ServerStatusBar } from './vscode/statusBar';
 import { ToolTreeProvider } from './vscode/toolTree';
-import { registerToolsView } from './vscode/toolsView';
+import type { TreeNode } from './vscode/treeNodes';
+import { ErrorBadge } from './vscode/viewBadge';
+import { ViewCommands, type ViewTarget } from './vscode/viewCommands';
+import { ViewContextKeys } from './vscode/viewContextKeys';
 import { InputVariables } from './vscode/inputVariables';
 import { LaunchGate } from './vscode/launchGate';
+import { PromptEvents } from './vscode/promptEvents';
 import { toolCacheFor } from './vscode/toolCache';
 import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
-import { registerSignOutCommand } from './vscode/signOutCommand';
+import { SignOutCommand } from './vscode/signOutCommand';
+import { importServers } from './vscode/importServers';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 
 /**
@@ -36,6 +47,8 @@ export interface McpToolHostApi {
   readonly tree: ToolTreeProvider;
   /** How long activate() took, in ms (the bench reads it; budget 20 ms, ARCHITECTURE.md "Limits"). */
   readonly activationMs: number;
+  /** Fires with the title of the approval or launch prompt just shown: the tests answer it then. */
+  readonly onDidShowPrompt: vscode.Event<string>;
 }
 
 let pool: ServerPool | undefined;
@@ -43,12 +56,14 @@ let pool: ServerPool | undefined;
 export function activate(context: vscode.ExtensionContext): McpToolHostApi | undefined {
   const started = performance.now();
   const version = String(context.extension.packageJSON.version ?? '0.0.0');
+  const storage = context.globalStorageUri.fsPath;
   const output = vscode.window.createOutputChannel('MCP Tool Host');
   const logs = new ServerLogs();
   const validator = new SchemaValidator();
-  let inputSpecs: ReturnType<typeof readServerSettings>['inputs'] = [];
-  const inputs = new InputVariables(context.secrets, () => inputSpecs);
-  const gate = new LaunchGate(context.workspaceState);
+  const servers = new ConfiguredServers(output);
+  const inputs = new InputVariables(context.secrets, servers);
+  const prompts = new PromptEvents();
+  const gate = new LaunchGate(context.workspaceState, prompts);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
   pool = new ServerPool((name, definition) => ({
     log: logs.logFor(name),
@@ -61,51 +76,53 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     toolCache: toolCacheFor(context.globalState, definition),
     oauth: vscodeOAuthHost(context.secrets),
   }));
-  const results = new ResultFiles(path.join(context.globalStorageUri.fsPath, 'results'));
+  const results = new ResultFiles(path.join(storage, 'results'));
   const sink = new OutputChannelSink(output, {
-    maxResultChars: () => vscode.workspace.getConfiguration(SECTION).get<number>('output.maxResultChars', 200_000),
+    maxResultChars,
     saveFullResult: (callId, text) => results.save(text, `result-${callId}`, 'txt'),
   });
   const grants = new GrantStore(mementoGrants(context.globalState));
-  const audit = new FileAuditLog(path.join(context.globalStorageUri.fsPath, 'audit.jsonl'));
-  const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(), sink, {
+  const audit = new FileAuditLog(path.join(storage, 'audit.jsonl'));
+  const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(prompts), sink, {
     approveAll: approveAllCalls,
     saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),
     grants,
     audit,
-    rateLimiter: new RateLimiter(() => {
-      const config = vscode.workspace.getConfiguration(SECTION);
-      return { burst: config.get<number>('rateLimit.burst', 20), perSecond: config.get<number>('rateLimit.perSecond', 10) };
-    }),
+    rateLimiter: new RateLimiter(rateLimit),
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
   const tree = new ToolTreeProvider(pool, pipeline.rules, review);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
-  let shownWarnings = '';
-  const reload = () => {
-    const settings = readServerSettings();
-    inputSpecs = settings.inputs;
-    const warnings = settings.warnings.join('\n');
-    if (warnings && warnings !== shownWarnings) output.appendLine(`Configuration warnings:\n${settings.warnings.map((w) => `  - ${w}`).join('\n')}`);
-    shownWarnings = warnings;
-    pool?.apply(settings, { autoStart: true });
-  };
+  const reload = () => pool?.apply(servers.read(), { autoStart: true });
+  const editors = new ArgumentEditors();
+  const schemas = new ToolSchemaDocuments(pool);
 
   context.subscriptions.push(
     output,
+    prompts,
     logs,
     tree,
     view,
     pool,
-    registerCommands({ context, pool, pipeline, logs, output, reload }),
-    registerToolsView({ context, pool, pipeline, logs, tree, view }),
-    registerApprovalCommands(grants, pool, audit),
     review,
-    vscode.commands.registerCommand('mcpToolHost.showChanges', (node?: { server: string; tool: string }) => node && review.showChanges(node.server, node.tool)),
-    vscode.commands.registerCommand('mcpToolHost.acceptChanges', (node?: { server: string; tool: string }) => node && review.acceptChanges(node.server, node.tool)),
+    editors,
+    schemas,
+    new ErrorBadge(pool, view),
+    new ServerStatusBar(pool, pipeline),
+    new ViewContextKeys(pool),
     registerDefinitionDocuments(),
-    registerSignOutCommand(pool, context.secrets),
     registerChatParticipant({ context, pool, pipeline }),
+    ...registerAll(
+      commandTable({
+        calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output }),
+        servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
+        view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
+        approvals: new ApprovalCommands(grants, pool, audit),
+        signOut: new SignOutCommand(pool, context.secrets),
+        review,
+        editors,
+      }),
+    ),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
     watchWorkspaceServerFiles(reload),
@@ -113,7 +130,73 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, activationMs } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, activationMs, onDidShowPrompt: prompts.onDidShowPrompt } : undefined;
+}
+
+/** The objects whose methods handle the commands; built in activate(). */
+interface CommandHandlers {
+  readonly calls: CallToolCommand;
+  readonly servers: ServerCommands;
+  readonly view: ViewCommands;
+  readonly approvals: ApprovalCommands;
+  readonly signOut: SignOutCommand;
+  readonly review: DefinitionReview;
+  readonly editors: ArgumentEditors;
+}
+
+/** A command's handler; `never[]` because VS Code passes whatever the caller (menu, tree row, test) gives. */
+type CommandHandler = (...args: never[]) => unknown;
+
+/** A tree row with a tool, as the "changed" rows' menus pass it. */
+type ToolRow = { server: string; tool: string };
+
+/**
+ * Every command the extension contributes (package.json `contributes.commands`), by id. The
+ * `mcpToolHost.tree.*` ids are the Tools view menus' short-titled twins of the palette commands.
+ */
+function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
+  const { servers, view } = h;
+  return {
+    'mcpToolHost.callTool': (t?: ToolTarget | TreeNode) => h.calls.run(t),
+    [RUN_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors.run(uri instanceof vscode.Uri ? uri : undefined),
+    [CANCEL_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors.cancel(uri instanceof vscode.Uri ? uri : undefined),
+
+    'mcpToolHost.addDemoServer': () => servers.addDemoServer(),
+    'mcpToolHost.addServer': () => view.addServer(),
+    'mcpToolHost.importServers': () => importServers(),
+    'mcpToolHost.openSettings': () => servers.openSettings(),
+    'mcpToolHost.refresh': () => servers.refresh(),
+    'mcpToolHost.startServer': (t?: ServerTarget) => servers.start(t),
+    'mcpToolHost.stopServer': (t?: ServerTarget) => servers.stop(t),
+    'mcpToolHost.restartServer': (t?: ServerTarget) => servers.restart(t),
+    'mcpToolHost.showServerLog': (t?: ServerTarget) => servers.showLog(t),
+    'mcpToolHost.showOutput': () => servers.showOutput(),
+    'mcpToolHost.openServerConfiguration': (t?: ViewTarget) => view.openServerConfiguration(t),
+    'mcpToolHost.runDoctor': (t?: ViewTarget) => view.runDoctor(t),
+    'mcpToolHost.showSchema': (t?: ViewTarget) => view.showSchema(t),
+    'mcpToolHost.openWalkthrough': () => view.openWalkthrough(),
+    'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut.run(arg),
+
+    'mcpToolHost.manageApprovals': () => h.approvals.manage(),
+    'mcpToolHost.resetApprovals': () => h.approvals.reset(),
+    'mcpToolHost.openAuditLog': () => h.approvals.openAuditLog(),
+    'mcpToolHost.showChanges': (row?: ToolRow) => row && h.review.showChanges(row.server, row.tool),
+    'mcpToolHost.acceptChanges': (row?: ToolRow) => row && h.review.acceptChanges(row.server, row.tool),
+
+    'mcpToolHost.tree.callTool': (t?: ViewTarget) => view.forTool('mcpToolHost.callTool', t),
+    'mcpToolHost.tree.showSchema': (t?: ViewTarget) => view.forTool('mcpToolHost.showSchema', t),
+    'mcpToolHost.tree.copyName': (t?: ViewTarget) => view.copyName(t),
+    'mcpToolHost.tree.start': (t?: ViewTarget) => view.forServer('mcpToolHost.startServer', t),
+    'mcpToolHost.tree.stop': (t?: ViewTarget) => view.forServer('mcpToolHost.stopServer', t),
+    'mcpToolHost.tree.restart': (t?: ViewTarget) => view.forServer('mcpToolHost.restartServer', t),
+    'mcpToolHost.tree.showLog': (t?: ViewTarget) => view.forServer('mcpToolHost.showServerLog', t),
+    'mcpToolHost.tree.runDoctor': (t?: ViewTarget) => view.forServer('mcpToolHost.runDoctor', t),
+    'mcpToolHost.tree.openConfiguration': (t?: ViewTarget) => view.openConfiguration(t),
+  };
+}
+
+function registerAll(table: Record<string, CommandHandler>): vscode.Disposable[] {
+  return Object.entries(table).map(([id, handler]) => vscode.commands.registerCommand(id, handler));
 }
 
 /** Stops every server: stdin closed, then SIGTERM and SIGKILL of each process tree. */

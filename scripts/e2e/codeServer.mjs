@@ -12,13 +12,14 @@ export function e2eEnv() {
   return { NODE24: env.NODE24, CODE_SERVER: env.CODE_SERVER, CHROMIUM: env.CHROMIUM };
 }
 
+/** @returns {Promise<number>} a TCP port free on 127.0.0.1 right now */
 export async function freePort() {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
     srv.on('error', reject);
     srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address();
+      const { port } = /** @type {net.AddressInfo} */ (srv.address());
       srv.close(() => resolve(port));
     });
   });
@@ -28,13 +29,14 @@ export async function freePort() {
 // NODE...) must not reach code-server: a server started there with npx would take this checkout
 // as its npm prefix. Registry access (mirror, proxy, CA) is kept. Same rule as env.sh.
 const NPM_KEEP = /^npm_config_(registry|proxy|https_proxy|http_proxy|noproxy|cafile|ca|strict_ssl)$/i;
-const isNpmVariable = (name) => /^npm_config_/i.test(name) || /^npm_/.test(name) || name === 'INIT_CWD' || name === 'NODE';
+const isNpmVariable = (/** @type {string} */ name) => /^npm_config_/i.test(name) || /^npm_/.test(name) || name === 'INIT_CWD' || name === 'NODE';
 
 /** `env` without the variables npm adds for its scripts (see NPM_KEEP for what stays). */
 export function withoutNpmEnv(env = process.env) {
   return Object.fromEntries(Object.entries(env).filter(([name]) => NPM_KEEP.test(name) || !isNpmVariable(name)));
 }
 
+/** @param {string} runDir */
 function isolatedEnv(runDir) {
   const home = path.join(runDir, 'home');
   return {
@@ -47,6 +49,7 @@ function isolatedEnv(runDir) {
   };
 }
 
+/** @param {string} runDir */
 function csArgs(runDir) {
   return ['--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'), '--extensions-dir', path.join(runDir, 'ext')];
 }
@@ -54,6 +57,8 @@ function csArgs(runDir) {
 /**
  * Prepares runDir and installs the given .vsix files. A new profile gets quiet user settings (plus
  * `userSettings`); an existing one keeps the settings its user wrote (`npm start` reuses its profile).
+ * @param {string} runDir
+ * @param {{ vsix?: string[], userSettings?: Record<string, unknown> }} [options]
  */
 export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
   const { NODE24, CODE_SERVER } = e2eEnv();
@@ -83,6 +88,8 @@ export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
 /**
  * Starts code-server in its own process group; resolves once /healthz answers.
  * Returns { url(folder), port, stop() }; stop() ends the whole group.
+ * @param {string} runDir
+ * @param {{ port?: number, extraArgs?: string[], foreground?: boolean }} [options]
  */
 export async function start(runDir, { port, extraArgs = [], foreground = false } = {}) {
   const { NODE24, CODE_SERVER } = e2eEnv();
@@ -94,11 +101,13 @@ export async function start(runDir, { port, extraArgs = [], foreground = false }
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ...extraArgs],
     { env: isolatedEnv(runDir), detached: true, stdio: foreground ? ['ignore', 'inherit', 'inherit'] : ['ignore', log, log] },
   );
+  const group = -(child.pid ?? 0);
   const stop = async () => {
+    if (!group) return; // the spawn failed: no process to stop
     for (const sig of ['SIGTERM', 'SIGKILL']) {
-      try { process.kill(-child.pid, sig); } catch { return; }
+      try { process.kill(group, sig); } catch { return; }
       for (let i = 0; i < 30; i++) {
-        try { process.kill(-child.pid, 0); } catch { return; }
+        try { process.kill(group, 0); } catch { return; }
         await new Promise((r) => setTimeout(r, 100));
       }
     }
@@ -114,10 +123,15 @@ export async function start(runDir, { port, extraArgs = [], foreground = false }
     }
     await new Promise((r) => setTimeout(r, 200));
   }
-  return { port, child, stop, url: (folder, query = '') => `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}${query}` };
+  return { port, child, stop, url: (/** @type {string} */ folder, query = '') => `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}${query}` };
 }
 
-/** Launches Debian's Chromium through playwright-core with a throwaway profile. */
+/** @typedef {Awaited<ReturnType<typeof start>>} CodeServer one running code-server */
+
+/**
+ * Launches Debian's Chromium through playwright-core with a throwaway profile.
+ * @param {string} profileRoot where the profile folder is made
+ */
 export async function launchBrowser(profileRoot) {
   const { chromium } = await import('playwright-core');
   const { CHROMIUM } = e2eEnv();

@@ -6,9 +6,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchBrowser } from './codeServer.mjs';
 
+/** @typedef {{ passes: string[], failures: { title: string, error: string }[] }} HostResults what test/host/index.ts writes */
+
+/**
+ * @param {import('./codeServer.mjs').CodeServer} cs
+ * @param {{ devPath: string, testsPath: string, folder: string, resultsFile: string, shotsDir: string, timeoutMs?: number, log?: (line: string) => void, env?: Record<string, string> }} options
+ * @returns {Promise<HostResults>}
+ */
 export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile, shotsDir, timeoutMs = 240_000, log = console.log, env = {} }) {
   const host = `127.0.0.1:${cs.port}`;
-  const remote = (p) => `vscode-remote://${host}${p}`;
+  const remote = (/** @type {string} */ p) => `vscode-remote://${host}${p}`;
   const payload = [
     ['extensionDevelopmentPath', remote(devPath)],
     ['extensionTestsPath', remote(testsPath)],
@@ -18,13 +25,15 @@ export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile
   const browser = await launchBrowser(path.dirname(resultsFile));
   try {
     const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
-    let done;
+    /** @type {(code: number) => void} */
+    let done = () => undefined;
+    /** @type {Promise<number | 'timeout'>} */
     const exited = new Promise((r) => (done = r));
-    await page.exposeFunction('codeAutomationLog', (_type, msg) => {
+    await page.exposeFunction('codeAutomationLog', (/** @type {string} */ _type, /** @type {unknown} */ msg) => {
       const text = (Array.isArray(msg) ? msg.join(' ') : String(msg)).split('\n')[0];
       if (/PASS|FAIL|MOCHA_DONE|Error/.test(text) && !/ENOTFOUND|open-vsx|marketplace/.test(text)) log(`[host] ${text}`);
     });
-    await page.exposeFunction('codeAutomationExit', (code) => done(code));
+    await page.exposeFunction('codeAutomationExit', (/** @type {number} */ code) => done(code));
     await page.goto(cs.url(folder, `&payload=${encodeURIComponent(JSON.stringify(payload))}`));
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), timeoutMs))]);
     await page.screenshot({ path: path.join(shotsDir, 'host-tests-final.png') }).catch(() => undefined);

@@ -27,9 +27,14 @@ options:
                      with "mcpToolHost.servers" (comments and trailing commas are fine)
   --args JSON        the tool's arguments, a JSON object (default {})
   --yes              approve calls that need approval (destructive or open-world tools)
+  --trust-config     the config file is yours: trust its servers' tool hints even though a
+                     repository carries it (.vscode/mcp.json, .mcp.json, a file in a git work tree)
   --json             machine-readable output on stdout (errors too: {"error": ...})
+  --audit FILE       where \`call\` appends its audit record (JSON lines; default
+                     $XDG_STATE_HOME/mcp-tool-host/audit.jsonl, ~/.local/state without it)
   --timeout SECONDS  how long a server may take to answer "initialize" (default 30)
   -h, --help         this text
+  --                 every word after it is a SERVER or TOOL name, even one starting with "-"
 
 exit codes:
   0  ok
@@ -52,21 +57,30 @@ export interface CliArgs {
   readonly config?: string;
   readonly args?: string;
   readonly yes: boolean;
+  readonly trustConfig: boolean;
+  readonly audit?: string;
   readonly json: boolean;
   readonly help: boolean;
   readonly timeoutSeconds?: number;
 }
 
-const BOOLEAN_FLAGS = new Set(['--yes', '--json', '--help', '-h']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout']);
+const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit']);
 
-/** Parses argv (without node and the script); `--flag=value` and `--flag value` both work. */
+/**
+ * Parses argv (without node and the script); `--flag=value` and `--flag value` both work, and
+ * after `--` every word is positional (a tool named `-x`: `call demo -- -x`).
+ */
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values = new Map<string, string>();
   const booleans = new Set<string>();
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
+    if (arg === '--') {
+      positional.push(...argv.slice(i + 1));
+      break;
+    }
     const eq = arg.startsWith('--') ? arg.indexOf('=') : -1;
     const name = eq > 0 ? arg.slice(0, eq) : arg;
     if (BOOLEAN_FLAGS.has(name)) {
@@ -91,7 +105,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     positional: rest,
     config: values.get('--config'),
     args: values.get('--args'),
+    audit: values.get('--audit'),
     yes: booleans.has('--yes'),
+    trustConfig: booleans.has('--trust-config'),
     json: booleans.has('--json'),
     help: booleans.has('--help') || booleans.has('-h'),
     timeoutSeconds,

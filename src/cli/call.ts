@@ -6,6 +6,8 @@ import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
 import { saveToTemp, type CliHost } from './host';
+import { problemText } from '../core/tools/schemaProblems';
+import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
 
 /** The `call` command's options, as parsed from the command line. */
 export interface CallCommandOptions {
@@ -14,6 +16,8 @@ export interface CallCommandOptions {
   readonly argsJson: string | undefined;
   readonly yes: boolean;
   readonly json: boolean;
+  /** Where the call's audit record goes (--audit); the user's state folder by default. */
+  readonly auditFile?: string;
 }
 
 /**
@@ -28,12 +32,18 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
     const why = connection?.state.kind === 'error' ? connection.state.message : 'it is not running';
     return report(options, { kind: 'failed', message: `Server "${options.server}" did not start: ${why}` }, undefined);
   }
+  // A tool the server does not have is a mistake on the command line (exit 2), not a connection failure.
+  if (!connection.tools.some((t) => t.name === options.tool)) {
+    const names = connection.tools.map((t) => sanitizeLine(t.name)).join(', ') || '(none)';
+    throw new CliError(`Server "${sanitizeLine(options.server)}" has no tool named "${sanitizeLine(options.tool)}". Its tools: ${names}.`);
+  }
   let refusedHeadless: string | undefined;
   const approver: Approver = {
     async approve(req) {
       if (options.yes) return 'allow-once';
       if (!process.stdin.isTTY) {
-        refusedHeadless = `${req.tool.name} ${req.reasons.join(' and ')}: approve it with --yes, or run on a terminal to be asked.`;
+        const untrusted = connection.definition.trustAnnotations ? '' : ' (its hints are not trusted: the config is a repository\'s; --trust-config if it is yours)';
+        refusedHeadless = `${sanitizeLine(req.tool.name)} ${req.reasons.join(' and ')}${untrusted}: approve it with --yes, or run on a terminal to be asked.`;
         return 'deny';
       }
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -53,7 +63,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
       if (!options.json) console.error(`progress ${p.progress}${p.total ? `/${p.total}` : ''} ${p.message ?? ''}`.trimEnd());
     },
   };
-  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: saveToTemp });
+  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: saveToTemp, audit: new FileAuditLog(options.auditFile ?? defaultCliAuditFile()) });
   const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli' });
   return report(options, outcome, refusedHeadless);
 }
@@ -95,7 +105,7 @@ function report(options: CallCommandOptions, outcome: CallOutcome, refusedHeadle
   if (options.json) {
     const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs) } : undefined;
     const message = denial ?? (outcome.kind === 'ok' || outcome.kind === 'tool-error' ? undefined : summarize(outcome));
-    console.log(JSON.stringify({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, problems: outcome.kind === 'invalid-arguments' ? outcome.problems : undefined, message }, null, 2));
+    console.log(JSON.stringify({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, null, 2));
   } else if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
     console.log(outcome.result.text);
     if (outcome.kind === 'tool-error') console.error(`${options.tool} returned an error (isError).`);

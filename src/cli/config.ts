@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigFileError } from '../core/config/formats';
 import { readServerFile } from '../core/config/serverFiles';
@@ -14,18 +15,33 @@ export interface LoadedConfig {
 }
 
 /**
- * Reads --config in any supported format (see detectAndConvert). Servers count as the user's
- * own (annotations trusted): the user chose the file. A file that is missing or unparseable,
- * or that holds no usable server, is a CliError (exit 2) whose message names the file.
+ * Reads --config in any supported format (see detectAndConvert). A file a repository carries
+ * (`.vscode/mcp.json`, `.mcp.json`, anything inside a git work tree) is a workspace's, as in
+ * VS Code: its servers' tool hints are not trusted, so every call asks (--yes). `trust`
+ * (--trust-config) says the file is the user's own. A file that is missing or unparseable, or
+ * that holds no usable server, is a CliError (exit 2) whose message names the file.
  */
-export function loadConfig(file: string | undefined): LoadedConfig {
+export function loadConfig(file: string | undefined, options: { trust?: boolean } = {}): LoadedConfig {
   if (!file) throw new CliError('--config FILE is required.', 2, true);
-  const result = readServerFile(path.resolve(file), 'user', file);
+  const resolved = path.resolve(file);
+  const carried = options.trust ? undefined : carriedByRepository(resolved);
+  const result = readServerFile(resolved, carried ? 'workspace' : 'user', file);
   if (!result) throw new CliError(`Config file "${file}" does not exist.`);
   const fileLevel = result.errors.find((e) => e instanceof ConfigFileError && e.serverName === e.file);
   if (fileLevel) throw new CliError(`Config error: ${fileLevel.message}`);
   if (result.servers.length === 0 && result.errors.length === 0) throw new CliError(`Config error: ${file} defines no servers.`);
-  return { file, servers: result.servers, errors: result.errors, warnings: result.warnings };
+  const untrusted = carried && `${file} ${carried}: its servers' tool hints are not trusted, so every call asks first (--yes to allow). Pass --trust-config if the file is yours.`;
+  return { file, servers: result.servers, errors: result.errors, warnings: untrusted ? [...result.warnings, untrusted] : result.warnings };
+}
+
+/** Why a config file counts as a repository's, or undefined when it does not. */
+export function carriedByRepository(file: string): string | undefined {
+  const parts = file.split(path.sep);
+  if (path.basename(file) === '.mcp.json' || parts.at(-2) === '.vscode') return 'is a workspace file';
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, '.git'))) return `is inside the git repository at ${dir}`;
+    if (path.dirname(dir) === dir) return undefined;
+  }
 }
 
 /**

@@ -12,7 +12,7 @@ export type { DoctorReport, DoctorStep } from '../core/connection/serverDoctor';
  */
 export async function doctor(host: CliHost, json: boolean): Promise<ExitCode> {
   const reports: DoctorReport[] = await Promise.all(
-    host.pool.connections.map((c) => doctorServer(c, { resolveLaunch: (def) => resolveLaunch(def, host.variables), logLines: () => host.logs.get(c.name) ?? [] })),
+    host.pool.connections.map((c) => doctorServer(c, { resolveLaunch: (def) => resolveLaunch(def, host.variables) })),
   );
   if (json) console.log(JSON.stringify(reports, null, 2));
   else console.log(reports.map(formatDoctorReport).join('\n\n'));

@@ -5,16 +5,13 @@ import { resolveLaunch } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
 import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
+import { silentLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
 import { cliOAuthHost } from './oauthHost';
-
-/** Everything a server wrote to its log, per server: doctor shows it, the other commands ignore it. */
-export type ServerLogLines = Map<string, string[]>;
 
 export interface CliHost {
   readonly pool: ServerPool;
   readonly validator: SchemaValidator;
-  readonly logs: ServerLogLines;
   /** What `${workspaceFolder}` and friends resolve against: the current directory. */
   readonly variables: VariableContext;
   close(): Promise<void>;
@@ -25,30 +22,20 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
   const cwd = process.cwd();
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
-  const logs: ServerLogLines = new Map();
   const oauth = cliOAuthHost();
-  const pool = new ServerPool((name) => {
-    const lines: string[] = [];
-    logs.set(name, lines);
-    return {
-      validator,
-      clientVersion: options.clientVersion,
-      handshakeTimeoutMs: options.handshakeTimeoutMs,
-      log: {
-        info: (m) => lines.push(`info: ${m}`),
-        warn: (m) => lines.push(`warn: ${m}`),
-        error: (m) => lines.push(`error: ${m}`),
-        stderr: (m) => lines.push(`stderr: ${m}`),
-      },
-      resolveLaunch: async (def) => resolveLaunch(def, variables),
-      oauth,
-    };
-  });
+  // Nothing prints a server's log in a terminal: doctor reads the connection's facts instead.
+  const pool = new ServerPool(() => ({
+    validator,
+    clientVersion: options.clientVersion,
+    handshakeTimeoutMs: options.handshakeTimeoutMs,
+    log: silentLog,
+    resolveLaunch: async (def) => resolveLaunch(def, variables),
+    oauth,
+  }));
   pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });
   return {
     pool,
     validator,
-    logs,
     variables,
     async close() {
       await pool.stopAll();

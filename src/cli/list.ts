@@ -10,7 +10,7 @@ const CLI_RULES: ApprovalRules = { approveAll: () => false };
 
 /**
  * `servers` and `tools`: starts every selected server and lists its state (and tools). Exit 4
- * when any server did not start.
+ * when any server did not start or could not list its tools (a failed listing is not an empty one).
  */
 export async function listServers(host: CliHost, withTools: boolean, json: boolean): Promise<ExitCode> {
   const { pool } = host;
@@ -18,7 +18,7 @@ export async function listServers(host: CliHost, withTools: boolean, json: boole
   const rows = pool.connections.map((c) => ({
     server: c.name,
     state: c.state.kind,
-    error: c.state.kind === 'error' ? c.state.message : undefined,
+    error: c.state.kind === 'error' ? c.state.message : c.facts.listingError,
     serverInfo: c.state.kind === 'running' ? { name: c.state.serverName, version: c.state.serverVersion, protocolVersion: c.state.protocolVersion } : undefined,
     toolCount: c.tools.length,
     tools: withTools
@@ -33,7 +33,7 @@ export async function listServers(host: CliHost, withTools: boolean, json: boole
     console.log(JSON.stringify(rows, null, 2));
   } else {
     for (const r of rows) {
-      const state = r.error ? `error: ${sanitizeLine(r.error)}` : r.state;
+      const state = r.error ? `${r.state === 'running' ? 'running, ' : ''}error: ${sanitizeLine(r.error)}` : r.state;
       console.log(`${sanitizeLine(r.server)}: ${state}${withTools || r.error ? '' : `, ${r.toolCount} tool${r.toolCount === 1 ? '' : 's'}`}`);
       for (const t of r.tools ?? []) console.log(`  ${sanitizeLine(t.name)}  [${t.badgeText}]${t.asksFirst ? '  asks first (--yes to allow)' : ''}`);
     }

@@ -20,7 +20,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'call' && (!server || !tool)) throw new CliError('call needs SERVER and TOOL.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
 
-  const config = loadConfig(args.config);
+  const config = loadConfig(args.config, { trust: args.trustConfig });
   for (const w of config.warnings) console.error(`config: warning: ${w}`);
   const selected = selectServers(config, server);
   // Entries we are not asked about only get a mention; the one asked for fails in selectServers.
@@ -38,7 +38,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
         code = await doctor(host, args.json);
         break;
       default:
-        code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json });
+        code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json, auditFile: args.audit });
     }
     // Broken entries beside working ones still make the run a config error, unless worse happened.
     return code === Exit.ok && server === undefined && config.errors.length > 0 ? Exit.usage : code;

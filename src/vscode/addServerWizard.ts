@@ -39,25 +39,23 @@ export async function addServer(ask: AddServerQuestions, takenNames: ReadonlySet
   return { kind: 'added', name: name.trim(), entry };
 }
 
-const TITLE = 'MCP: Add Server';
-
 /** The wizard's questions as quick-picks and input boxes, each titled with its step. */
 export const addServerQuestions: AddServerQuestions = {
   async kind() {
     type Item = vscode.QuickPickItem & { choice: ServerKind };
     const items: Item[] = [
-      { choice: 'stdio', label: '$(terminal) Command (stdio)', detail: 'Runs a program that speaks MCP on stdin/stdout: npx, uvx, node, python, docker...' },
-      { choice: 'http', label: '$(globe) HTTP URL', detail: 'Connects to a remote server over Streamable HTTP (falls back to SSE).' },
-      { choice: 'demo', label: '$(beaker) Demo server', detail: 'The server bundled with this extension: every kind of tool, nothing to install.' },
-      { choice: 'import', label: '$(cloud-download) Import...', detail: 'Copy servers from Claude Desktop, Cursor or VS Code\'s mcp.json.' },
+      { choice: 'stdio', label: `$(terminal) ${vscode.l10n.t('Command (stdio)')}`, detail: vscode.l10n.t('Runs a program that speaks MCP on stdin/stdout: npx, uvx, node, python, docker...') },
+      { choice: 'http', label: `$(globe) ${vscode.l10n.t('HTTP URL')}`, detail: vscode.l10n.t('Connects to a remote server over Streamable HTTP (falls back to SSE).') },
+      { choice: 'demo', label: `$(beaker) ${vscode.l10n.t('Demo server')}`, detail: vscode.l10n.t('The server bundled with this extension: every kind of tool, nothing to install.') },
+      { choice: 'import', label: `$(cloud-download) ${vscode.l10n.t('Import...')}`, detail: vscode.l10n.t('Copy servers from Claude Desktop, Cursor or VS Code\'s mcp.json.') },
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: `${TITLE} (1/3)`, placeHolder: 'How does the server run?', matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP: Add Server (1/3)'), placeHolder: vscode.l10n.t('How does the server run?'), matchOnDetail: true });
     return picked?.choice;
   },
   commandLine(check) {
     return vscode.window.showInputBox({
-      title: `${TITLE} (2/3): command`,
-      prompt: 'The command line that starts the server. Quote words with spaces. Add env or cwd later in settings.',
+      title: vscode.l10n.t('MCP: Add Server (2/3): command'),
+      prompt: vscode.l10n.t('The command line that starts the server. Quote words with spaces. Add env or cwd later in settings.'),
       placeHolder: 'npx -y @modelcontextprotocol/server-everything',
       ignoreFocusOut: true,
       validateInput: check,
@@ -65,8 +63,8 @@ export const addServerQuestions: AddServerQuestions = {
   },
   url(check) {
     return vscode.window.showInputBox({
-      title: `${TITLE} (2/3): URL`,
-      prompt: 'The server\'s URL. Add headers (like Authorization) later in settings.',
+      title: vscode.l10n.t('MCP: Add Server (2/3): URL'),
+      prompt: vscode.l10n.t('The server\'s URL. Add headers (like Authorization) later in settings.'),
       placeHolder: 'https://example.com/mcp',
       ignoreFocusOut: true,
       validateInput: check,
@@ -74,8 +72,8 @@ export const addServerQuestions: AddServerQuestions = {
   },
   name(suggested, check) {
     return vscode.window.showInputBox({
-      title: `${TITLE} (3/3): name`,
-      prompt: 'A name for the server: it labels the server in the Tools view and in settings.',
+      title: vscode.l10n.t('MCP: Add Server (3/3): name'),
+      prompt: vscode.l10n.t('A name for the server: it labels the server in the Tools view and in settings.'),
       value: suggested,
       ignoreFocusOut: true,
       validateInput: check,

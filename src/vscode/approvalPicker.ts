@@ -2,8 +2,9 @@ import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/calls/ports';
 import { displayName } from '../core/tools/annotations';
 import { badgeDescription } from '../core/tools/toolBadges';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, visibleJson } from '../core/render/sanitize';
 import { showDefinitionChanges } from './definitionDiff';
+import type { PromptEvents } from './promptEvents';
 
 interface DecisionItem extends vscode.QuickPickItem {
   readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' }>;
@@ -15,13 +16,15 @@ interface DecisionItem extends vscode.QuickPickItem {
  * badges, showing the exact arguments (the full text one click away). Escape denies.
  */
 export class QuickPickApprover implements Approver {
+  constructor(private readonly _prompts: PromptEvents) {}
+
   async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     const args = request.args;
     for (;;) {
-      const picked = await pickDecision(request);
+      const picked = await pickDecision(request, this._prompts);
       switch (picked?.action) {
         case 'show-arguments': {
-          const doc = await vscode.workspace.openTextDocument({ language: 'json', content: JSON.stringify(args, null, 2) });
+          const doc = await vscode.workspace.openTextDocument({ language: 'json', content: visibleJson(args, 2) });
           await vscode.window.showTextDocument(doc, { preview: true });
           continue;
         }
@@ -41,33 +44,47 @@ export class QuickPickApprover implements Approver {
 }
 
 function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
-  const why = `This call ${request.reasons.join(' and ')}.`;
+  const why = vscode.l10n.t('This call {0}.', request.reasons.join(' and '));
   const list: DecisionItem[] = [];
   if (request.changed) {
-    list.push({ label: `$(warning) The server changed this tool since you allowed it: ${request.changed.parts.join(', ') || 'definition'}`, action: 'show-changes', detail: 'Your earlier approval is suspended. Select to see the changes.' });
+    list.push({
+      label: `$(warning) ${vscode.l10n.t('The server changed this tool since you allowed it: {0}', request.changed.parts.join(', ') || vscode.l10n.t('definition'))}`,
+      action: 'show-changes',
+      detail: vscode.l10n.t('Your earlier approval is suspended. Select to see the changes.'),
+    });
   }
   list.push(
-    { label: '$(check) Allow once', decision: 'allow-once', detail: why },
-    { label: '$(history) Allow this tool for this session', decision: 'allow-tool-session' },
-    { label: '$(pass-filled) Always allow this tool', decision: 'allow-tool-always', detail: 'Until the tool changes or you revoke it (MCP: Manage Approvals).' },
+    { label: `$(check) ${vscode.l10n.t('Allow once')}`, decision: 'allow-once', detail: why },
+    { label: `$(history) ${vscode.l10n.t('Allow this tool for this session')}`, decision: 'allow-tool-session' },
+    { label: `$(pass-filled) ${vscode.l10n.t('Always allow this tool')}`, decision: 'allow-tool-always', detail: vscode.l10n.t('Until the tool changes or you revoke it (MCP: Manage Approvals).') },
   );
-  if (request.offerServerGrant) list.push({ label: `$(server) Allow every non-destructive tool of ${sanitizeLine(request.server)} for this session`, decision: 'allow-server-session' });
+  if (request.offerServerGrant) {
+    list.push({ label: `$(server) ${vscode.l10n.t('Allow every non-destructive tool of {0} for this session', sanitizeLine(request.server))}`, decision: 'allow-server-session' });
+  }
   list.push(
-    { label: '$(edit) Edit arguments...', action: 'edit-arguments' },
-    { label: '$(close) Deny', decision: 'deny', detail: 'Nothing is sent to the server.' },
-    { label: 'arguments', kind: vscode.QuickPickItemKind.Separator },
-    { label: '$(json) Show full arguments', action: 'show-arguments', detail: argsText.length > 200 ? `${argsText.slice(0, 197)}… (${argsText.length} characters: select to see all)` : argsText },
+    { label: `$(edit) ${vscode.l10n.t('Edit arguments...')}`, action: 'edit-arguments' },
+    { label: `$(close) ${vscode.l10n.t('Deny')}`, decision: 'deny', detail: vscode.l10n.t('Nothing is sent to the server.') },
+    { label: vscode.l10n.t('arguments'), kind: vscode.QuickPickItemKind.Separator },
+    {
+      label: `$(json) ${vscode.l10n.t('Show full arguments')}`,
+      action: 'show-arguments',
+      detail: argsText.length > 200 ? `${argsText.slice(0, 197)}… ${vscode.l10n.t('({0} characters: select to see all)', argsText.length)}` : argsText,
+    },
   );
   return list;
 }
 
-async function pickDecision(request: ApprovalRequest): Promise<DecisionItem | undefined> {
-  const argsText = JSON.stringify(request.args);
+async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Promise<DecisionItem | undefined> {
+  // Arguments as they will be sent, with hidden and direction characters shown as escapes.
+  const argsText = visibleJson(request.args);
   const qp = vscode.window.createQuickPick<DecisionItem>();
   try {
-    const tool = sanitizeLine(displayName(request.tool));
-    qp.title = `Approve "${tool}" on ${sanitizeLine(request.server)}? [${badgeDescription(request.annotations)}]`;
-    qp.placeholder = `Arguments: ${argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText}`;
+    // The server chooses the title; the name beside it is what the call really runs.
+    const title = sanitizeLine(displayName(request.tool));
+    const name = sanitizeLine(request.tool.name);
+    const tool = title === name ? `"${title}"` : `"${title}" (${name})`;
+    qp.title = vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, sanitizeLine(request.server), badgeDescription(request.annotations));
+    qp.placeholder = vscode.l10n.t('Arguments: {0}', argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText);
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;
     qp.items = items(request, argsText);
@@ -76,7 +93,7 @@ async function pickDecision(request: ApprovalRequest): Promise<DecisionItem | un
     return await new Promise<DecisionItem | undefined>((resolve) => {
       qp.onDidAccept(() => resolve(qp.selectedItems[0]));
       qp.onDidHide(() => resolve(undefined));
-      qp.show();
+      prompts.show(qp);
     });
   } finally {
     qp.dispose();
@@ -85,15 +102,15 @@ async function pickDecision(request: ApprovalRequest): Promise<DecisionItem | un
 
 async function editArguments(args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
   const text = await vscode.window.showInputBox({
-    title: 'Edit the arguments (JSON)',
+    title: vscode.l10n.t('Edit the arguments (JSON)'),
     value: JSON.stringify(args),
     ignoreFocusOut: true,
     validateInput: (t) => {
       try {
         const v: unknown = JSON.parse(t);
-        return typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : 'Enter a JSON object.';
+        return typeof v === 'object' && v !== null && !Array.isArray(v) ? undefined : vscode.l10n.t('Enter a JSON object.');
       } catch (err) {
-        return `Not valid JSON: ${err instanceof Error ? err.message : String(err)}`;
+        return vscode.l10n.t('Not valid JSON: {0}', err instanceof Error ? err.message : String(err));
       }
     },
   });

@@ -1,10 +1,11 @@
 import * as vscode from 'vscode';
 import { firstValueSpan, parseArgumentsText, placeProblems, type PlacedProblem, type TextSpan } from '../core/tools/argumentDocument';
 import type { ValidateArguments } from '../core/tools/argumentValues';
+import type { SchemaProblem } from '../core/tools/schemaProblems';
 
-/** Calls the tool with the arguments in the active arguments editor (editor title, CodeLens, status bar). */
+/** Calls the tool with the arguments in the active arguments editor (editor title, CodeLens, status bar); bound to `ArgumentEditors.run` in `src/extension.ts`. */
 export const RUN_ARGUMENTS_COMMAND = 'mcpToolHost.runArgumentsEditor';
-/** Closes an arguments editor without calling. */
+/** Closes an arguments editor without calling; bound to `ArgumentEditors.cancel`. */
 export const CANCEL_ARGUMENTS_COMMAND = 'mcpToolHost.cancelArgumentsEditor';
 /** True while the active editor is an arguments editor (shows the editor-title actions). */
 const CONTEXT_KEY = 'mcpToolHost.argumentsEditor';
@@ -18,7 +19,7 @@ export interface ArgumentEditRequest {
   readonly text: string;
   readonly validate: ValidateArguments;
   /** Problems of a refused call, shown at once. */
-  readonly problems?: readonly string[];
+  readonly problems?: readonly SchemaProblem[];
   /** Why the fields could not ask these arguments, when that is why the editor opened. */
   readonly reason?: string;
 }
@@ -46,14 +47,12 @@ export class ArgumentEditors implements vscode.Disposable {
   private readonly _disposables: vscode.Disposable[];
 
   constructor() {
-    this._status.name = 'MCP: Call Tool with These Arguments';
+    this._status.name = vscode.l10n.t('MCP: Call Tool with These Arguments');
     this._status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this._disposables = [
       this._diagnostics,
       this._status,
       this._onDidChangeLenses,
-      vscode.commands.registerCommand(RUN_ARGUMENTS_COMMAND, (uri?: unknown) => this.run(uri instanceof vscode.Uri ? uri : undefined)),
-      vscode.commands.registerCommand(CANCEL_ARGUMENTS_COMMAND, (uri?: unknown) => this.cancel(uri instanceof vscode.Uri ? uri : undefined)),
       vscode.languages.registerCodeLensProvider({ scheme: 'untitled' }, { onDidChangeCodeLenses: this._onDidChangeLenses.event, provideCodeLenses: (doc) => this._lenses(doc) }),
       vscode.window.onDidChangeActiveTextEditor(() => this._updateChrome()),
       vscode.workspace.onDidChangeTextDocument((e) => this._scheduleCheck(e.document)),
@@ -87,7 +86,7 @@ export class ArgumentEditors implements vscode.Disposable {
     const session = this._session(uri);
     const doc = session && vscode.workspace.textDocuments.find((d) => d.uri.toString() === session.uri.toString());
     if (!session || !doc) {
-      void vscode.window.showInformationMessage('No tool is waiting for arguments here. Use "MCP: Call Tool..." and choose "Edit as JSON".');
+      void vscode.window.showInformationMessage(vscode.l10n.t('No tool is waiting for arguments here. Use "MCP: Call Tool..." and choose "Edit as JSON".'));
       return false;
     }
     const text = doc.getText();
@@ -96,7 +95,7 @@ export class ArgumentEditors implements vscode.Disposable {
       // VS Code's JSON support marks the syntax error itself; the lens above says it in words.
       this._setProblems(session, [parsed.message]);
       await this._reveal(doc, parsed.span);
-      void vscode.window.showErrorMessage(`${parsed.message} Fix it in the editor, then call again.`);
+      void vscode.window.showErrorMessage(vscode.l10n.t('{0} Fix it in the editor, then call again.', parsed.message));
       return false;
     }
     const problems = session.request.validate(parsed.value);
@@ -174,7 +173,7 @@ export class ArgumentEditors implements vscode.Disposable {
   }
 
   /** Marks schema problems as you type; syntax errors are left to VS Code's JSON support. */
-  private _check(doc: vscode.TextDocument, known?: readonly string[]): void {
+  private _check(doc: vscode.TextDocument, known?: readonly SchemaProblem[]): void {
     const session = this._sessions.get(doc.uri.toString());
     if (!session || doc.isClosed) return;
     const text = doc.getText();
@@ -214,9 +213,11 @@ export class ArgumentEditors implements vscode.Disposable {
       return;
     }
     const { toolName, server } = session.request;
-    this._status.text = `$(play) Call ${toolName}`;
-    this._status.tooltip = `Call ${toolName}${server ? ` on ${server}` : ''} with the arguments in this editor`;
-    this._status.command = { command: RUN_ARGUMENTS_COMMAND, title: 'Call', arguments: [session.uri] };
+    this._status.text = `$(play) ${vscode.l10n.t('Call {0}', toolName)}`;
+    this._status.tooltip = server
+      ? vscode.l10n.t('Call {0} on {1} with the arguments in this editor', toolName, server)
+      : vscode.l10n.t('Call {0} with the arguments in this editor', toolName);
+    this._status.command = { command: RUN_ARGUMENTS_COMMAND, title: vscode.l10n.t('Call'), arguments: [session.uri] };
     this._status.show();
   }
 
@@ -226,15 +227,20 @@ export class ArgumentEditors implements vscode.Disposable {
     const { toolName, server, reason } = session.request;
     const top = new vscode.Range(0, 0, 0, 0);
     const lenses = [
-      new vscode.CodeLens(top, { title: `$(play) Call ${toolName}${server ? ` on ${server}` : ''}`, tooltip: 'Call the tool with the arguments in this editor', command: RUN_ARGUMENTS_COMMAND, arguments: [doc.uri] }),
-      new vscode.CodeLens(top, { title: '$(close) Cancel', command: CANCEL_ARGUMENTS_COMMAND, arguments: [doc.uri] }),
+      new vscode.CodeLens(top, {
+        title: `$(play) ${server ? vscode.l10n.t('Call {0} on {1}', toolName, server) : vscode.l10n.t('Call {0}', toolName)}`,
+        tooltip: vscode.l10n.t('Call the tool with the arguments in this editor'),
+        command: RUN_ARGUMENTS_COMMAND,
+        arguments: [doc.uri],
+      }),
+      new vscode.CodeLens(top, { title: `$(close) ${vscode.l10n.t('Cancel')}`, command: CANCEL_ARGUMENTS_COMMAND, arguments: [doc.uri] }),
     ];
     const [first, ...more] = session.problems;
     if (first) {
-      const title = `$(error) ${first}${more.length ? ` (and ${more.length} more)` : ''}`;
+      const title = `$(error) ${more.length ? vscode.l10n.t('{0} (and {1} more)', first, more.length) : first}`;
       lenses.push(new vscode.CodeLens(top, { title, tooltip: session.problems.join('\n'), command: 'editor.action.marker.next' }));
     } else if (reason) {
-      lenses.push(new vscode.CodeLens(top, { title: `$(info) JSON because ${reason}`, command: '' }));
+      lenses.push(new vscode.CodeLens(top, { title: `$(info) ${vscode.l10n.t('JSON because {0}', reason)}`, command: '' }));
     }
     return lenses;
   }
@@ -242,8 +248,8 @@ export class ArgumentEditors implements vscode.Disposable {
 
 function notValidMessage(toolName: string, placed: readonly PlacedProblem[]): string {
   const shown = placed.slice(0, 3).map((p) => p.message).join('; ');
-  const more = placed.length > 3 ? ` (and ${placed.length - 3} more)` : '';
-  return `The arguments for ${toolName} are not valid yet: ${shown}${more}. Fix them in the editor, then call again.`;
+  const problems = placed.length > 3 ? vscode.l10n.t('{0} (and {1} more)', shown, placed.length - 3) : shown;
+  return vscode.l10n.t('The arguments for {0} are not valid yet: {1}. Fix them in the editor, then call again.', toolName, problems);
 }
 
 function rangeOf(doc: vscode.TextDocument, span: TextSpan): vscode.Range {

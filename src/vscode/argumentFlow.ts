@@ -24,8 +24,8 @@ export interface FlowRequest {
   readonly fixOnly?: boolean;
 }
 
-const JSON_BUTTON: StepButton = { id: 'json', iconPath: new vscode.ThemeIcon('json'), tooltip: 'Edit as JSON (all arguments, in an editor)' };
-const skipButton = (name: string): StepButton => ({ id: 'skip', iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: `Skip "${name}" (leave it unset)` });
+const jsonButton = (): StepButton => ({ id: 'json', iconPath: new vscode.ThemeIcon('json'), tooltip: vscode.l10n.t('Edit as JSON (all arguments, in an editor)') });
+const skipButton = (name: string): StepButton => ({ id: 'skip', iconPath: new vscode.ThemeIcon('circle-slash'), tooltip: vscode.l10n.t('Skip "{0}" (leave it unset)', name) });
 
 type PickItem = vscode.QuickPickItem & { readonly choice: { kind: 'value'; value: unknown } | { kind: 'skip' } | { kind: 'json' } | { kind: 'none' } };
 
@@ -43,8 +43,10 @@ export async function runFieldFlow(request: FlowRequest): Promise<FlowResult> {
     let problem = request.problem;
     while (index < fields.length) {
       const field = fields[index];
-      const title = `${request.toolName} (${index + 1}/${fields.length}): ${sanitizeLine(field.name)} (${field.required ? 'required' : 'optional'})`;
-      const buttons = [...(field.required ? [] : [skipButton(sanitizeLine(field.name))]), JSON_BUTTON];
+      const title = field.required
+        ? vscode.l10n.t('{0} ({1}/{2}): {3} (required)', request.toolName, index + 1, fields.length, sanitizeLine(field.name))
+        : vscode.l10n.t('{0} ({1}/{2}): {3} (optional)', request.toolName, index + 1, fields.length, sanitizeLine(field.name));
+      const buttons = [...(field.required ? [] : [skipButton(sanitizeLine(field.name))]), jsonButton()];
       const others = { ...values };
       delete others[field.name];
       const check = (text: string) => checkField(field, text, others, validate);
@@ -82,8 +84,8 @@ async function boxStep(input: MultiStepInput, field: ArgumentField, values: Reco
   const result: StepResult<string> = await input.showInputBox({
     ...chrome,
     value: fieldText(values[field.name]),
-    prompt: promptOf(field, field.required ? '' : ' Leave empty to skip.'),
-    placeholder: field.required ? `Enter ${sanitizeLine(field.name)}` : 'Optional: leave empty to skip',
+    prompt: promptOf(field, field.required ? '' : ` ${vscode.l10n.t('Leave empty to skip.')}`),
+    placeholder: field.required ? vscode.l10n.t('Enter {0}', sanitizeLine(field.name)) : vscode.l10n.t('Optional: leave empty to skip'),
     validate: (text) => describe(check(text)),
     initialMessage: problem,
   });
@@ -104,12 +106,12 @@ async function pickStep(input: MultiStepInput, field: ArgumentField, values: Rec
   const current = values[field.name];
   const items: PickItem[] = field.options.map((option) => ({
     label: sanitizeLine(optionLabel(option)),
-    description: field.hasDefault && optionLabel(field.defaultValue) === optionLabel(option) ? 'default' : undefined,
+    description: field.hasDefault && optionLabel(field.defaultValue) === optionLabel(option) ? vscode.l10n.t('default') : undefined,
     choice: { kind: 'value', value: option },
   }));
-  if (!field.required) items.push({ label: '$(circle-slash) Skip', description: 'leave it unset; the server decides', choice: { kind: 'skip' } });
+  if (!field.required) items.push({ label: `$(circle-slash) ${vscode.l10n.t('Skip')}`, description: vscode.l10n.t('leave it unset; the server decides'), choice: { kind: 'skip' } });
   items.push({ label: '', kind: vscode.QuickPickItemKind.Separator, choice: { kind: 'none' } });
-  items.push({ label: '$(json) Edit as JSON...', description: 'all arguments, in an editor', choice: { kind: 'json' } });
+  items.push({ label: `$(json) ${vscode.l10n.t('Edit as JSON...')}`, description: vscode.l10n.t('all arguments, in an editor'), choice: { kind: 'json' } });
   const active = items.find((i) => i.choice.kind === 'value' && current !== undefined && optionLabel(i.choice.value) === optionLabel(current));
   const result = await input.showQuickPick<PickItem>({ ...chrome, items, active, placeholder: problem ? `${problem}. ${promptOf(field, '')}` : promptOf(field, '') });
   switch (result.kind) {

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { displayName } from '../core/tools/annotations';
 import { planArguments, type ArgumentField } from '../core/tools/argumentFields';
-import { describeProblem, parseProblem, problemField } from '../core/tools/argumentProblems';
+import { describeProblem, problemField, type SchemaProblem } from '../core/tools/schemaProblems';
 import { argumentsText } from '../core/tools/argumentSkeleton';
 import { initialValues, type ValidateArguments } from '../core/tools/argumentValues';
 import { sanitizeLine } from '../core/render/sanitize';
@@ -14,7 +14,7 @@ export interface AskArgumentsOptions {
   /** The server, named in the editor's "Call" action. */
   readonly server?: string;
   /** Why the last attempt was refused (the pipeline's problems): the prompts reopen on them. */
-  readonly problems?: readonly string[];
+  readonly problems?: readonly SchemaProblem[];
 }
 
 /**
@@ -58,10 +58,9 @@ export async function askArguments(tool: Tool, previous: Record<string, unknown>
 }
 
 /** The first field (in flow order) that a problem is about; undefined when one is about no field. */
-function fieldToFix(fields: readonly ArgumentField[], problems: readonly string[]): { index: number; message: string } | undefined {
+function fieldToFix(fields: readonly ArgumentField[], problems: readonly SchemaProblem[]): { index: number; message: string } | undefined {
   let best: { index: number; message: string } | undefined;
-  for (const raw of problems) {
-    const problem = parseProblem(raw);
+  for (const problem of problems) {
     const index = fields.findIndex((f) => f.name === problemField(problem));
     if (index < 0) return undefined;
     if (!best || index < best.index) best = { index, message: describeProblem(problem) };

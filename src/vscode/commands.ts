@@ -1,95 +1,66 @@
-import * as fs from 'node:fs/promises';
-import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CallPipeline } from '../core/calls/callPipeline';
+import type { CallOutcome, CallPipeline } from '../core/calls/callPipeline';
 import type { CallOrigin } from '../core/calls/ports';
 import type { ServerPool } from '../core/connection/serverPool';
-import { ServerState } from '../core/connection/serverState';
 import { displayName, effectiveAnnotations } from '../core/tools/annotations';
 import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine } from '../core/render/sanitize';
 import { askArguments } from './argumentInput';
-import { ArgumentEditors } from './argumentEditor';
-import { importServers } from './importServers';
-import { pickServer } from './pickServer';
-import type { ServerLogs } from './serverLogs';
+import type { ArgumentEditors } from './argumentEditor';
 import type { TreeNode } from './toolTree';
-import { addUserServers, SECTION } from './settings';
+import type { SchemaProblem } from '../core/tools/schemaProblems';
 
-export interface CommandDeps {
-  readonly context: vscode.ExtensionContext;
+export interface CallToolDeps {
   readonly pool: ServerPool;
   readonly pipeline: CallPipeline;
-  readonly logs: ServerLogs;
+  /** Where the last arguments of each tool are kept (per workspace). */
+  readonly workspaceState: vscode.Memento;
+  readonly editors: ArgumentEditors;
   readonly output: vscode.OutputChannel;
-  readonly reload: () => void;
 }
 
-type ToolTarget = { server: string; tool: string; args?: Record<string, unknown> };
+/** What `mcpToolHost.callTool` is invoked with: a tree row, a target (with or without arguments), or nothing (palette). */
+export type ToolTarget = { server: string; tool: string; args?: Record<string, unknown> };
 
-/** Registers every command of the extension; the returned disposable undoes it. */
-export function registerCommands(deps: CommandDeps): vscode.Disposable {
-  const { context, pool } = deps;
-  const lastArgs = (t: ToolTarget) => context.workspaceState.get<Record<string, unknown>>(`lastArgs:${t.server}/${t.tool}`);
-  const register = (id: string, fn: (...args: never[]) => unknown) => vscode.commands.registerCommand(id, fn);
-  const argumentEditors = new ArgumentEditors();
+/**
+ * `mcpToolHost.callTool`: picks a tool when none is given, asks its arguments field by field
+ * (each checked against the schema), then runs `CallPipeline.call` under a cancellable progress
+ * notification. Resolves with the pipeline's outcome, or undefined when the user cancelled.
+ */
+export class CallToolCommand {
+  constructor(private readonly _deps: CallToolDeps) {}
 
-  return vscode.Disposable.from(
-    argumentEditors,
-    register('mcpToolHost.callTool', async (target?: ToolTarget | TreeNode) => {
-      const origin: CallOrigin = target ? 'tree' : 'palette';
-      const picked = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool);
-      if (!picked) return undefined;
-      const found = pool.findTool(picked.server, picked.tool);
-      if (!found) {
-        void vscode.window.showErrorMessage(`Tool "${picked.tool}" is not available on server "${picked.server}".`);
-        return undefined;
-      }
-      let previous = lastArgs(picked);
-      let problems: readonly string[] | undefined;
-      for (;;) {
-        // The tool as listed now: its schema may have changed since the last attempt.
-        const tool = pool.findTool(picked.server, picked.tool)?.tool ?? found.tool;
-        const validate = (a: Record<string, unknown>) => deps.pipeline.validateArguments(tool, a).problems;
-        const args = picked.args ?? (await askArguments(tool, previous, validate, { editors: argumentEditors, server: picked.server, problems }));
-        if (!args) return undefined;
-        await context.workspaceState.update(`lastArgs:${picked.server}/${picked.tool}`, args);
-        const outcome = await runWithProgress(deps, { ...picked, args }, origin);
-        // Arguments asked here and refused by the pipeline: reopen the prompts on the field at fault, values kept.
-        if (outcome.kind !== 'invalid-arguments' || picked.args) return outcome;
-        previous = args;
-        problems = outcome.problems;
-      }
-    }),
-    register('mcpToolHost.addDemoServer', () => addDemoServer(context)),
-    register('mcpToolHost.openSettings', () => vscode.commands.executeCommand('workbench.action.openSettings', `${SECTION}.servers`)),
-    register('mcpToolHost.refresh', () => {
-      deps.reload();
-      for (const c of pool.connections) if (ServerState.canStart(c.state)) void c.start();
-    }),
-    register('mcpToolHost.restartServer', async (node?: TreeNode | string) => {
-      const name = serverOf(node) ?? (await pickServer(pool, 'Restart which server?'));
-      if (name) await pool.get(name)?.restart();
-    }),
-    register('mcpToolHost.startServer', async (node?: TreeNode | string) => {
-      const name = serverOf(node) ?? (await pickServer(pool, 'Start which server?', (c) => !ServerState.isRunning(c.state)));
-      if (name) await pool.get(name)?.start();
-    }),
-    register('mcpToolHost.stopServer', async (node?: TreeNode | string) => {
-      const name = serverOf(node) ?? (await pickServer(pool, 'Stop which server?', (c) => ServerState.canStop(c.state)));
-      if (name) await pool.get(name)?.stop();
-    }),
-    register('mcpToolHost.showServerLog', async (node?: TreeNode | string) => {
-      const name = serverOf(node) ?? (await pickServer(pool, 'Show the log of which server?'));
-      if (name) deps.logs.channel(name).show(true);
-    }),
-    register('mcpToolHost.showOutput', () => deps.output.show(true)),
-    register('mcpToolHost.importServers', importServers),
-  );
+  async run(target?: ToolTarget | TreeNode): Promise<CallOutcome | undefined> {
+    const { pool, pipeline, workspaceState } = this._deps;
+    const origin: CallOrigin = target ? 'tree' : 'palette';
+    const picked = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool);
+    if (!picked) return undefined;
+    const found = pool.findTool(picked.server, picked.tool);
+    if (!found) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Tool "{0}" is not available on server "{1}".', sanitizeLine(picked.tool), sanitizeLine(picked.server)));
+      return undefined;
+    }
+    const key = `lastArgs:${picked.server}/${picked.tool}`;
+    let previous = workspaceState.get<Record<string, unknown>>(key);
+    let problems: readonly SchemaProblem[] | undefined;
+    for (;;) {
+      // The tool as listed now: its schema may have changed since the last attempt.
+      const tool = pool.findTool(picked.server, picked.tool)?.tool ?? found.tool;
+      const validate = (a: Record<string, unknown>) => pipeline.validateArguments(tool, a).problems;
+      const args = picked.args ?? (await askArguments(tool, previous, validate, { editors: this._deps.editors, server: picked.server, problems }));
+      if (!args) return undefined;
+      await workspaceState.update(key, args);
+      const outcome = await runWithProgress(this._deps, { ...picked, args }, origin);
+      // Arguments asked here and refused by the pipeline: reopen the prompts on the field at fault, values kept.
+      if (outcome.kind !== 'invalid-arguments' || picked.args) return outcome;
+      previous = args;
+      problems = outcome.problems;
+    }
+  }
 }
 
 /** Runs the call under a cancellable progress notification; cancel aborts the request. */
-async function runWithProgress(deps: CommandDeps, target: Required<ToolTarget>, origin: CallOrigin) {
+async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>, origin: CallOrigin) {
   return vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `${sanitizeLine(target.server)} / ${sanitizeLine(target.tool)}`, cancellable: true },
     async (progress, token) => {
@@ -99,13 +70,14 @@ async function runWithProgress(deps: CommandDeps, target: Required<ToolTarget>, 
         let reported = 0;
         const onProgress = (p: { progress: number; total?: number; message?: string }) => {
           const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-          progress.report({ message: p.message ?? (p.total ? `${p.progress} of ${p.total}` : `${p.progress}`), increment: percent === undefined ? undefined : percent - reported });
+          progress.report({ message: p.message ?? (p.total ? vscode.l10n.t('{0} of {1}', p.progress, p.total) : `${p.progress}`), increment: percent === undefined ? undefined : percent - reported });
           if (percent !== undefined) reported = percent;
         };
         const outcome = await deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress });
         if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links);
         if (outcome.kind === 'failed') {
-          void vscode.window.showErrorMessage(`Calling ${target.tool} failed: ${outcome.message}`, 'Show Output').then((a) => a && deps.output.show());
+          const showOutput = vscode.l10n.t('Show Output');
+          void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', sanitizeLine(target.tool), outcome.message), showOutput).then((a) => a && deps.output.show());
         }
         return outcome;
       } finally {
@@ -116,18 +88,19 @@ async function runWithProgress(deps: CommandDeps, target: Required<ToolTarget>, 
 }
 
 /** A result with resource links offers to open them (read through resources/read). */
-async function offerResourceLinks(deps: CommandDeps, server: string, links: readonly { uri: string; name?: string; mimeType?: string }[]): Promise<void> {
-  const action = await vscode.window.showInformationMessage(`The result has ${links.length} resource link${links.length === 1 ? '' : 's'}.`, 'Open...');
+async function offerResourceLinks(deps: CallToolDeps, server: string, links: readonly { uri: string; name?: string; mimeType?: string }[]): Promise<void> {
+  const message = links.length === 1 ? vscode.l10n.t('The result has 1 resource link.') : vscode.l10n.t('The result has {0} resource links.', links.length);
+  const action = await vscode.window.showInformationMessage(message, vscode.l10n.t('Open...'));
   if (!action) return;
-  const picked = await vscode.window.showQuickPick(links.map((l) => ({ label: sanitizeLine(l.name ?? l.uri), description: sanitizeLine(l.mimeType ?? ''), detail: sanitizeLine(l.uri), link: l })), { title: 'Open a resource link' });
+  const picked = await vscode.window.showQuickPick(links.map((l) => ({ label: sanitizeLine(l.name ?? l.uri), description: sanitizeLine(l.mimeType ?? ''), detail: sanitizeLine(l.uri), link: l })), { title: vscode.l10n.t('Open a resource link') });
   if (!picked) return;
   try {
     const contents = (await deps.pool.get(server)?.readResource(picked.link.uri)) ?? [];
-    const text = contents.map((c) => c.text ?? `[binary ${c.mimeType ?? ''}, ${c.blob?.length ?? 0} base64 characters]`).join('\n');
+    const text = contents.map((c) => c.text ?? vscode.l10n.t('[binary {0}, {1} base64 characters]', c.mimeType ?? '', c.blob?.length ?? 0)).join('\n');
     const doc = await vscode.workspace.openTextDocument({ content: text, language: /json/.test(picked.link.mimeType ?? '') ? 'json' : 'plaintext' });
     await vscode.window.showTextDocument(doc, { preview: true });
   } catch (err) {
-    void vscode.window.showErrorMessage(`Could not open ${picked.link.uri}: ${err instanceof Error ? err.message : String(err)}`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), err instanceof Error ? err.message : String(err)));
   }
 }
 
@@ -143,27 +116,11 @@ async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
     }
   }
   if (items.length === 0) {
-    void vscode.window.showInformationMessage('No running MCP server offers tools yet. Add one in settings, or try the demo server.', 'Add Demo Server').then((a) => a && vscode.commands.executeCommand('mcpToolHost.addDemoServer'));
+    void vscode.window
+      .showInformationMessage(vscode.l10n.t('No running MCP server offers tools yet. Add one in settings, or try the demo server.'), vscode.l10n.t('Add Demo Server'))
+      .then((a) => a && vscode.commands.executeCommand('mcpToolHost.addDemoServer'));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { title: 'MCP: Call Tool', placeHolder: 'Pick a tool to call', matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP: Call Tool'), placeHolder: vscode.l10n.t('Pick a tool to call'), matchOnDescription: true, matchOnDetail: true });
   return picked?.target;
-}
-
-function serverOf(node: TreeNode | string | undefined): string | undefined {
-  if (typeof node === 'string') return node;
-  return node && 'server' in node ? node.server : undefined;
-}
-
-/**
- * Copies the bundled demo server to the extension's global storage (a path that survives
- * extension updates) and adds it to the user's settings, run by the extension host's own Node.
- */
-async function addDemoServer(context: vscode.ExtensionContext): Promise<void> {
-  const target = path.join(context.globalStorageUri.fsPath, 'demo-server.js');
-  await fs.mkdir(path.dirname(target), { recursive: true });
-  await fs.copyFile(path.join(context.extensionPath, 'dist', 'demo-server.js'), target);
-  // In desktop VS Code the host's executable is Electron; this variable makes it behave as Node.
-  await addUserServers([{ name: 'demo', entry: { command: process.execPath, args: [target], env: { ELECTRON_RUN_AS_NODE: '1' } } }]);
-  await vscode.commands.executeCommand('mcpToolHost.tools.focus');
 }

@@ -19,6 +19,6 @@ export async function showDefinitionChanges(server: string, tool: Tool, before: 
     'vscode.diff',
     vscode.Uri.from({ scheme: SCHEME, path: `/${key}/approved.json` }),
     vscode.Uri.from({ scheme: SCHEME, path: `/${key}/now.json` }),
-    `${tool.name} on ${server}: approved ↔ now`,
+    vscode.l10n.t('{0} on {1}: approved ↔ now', tool.name, server),
   );
 }

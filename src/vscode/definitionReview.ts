@@ -1,12 +1,13 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
-import { launchFingerprint } from '../core/config/serverConfig';
+import { launchKey } from '../core/config/serverConfig';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { ServerConnection } from '../core/connection/serverConnection';
 import { ServerState } from '../core/connection/serverState';
 import { DefinitionPins, type DefinitionChange, type PinPersistence, type ServerPins } from '../core/policy/definitionPins';
 import type { ServerLogs } from './serverLogs';
 import { showDefinitionChanges } from './definitionDiff';
+import { sanitizeLine } from '../core/render/sanitize';
 
 /**
  * Trust on first use, wired to the pool: each new tool list is compared with what was first
@@ -35,7 +36,7 @@ export class DefinitionReview implements vscode.Disposable {
   async showChanges(server: string, tool: string): Promise<void> {
     const change = this.changeOf(server, tool);
     const current = this._pool.findTool(server, tool)?.tool;
-    if (!change || !current) return void vscode.window.showInformationMessage(`"${tool}" has not changed since you first saw it.`);
+    if (!change || !current) return void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has not changed since you first saw it.', sanitizeLine(tool)));
     await showDefinitionChanges(server, current, change.before);
   }
 
@@ -44,7 +45,7 @@ export class DefinitionReview implements vscode.Disposable {
     if (!connection) return;
     this._pins.accept(server, connection.tools, instructionsOf(connection), tool);
     this._changes.get(server)?.delete(tool);
-    this._logs.logFor(server).info(`Accepted the new definition of "${tool}".`);
+    this._logs.logFor(server).info(vscode.l10n.t('Accepted the new definition of "{0}".', tool));
     this._onDidChange.fire(server);
   }
 
@@ -59,9 +60,9 @@ export class DefinitionReview implements vscode.Disposable {
     const review = this._pins.review(c.name, c.tools, instructionsOf(c));
     const log = this._logs.logFor(c.name);
     for (const change of review.changed) {
-      log.warn(`"${change.tool}" changed since you first saw it (${change.parts.join(', ')}). Use "Show Changes" in the Tools view to compare, "Accept Changes" to trust it again; approvals for it are suspended.`);
+      log.warn(vscode.l10n.t('"{0}" changed since you first saw it ({1}). Use "Show Changes" in the Tools view to compare, "Accept Changes" to trust it again; approvals for it are suspended.', change.tool, change.parts.join(', ')));
     }
-    if (review.instructionsChanged) log.warn('The server\'s instructions changed since you first saw them.');
+    if (review.instructionsChanged) log.warn(vscode.l10n.t('The server\'s instructions changed since you first saw them.'));
     this._changes.set(c.name, new Map(review.changed.map((x) => [x.tool, x])));
     this._onDidChange.fire(c.name);
   }
@@ -78,7 +79,7 @@ function instructionsOf(c: ServerConnection): string | undefined {
 function mementoPins(state: vscode.Memento, connection: (server: string) => ServerConnection | undefined): PinPersistence {
   const key = (server: string): string | undefined => {
     const spec = connection(server)?.definition.spec;
-    return spec && `pins:${server}:${launchFingerprint(spec).slice(0, 16)}`;
+    return spec && `pins:${server}:${launchKey(spec)}`;
   };
   return {
     load: (server) => {

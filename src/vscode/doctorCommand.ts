@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { ServerConnection } from '../core/connection/serverConnection';
 import type { ServerPool } from '../core/connection/serverPool';
-import { captureLog, doctorServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDoctor';
+import { doctorServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDoctor';
+import { silentLog } from '../core/serverLog';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ServerLogs } from './serverLogs';
 
@@ -14,26 +15,26 @@ import type { ServerLogs } from './serverLogs';
 export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string): Promise<DoctorReport | undefined> {
   const live = pool.get(name);
   if (!live) {
-    void vscode.window.showErrorMessage(`No server named "${sanitizeLine(name)}" is configured.`);
+    void vscode.window.showErrorMessage(vscode.l10n.t('No server named "{0}" is configured.', sanitizeLine(name)));
     return undefined;
   }
-  const capture = captureLog();
-  // The pool's own dependencies (variables, inputs, the launch prompt), with a log of our own.
+  // The pool's own dependencies (variables, inputs, the launch prompt); the doctor reads the
+  // connection's facts, so its log goes nowhere.
   const deps = pool.connectionDeps(live.definition);
-  const connection = new ServerConnection(live.definition, { ...deps, log: capture.log, toolCache: undefined });
+  const connection = new ServerConnection(live.definition, { ...deps, log: silentLog, toolCache: undefined });
   const channel = logs.channel(name);
   const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `Running doctor on "${sanitizeLine(name)}"…` },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running doctor on "{0}"…', sanitizeLine(name)) },
     async () => {
       try {
-        return await doctorServer(connection, { resolveLaunch: deps.resolveLaunch, logLines: () => capture.lines });
+        return await doctorServer(connection, { resolveLaunch: deps.resolveLaunch });
       } finally {
         await connection.stop();
         connection.dispose();
       }
     },
   );
-  channel.info(`Doctor report (${new Date().toLocaleString()}):`);
+  channel.info(vscode.l10n.t('Doctor report ({0}):', new Date().toLocaleString()));
   for (const line of formatDoctorReport(report).split('\n')) {
     if (line.includes('[FAILED]')) channel.error(line);
     else channel.info(line);
@@ -41,11 +42,11 @@ export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string
   channel.show(true);
   const failed = report.steps.find((s) => !s.ok);
   const verdict = report.skipped
-    ? `Doctor skipped "${sanitizeLine(name)}": ${report.skipped}.`
+    ? vscode.l10n.t('Doctor skipped "{0}": {1}.', sanitizeLine(name), report.skipped)
     : failed
-      ? `Doctor: "${sanitizeLine(name)}" fails at ${failed.step}: ${sanitizeLine(failed.detail)}`
-      : `Doctor: "${sanitizeLine(name)}" is healthy (${report.steps.map((s) => s.step).join(', ')} passed).`;
-  if (failed) void vscode.window.showWarningMessage(verdict, 'Show Log').then((a) => a && channel.show());
+      ? vscode.l10n.t('Doctor: "{0}" fails at {1}: {2}', sanitizeLine(name), failed.step, sanitizeLine(failed.detail))
+      : vscode.l10n.t('Doctor: "{0}" is healthy ({1} passed).', sanitizeLine(name), report.steps.map((s) => s.step).join(', '));
+  if (failed) void vscode.window.showWarningMessage(verdict, vscode.l10n.t('Show Log')).then((a) => a && channel.show());
   else void vscode.window.showInformationMessage(verdict);
   return report;
 }

@@ -16,24 +16,27 @@ export async function importServers(): Promise<void> {
   const usable = candidates.filter((c) => !c.error);
   if (usable.length === 0) {
     const why = problems.length || candidates.length ? ` ${[...problems, ...candidates.map((c) => c.error)].join(' ')}` : '';
-    void vscode.window.showInformationMessage(`No MCP servers to import were found in the configurations of Claude Desktop, Cursor or VS Code.${why}`);
+    void vscode.window.showInformationMessage(vscode.l10n.t('No MCP servers to import were found in the configurations of Claude Desktop, Cursor or VS Code.') + why);
     return;
   }
   const picked = await pickCandidates(usable, home);
   if (!picked || picked.length === 0) return;
 
   const imported = await addUserServers(picked, async (c) => {
+    const replace = vscode.l10n.t('Replace');
     const answer = await vscode.window.showWarningMessage(
-      `Your settings already have a server named "${sanitizeLine(c.name)}". Replace it with the one from ${c.source.label}?`,
-      { modal: true, detail: `New: ${sanitizeLine(c.launch)}` },
-      'Replace',
+      vscode.l10n.t('Your settings already have a server named "{0}". Replace it with the one from {1}?', sanitizeLine(c.name), c.source.label),
+      { modal: true, detail: vscode.l10n.t('New: {0}', sanitizeLine(c.launch)) },
+      replace,
     );
-    return answer === 'Replace';
+    return answer === replace;
   });
   if (imported.length === 0) return;
   const dropped = picked.filter((c) => imported.includes(c.name)).flatMap((c) => c.warnings);
-  const message = `Imported ${imported.length} server${imported.length === 1 ? '' : 's'} into your user settings: ${imported.map(sanitizeLine).join(', ')}.${dropped.length ? ` Not carried over: ${dropped.map(sanitizeLine).join(' ')}` : ''}`;
-  void vscode.window.showInformationMessage(message, 'Open Settings').then((a) => a && vscode.commands.executeCommand('mcpToolHost.openSettings'));
+  const names = imported.map(sanitizeLine).join(', ');
+  const done = imported.length === 1 ? vscode.l10n.t('Imported 1 server into your user settings: {0}.', names) : vscode.l10n.t('Imported {0} servers into your user settings: {1}.', imported.length, names);
+  const message = dropped.length ? `${done} ${vscode.l10n.t('Not carried over: {0}', dropped.map(sanitizeLine).join(' '))}` : done;
+  void vscode.window.showInformationMessage(message, vscode.l10n.t('Open Settings')).then((a) => a && vscode.commands.executeCommand('mcpToolHost.openSettings'));
 }
 
 /** A multi-select pick grouped by source file; undefined when cancelled. */
@@ -50,8 +53,8 @@ async function pickCandidates(candidates: readonly ImportCandidate[], home: stri
     items.push({ label: sanitizeLine(c.name), description: file, detail: sanitizeLine(c.launch), candidate: c });
   }
   const picked = await vscode.window.showQuickPick(items, {
-    title: 'MCP: Import Servers',
-    placeHolder: 'Pick the servers to copy into your user settings',
+    title: vscode.l10n.t('MCP: Import Servers'),
+    placeHolder: vscode.l10n.t('Pick the servers to copy into your user settings'),
     canPickMany: true,
     matchOnDescription: true,
     matchOnDetail: true,

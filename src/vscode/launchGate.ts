@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
 import { launchFingerprint, type ServerDefinition } from '../core/config/serverConfig';
+import type { PromptEvents } from './promptEvents';
 
 interface Choice extends vscode.QuickPickItem {
-  readonly start: boolean;
+  readonly start?: boolean;
 }
 
 /**
@@ -11,7 +12,10 @@ interface Choice extends vscode.QuickPickItem {
  * command line. Servers from user settings start without asking.
  */
 export class LaunchGate {
-  constructor(private readonly _state: vscode.Memento) {}
+  constructor(
+    private readonly _state: vscode.Memento,
+    private readonly _prompts: PromptEvents,
+  ) {}
 
   async confirm(def: ServerDefinition, shownLaunch: string): Promise<boolean> {
     if (def.source !== 'workspace') return true;
@@ -19,28 +23,36 @@ export class LaunchGate {
     const fingerprint = launchFingerprint(def.spec);
     const previous = this._state.get<string>(key);
     if (previous === fingerprint) return true;
-    const start = await ask(def, shownLaunch, previous !== undefined);
+    const start = await ask(def, shownLaunch, previous !== undefined, this._prompts);
     if (start) await this._state.update(key, fingerprint);
     return start;
   }
 }
 
-async function ask(def: ServerDefinition, shownLaunch: string, changed: boolean): Promise<boolean> {
+async function ask(def: ServerDefinition, shownLaunch: string, changed: boolean, prompts: PromptEvents): Promise<boolean> {
   const qp = vscode.window.createQuickPick<Choice>();
   try {
-    qp.title = changed ? `The workspace changed how server "${def.name}" starts. Run it?` : `Run server "${def.name}" defined by this workspace?`;
+    qp.title = changed
+      ? vscode.l10n.t('The workspace changed how server "{0}" starts. Run it?', def.name)
+      : vscode.l10n.t('Run server "{0}" defined by this workspace?', def.name);
     qp.placeholder = shownLaunch;
     qp.ignoreFocusOut = true;
     const spec = def.spec;
-    const where = spec.type === 'stdio' ? `${spec.cwd ? `in ${spec.cwd}; ` : ''}env: ${Object.keys(spec.env).join(', ') || '(inherited only)'}` : 'remote server';
+    const env = spec.type === 'stdio' ? Object.keys(spec.env).join(', ') || vscode.l10n.t('(inherited only)') : '';
+    const where = spec.type !== 'stdio' ? vscode.l10n.t('remote server') : spec.cwd ? vscode.l10n.t('in {0}; env: {1}', spec.cwd, env) : vscode.l10n.t('env: {0}', env);
+    // The trust the server will get, above the choice: with untrusted hints every call asks.
+    const trust = def.trustAnnotations
+      ? vscode.l10n.t('tool hints trusted (your mcpToolHost.trustedWorkspaceServers)')
+      : vscode.l10n.t('tool hints not trusted: every tool counts as destructive and open-world, so each call asks');
     qp.items = [
-      { label: '$(play) Start server', start: true, detail: shownLaunch },
-      { label: '$(circle-slash) Do not start', start: false, detail: where },
+      { label: trust, kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(play) ${vscode.l10n.t('Start server')}`, start: true, description: where, detail: shownLaunch },
+      { label: `$(circle-slash) ${vscode.l10n.t('Do not start')}`, start: false },
     ];
     return await new Promise<boolean>((resolve) => {
       qp.onDidAccept(() => resolve(qp.selectedItems[0]?.start === true));
       qp.onDidHide(() => resolve(false));
-      qp.show();
+      prompts.show(qp);
     });
   } finally {
     qp.dispose();

@@ -21,11 +21,11 @@ export function vscodeOAuthHost(secrets: vscode.SecretStorage): OAuthHost {
   return {
     secrets: secretStoreOf(secrets),
     openBrowser: async (url, serverName) => {
-      const signIn = 'Sign In';
+      const signIn = vscode.l10n.t('Sign In');
       const choice = await vscode.window.showInformationMessage(
-        `MCP server "${sanitizeLine(serverName)}" needs you to sign in. Sign In opens its sign-in page in your browser.`,
+        vscode.l10n.t('MCP server "{0}" needs you to sign in. Sign In opens its sign-in page in your browser.', sanitizeLine(serverName)),
         signIn,
-        'Cancel',
+        vscode.l10n.t('Cancel'),
       );
       if (choice !== signIn) return false;
       return vscode.env.openExternal(vscode.Uri.parse(url, true));

@@ -22,10 +22,10 @@ export class OutputChannelSink implements CallSink {
   begin(header: CallHeader): void {
     this._channel.show(true);
     this._channel.appendLine('');
-    this._channel.appendLine(`▶ ${header.server} / ${header.tool}  [${header.origin}]  ${header.startedAt.toISOString()}  call ${header.callId}`);
+    this._channel.appendLine(`▶ ${header.server} / ${header.tool}  [${header.origin}]  ${header.startedAt.toISOString()}  ${vscode.l10n.t('call {0}', header.callId)}`);
     const args = JSON.stringify(header.args);
-    const shown = args.length > MAX_ARGUMENT_CHARS ? `${args.slice(0, MAX_ARGUMENT_CHARS)}… (${args.length} characters in all; the approval prompt shows them whole)` : args;
-    this._channel.appendLine(`[${header.callId}] arguments: ${shown}`);
+    const shown = args.length > MAX_ARGUMENT_CHARS ? `${args.slice(0, MAX_ARGUMENT_CHARS)}… ${vscode.l10n.t('({0} characters in all; the approval prompt shows them whole)', args.length)}` : args;
+    this._channel.appendLine(`[${header.callId}] ${vscode.l10n.t('arguments: {0}', shown)}`);
   }
 
   line(callId: string, text: string): void {
@@ -34,7 +34,7 @@ export class OutputChannelSink implements CallSink {
 
   progress(callId: string, p: { progress: number; total?: number; message?: string }): void {
     const fraction = p.total ? ` (${Math.round((p.progress / p.total) * 100)}%)` : '';
-    this._channel.appendLine(`[${callId}] progress ${p.progress}${p.total ? `/${p.total}` : ''}${fraction}${p.message ? `: ${p.message}` : ''}`);
+    this._channel.appendLine(`[${callId}] ${vscode.l10n.t('progress {0}', `${p.progress}${p.total ? `/${p.total}` : ''}`)}${fraction}${p.message ? `: ${p.message}` : ''}`);
   }
 
   async end(callId: string, summary: string): Promise<void> {
@@ -42,7 +42,7 @@ export class OutputChannelSink implements CallSink {
     if (summary.length <= cap) return this._write(`[${callId}] ${summary}\n`);
     const file = await this._options.saveFullResult(callId, summary);
     await this._write(`[${callId}] ${summary.slice(0, cap)}\n`);
-    this._channel.appendLine(`[${callId}] … ${summary.length - cap} more characters are not shown here (mcpToolHost.output.maxResultChars); the whole result is in ${file}`);
+    this._channel.appendLine(`[${callId}] … ${vscode.l10n.t('{0} more characters are not shown here (mcpToolHost.output.maxResultChars); the whole result is in {1}', summary.length - cap, file)}`);
   }
 
   /** Appends in chunks, yielding between them so a 50 MiB result never blocks the host. */

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import { findNodeAtLocation, parse, parseTree, type JSONPath } from 'jsonc-parser';
+import type { JSONPath } from 'jsonc-parser';
 import { ConfigFileError } from '../core/config/formats';
+import { loadJsonc } from '../core/lazy/load';
 import { WORKSPACE_SERVER_FILES } from '../core/config/serverFiles';
 import type { ConfigSource } from '../core/config/serverConfig';
 import { SECTION } from './settings';
@@ -80,7 +81,7 @@ function fileNamed(label: string, name: string): Place | undefined {
 function entryInFile(uri: vscode.Uri, name: string): Place | undefined {
   let root: unknown;
   try {
-    root = parse(fs.readFileSync(uri.fsPath, 'utf8'));
+    root = loadJsonc().parse(fs.readFileSync(uri.fsPath, 'utf8'));
   } catch {
     return undefined;
   }
@@ -95,6 +96,7 @@ function entryInFile(uri: vscode.Uri, name: string): Place | undefined {
 /** Selects the entry's key (or, failing that, the first `"name"` in the text) and scrolls to it. */
 function selectEntry(editor: vscode.TextEditor, path: JSONPath, name: string): void {
   const text = editor.document.getText();
+  const { findNodeAtLocation, parseTree } = loadJsonc();
   const tree = path.length ? parseTree(text) : undefined;
   const value = tree && findNodeAtLocation(tree, path);
   const key = value?.parent?.children?.[0];

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { Disposable } from '../core/events';
-import type { ServerLog } from '../core/connection/serverState';
+import type { ServerLog } from '../core/serverLog';
 import { sanitizeLine } from '../core/render/sanitize';
 
 /** One LogOutputChannel per server ("MCP: name"), created on first use. */

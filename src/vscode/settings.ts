@@ -2,9 +2,12 @@ import * as vscode from 'vscode';
 import type { InputSpec } from '../core/config/formats';
 import { parseServers, type ParsedServers, type ServerDefinition } from '../core/config/serverConfig';
 import type { ConfigError } from '../core/errors';
+import type { RateLimit } from '../core/policy/rateLimiter';
 import { readWorkspaceServers } from './workspaceServers';
+import { onIsSafer, saferOf, smallerIsSafer } from '../core/policy/safetySettings';
+import { SECTION } from './section';
 
-export const SECTION = 'mcpToolHost';
+export { SECTION };
 
 /** Every configured server, plus what the workspace's mcp.json files add besides servers. */
 export interface ServerSettings extends ParsedServers {
@@ -27,20 +30,22 @@ export function readServerSettings(): ServerSettings {
   const byName = new Map<string, ServerDefinition>(user.servers.map((s) => [s.name, s]));
   const errors: ConfigError[] = [...user.errors];
   let inputs: readonly InputSpec[] = [];
-  const warnings: string[] = [];
+  const warnings: string[] = [...user.warnings];
   if (vscode.workspace.isTrusted) {
-    const files = readWorkspaceServers();
+    const options = { trustedWorkspaceServers: trustedWorkspaceServers() };
+    const files = readWorkspaceServers(options);
     for (const s of files.servers) {
-      if (byName.has(s.name)) warnings.push(`Server "${s.name}" of a workspace mcp.json is also in your settings, which win.`);
+      if (byName.has(s.name)) warnings.push(vscode.l10n.t('Server "{0}" of a workspace mcp.json is also in your settings, which win.', s.name));
       else byName.set(s.name, s);
     }
     errors.push(...files.errors);
     warnings.push(...files.warnings);
     inputs = files.inputs;
     for (const raw of [inspected?.workspaceValue, inspected?.workspaceFolderValue]) {
-      const ws = parseServers(raw, 'workspace');
+      const ws = parseServers(raw, 'workspace', options);
       for (const s of ws.servers) byName.set(s.name, s);
       errors.push(...ws.errors);
+      warnings.push(...ws.warnings);
     }
   }
   return { servers: [...byName.values()], errors, inputs, warnings };
@@ -73,10 +78,40 @@ export async function addUserServers<T extends UserServerEntry>(entries: readonl
   return added;
 }
 
-export function approveAllCalls(): boolean {
-  return vscode.workspace.getConfiguration(SECTION).get<boolean>('approveAllCalls', false);
+/**
+ * `mcpToolHost.trustedWorkspaceServers`: the workspace servers whose tool hints the user trusts.
+ * Only the user's own value counts (a repository must not vouch for its own servers), whatever
+ * a workspace's settings say.
+ */
+export function trustedWorkspaceServers(): string[] {
+  const value = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('trustedWorkspaceServers')?.globalValue;
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
+/** The names of the servers in user settings (`mcpToolHost.servers`, global value only). */
+export function userServerNames(): string[] {
+  return Object.keys(vscode.workspace.getConfiguration(SECTION).inspect<object>('servers')?.globalValue ?? {});
+}
+
+/** `mcpToolHost.output.maxResultChars`: longer results are cut in the output channel and saved whole to a file. */
+export function maxResultChars(): number {
+  return vscode.workspace.getConfiguration(SECTION).get<number>('output.maxResultChars', 200_000);
+}
+
+// The safety settings below are read with `saferOf`: a workspace's value can only make them safer.
+const inspect = (key: string) => vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key);
+
+/** `mcpToolHost.rateLimit.*`: the token bucket of tool calls (read on each call, so a change applies at once). */
+export function rateLimit(): RateLimit {
+  return { burst: saferOf(inspect('rateLimit.burst'), smallerIsSafer(20, 1)), perSecond: saferOf(inspect('rateLimit.perSecond'), smallerIsSafer(10, 0.1)) };
+}
+
+/** `mcpToolHost.approveAllCalls`: ask before every call. */
+export function approveAllCalls(): boolean {
+  return saferOf(inspect('approveAllCalls'), onIsSafer);
+}
+
+/** `mcpToolHost.maxMessageMiB`: the largest single message a stdio server may send, in bytes. */
 export function maxMessageBytes(): number {
-  return vscode.workspace.getConfiguration(SECTION).get<number>('maxMessageMiB', 64) * 1024 * 1024;
+  return saferOf(inspect('maxMessageMiB'), smallerIsSafer(64, 1)) * 1024 * 1024;
 }

@@ -37,7 +37,7 @@ export class ToolSchemaDocuments implements vscode.TextDocumentContentProvider, 
   provideTextDocumentContent(uri: vscode.Uri): string {
     const target = parse(uri);
     const found = target && this._pool.findTool(target.server, target.tool);
-    if (!target || !found) return JSON.stringify({ error: `Server "${target?.server}" does not offer a tool named "${target?.tool}" right now.` }, null, 2);
+    if (!target || !found) return JSON.stringify({ error: vscode.l10n.t('Server "{0}" does not offer a tool named "{1}" right now.', target?.server ?? '', target?.tool ?? '') }, null, 2);
     const { name, title, description, inputSchema, outputSchema, annotations, ...rest } = found.tool;
     const ordered = { name, title, description, inputSchema, outputSchema, annotations, ...rest };
     return JSON.stringify(ordered, null, 2).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);

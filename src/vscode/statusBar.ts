@@ -9,8 +9,6 @@ export interface CallsInFlight {
   readonly onDidChangeCallsInFlight: Event<number>;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-
 /**
  * The status bar item: running servers out of all, calls in flight (with a spinner), failed
  * servers; hidden while no server is configured. Clicking it focuses the Tools view.
@@ -21,7 +19,7 @@ export class ServerStatusBar implements Disposable {
 
   constructor(private readonly _pool: ServerPool, private readonly _calls: CallsInFlight) {
     this._item.name = 'MCP Tool Host';
-    this._item.command = { command: 'mcpToolHost.tools.focus', title: 'Show the Tools view' };
+    this._item.command = { command: 'mcpToolHost.tools.focus', title: vscode.l10n.t('Show the Tools view') };
     this._subscriptions = [_pool.onDidChange(() => this.update()), _calls.onDidChangeCallsInFlight(() => this.update())];
     this.update();
   }
@@ -39,7 +37,7 @@ export class ServerStatusBar implements Disposable {
     }
     const calls = this._calls.callsInFlight;
     const parts = [`${calls ? '$(sync~spin)' : '$(tools)'} MCP ${s.running}/${s.total}`];
-    if (calls) parts.push(plural(calls, 'call'));
+    if (calls) parts.push(calls === 1 ? vscode.l10n.t('1 call') : vscode.l10n.t('{0} calls', calls));
     if (s.failed + s.broken) parts.push(`$(error) ${s.failed + s.broken}`);
     this._item.text = parts.join('  ');
     this._item.tooltip = tooltip(s, calls);
@@ -54,9 +52,12 @@ export class ServerStatusBar implements Disposable {
 }
 
 function tooltip(s: ServerSummary, calls: number): string {
-  const lines = [`MCP Tool Host: ${s.running} of ${plural(s.total, 'server')} running`, calls ? `${plural(calls, 'call')} in flight` : 'no call in flight'];
-  if (s.failed) lines.push(`${plural(s.failed, 'server')} failed`);
-  if (s.broken) lines.push(`${s.broken} configuration ${s.broken === 1 ? 'entry' : 'entries'} broken`);
-  lines.push('Click to show the Tools view.');
+  const lines = [
+    s.total === 1 ? vscode.l10n.t('MCP Tool Host: {0} of 1 server running', s.running) : vscode.l10n.t('MCP Tool Host: {0} of {1} servers running', s.running, s.total),
+    calls === 0 ? vscode.l10n.t('no call in flight') : calls === 1 ? vscode.l10n.t('1 call in flight') : vscode.l10n.t('{0} calls in flight', calls),
+  ];
+  if (s.failed) lines.push(s.failed === 1 ? vscode.l10n.t('1 server failed') : vscode.l10n.t('{0} servers failed', s.failed));
+  if (s.broken) lines.push(s.broken === 1 ? vscode.l10n.t('1 configuration entry broken') : vscode.l10n.t('{0} configuration entries broken', s.broken));
+  lines.push(vscode.l10n.t('Click to show the Tools view.'));
   return lines.join('\n');
 }

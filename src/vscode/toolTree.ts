@@ -121,11 +121,16 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
       case 'error':
         return [message(state.message, 'error'), ...(['showLog', 'restart', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];
       case 'disabled':
-        return [message('Disabled in its configuration ("disabled": true).', 'info'), { kind: 'action', server, action: 'openConfiguration' }];
+        return [message(vscode.l10n.t('Disabled in its configuration ("disabled": true).'), 'info'), { kind: 'action', server, action: 'openConfiguration' }];
       case 'stopped':
         return c.tools.length ? this._toolNodes(c) : [{ kind: 'action', server, action: 'start' }];
-      case 'running':
-        return c.tools.length ? this._toolNodes(c) : [message('This server offers no tools.', 'info')];
+      case 'running': {
+        if (c.tools.length) return this._toolNodes(c);
+        // A listing that failed is not an empty server: say why, with the way to the log and the doctor.
+        const failed = c.facts.listingError;
+        if (failed) return [message(failed, 'error'), ...(['showLog', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];
+        return [message(vscode.l10n.t('This server offers no tools.'), 'info')];
+      }
       case 'starting':
         return this._toolNodes(c);
       default:

@@ -36,8 +36,12 @@ function appendCode(md: vscode.MarkdownString, text: string): void {
   md.appendMarkdown(`\n\n${fence}\n${text}\n${fence}\n`);
 }
 
+function yesNo(value: boolean): string {
+  return value ? vscode.l10n.t('yes') : vscode.l10n.t('no');
+}
+
 function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… (${text.length - max} more characters)` : text;
+  return text.length > max ? `${text.slice(0, max)}… ${vscode.l10n.t('({0} more characters)', text.length - max)}` : text;
 }
 
 /**
@@ -47,38 +51,39 @@ function cut(text: string, max: number): string {
 export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations, verdict: CallVerdict, changed?: readonly string[]): vscode.MarkdownString {
   const md = untrustedMarkdown();
   const shown = sanitizeLine(displayName(tool));
-  md.appendMarkdown('**').appendText(shown).appendMarkdown('** — ').appendText(shown === sanitizeLine(tool.name) ? `on ${sanitizeLine(server)}` : `${sanitizeLine(server)} / ${sanitizeLine(tool.name)}`);
-  if (changed) md.appendMarkdown(`\n\n⚠ **Changed since you first saw it:** ${changed.join(', ') || 'definition'}. Right-click: Show Changes, or Accept Changes.`);
+  md.appendMarkdown('**').appendText(shown).appendMarkdown('** — ').appendText(shown === sanitizeLine(tool.name) ? vscode.l10n.t('on {0}', sanitizeLine(server)) : `${sanitizeLine(server)} / ${sanitizeLine(tool.name)}`);
+  if (changed) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Changed since you first saw it:** {0}. Right-click: Show Changes, or Accept Changes.', changed.join(', ') || vscode.l10n.t('definition'))}`);
   const flags = [...suspiciousText(tool.description), ...suspiciousText(tool.title)];
-  if (flags.length) md.appendMarkdown('\n\n⚠ **Look twice:** the description ').appendText(flags.join('; ')).appendMarkdown('.');
+  if (flags.length) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Look twice:** the description')} `).appendText(flags.join('; ')).appendMarkdown('.');
   if (tool.description) md.appendMarkdown('\n\n').appendText(cut(sanitizeText(tool.description).trim(), MAX_DESCRIPTION_CHARS));
 
   const { arguments: args, more } = summarizeArguments(tool.inputSchema);
-  md.appendMarkdown('\n\n**Arguments**');
-  if (args.length === 0) md.appendMarkdown(': none');
+  md.appendMarkdown(`\n\n**${vscode.l10n.t('Arguments')}**`);
+  if (args.length === 0) md.appendMarkdown(`: ${vscode.l10n.t('none')}`);
   for (const arg of args) md.appendMarkdown('\n- ').appendText(sanitizeLine(formatArgument(arg)));
-  if (more) md.appendMarkdown(`\n- …and ${more} more`);
-  if (args.some((x) => x.required)) md.appendMarkdown('\n\n\\* required');
+  if (more) md.appendMarkdown(`\n- ${vscode.l10n.t('…and {0} more', more)}`);
+  if (args.some((x) => x.required)) md.appendMarkdown(`\n\n\\* ${vscode.l10n.t('required')}`);
 
   const badges = toolBadges(a);
-  md.appendMarkdown('\n\n**What it may do**');
+  md.appendMarkdown(`\n\n**${vscode.l10n.t('What it may do')}**`);
   for (const b of badges) md.appendMarkdown(`\n- ${b.word}${b.assumed ? ASSUMED_MARK : ''}: ${BADGE_SENTENCE[b.word]}`);
   const sentence = verdictSentence(verdict);
   md.appendMarkdown('\n\n');
   if (sentence.headline) md.appendMarkdown('**').appendText(sentence.headline).appendMarkdown('** ');
   md.appendText(sentence.text);
 
-  md.appendMarkdown('\n\n**Hints**');
+  md.appendMarkdown(`\n\n**${vscode.l10n.t('Hints')}**`);
   const hints = [['read-only', a.readOnly, 'readOnlyHint'], ['destructive', a.destructive, 'destructiveHint'], ['idempotent', a.idempotent, 'idempotentHint'], ['open-world', a.openWorld, 'openWorldHint']] as const;
   for (const [label, hint, key] of hints) {
     // What an untrusted server claims, beside what we assume: it helps decide whether to trust it.
     const claimed = hint.source === 'untrusted' ? tool.annotations?.[key] : undefined;
-    md.appendMarkdown(`\n- ${label}: ${hint.value ? 'yes' : 'no'} (${hintSource(hint)}${typeof claimed === 'boolean' ? `; the server says ${claimed ? 'yes' : 'no'}` : ''})`);
+    const says = typeof claimed === 'boolean' ? `; ${vscode.l10n.t('the server says {0}', yesNo(claimed))}` : '';
+    md.appendMarkdown(`\n- ${label}: ${yesNo(hint.value)} (${hintSource(hint)}${says})`);
   }
   if (a.readOnly.source === 'untrusted') {
-    md.appendMarkdown('\n\nThis server is defined by the workspace, so its hints are not trusted: the tool is treated as destructive and open-world. Set `"trustAnnotations": true` on the server to use its hints.');
+    md.appendMarkdown(`\n\n${vscode.l10n.t('This server is defined by the workspace, so its hints are not trusted: the tool is treated as destructive and open-world. To use its hints, add the server\'s name to `mcpToolHost.trustedWorkspaceServers` in your user settings (a workspace cannot trust itself).')}`);
   } else if (badges.some((b) => b.assumed)) {
-    md.appendMarkdown(`\n\n"${ASSUMED_MARK}" marks what the server did not declare: the spec's cautious default is assumed.`);
+    md.appendMarkdown(`\n\n${vscode.l10n.t('"{0}" marks what the server did not declare: the spec\'s cautious default is assumed.', ASSUMED_MARK)}`);
   }
   return md;
 }
@@ -92,34 +97,36 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   const state = connection.state;
   md.appendMarkdown('**').appendText(sanitizeLine(connection.name)).appendMarkdown(`** — ${state.kind}`);
   if (state.kind === 'error') {
-    md.appendMarkdown('\n\n**Error**\n\n').appendText(sanitizeText(state.message));
-    if (state.restartInMs) md.appendMarkdown(`\n\nRestarting automatically in ${Math.round(state.restartInMs / 1000)} s.`);
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Error')}**\n\n`).appendText(sanitizeText(state.message));
+    if (state.restartInMs) md.appendMarkdown(`\n\n${vscode.l10n.t('Restarting automatically in {0} s.', Math.round(state.restartInMs / 1000))}`);
     const tail = state.detail?.slice(-5) ?? [];
     if (tail.length) {
-      md.appendMarkdown('\n\nLast stderr lines:');
+      md.appendMarkdown(`\n\n${vscode.l10n.t('Last stderr lines:')}`);
       appendCode(md, tail.map(sanitizeLine).join('\n'));
     }
   }
   if (state.kind === 'starting' && state.message) md.appendMarkdown('\n\n').appendText(sanitizeLine(state.message));
   if (state.kind === 'running') {
     const who = [state.serverName, state.serverVersion].filter((s): s is string => !!s).map(sanitizeLine).join(' ');
-    if (who) md.appendMarkdown('\n\nServer: ').appendText(who);
-    md.appendMarkdown('\n\nProtocol: ').appendText(sanitizeLine(state.protocolVersion ?? 'unknown'));
-    md.appendMarkdown('\n\nCapabilities: ').appendText(capabilityList(state.capabilities));
+    if (who) md.appendMarkdown(`\n\n${vscode.l10n.t('Server:')} `).appendText(who);
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Protocol:')} `).appendText(sanitizeLine(state.protocolVersion ?? vscode.l10n.t('unknown')));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Capabilities:')} `).appendText(capabilityList(state.capabilities));
   }
   const count = connection.tools.length;
-  const cachedNote = !count ? '' : connection.toolsFromCache ? ' (cached from the last run)' : !ServerState.isRunning(state) ? ' (as last listed)' : '';
-  if (count || ServerState.isRunning(state)) md.appendMarkdown(`\n\nTools: ${count}${cachedNote}`);
+  const cachedNote = !count ? '' : connection.toolsFromCache ? ` ${vscode.l10n.t('(cached from the last run)')}` : !ServerState.isRunning(state) ? ` ${vscode.l10n.t('(as last listed)')}` : '';
+  if (count || ServerState.isRunning(state)) md.appendMarkdown(`\n\n${vscode.l10n.t('Tools: {0}', count)}${cachedNote}`);
   const def = connection.definition;
-  md.appendMarkdown(`\n\nDefined in: ${def.source === 'user' ? 'user settings' : 'this workspace'} · hints ${def.trustAnnotations ? 'trusted' : 'not trusted (every tool treated as destructive and open-world)'}`);
+  const where = def.source === 'user' ? vscode.l10n.t('Defined in: user settings') : vscode.l10n.t('Defined in: this workspace');
+  const hints = def.trustAnnotations ? vscode.l10n.t('hints trusted') : vscode.l10n.t('hints not trusted (every tool treated as destructive and open-world)');
+  md.appendMarkdown(`\n\n${where} · ${hints}`);
   if (state.kind === 'running' && state.instructions) {
-    md.appendMarkdown('\n\n**Instructions**\n\n').appendText(cut(sanitizeText(state.instructions).trim(), MAX_INSTRUCTIONS_CHARS));
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Instructions')}**\n\n`).appendText(cut(sanitizeText(state.instructions).trim(), MAX_INSTRUCTIONS_CHARS));
   }
   const launch = connection.launchLine ?? configuredLaunch(connection);
-  md.appendMarkdown(connection.launchLine ? '\n\n**Launch**' : '\n\n**Configured launch**');
+  md.appendMarkdown(`\n\n**${connection.launchLine ? vscode.l10n.t('Launch') : vscode.l10n.t('Configured launch')}**`);
   appendCode(md, sanitizeLine(launch));
   if (state.kind !== 'error' && lastError) {
-    md.appendMarkdown(`\n\n**Last error** (${lastError.at.toLocaleTimeString()})\n\n`).appendText(sanitizeText(lastError.message));
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Last error')}** (${lastError.at.toLocaleTimeString()})\n\n`).appendText(sanitizeText(lastError.message));
   }
   return md;
 }
@@ -133,8 +140,8 @@ function configuredLaunch(connection: ServerConnection): string {
 /** `tools (list changes), resources (subscribe, list changes), logging`. */
 export function capabilityList(capabilities: Readonly<Record<string, unknown>> | undefined): string {
   const names = Object.entries(capabilities ?? {}).slice(0, MAX_CAPABILITIES).map(([name, value]) => {
-    const flags = typeof value === 'object' && value !== null ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => (k === 'listChanged' ? 'list changes' : k)) : [];
+    const flags = typeof value === 'object' && value !== null ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => (k === 'listChanged' ? vscode.l10n.t('list changes') : k)) : [];
     return `${sanitizeLine(name)}${flags.length ? ` (${flags.map(sanitizeLine).join(', ')})` : ''}`;
   });
-  return names.join(', ') || 'none declared';
+  return names.join(', ') || vscode.l10n.t('none declared');
 }

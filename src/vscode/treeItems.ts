@@ -9,7 +9,8 @@ import { serverTooltip, type LastError } from './tooltips';
 import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, ToolNode } from './treeNodes';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+const toolCount = (n: number) => (n === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', n));
+const cachedCount = (n: number) => (n === 1 ? vscode.l10n.t('1 cached tool') : vscode.l10n.t('{0} cached tools', n));
 
 /** The icon of each risk: red trash, orange globe, blue pencil, green eye. */
 const RISK_ICON: Readonly<Record<ToolRisk, readonly [string, string]>> = {
@@ -34,29 +35,31 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
   switch (state.kind) {
     case 'running':
       item.iconPath = icon('pass-filled', 'testing.iconPassed');
-      item.description = `${plural(tools, 'tool')}${state.serverVersion ? ` · v${sanitizeLine(state.serverVersion)}` : ''}`;
+      item.description = `${toolCount(tools)}${state.serverVersion ? ` · v${sanitizeLine(state.serverVersion)}` : ''}`;
       break;
-    case 'starting':
+    case 'starting': {
       item.iconPath = icon('loading~spin');
       // A start that waits on the user (a sign-in) says so.
-      item.description = state.message ? `starting… · ${sanitizeLine(state.message)}` : cached ? `starting… · ${plural(tools, 'cached tool')}` : 'starting…';
+      const starting = vscode.l10n.t('starting…');
+      item.description = state.message ? `${starting} · ${sanitizeLine(state.message)}` : cached ? `${starting} · ${cachedCount(tools)}` : starting;
       break;
+    }
     case 'error':
       item.iconPath = icon('error', 'testing.iconFailed');
-      item.description = state.restartInMs ? `crashed · restarting in ${Math.round(state.restartInMs / 1000)} s` : 'error';
+      item.description = state.restartInMs ? vscode.l10n.t('crashed · restarting in {0} s', Math.round(state.restartInMs / 1000)) : vscode.l10n.t('error');
       break;
     case 'stopped':
       item.iconPath = cached ? icon('history', 'descriptionForeground') : icon('circle-large-outline');
-      item.description = cached ? `stopped · ${plural(tools, 'cached tool')}` : 'stopped';
+      item.description = cached ? `${vscode.l10n.t('stopped')} · ${cachedCount(tools)}` : vscode.l10n.t('stopped');
       break;
     case 'disabled':
       item.iconPath = icon('circle-slash', 'disabledForeground');
-      item.description = 'disabled';
+      item.description = vscode.l10n.t('disabled');
       break;
     default:
       assertNever(state);
   }
-  if (!connection.definition.trustAnnotations) item.description = `${item.description} · hints not trusted`;
+  if (!connection.definition.trustAnnotations) item.description = `${item.description} · ${vscode.l10n.t('hints not trusted')}`;
   item.tooltip = serverTooltip(connection, lastError);
   return item;
 }
@@ -68,12 +71,12 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
 export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[]): vscode.TreeItem {
   const item = new vscode.TreeItem(sanitizeLine(displayName(node.definition)), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = changed ? `changed! · ${badgeDescription(annotations)}` : badgeDescription(annotations);
+  item.description = changed ? `${vscode.l10n.t('changed!')} · ${badgeDescription(annotations)}` : badgeDescription(annotations);
   const [iconId, color] = RISK_ICON[toolRisk(annotations)];
   item.iconPath = icon(iconId, color);
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
   item.contextValue = `mcpTool;${toolBadges(annotations).map((b) => `${b.word.replace('-', '')};`).join('')}${changed ? 'changed;' : ''}`;
-  item.command = { command: 'mcpToolHost.callTool', title: 'Call Tool', arguments: [{ server: node.server, tool: node.tool }] };
+  item.command = { command: 'mcpToolHost.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ server: node.server, tool: node.tool }] };
   item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
   return item;
 }
@@ -85,21 +88,31 @@ export function messageItem(node: MessageNode): vscode.TreeItem {
   item.iconPath = node.tone === 'error' ? icon('warning', 'problemsWarningIcon.foreground') : icon('info');
   item.tooltip = sanitizeText(node.text);
   item.contextValue = `mcpMessage;${node.tone};`;
-  if (node.tone === 'error') item.command = { command: 'mcpToolHost.showServerLog', title: 'Show Log', arguments: [node.server] };
+  if (node.tone === 'error') item.command = { command: 'mcpToolHost.showServerLog', title: vscode.l10n.t('Show Log'), arguments: [node.server] };
   return item;
 }
 
-const ACTIONS: Readonly<Record<ServerAction, { label: string; icon: string; description: string; command: string }>> = {
-  showLog: { label: 'Show Log', icon: 'output', description: 'launch line, stderr, MCP messages', command: 'mcpToolHost.showServerLog' },
-  restart: { label: 'Restart', icon: 'debug-restart', description: 'try again', command: 'mcpToolHost.restartServer' },
-  runDoctor: { label: 'Run Doctor', icon: 'pulse', description: 'check command, PATH and handshake', command: 'mcpToolHost.runDoctor' },
-  start: { label: 'Start', icon: 'debug-start', description: 'to list its tools', command: 'mcpToolHost.startServer' },
-  openConfiguration: { label: 'Open Configuration', icon: 'gear', description: 'where it is defined', command: 'mcpToolHost.openServerConfiguration' },
-};
+/** The fixes under a server; a function, so the texts are looked up in the user's language when shown. */
+function actionOf(action: ServerAction): { label: string; icon: string; description: string; command: string } {
+  switch (action) {
+    case 'showLog':
+      return { label: vscode.l10n.t('Show Log'), icon: 'output', description: vscode.l10n.t('launch line, stderr, MCP messages'), command: 'mcpToolHost.showServerLog' };
+    case 'restart':
+      return { label: vscode.l10n.t('Restart'), icon: 'debug-restart', description: vscode.l10n.t('try again'), command: 'mcpToolHost.restartServer' };
+    case 'runDoctor':
+      return { label: vscode.l10n.t('Run Doctor'), icon: 'pulse', description: vscode.l10n.t('check command, PATH and handshake'), command: 'mcpToolHost.runDoctor' };
+    case 'start':
+      return { label: vscode.l10n.t('Start'), icon: 'debug-start', description: vscode.l10n.t('to list its tools'), command: 'mcpToolHost.startServer' };
+    case 'openConfiguration':
+      return { label: vscode.l10n.t('Open Configuration'), icon: 'gear', description: vscode.l10n.t('where it is defined'), command: 'mcpToolHost.openServerConfiguration' };
+    default:
+      return assertNever(action);
+  }
+}
 
 /** A clickable fix under a server. */
 export function actionItem(node: ActionNode): vscode.TreeItem {
-  const action = ACTIONS[node.action];
+  const action = actionOf(node.action);
   const item = new vscode.TreeItem(action.label, vscode.TreeItemCollapsibleState.None);
   item.id = `action:${node.server}:${node.action}`;
   item.iconPath = icon(action.icon);
@@ -113,10 +126,10 @@ export function actionItem(node: ActionNode): vscode.TreeItem {
 export function configErrorItem(node: ConfigErrorNode): vscode.TreeItem {
   const item = new vscode.TreeItem(sanitizeLine(node.error.serverName), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = 'configuration error';
+  item.description = vscode.l10n.t('configuration error');
   item.iconPath = icon('warning', 'problemsWarningIcon.foreground');
   item.tooltip = node.error.message;
   item.contextValue = 'mcpConfigError;';
-  item.command = { command: 'mcpToolHost.openServerConfiguration', title: 'Open Configuration', arguments: [node] };
+  item.command = { command: 'mcpToolHost.openServerConfiguration', title: vscode.l10n.t('Open Configuration'), arguments: [node] };
   return item;
 }

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { Disposable } from '../core/events';
 import { summarizeServers } from './serverSummary';
@@ -18,7 +18,10 @@ export class ErrorBadge implements Disposable {
   update(): void {
     const s = summarizeServers(this._pool);
     const count = s.failed + s.broken;
-    const what = [s.failed ? `${s.failed} server${s.failed === 1 ? '' : 's'} failed` : '', s.broken ? `${s.broken} configuration entr${s.broken === 1 ? 'y is' : 'ies are'} broken` : ''];
+    const what = [
+      s.failed === 0 ? '' : s.failed === 1 ? vscode.l10n.t('1 server failed') : vscode.l10n.t('{0} servers failed', s.failed),
+      s.broken === 0 ? '' : s.broken === 1 ? vscode.l10n.t('1 configuration entry is broken') : vscode.l10n.t('{0} configuration entries are broken', s.broken),
+    ];
     this._view.badge = count ? { value: count, tooltip: what.filter(Boolean).join(', ') } : undefined;
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { ParseOptions } from '../core/config/serverConfig';
 import { readWorkspaceServerFiles, WORKSPACE_SERVER_FILES, type ServerFileResult } from '../core/config/serverFiles';
 
 /** Saving a file fires create/change in a burst; one reload is enough. */
@@ -6,12 +7,12 @@ const RELOAD_DEBOUNCE_MS = 200;
 
 /**
  * The servers of every open folder's `.vscode/mcp.json` and `.mcp.json` (source 'workspace':
- * annotations untrusted unless the entry says otherwise). Only local folders: the extension
+ * tool hints untrusted unless the user's `trustedWorkspaceServers` names them). Only local folders: the extension
  * runs where the files are (extensionKind "workspace"). The caller checks workspace trust.
  */
-export function readWorkspaceServers(): ServerFileResult {
+export function readWorkspaceServers(options: ParseOptions): ServerFileResult {
   const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === 'file').map((f) => ({ name: f.name, path: f.uri.fsPath }));
-  return readWorkspaceServerFiles(folders);
+  return readWorkspaceServerFiles(folders, options);
 }
 
 /**

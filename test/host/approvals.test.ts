@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
-import { sleep, until } from './wait';
+import { promptShown, until } from './wait';
 
 const within = <T>(ms: number, what: string, p: Thenable<T>) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms (a prompt appeared?)`)), ms))]);
@@ -25,8 +25,9 @@ describe('approvals in the real extension host', () => {
   it('"Always allow this tool" covers the next calls without a prompt, until revoked', async () => {
     const first = call('add_note', { name: 'a', text: 'x' }); // not destructive, not open-world: no prompt at all
     assert.equal((await within(5000, 'add_note', first)).kind, 'ok');
+    const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
     const pending = call('delete_note', { name: 'a' });
-    await sleep(1500);
+    await shown;
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -35,15 +36,17 @@ describe('approvals in the real extension host', () => {
     const again = await within(5000, 'the second delete_note', call('delete_note', { name: 'b' }));
     assert.equal(again.kind, 'ok');
     api.pipeline.grants.revokeWhere((g) => g.tool === 'delete_note');
+    const askedAgain = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
     const asked = call('delete_note', { name: 'c' });
-    await sleep(1500);
+    await askedAgain;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal((await asked).kind, 'denied', 'asked again after the grant was revoked, and Escape denied');
   });
 
   it('"Allow this tool for this session" is remembered for the session only', async () => {
+    const shown = promptShown(api, /^Approve "Fetch URL" \(fetch_url\) on demo\?/);
     const pending = call('fetch_url', { url: 'http://127.0.0.1:9/none' });
-    await sleep(1500);
+    await shown;
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const outcome = await pending;

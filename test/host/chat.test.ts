@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { MODEL_TOOL_NAME } from '../../src/core/chat/modelToolNames';
 import { ask, CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type Turn } from './chatHarness';
-import { sleep, until } from './wait';
+import { promptShown, sleep, until } from './wait';
 
 describe('@mcp in the Chat view (issue 6)', function () {
   this.timeout(90_000);
@@ -79,8 +79,9 @@ describe('@mcp in the Chat view (issue 6)', function () {
 
   it('a denied call is not sent: the model is told, and the reply says so', async () => {
     await setScript([{ calls: [{ tool: 'demo_delete_note', input: { name: 'welcome' } }] }, { text: 'You did not allow it.' }]);
+    const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/, CHAT_WAIT_MS);
     const pending = ask(api, 'delete the welcome note');
-    await sleep(2000); // the approval quick-pick, as for a click; Escape denies
+    await shown; // the approval quick-pick, as for a click; Escape denies
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     const { stream, meta } = await pending;
     assert.deepEqual(meta.calls.map((c) => c.outcome), ['denied']);
@@ -94,8 +95,9 @@ describe('@mcp in the Chat view (issue 6)', function () {
 
   it('an approved destructive call runs', async () => {
     await setScript([{ calls: [{ tool: 'demo_delete_note', input: { name: 'shopping' } }] }]);
+    const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/, CHAT_WAIT_MS);
     const pending = ask(api, 'delete the shopping note');
-    await sleep(2000);
+    await shown;
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
     const { stream, meta } = await pending;
     assert.deepEqual(meta.calls.map((c) => c.outcome), ['ok']);
@@ -218,8 +220,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
     await vscode.workspace.getConfiguration('chat').update('disableAIFeatures', false, vscode.ConfigurationTarget.Global);
     await running('demo');
     await vscode.commands.executeCommand('mcpFakeLm.reset');
-    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /use demo' });
-    await sleep(1500);
+    await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp /use demo', blockOnResponse: true }); // returns once @mcp has answered
     await vscode.commands.executeCommand('workbench.action.chat.open', { query: '@mcp call list_notes' });
     const requests = await until('the model to get the tool result', async () => {
       const all = await recorded();

@@ -3,7 +3,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
-import { createChatHandler } from '../../src/vscode/chat/chatParticipant';
+import { createChatHandler } from '../../src/vscode/chat/chatHandler';
 import type { ToolLoopMetadata } from '../../src/vscode/chat/toolLoop';
 import { until } from './wait';
 

@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import type { TreeNode } from '../../src/vscode/treeNodes';
-import { sleep, until } from './wait';
+import { promptShown, until } from './wait';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/hostile.cjs');
 
@@ -26,8 +26,9 @@ describe('a tool that changes after first sight (trust on first use)', () => {
   it('marks the tool as changed, and Accept Changes clears the mark', async () => {
     assert.ok(toolRow(), 'the hostile server lists rug_pull');
     assert.doesNotMatch(String(toolRow()!.item.description), /changed/);
+    const shown = promptShown(api, / on hostile\? \[/);
     const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'hostile', tool: 'rug_pull', args: {} });
-    await sleep(1500);
+    await shown;
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal((await pending).kind, 'ok');
     await until('the changed mark', () => /changed/.test(String(toolRow()?.item.description)), 10_000);

@@ -1,9 +1,11 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import type { TreeNode } from '../../src/vscode/toolTree';
-import { sleep, until } from './wait';
+import { FIXTURES } from './treeHarness';
+import { promptShown, until } from './wait';
 
 const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
 
@@ -66,8 +68,9 @@ describe('MCP Tool Host in the real extension host', () => {
   });
 
   it('asks before a destructive call; accepting the first choice allows it once', async () => {
+    const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
     const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'shopping' } });
-    await sleep(1500);
+    await shown;
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const outcome = await pending;
     assert.equal(outcome.kind, 'ok');
@@ -75,8 +78,9 @@ describe('MCP Tool Host in the real extension host', () => {
   });
 
   it('Escape on the approval denies, and nothing is sent', async () => {
+    const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
     const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'welcome' } });
-    await sleep(1500);
+    await shown;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal((await pending).kind, 'denied');
     const list = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'list_notes', args: {} });
@@ -112,19 +116,23 @@ describe('MCP Tool Host in the real extension host', () => {
     assert.equal(before?.state.kind, 'running');
   });
 
-  it('asks before starting a workspace-defined server; declining leaves it stopped', async () => {
+  /** Defines the demo server again as the workspace's "wsdemo", and waits for its launch prompt. */
+  const defineWorkspaceDemo = async () => {
     const demo = servers().inspect<Record<string, unknown>>('servers')?.globalValue?.demo;
+    const shown = promptShown(api, /^Run server "wsdemo" defined by this workspace\?$/);
     await setServers({ wsdemo: demo }, vscode.ConfigurationTarget.Workspace);
-    await sleep(1500);
+    await shown;
+  };
+
+  it('asks before starting a workspace-defined server; declining leaves it stopped', async () => {
+    await defineWorkspaceDemo();
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     await until('wsdemo stopped', () => api.pool.get('wsdemo')?.state.kind === 'stopped');
     await setServers(undefined, vscode.ConfigurationTarget.Workspace);
   });
 
   it('does not trust annotations of a workspace-defined server', async () => {
-    const demo = servers().inspect<Record<string, unknown>>('servers')?.globalValue?.demo;
-    await setServers({ wsdemo: demo }, vscode.ConfigurationTarget.Workspace);
-    await sleep(1500);
+    await defineWorkspaceDemo();
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await until('wsdemo running', () => api.pool.get('wsdemo')?.state.kind === 'running' && api.pool.get('wsdemo')!.tools.length > 0);
     const row = items().find((i) => i.item.label === 'wsdemo')!;
@@ -140,13 +148,24 @@ describe('MCP Tool Host in the real extension host', () => {
     assert.ok(demo);
     const file = vscode.Uri.joinPath(folder, '.vscode', 'mcp.json');
     const text = `{\n  // VS Code's format, with a comment and a trailing comma\n  "servers": { "filedemo": { "type": "stdio", "command": ${JSON.stringify(demo.command)}, "args": ${JSON.stringify(demo.args)}, }, },\n}\n`;
+    const shown = promptShown(api, /^Run server "filedemo" defined by this workspace\?$/);
     await vscode.workspace.fs.writeFile(file, Buffer.from(text));
     await until('filedemo configured', () => api.pool.get('filedemo'));
-    await sleep(1500);
+    await shown;
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await until('filedemo running', () => api.pool.get('filedemo')?.state.kind === 'running' && api.pool.get('filedemo')!.tools.length > 0);
     assert.equal(api.pool.get('filedemo')?.definition.source, 'workspace');
     await vscode.workspace.fs.delete(file);
     await until('filedemo removed', () => !api.pool.get('filedemo'));
+  });
+
+  it('"Refresh" lists the tools of a running server again', async () => {
+    const demo = servers().inspect<Record<string, { command: string; args: string[] }>>('servers')?.globalValue?.demo;
+    assert.ok(demo);
+    await setServers({ ...servers().inspect<Record<string, unknown>>('servers')?.globalValue, counting: { ...demo, args: [path.join(FIXTURES, 'counting-tools.cjs')] } });
+    await until('counting running', () => api.pool.get('counting')?.state.kind === 'running' && api.pool.get('counting')!.tools.length > 0);
+    assert.equal(api.pool.get('counting')!.tools[0].name, 'listed_1');
+    await vscode.commands.executeCommand('mcpToolHost.refresh');
+    await until('listed again', () => api.pool.get('counting')!.tools[0]?.name === 'listed_2');
   });
 });

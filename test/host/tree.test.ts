@@ -16,6 +16,14 @@ const cachedTools: Tool[] = [
 
 describe('Tools view: the tree in every server state', () => {
   let h: Harness;
+  /** A harness whose demo server is running with its tools listed. */
+  const runningDemo = async (options: Parameters<typeof makePool>[0] = {}) => {
+    h = makePool(options); // set at once, so afterEach disposes it even if the start fails
+    h.apply({ demo: demoEntry });
+    await h.pool.get('demo')!.start();
+    await until('tools listed', () => h.pool.get('demo')!.tools.length > 0);
+    return h;
+  };
   afterEach(async () => h?.close());
 
   it('stopped: an empty circle, "stopped", and a Start row', () => {
@@ -66,10 +74,7 @@ describe('Tools view: the tree in every server state', () => {
   });
 
   it('running: a green check, tool count and version, and a tooltip with protocol, capabilities, instructions and launch line', async () => {
-    h = makePool();
-    h.apply({ demo: demoEntry });
-    await h.pool.get('demo')!.start();
-    await until('tools listed', () => h.pool.get('demo')!.tools.length > 0);
+    h = await runningDemo();
     const { item } = h.server('demo');
     assert.equal(iconOf(item), 'pass-filled testing.iconPassed');
     assert.equal(item.description, '9 tools · v0.1.0');
@@ -83,10 +88,7 @@ describe('Tools view: the tree in every server state', () => {
   });
 
   it('running: each tool with display name, badges, risk icon, context flags and a click that calls it', async () => {
-    h = makePool();
-    h.apply({ demo: demoEntry });
-    await h.pool.get('demo')!.start();
-    await until('tools listed', () => h.pool.get('demo')!.tools.length > 0);
+    h = await runningDemo();
     const tools = new Map(h.rows(h.server('demo').node).map((r) => [r.item.label, r]));
     const expect: [string, string, string, string][] = [
       ['List Notes', 'read-only', 'eye charts.green', 'mcpTool;readonly;'],
@@ -110,10 +112,7 @@ describe('Tools view: the tree in every server state', () => {
   });
 
   it('a tool tooltip has the description, arguments, what it may do, and each hint with its source', async () => {
-    h = makePool();
-    h.apply({ demo: demoEntry });
-    await h.pool.get('demo')!.start();
-    await until('tools listed', () => h.pool.get('demo')!.tools.length > 0);
+    h = await runningDemo();
     const tools = new Map(h.rows(h.server('demo').node).map((r) => [r.item.label, r]));
     const tip = (label: string) => {
       const row = tools.get(label)!;
@@ -143,27 +142,21 @@ describe('Tools view: the tree in every server state', () => {
 
   it('a tool tooltip says when a grant covers the tool, and when the definition changed since', async () => {
     const grants = new GrantStore(memoryPersistence());
-    h = makePool({ grants });
-    h.apply({ demo: demoEntry });
-    await h.pool.get('demo')!.start();
-    await until('tools listed', () => h.pool.get('demo')!.tools.length > 0);
+    h = await runningDemo({ grants });
     const tip = (label: string) => {
       const row = h.rows(h.server('demo').node).find((r) => r.item.label === label)!;
       return plain(h.tree.resolveTreeItem(row.item, row.node).tooltip);
     };
     const fetchUrl = h.pool.findTool('demo', 'fetch_url')!.tool;
-    grants.add('tool-always', 'demo', 'fetch_url', pinTool(fetchUrl));
+    grants.add('tool-always', 'demo', h.pool.launchOf('demo'), 'fetch_url', pinTool(fetchUrl));
     assert.match(tip('Fetch URL'), /Runs without asking: you always allow this tool/);
     const deleteNote = h.pool.findTool('demo', 'delete_note')!.tool;
-    grants.add('tool-session', 'demo', 'delete_note', pinTool({ ...deleteNote, description: 'Harmless, promise.' }));
+    grants.add('tool-session', 'demo', h.pool.launchOf('demo'), 'delete_note', pinTool({ ...deleteNote, description: 'Harmless, promise.' }));
     assert.match(tip('Delete Note'), /\*\*Definition changed\*\* since you approved it \(description\): the approval is suspended\. Asks before each call/);
   });
 
   it('with "approve every call" on, a read-only tool\'s tooltip says it asks, as the pipeline does', async () => {
-    h = makePool({ approveAll: true });
-    h.apply({ demo: demoEntry });
-    await h.pool.get('demo')!.start();
-    await until('tools listed', () => h.pool.get('demo')!.tools.length > 0);
+    h = await runningDemo({ approveAll: true });
     const row = h.rows(h.server('demo').node).find((r) => r.item.label === 'Read Note')!;
     const tip = plain(h.tree.resolveTreeItem(row.item, row.node).tooltip);
     assert.match(tip, /Asks before each call: every call needs approval \(setting mcpToolHost\.approveAllCalls\)\./);
@@ -183,7 +176,7 @@ describe('Tools view: the tree in every server state', () => {
     const tip = plain(h.tree.resolveTreeItem(row.item, row.node).tooltip);
     assert.match(tip, /- read-only: no \(assumed: annotations not trusted; the server says yes\)/);
     assert.match(tip, /- idempotent: no \(assumed: annotations not trusted\)/);
-    assert.match(tip, /its hints are not trusted[\s\S]*"trustAnnotations": true/);
+    assert.match(tip, /its hints are not trusted[\s\S]*`mcpToolHost\.trustedWorkspaceServers` in your user settings/);
   });
 
   it('error: a red icon, and under it the reason, Show Log, Restart and Run Doctor', async () => {
@@ -236,6 +229,15 @@ describe('Tools view: the tree in every server state', () => {
     await h.pool.get('notools')!.start();
     assert.match(String(h.server('notools').item.description), /^0 tools · v/);
     assert.deepEqual(h.rows(h.server('notools').node).map((r) => r.item.label), ['This server offers no tools.']);
+  });
+
+  it('a running server whose listing failed shows why, not "offers no tools"', async () => {
+    h = makePool();
+    h.apply({ endless: { command: process.execPath, args: [path.join(FIXTURES, 'endless-pages.cjs')], env: { ELECTRON_RUN_AS_NODE: '1' } } });
+    await h.pool.get('endless')!.start();
+    const children = h.rows(h.server('endless').node);
+    assert.deepEqual(children.map((r) => r.item.label), ['Listing tools failed: tools/list: exceeded listMaxPages (64); server pagination did not terminate', 'Show Log', 'Run Doctor']);
+    assert.equal(children[0].item.contextValue, 'mcpMessage;error;');
   });
 
   it('shows server text safely: no escapes or bidi characters in labels, no links or HTML in tooltips, unique ids for repeated names', () => {

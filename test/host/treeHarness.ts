@@ -4,10 +4,10 @@ import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers, type ParsedServers } from '../../src/core/config/serverConfig';
-import { captureLog } from '../../src/core/connection/serverDoctor';
+import { silentLog } from '../../src/core/serverLog';
 import { RestartPolicy } from '../../src/core/connection/restartPolicy';
 import { ServerPool } from '../../src/core/connection/serverPool';
-import type { ResolvedLaunch } from '../../src/core/connection/serverConnection';
+import type { ResolvedLaunch } from '../../src/core/config/launch';
 import type { GrantStore } from '../../src/core/policy/grants';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import { ToolTreeProvider } from '../../src/vscode/toolTree';
@@ -33,14 +33,15 @@ export const plain = (md: unknown) => (md as vscode.MarkdownString).value.replac
 export function makePool(options: { cache?: Record<string, Tool[]>; hang?: Set<string>; restartDelayMs?: number; grants?: GrantStore; approveAll?: boolean } = {}) {
   const validator = new SchemaValidator();
   const pool = new ServerPool((name) => ({
-    log: captureLog().log,
+    log: silentLog,
     validator,
     clientVersion: 'test',
     resolveLaunch: (def) => (options.hang?.has(name) ? new Promise<ResolvedLaunch>(() => undefined) : Promise.resolve(resolveLaunch(def, { workspaceFolders: [], env: process.env }))),
     toolCache: { load: () => options.cache?.[name], save: () => undefined },
     restartPolicy: new RestartPolicy([options.restartDelayMs ?? 60_000]),
   }));
-  const tree = new ToolTreeProvider(pool, { approveAll: () => options.approveAll ?? false, grants: options.grants });
+  const approveAll = () => options.approveAll ?? false;
+  const tree = new ToolTreeProvider(pool, options.grants ? { approveAll, grants: options.grants, launchOf: (s) => pool.launchOf(s) } : { approveAll });
   const rows = (node?: TreeNode) => tree.getChildren(node).map((n) => ({ node: n, item: tree.getTreeItem(n) }));
   const server = (name: string) => rows().find((r) => r.node.kind === 'server' && r.node.server === name)!;
   return {

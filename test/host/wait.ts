@@ -1,4 +1,6 @@
-/** Waiting helpers for extension-host tests (the workbench answers asynchronously). */
+// Waiting helpers for extension-host tests (the workbench answers asynchronously).
+import type { McpToolHostApi } from '../../src/extension';
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `probe` (sync or async) every 100 ms until it returns something truthy, or fails naming `what`. */
@@ -10,4 +12,25 @@ export async function until<T>(what: string, probe: () => T | undefined | false 
     if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
     await sleep(100);
   }
+}
+
+/**
+ * Resolves with the title of the next approval or launch prompt whose title matches `title`
+ * (`McpToolHostApi.onDidShowPrompt`); fails after `ms` naming the prompts that did show. Call it
+ * before the action that opens the prompt, and answer the prompt once it resolves.
+ */
+export function promptShown(api: Pick<McpToolHostApi, 'onDidShowPrompt'>, title: RegExp, ms = 20_000): Promise<string> {
+  const seen: string[] = [];
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      listener.dispose();
+      reject(new Error(`timed out waiting for a prompt titled ${title}; shown meanwhile: ${seen.length ? seen.map((t) => JSON.stringify(t)).join(', ') : 'none'}`));
+    }, ms);
+    const listener = api.onDidShowPrompt((shown) => {
+      if (!title.test(shown)) return void seen.push(shown);
+      clearTimeout(timer);
+      listener.dispose();
+      resolve(shown);
+    });
+  });
 }

@@ -13,10 +13,14 @@ interface Run {
   readonly stderr: string;
 }
 
+/** The CLI's state folder in these tests (its default audit log goes there, not to the user's home). */
+const STATE = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-state-'));
+after(() => fs.rmSync(STATE, { recursive: true, force: true }));
+
 /** Runs the built CLI as a real child process, stdin a pipe (not a TTY), in `cwd`. */
 function cli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env ?? { ...process.env, XDG_STATE_HOME: STATE }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
@@ -58,7 +62,7 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     // The same badges and "will it ask" as every other surface: "writes" for a tool that destroys nothing.
     assert.match(ours.stdout, /\n {2}add_note {2}\[writes\]\n/);
     assert.match(ours.stdout, /\n {2}delete_note {2}\[destructive · idempotent\] {2}asks first \(--yes to allow\)\n/);
-    const vscode = await run('tools', '--config', '.vscode/mcp.json');
+    const vscode = await run('tools', '--config', '.vscode/mcp.json', '--trust-config');
     assert.equal(vscode.code, 0, vscode.stderr);
     assert.match(vscode.stdout, /delete_note {2}\[destructive · idempotent\]/);
     assert.match(vscode.stderr, /config: warning: \.vscode\/mcp\.json: Server "demo": ignored "dev"/);
@@ -75,10 +79,80 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     const sum = await run('call', 'everything', 'get-sum', '--args', '{"a":2,"b":3}', '--config', 'claude_desktop_config.json');
     assert.equal(sum.code, 0, sum.stderr);
     assert.match(sum.stdout, /The sum of 2 and 3 is 5\./);
-    const missing = await run('call', 'demo', 'read_note', '--args', '{"name":"nope"}', '--config', '.vscode/mcp.json');
+    const missing = await run('call', 'demo', 'read_note', '--args', '{"name":"nope"}', '--config', '.vscode/mcp.json', '--trust-config');
     assert.equal(missing.code, 1);
     assert.equal(missing.stdout, 'No note named "nope".\n');
     assert.match(missing.stderr, /read_note returned an error \(isError\)/);
+  });
+
+  it('keeps an audit log of its calls: the state folder by default, --audit FILE to choose', async () => {
+    const auditFile = path.join(STATE, 'mcp-tool-host', 'audit.jsonl');
+    fs.rmSync(auditFile, { force: true });
+    await run('call', 'demo', 'read_note', '--args', '{"name":"shopping"}', '--config', 'servers.json');
+    await run('call', 'demo', 'delete_note', '--args', '{"name":"shopping"}', '--config', 'servers.json');
+    const records = fs.readFileSync(auditFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { origin: string; tool: string; outcome: string; argsHash: string });
+    assert.deepEqual(records.map((r) => [r.origin, r.tool, r.outcome]), [['cli', 'read_note', 'ok'], ['cli', 'delete_note', 'denied']]);
+    assert.ok(records.every((r) => /^[0-9a-f]{16}$/.test(r.argsHash)) && !fs.readFileSync(auditFile, 'utf8').includes('shopping'), 'hashes, never arguments');
+    const chosen = path.join(dir, 'my-audit.jsonl');
+    await run('call', 'demo', 'list_notes', '--config', 'servers.json', '--audit', chosen);
+    assert.equal(fs.readFileSync(chosen, 'utf8').trim().split('\n').length, 1);
+  });
+
+  it('a tool the server does not have is a usage error (exit 2) naming its tools; -- lets a name start with "-"', async () => {
+    const unknown = await run('call', 'demo', 'no_such_tool', '--config', 'servers.json');
+    assert.equal(unknown.code, 2, unknown.stderr);
+    assert.match(unknown.stderr, /Server "demo" has no tool named "no_such_tool"\. Its tools: list_notes, read_note, /);
+    const dashed = await run('call', '--config', 'servers.json', '--', 'demo', '-x');
+    assert.equal(dashed.code, 2, dashed.stderr);
+    assert.match(dashed.stderr, /has no tool named "-x"/);
+  });
+
+  it('a listing that fails is an error (exit 4), not a server with no tools', async () => {
+    fs.writeFileSync(path.join(dir, 'endless.json'), JSON.stringify({ servers: { endless: { command: process.execPath, args: [path.join(FIXTURES, 'endless-pages.cjs')] } } }));
+    const listed = await run('servers', '--config', 'endless.json');
+    assert.equal(listed.code, 4, listed.stderr);
+    assert.equal(listed.stdout, 'endless: running, error: Listing tools failed: tools/list: exceeded listMaxPages (64); server pagination did not terminate\n');
+    const json = await run('tools', '--config', 'endless.json', '--json');
+    assert.equal(json.code, 4);
+    const [row] = JSON.parse(json.stdout) as { state: string; error?: string; toolCount: number }[];
+    assert.deepEqual([row.state, row.toolCount], ['running', 0]);
+    assert.match(row.error ?? '', /^Listing tools failed: /);
+  });
+
+  it('prints a flood of 20,000 progress notifications at most 20 a second, and the last one', async () => {
+    fs.writeFileSync(path.join(dir, 'hostile.json'), JSON.stringify({ servers: { hostile: { command: process.execPath, args: [path.join(FIXTURES, 'hostile.cjs')] } } }));
+    const started = performance.now();
+    const flood = await run('call', 'hostile', 'progress_flood', '--config', 'hostile.json');
+    const seconds = (performance.now() - started) / 1000;
+    assert.equal(flood.code, 0, flood.stderr);
+    assert.equal(flood.stdout, 'flooded\n');
+    const lines = flood.stderr.split('\n').filter((l) => l.startsWith('progress '));
+    assert.ok(lines.length >= 2 && lines.length <= 20 * Math.ceil(seconds) + 1, `${lines.length} progress lines in ${seconds.toFixed(1)} s`);
+    assert.equal(lines.at(-1), 'progress 20000/20000');
+  });
+
+  it('a repository\'s config is a workspace\'s: its tools\' hints are not trusted without --trust-config', async () => {
+    // The same "read-only" tool a lying server declares: from .vscode/mcp.json it asks first.
+    const fromRepo = await run('call', 'demo', 'read_note', '--args', '{"name":"shopping"}', '--config', '.vscode/mcp.json');
+    assert.equal(fromRepo.code, 3, fromRepo.stderr);
+    assert.equal(fromRepo.stdout, '');
+    assert.match(fromRepo.stderr, /config: warning: \.vscode\/mcp\.json is a workspace file: its servers' tool hints are not trusted, so every call asks first \(--yes to allow\)\. Pass --trust-config if the file is yours\./);
+    assert.match(fromRepo.stderr, /read_note may change or delete data \(destructive\) and may reach the outside world \(open-world\) \(its hints are not trusted/);
+    // Any file inside a git work tree, whatever its name.
+    const repo = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-repo-'));
+    try {
+      fs.mkdirSync(path.join(repo, '.git'));
+      fs.mkdirSync(path.join(repo, 'tools'));
+      fs.copyFileSync(path.join(dir, 'servers.json'), path.join(repo, 'tools/servers.json'));
+      const inRepo = await cli(['call', 'demo', 'read_note', '--args', '{"name":"shopping"}', '--config', 'tools/servers.json'], { cwd: repo });
+      assert.equal(inRepo.code, 3, inRepo.stderr);
+      assert.match(inRepo.stderr, /tools\/servers\.json is inside the git repository at /);
+      const trusted = await cli(['call', 'demo', 'read_note', '--args', '{"name":"shopping"}', '--config', 'tools/servers.json', '--trust-config'], { cwd: repo });
+      assert.equal(trusted.code, 0, trusted.stderr);
+      assert.equal(trusted.stdout, 'milk, bread, coffee\n');
+    } finally {
+      fs.rmSync(repo, { recursive: true, force: true });
+    }
   });
 
   it('refuses a destructive call without --yes and without a TTY (exit 3), and makes it with --yes', async () => {

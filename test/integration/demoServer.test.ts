@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_SERVER, makeHost, node } from './helpers';
+import { problemText } from '../../src/core/tools/schemaProblems';
 
 describe('the demo server through the CallPipeline (real child process)', function () {
   const host = makeHost({ demo: node(DEMO_SERVER) });
@@ -39,7 +40,7 @@ describe('the demo server through the CallPipeline (real child process)', functi
   it('rejects arguments that break the schema before sending, naming the field', async () => {
     const outcome = await host.pipeline.call({ server: 'demo', tool: 'slow_count', args: { steps: 1000 }, origin: 'api' });
     assert.equal(outcome.kind, 'invalid-arguments');
-    if (outcome.kind === 'invalid-arguments') assert.match(outcome.problems[0], /^\/steps: must be <= 100/);
+    if (outcome.kind === 'invalid-arguments') assert.match(problemText(outcome.problems[0]), /^\/steps: must be <= 100/);
   });
 
   it('delivers every progress notification before the result', async () => {

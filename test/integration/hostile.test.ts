@@ -38,11 +38,19 @@ describe('a hostile server (real child process)', function () {
     assert.equal((await call('unknown_ids')).kind, 'ok');
   });
 
-  it('a flood of 20,000 progress notifications ends with the result', async () => {
+  it('a flood of 20,000 progress notifications is shown at most 20 a second, the last one always, then the result', async () => {
     host.events.length = 0;
+    const started = performance.now();
     const outcome = await call('progress_flood');
+    const seconds = (performance.now() - started) / 1000;
     assert.ok(outcome.kind === 'ok' && outcome.result.text === 'flooded');
-    assert.equal(host.events.filter((e) => e.startsWith('progress')).length, 20000);
+    const progress = host.events.filter((e) => /^progress \d/.test(e));
+    assert.ok(progress.length >= 2 && progress.length <= 20 * Math.ceil(seconds) + 1, `${progress.length} progress lines in ${seconds.toFixed(1)} s`);
+    assert.equal(progress.at(-1), 'progress 20000/20000');
+    const skipped = host.events.find((e) => e.startsWith('progress: '));
+    assert.match(skipped ?? '', /^progress: \d+ more updates were not shown \(at most 20 a second are\)\.$/);
+    assert.equal(Number(/\d+/.exec(skipped!)![0]) + progress.length, 20000);
+    assert.ok(host.events.indexOf(skipped!) < host.events.findIndex((e) => e.startsWith('end ')), 'told before the result');
   });
 
   it('a flood of 20,000 log messages reaches the log and the call still ends', async () => {
@@ -88,5 +96,36 @@ describe('a hostile server (real child process)', function () {
     assert.equal(asked.length, 2);
     assert.deepEqual(asked[1].changed?.parts, ['description']);
     assert.equal(asked[1].changed?.before.description, 'Adds two numbers.');
+  });
+});
+
+describe('a server that lists two tools with one name', function () {
+  const host = makeHost({ twins: node(path.join(FIXTURES, 'twin-tools.cjs')) }, 'deny');
+  before(() => host.pool.get('twins')!.start());
+  after(() => host.close());
+
+  it('shows one tool at the riskiest of its twins, says so, and asks before every call', async () => {
+    const tools = host.pool.get('twins')!.tools;
+    assert.deepEqual(tools.map((t) => t.name), ['notes']);
+    assert.match(tools[0].description ?? '', /lists 2 tools named "notes"/);
+    assert.ok(host.logs.some((l) => l.includes('warn The server lists several tools named "notes"')), host.logs.join('\n'));
+    const outcome = await host.pipeline.call({ server: 'twins', tool: 'notes', args: {}, origin: 'api' });
+    assert.equal(outcome.kind, 'denied', 'the read-only twin\'s verdict never covers the call');
+    assert.deepEqual(host.approvals.at(-1)!.reasons, ['may change or delete data (destructive)', 'may reach the outside world (open-world)']);
+  });
+});
+
+describe('a server whose tool names carry newlines', function () {
+  const host = makeHost({ forged: node(path.join(FIXTURES, 'forged-names.cjs')) }, 'deny');
+  before(() => host.pool.get('forged')!.start());
+  after(() => host.close());
+
+  it('cannot forge lines in the call log: the header shows the name on one line', async () => {
+    const [tool] = host.pool.get('forged')!.tools;
+    const outcome = await host.pipeline.call({ server: 'forged', tool: tool.name, args: {}, origin: 'api' });
+    assert.equal(outcome.kind, 'ok');
+    const begin = host.events.find((e) => e.startsWith('begin '))!;
+    assert.equal(begin, 'begin forged/forge [00000000] approval: not needed');
+    assert.ok(host.events.every((e) => !e.includes('\n') || e.startsWith('end ')), host.events.join(' | '));
   });
 });

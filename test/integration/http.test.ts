@@ -31,24 +31,26 @@ describe('remote servers over HTTP', function () {
     for (const c of cleanups.splice(0).reverse()) await c();
   });
 
-  it('talks Streamable HTTP to server-everything', async () => {
-    const { port, child } = await everythingOverHttp('streamableHttp');
+  /** server-everything in `mode`, configured as the remote server `name` at `path`, started. */
+  async function startRemote(mode: 'streamableHttp' | 'sse', name: string, path: string) {
+    const { port, child } = await everythingOverHttp(mode);
     cleanups.push(() => void child.kill());
-    const h = makeHost({ remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }, 'allow-once');
+    const h = makeHost({ [name]: { type: 'http', url: `http://127.0.0.1:${port}${path}` } }, 'allow-once');
     cleanups.push(() => h.close());
-    await h.pool.get('remote')!.start();
-    assert.equal(h.pool.get('remote')!.state.kind, 'running', JSON.stringify(h.pool.get('remote')!.state));
+    await h.pool.get(name)!.start();
+    const state = h.pool.get(name)!.state;
+    assert.equal(state.kind, 'running', JSON.stringify(state));
+    return h;
+  }
+
+  it('talks Streamable HTTP to server-everything', async () => {
+    const h = await startRemote('streamableHttp', 'remote', '/mcp');
     const echo = await h.pipeline.call({ server: 'remote', tool: 'echo', args: { message: 'over http' }, origin: 'api' });
     assert.ok(echo.kind === 'ok' && echo.result.text.includes('over http'), JSON.stringify(echo));
   });
 
   it('falls back to HTTP+SSE when the endpoint refuses a Streamable HTTP POST', async () => {
-    const { port, child } = await everythingOverHttp('sse');
-    cleanups.push(() => void child.kill());
-    const h = makeHost({ legacy: { type: 'http', url: `http://127.0.0.1:${port}/sse` } }, 'allow-once');
-    cleanups.push(() => h.close());
-    await h.pool.get('legacy')!.start();
-    assert.equal(h.pool.get('legacy')!.state.kind, 'running', JSON.stringify(h.pool.get('legacy')!.state));
+    const h = await startRemote('sse', 'legacy', '/sse');
     assert.ok(h.logs.some((l) => l.includes('trying the HTTP+SSE transport')));
     const sum = await h.pipeline.call({ server: 'legacy', tool: 'get-sum', args: { a: 20, b: 22 }, origin: 'api' });
     assert.ok(sum.kind === 'ok' && sum.result.text.includes('42'), JSON.stringify(sum));

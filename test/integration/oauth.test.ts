@@ -156,6 +156,18 @@ describe('remote servers that require OAuth', function () {
     assert.ok(state.kind === 'error' && state.message === 'Signing in to "remote" was denied (The user denied the request). Restart the server to try again.', JSON.stringify(state));
   });
 
+  it('opens only an https sign-in page (or http on this computer): never file:, vscode: or other schemes', async () => {
+    for (const hostile of ['file:///etc/passwd', 'vscode://ms-vscode.some-extension/run?cmd=x', 'http://evil.example/authorize', 'javascript:alert(1)']) {
+      const f = await fixture('--authorize-at', hostile);
+      const opened: string[] = [];
+      const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser(opened) });
+      await h.connection.start();
+      assert.deepEqual(opened, [], `${hostile} was opened`);
+      const state = h.connection.state;
+      assert.ok(state.kind === 'error' && /sign-in page|authorization/i.test(state.message), `${hostile}: ${JSON.stringify(state)}`);
+    }
+  });
+
   it('declining to open the browser, or never finishing, ends the start with a reason', async () => {
     const f = await fixture();
     const declined = host(f.url, { secrets: memorySecrets(), openBrowser: async () => false });

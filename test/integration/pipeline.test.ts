@@ -1,9 +1,14 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
-import type { AuditRecord } from '../../src/core/calls/ports';
+import { createHash } from 'node:crypto';
+import type { ApprovalDecision, AuditRecord } from '../../src/core/calls/ports';
+import { canonicalJson } from '../../src/core/policy/toolPin';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import { RateLimiter } from '../../src/core/policy/rateLimiter';
+import { GrantStore, memoryPersistence } from '../../src/core/policy/grants';
+import { callVerdict } from '../../src/core/policy/approvalPolicy';
+import { effectiveAnnotations } from '../../src/core/tools/annotations';
 import { FIXTURES, makeHost, node } from './helpers';
 
 describe('the call pipeline against real servers', function () {
@@ -53,6 +58,40 @@ describe('the call pipeline against real servers', function () {
     assert.match(r.argsHash, /^[0-9a-f]{16}$/);
     assert.match(r.decision, /^not needed/);
     assert.ok(!JSON.stringify(r).includes('hunter2'));
+  });
+
+  it('audits the arguments that were sent: after "Edit arguments", the edited ones', async () => {
+    const records: AuditRecord[] = [];
+    const answers: ApprovalDecision[] = [{ kind: 'edit', args: { secret: 'edited' } }, 'allow-once'];
+    const pipeline = new CallPipeline(host.pool, new SchemaValidator(), { approve: async () => answers.shift()! }, { begin() {}, line() {}, progress() {}, end() {} }, {
+      approveAll: () => true,
+      audit: { append: (r) => records.push(r) },
+    });
+    const outcome = await pipeline.call({ server: 'p', tool: 'annotated', args: { secret: 'original' }, origin: 'palette' });
+    assert.equal(outcome.kind, 'ok');
+    const hash = (args: object) => createHash('sha256').update(canonicalJson(args)).digest('hex').slice(0, 16);
+    assert.equal(records[0].argsHash, hash({ secret: 'edited' }));
+    assert.notEqual(records[0].argsHash, hash({ secret: 'original' }));
+  });
+
+  it('a grant given to one launch of a server is not inherited by another launch under its name', async () => {
+    const grants = new GrantStore(memoryPersistence());
+    const silent = { begin() {}, line() {}, progress() {}, end() {} };
+    const original = new CallPipeline(host.pool, new SchemaValidator(), { approve: async () => 'allow-tool-always' }, silent, { approveAll: () => true, grants });
+    assert.equal((await original.call({ server: 'p', tool: 'annotated', args: {}, origin: 'api' })).kind, 'ok');
+    // Same name, same tools, another command line (a repository's entry that copies the name).
+    const other = makeHost({ p: { ...fixture, args: [...fixture.args, '--other'] } });
+    try {
+      await other.pool.get('p')!.start();
+      const asked: string[] = [];
+      const impostor = new CallPipeline(other.pool, new SchemaValidator(), { approve: async (r) => (asked.push(r.tool.name), 'deny') }, silent, { approveAll: () => true, grants });
+      assert.equal((await impostor.call({ server: 'p', tool: 'annotated', args: {}, origin: 'api' })).kind, 'denied');
+      assert.deepEqual(asked, ['annotated']);
+      assert.equal(callVerdict('p', other.pool.findTool('p', 'annotated')!.tool, effectiveAnnotations(other.pool.findTool('p', 'annotated')!.tool, true), impostor.rules).kind, 'asks', 'the tooltip says so too');
+      assert.equal((await original.call({ server: 'p', tool: 'annotated', args: {}, origin: 'api' })).kind, 'ok', 'the original launch keeps its grant');
+    } finally {
+      await other.close();
+    }
   });
 
   it('over the rate limit a call fails at once with a clear message, and nothing is sent', async () => {

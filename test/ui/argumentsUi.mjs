@@ -4,55 +4,56 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { waitOutput as waitOutputOf, workbenchPage } from './workbenchPage.mjs';
+import { workbenchPage } from './workbenchPage.mjs';
 
+/**
+ * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
+ * @param {import('./workbenchPage.mjs').UiSuiteOptions} options
+ * @returns {Promise<import('./workbenchPage.mjs').UiResults>}
+ */
 export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
   const ws = path.join(runDir, 'ui-arguments-ws');
   const settingsFile = path.join(ws, '.vscode/settings.json');
   const demo = { command: NODE24, args: [path.join(root, 'dist/demo-server.js')], trustAnnotations: true };
   const forms = { command: NODE24, args: [path.join(root, 'test/fixtures/servers/argument-forms.cjs')], trustAnnotations: true };
-  const writeSettings = (servers) => fs.writeFileSync(settingsFile, JSON.stringify({ 'mcpToolHost.servers': servers }, null, 2));
+  const writeSettings = (/** @type {Record<string, unknown>} */ servers) => fs.writeFileSync(settingsFile, JSON.stringify({ 'mcpToolHost.servers': servers }, null, 2));
   fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
   writeSettings({ demo });
 
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'args', log });
-  const { check } = ui;
-  const shot = async (name) => {
+  const { check, openWorkbench, openView, quickInput, promptTitle, promptRow, waitOutput } = ui;
+  const shot = async (/** @type {string} */ name) => {
     await page.waitForTimeout(400); // the quick input fades in
     await ui.shot(name);
   };
 
-  const quickInput = page.locator('.quick-input-widget');
-  const title = (text) => quickInput.locator('.quick-input-title', { hasText: text }).waitFor({ timeout: 15_000 });
   const box = quickInput.locator('.quick-input-box input');
-  const message = async (re) => {
+  const message = async (/** @type {RegExp} */ re) => {
     const el = quickInput.locator('.quick-input-message');
     await page.waitForFunction(([sel, src]) => new RegExp(src).test(document.querySelector(sel)?.textContent ?? ''), ['.quick-input-widget .quick-input-message', re.source], { timeout: 10_000 })
       .catch(async () => { throw new Error(`the prompt's message never matched ${re}: "${await el.innerText().catch(() => '')}"`); });
   };
-  const typeInto = async (text) => {
+  const typeInto = async (/** @type {string} */ text) => {
     await box.press('Control+A');
     await page.keyboard.type(text, { delay: 20 });
   };
-  const row = (text) => quickInput.locator('.monaco-list-row', { hasText: text }).first();
-  const titleButton = (name) => quickInput.getByRole('button', { name }).first();
-  const waitOutput = (re, ms) => waitOutputOf(page, re, ms);
-  const lens = (text) => page.locator('.codelens-decoration', { hasText: text }).first();
-  const startWorkspaceServer = async (name) => {
-    await title(`Run server "${name}" defined by this workspace?`);
-    await row('Start server').click();
+  const titleButton = (/** @type {string} */ name) => quickInput.getByRole('button', { name }).first();
+  const lens = (/** @type {string | RegExp} */ text) => page.locator('.codelens-decoration', { hasText: text }).first();
+  const startWorkspaceServer = async (/** @type {string} */ name) => {
+    await promptTitle(`Run server "${name}" defined by this workspace?`);
+    await promptRow('Start server').click();
   };
-  const clickTool = async (name) => {
+  const clickTool = async (/** @type {string} */ name) => {
     const item = page.getByRole('treeitem', { name: new RegExp(`^${name}`) }).first();
     await item.waitFor({ timeout: 30_000 });
     await item.click();
   };
-  const editorTab = (name) => page.locator('.tabs-container .tab', { hasText: `${name} arguments.json` });
+  const editorTab = (/** @type {string} */ name) => page.locator('.tabs-container .tab', { hasText: `${name} arguments.json` });
   const editorText = async () => (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
-  const replaceEditorText = async (text) => {
+  const replaceEditorText = async (/** @type {string} */ text) => {
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+A');
     // Pasted, not typed: typing races the editor's auto-closed brackets and quotes.
@@ -61,118 +62,114 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
     await page.keyboard.press('Control+V');
   };
 
-  try {
-    await page.goto(cs.url(ws));
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-    await page.locator('.activitybar [aria-label^="MCP Tool Host"]').first().click({ timeout: 60_000 });
-    await startWorkspaceServer('demo');
-    writeSettings({ demo, forms });
-    await startWorkspaceServer('forms');
-    await page.getByRole('treeitem', { name: /^Format Text/ }).first().waitFor({ timeout: 30_000 });
+  await ui.session('UI', async () => {
+      await openWorkbench(cs.url(ws));
+      await openView();
+      await startWorkspaceServer('demo');
+      writeSettings({ demo, forms });
+      await startWorkspaceServer('forms');
+      await page.getByRole('treeitem', { name: /^Format Text/ }).first().waitFor({ timeout: 30_000 });
 
-    await check('a tree click asks the one field of Read Note, titled with the step; an empty required field says why', async () => {
-      await clickTool('Read Note');
-      await title('Read Note (1/1): name (required)');
-      await box.press('Enter');
-      await message(/^name is required$/);
-      await shot('read-note-required-field');
-      await typeInto('shopping');
-      await box.press('Enter');
-      await waitOutput(/demo \/ read_note[\s\S]*arguments: \{"name":"shopping"\}[\s\S]*milk, bread, coffee/);
-    });
+      await check('a tree click asks the one field of Read Note, titled with the step; an empty required field says why', async () => {
+        await clickTool('Read Note');
+        await promptTitle('Read Note (1/1): name (required)');
+        await box.press('Enter');
+        await message(/^name is required$/);
+        await shot('read-note-required-field');
+        await typeInto('shopping');
+        await box.press('Enter');
+        await waitOutput(/demo \/ read_note[\s\S]*arguments: \{"name":"shopping"\}[\s\S]*milk, bread, coffee/);
+      });
 
-    await check('Fetch URL: a format check as the user types, the default pre-filled, the skip button; then the approval', async () => {
-      await clickTool('Fetch URL');
-      await title('Fetch URL (1/2): url (required)');
-      await typeInto('not a url');
-      await message(/url must match format "uri"/);
-      await shot('fetch-url-format-check');
-      await typeInto('https://example.com/');
-      await box.press('Enter');
-      await title('Fetch URL (2/2): maxChars (optional)');
-      if ((await box.inputValue()) !== '2000') throw new Error(`maxChars shows "${await box.inputValue()}", not its default 2000`);
-      await typeInto('0');
-      await message(/maxChars must be >= 1/);
-      await shot('fetch-url-range-check-and-skip-button');
-      await titleButton('Skip "maxChars" (leave it unset)').click();
-      await title('Approve "Fetch URL" on demo?');
-      await page.keyboard.press('Escape');
-      await waitOutput(/demo \/ fetch_url[\s\S]*arguments: \{"url":"https:\/\/example\.com\/"\}[\s\S]*not sent: the user denied this call\./);
-    });
+      await check('Fetch URL: a format check as the user types, the default pre-filled, the skip button; then the approval', async () => {
+        await clickTool('Fetch URL');
+        await promptTitle('Fetch URL (1/2): url (required)');
+        await typeInto('not a url');
+        await message(/url must match format "uri"/);
+        await shot('fetch-url-format-check');
+        await typeInto('https://example.com/');
+        await box.press('Enter');
+        await promptTitle('Fetch URL (2/2): maxChars (optional)');
+        if ((await box.inputValue()) !== '2000') throw new Error(`maxChars shows "${await box.inputValue()}", not its default 2000`);
+        await typeInto('0');
+        await message(/maxChars must be >= 1/);
+        await shot('fetch-url-range-check-and-skip-button');
+        await titleButton('Skip "maxChars" (leave it unset)').click();
+        await promptTitle('Approve "Fetch URL" (fetch_url) on demo?');
+        await page.keyboard.press('Escape');
+        await waitOutput(/demo \/ fetch_url[\s\S]*arguments: \{"url":"https:\/\/example\.com\/"\}[\s\S]*not sent: the user denied this call\./);
+      });
 
-    await check('Format Text: picks for an enum (default marked) and a boolean, Back keeps what was typed', async () => {
-      await clickTool('Format Text');
-      await title('Format Text (1/5): text (required)');
-      await typeInto('hello');
-      await box.press('Enter');
-      await title('Format Text (2/5): style (optional)');
-      await row('plain').waitFor();
-      await shot('enum-pick-with-default-skip-and-json');
-      await row('upper').click();
-      await title('Format Text (3/5): repeat (optional)');
-      await typeInto('2');
-      await box.press('Enter');
-      await title('Format Text (4/5): shout (optional)');
-      await shot('boolean-pick');
-      await titleButton('Back').click();
-      await title('Format Text (3/5): repeat (optional)');
-      if ((await box.inputValue()) !== '2') throw new Error(`Back shows repeat "${await box.inputValue()}", not 2`);
-      await box.press('Enter');
-      await title('Format Text (4/5): shout (optional)');
-      await row('true').click();
-      await title('Format Text (5/5): contact (optional)');
-      await typeInto('nobody');
-      await message(/contact must match format "email"/);
-      await box.press('Control+A');
-      await box.press('Backspace');
-      await box.press('Enter');
-      await waitOutput(/format_text \{"repeat":2,"shout":true,"style":"upper","text":"hello"\}/);
-      await shot('output-format-text');
-    });
+      await check('Format Text: picks for an enum (default marked) and a boolean, Back keeps what was typed', async () => {
+        await clickTool('Format Text');
+        await promptTitle('Format Text (1/5): text (required)');
+        await typeInto('hello');
+        await box.press('Enter');
+        await promptTitle('Format Text (2/5): style (optional)');
+        await promptRow('plain').waitFor();
+        await shot('enum-pick-with-default-skip-and-json');
+        await promptRow('upper').click();
+        await promptTitle('Format Text (3/5): repeat (optional)');
+        await typeInto('2');
+        await box.press('Enter');
+        await promptTitle('Format Text (4/5): shout (optional)');
+        await shot('boolean-pick');
+        await titleButton('Back').click();
+        await promptTitle('Format Text (3/5): repeat (optional)');
+        if ((await box.inputValue()) !== '2') throw new Error(`Back shows repeat "${await box.inputValue()}", not 2`);
+        await box.press('Enter');
+        await promptTitle('Format Text (4/5): shout (optional)');
+        await promptRow('true').click();
+        await promptTitle('Format Text (5/5): contact (optional)');
+        await typeInto('nobody');
+        await message(/contact must match format "email"/);
+        await box.press('Control+A');
+        await box.press('Backspace');
+        await box.press('Enter');
+        await waitOutput(/format_text \{"repeat":2,"shout":true,"style":"upper","text":"hello"\}/);
+        await shot('output-format-text');
+      });
 
-    await check('nested arguments open the JSON editor with a skeleton, marked problems and an obvious Call', async () => {
-      await clickTool('Plot Points');
-      await editorTab('Plot Points').waitFor({ timeout: 15_000 });
-      await lens('Call Plot Points on forms').waitFor({ timeout: 15_000 });
-      await lens('points must NOT have fewer than 1 items').waitFor({ timeout: 15_000 });
-      await page.locator('.editor-group-container.active .squiggly-error').first().waitFor({ timeout: 15_000 });
-      const text = await editorText();
-      if (!/"points": \[\]/.test(text) || !/"label": "chart"/.test(text)) throw new Error(`the skeleton reads:\n${text}`);
-      await shot('json-editor-skeleton-with-problem');
-      await page.locator('.codelens-decoration a', { hasText: 'Call Plot Points' }).click();
-      await page.waitForTimeout(1000);
-      if (!(await editorTab('Plot Points').isVisible())) throw new Error('Call with a problem closed the editor');
-      await replaceEditorText('{"points": [{"x": 1, "y": 2}, {"x": 3 "y": 5}], "label": "demo"}');
-      await lens(/Not valid JSON at line 1, column 39: comma expected\./).waitFor({ timeout: 10_000 });
-      await page.locator('.statusbar-item', { hasText: 'Call Plot Points' }).first().click();
-      await page.waitForTimeout(1000);
-      if (!(await editorTab('Plot Points').isVisible())) throw new Error('Call with broken JSON closed the editor');
-      await shot('json-editor-invalid-json');
-      await replaceEditorText('{"points": [{"x": 1, "y": 2}, {"x": 3, "y": 5}], "label": "demo"}');
-      await page.locator('.editor-actions').getByRole('button', { name: 'Call Tool with These Arguments' }).first().click();
-      await waitOutput(/plot_points \{"label":"demo","points":\[\{"x":1,"y":2\},\{"x":3,"y":5\}\]\}/);
-      await editorTab('Plot Points').waitFor({ state: 'detached', timeout: 10_000 });
-      await shot('output-after-json-call');
-    });
+      await check('nested arguments open the JSON editor with a skeleton, marked problems and an obvious Call', async () => {
+        await clickTool('Plot Points');
+        await editorTab('Plot Points').waitFor({ timeout: 15_000 });
+        await lens('Call Plot Points on forms').waitFor({ timeout: 15_000 });
+        await lens('points must NOT have fewer than 1 items').waitFor({ timeout: 15_000 });
+        await page.locator('.editor-group-container.active .squiggly-error').first().waitFor({ timeout: 15_000 });
+        const text = await editorText();
+        if (!/"points": \[\]/.test(text) || !/"label": "chart"/.test(text)) throw new Error(`the skeleton reads:\n${text}`);
+        await shot('json-editor-skeleton-with-problem');
+        await page.locator('.codelens-decoration a', { hasText: 'Call Plot Points' }).click();
+        await page.waitForTimeout(1000);
+        if (!(await editorTab('Plot Points').isVisible())) throw new Error('Call with a problem closed the editor');
+        await replaceEditorText('{"points": [{"x": 1, "y": 2}, {"x": 3 "y": 5}], "label": "demo"}');
+        await lens(/Not valid JSON at line 1, column 39: comma expected\./).waitFor({ timeout: 10_000 });
+        await page.locator('.statusbar-item', { hasText: 'Call Plot Points' }).first().click();
+        await page.waitForTimeout(1000);
+        if (!(await editorTab('Plot Points').isVisible())) throw new Error('Call with broken JSON closed the editor');
+        await shot('json-editor-invalid-json');
+        await replaceEditorText('{"points": [{"x": 1, "y": 2}, {"x": 3, "y": 5}], "label": "demo"}');
+        await page.locator('.editor-actions').getByRole('button', { name: 'Call Tool with These Arguments' }).first().click();
+        await waitOutput(/plot_points \{"label":"demo","points":\[\{"x":1,"y":2\},\{"x":3,"y":5\}\]\}/);
+        await editorTab('Plot Points').waitFor({ state: 'detached', timeout: 10_000 });
+        await shot('output-after-json-call');
+      });
 
-    await check('"Edit as JSON" from a field step opens the last arguments; Cancel closes it and sends nothing', async () => {
-      await clickTool('Read Note');
-      await title('Read Note (1/1): name (required)');
-      await titleButton('Edit as JSON').click();
-      await editorTab('Read Note').waitFor({ timeout: 15_000 });
-      await lens('Call Read Note on demo').waitFor({ timeout: 15_000 });
-      const text = await editorText();
-      if (!/"name": "shopping"/.test(text)) throw new Error(`the editor reads:\n${text}`);
-      await page.mouse.move(700, 400); // off the title bar's tooltip
-      await shot('json-editor-from-field-flow');
-      await page.locator('.codelens-decoration a', { hasText: 'Cancel' }).click();
-      await editorTab('Read Note').waitFor({ state: 'detached', timeout: 10_000 });
-    });
-  } catch (err) {
-    ui.results.failed.push(`UI session: ${err}`);
-    await shot('failure-session').catch(() => undefined);
-  } finally {
+      await check('"Edit as JSON" from a field step opens the last arguments; Cancel closes it and sends nothing', async () => {
+        await clickTool('Read Note');
+        await promptTitle('Read Note (1/1): name (required)');
+        await titleButton('Edit as JSON').click();
+        await editorTab('Read Note').waitFor({ timeout: 15_000 });
+        await lens('Call Read Note on demo').waitFor({ timeout: 15_000 });
+        const text = await editorText();
+        if (!/"name": "shopping"/.test(text)) throw new Error(`the editor reads:\n${text}`);
+        await page.mouse.move(700, 400); // off the title bar's tooltip
+        await shot('json-editor-from-field-flow');
+        await page.locator('.codelens-decoration a', { hasText: 'Cancel' }).click();
+        await editorTab('Read Note').waitFor({ state: 'detached', timeout: 10_000 });
+      });
+  }, async () => {
     await browser.close();
-  }
+  });
   return ui.results;
 }

@@ -8,6 +8,11 @@ import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
 import { untilText, workbenchPage } from './workbenchPage.mjs';
 
+/**
+ * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
+ * @param {import('./workbenchPage.mjs').UiSuiteOptions} options
+ * @returns {Promise<import('./workbenchPage.mjs').UiResults>}
+ */
 export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
   const ws = path.join(runDir, 'chat-ui-ws');
@@ -25,14 +30,14 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'chat', log });
-  const { shot, check, quickInput } = ui;
+  const { shot, check, openWorkbench, quickInput } = ui;
   const chat = page.locator('.interactive-session').first();
   const chatText = async () => (await chat.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-  const waitChat = (re, ms = 30_000) => untilText(page, chatText, re, ms, (text) => `the chat never showed ${re}; it shows:\n${text.slice(-800)}`);
+  const waitChat = (/** @type {RegExp} */ re, ms = 30_000) => untilText(page, chatText, re, ms, (text) => `the chat never showed ${re}; it shows:\n${text.slice(-800)}`);
   const input = page.locator('.interactive-input-part .monaco-editor').first();
   // @mcp is sticky: the input keeps "@mcp " after a request, so it is cleared first. A suggestion
   // still open after typing (a participant or slash command) would take the Enter: close it.
-  const send = async (prompt) => {
+  const send = async (/** @type {string} */ prompt) => {
     await input.click({ force: true });
     await page.keyboard.press('Control+A');
     await page.keyboard.press('Backspace');
@@ -42,66 +47,62 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
     await page.keyboard.press('Enter');
   };
 
-  try {
-    await page.goto(cs.url(ws));
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await ui.session('chat UI', async () => {
+      await openWorkbench(cs.url(ws));
 
-    await check('the Chat view opens with the test model and offers @mcp', async () => {
-      if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+i');
-      await input.waitFor({ timeout: 30_000 });
-      // the model picker shows the test model (its name cut to fit) once the provider is resolved
-      await page.locator('.interactive-input-part', { hasText: 'MCP Test Mo' }).waitFor({ timeout: 60_000 });
-      // Participants register as their extension activates: the first suggest list can come too early, so ask again.
-      const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: '@mcp' }).first();
-      for (let attempt = 1; ; attempt++) {
-        await input.click({ force: true });
+      await check('the Chat view opens with the test model and offers @mcp', async () => {
+        if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+i');
+        await input.waitFor({ timeout: 30_000 });
+        // the model picker shows the test model (its name cut to fit) once the provider is resolved
+        await page.locator('.interactive-input-part', { hasText: 'MCP Test Mo' }).waitFor({ timeout: 60_000 });
+        // Participants register as their extension activates: the first suggest list can come too early, so ask again.
+        const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: '@mcp' }).first();
+        for (let attempt = 1; ; attempt++) {
+          await input.click({ force: true });
+          await page.keyboard.press('Control+A');
+          await page.keyboard.press('Backspace');
+          await page.keyboard.type('@mc');
+          try {
+            await suggestion.waitFor({ timeout: 10_000 });
+            break;
+          } catch (err) {
+            if (attempt === 3) throw err;
+            await page.keyboard.press('Escape');
+          }
+        }
+        await shot('participant-suggested');
+        await page.keyboard.press('Escape');
         await page.keyboard.press('Control+A');
         await page.keyboard.press('Backspace');
-        await page.keyboard.type('@mc');
-        try {
-          await suggestion.waitFor({ timeout: 10_000 });
-          break;
-        } catch (err) {
-          if (attempt === 3) throw err;
-          await page.keyboard.press('Escape');
-        }
-      }
-      await shot('participant-suggested');
-      await page.keyboard.press('Escape');
-      await page.keyboard.press('Control+A');
-      await page.keyboard.press('Backspace');
-    });
+      });
 
-    await check('@mcp /tools lists the demo tools with their badges', async () => {
-      await send('@mcp /tools');
-      await waitChat(/delete_note Delete Note \(destructive · idempotent\)/);
-      await shot('tools');
-    });
+      await check('@mcp /tools lists the demo tools with their badges', async () => {
+        await send('@mcp /tools');
+        await waitChat(/delete_note Delete Note \(destructive · idempotent\)/);
+        await shot('tools');
+      });
 
-    await check('@mcp asks for a destructive call: the approval quick-pick, Allow once, the answer', async () => {
-      await send('@mcp call delete_note name=welcome');
-      await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" on demo?' }).waitFor({ timeout: 30_000 });
-      await shot('approval-quickpick');
-      await quickInput.locator('.monaco-list-row', { hasText: 'Allow once' }).click();
-      await waitChat(/FAKE-MODEL-REPLY: Deleted "welcome"\./);
-      await waitChat(/demo › delete_note \{"name":"welcome"\}: done/);
-      await shot('answer-after-approval');
-    });
+      await check('@mcp asks for a destructive call: the approval quick-pick, Allow once, the answer', async () => {
+        await send('@mcp call delete_note name=welcome');
+        await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" (delete_note) on demo?' }).waitFor({ timeout: 30_000 });
+        await shot('approval-quickpick');
+        await quickInput.locator('.monaco-list-row', { hasText: 'Allow once' }).click();
+        await waitChat(/FAKE-MODEL-REPLY: Deleted "welcome"\./);
+        await waitChat(/demo › delete_note \{"name":"welcome"\}: done/);
+        await shot('answer-after-approval');
+      });
 
-    await check('@mcp with Escape on the approval: denied, nothing sent, and the answer says so', async () => {
-      await send('@mcp call delete_note name=shopping');
-      await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" on demo?' }).waitFor({ timeout: 30_000 });
-      await page.keyboard.press('Escape');
-      await waitChat(/delete_note \{"name":"shopping"\}: denied by you: not sent/);
-      await waitChat(/You denied a call: nothing was sent for it\./);
-      await shot('answer-after-denial');
-    });
-  } catch (err) {
-    ui.results.failed.push(`chat UI session: ${err}`);
-    await shot('failure-session').catch(() => undefined);
-  } finally {
+      await check('@mcp with Escape on the approval: denied, nothing sent, and the answer says so', async () => {
+        await send('@mcp call delete_note name=shopping');
+        await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" (delete_note) on demo?' }).waitFor({ timeout: 30_000 });
+        await page.keyboard.press('Escape');
+        await waitChat(/delete_note \{"name":"shopping"\}: denied by you: not sent/);
+        await waitChat(/You denied a call: nothing was sent for it\./);
+        await shot('answer-after-denial');
+      });
+  }, async () => {
     await browser.close();
     fs.writeFileSync(userSettings, original);
-  }
+  });
   return ui.results;
 }

@@ -12,14 +12,22 @@ import { workbenchPage } from './workbenchPage.mjs';
 const SERVERS_KEY = 'mcpToolHost.servers';
 const STARTUP_MS = 300_000; // packages the .vsix and checks the e2e setup first
 
-/** Runs `node scripts/start.mjs` until it prints the URL; stop() is the user's Ctrl+C. */
+/**
+ * Runs `node scripts/start.mjs` until it prints the URL; stop() is the user's Ctrl+C.
+ * @param {string} root
+ * @param {string} profile
+ * @param {number} port
+ * @param {(line: string) => void} log
+ */
 async function npmStart(root, profile, port, log) {
   const child = spawn(process.execPath, ['scripts/start.mjs', '--port', String(port), '--profile', profile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
+  /** @type {Promise<number | string | null>} */
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));
+  /** @type {string} */
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start printed no URL in ${STARTUP_MS / 1000} s:\n${out.slice(-1500)}`)), STARTUP_MS);
-    const onData = (chunk) => {
+    const onData = (/** @type {Buffer} */ chunk) => {
       out += chunk;
       const m = /^\s+(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)$/m.exec(out);
       if (m) {
@@ -43,12 +51,21 @@ async function npmStart(root, profile, port, log) {
   return { url, stop };
 }
 
-const readJsonc = (file) => parse(fs.readFileSync(file, 'utf8'), [], { allowTrailingComma: true });
+const readJsonc = (/** @type {string} */ file) => parse(fs.readFileSync(file, 'utf8'), [], { allowTrailingComma: true });
+/**
+ * @param {string} file
+ * @param {import('jsonc-parser').JSONPath} jsonPath
+ * @param {unknown} value
+ */
 const editJsonc = (file, jsonPath, value) => {
   const text = fs.readFileSync(file, 'utf8');
   fs.writeFileSync(file, applyEdits(text, modify(text, jsonPath, value, { formattingOptions: { insertSpaces: true, tabSize: 2 } })));
 };
 
+/**
+ * @param {import('./workbenchPage.mjs').UiSuiteOptions} options
+ * @returns {Promise<import('./workbenchPage.mjs').UiResults>}
+ */
 export async function runStartUiTests({ runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
   const profile = path.join(runDir, 'profile');
@@ -64,14 +81,14 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'start', log });
-  const { shot, check, row, openView, addStdioServer } = ui;
-  const running = (server) => page.getByRole('treeitem', { name: new RegExp(`^${server}`) }).filter({ hasText: '9 tools · v0.1.0' }).first();
+  const { shot, check, openWorkbench, row, openView, addStdioServer } = ui;
+  const running = (/** @type {string} */ server) => page.getByRole('treeitem', { name: new RegExp(`^${server}`) }).filter({ hasText: '9 tools · v0.1.0' }).first();
+  /** @type {Awaited<ReturnType<typeof npmStart>> | undefined} */
   let session;
   try {
     await check('the first `npm start` serves VS Code with the demo server running', async () => {
       session = await npmStart(root, profile, port, log);
-      await page.goto(session.url);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await openWorkbench(session.url);
       await openView();
       // Running, with its tools listed, and no launch prompt in the way (a user's server).
       await running('demo').waitFor({ timeout: 60_000 });
@@ -93,6 +110,7 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
 
     await check('Ctrl+C stops npm start and every process it started', async () => {
       await page.goto('about:blank');
+      if (!session) throw new Error('npm start is not running (the first check failed)');
       await session.stop();
       session = undefined;
       const left = await processesUnder(profile);
@@ -107,8 +125,7 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
       const demoEntry = user[SERVERS_KEY].demo;
       if (demoEntry?.timeoutSeconds !== 120) throw new Error(`the demo server's changed timeout is gone: ${JSON.stringify(demoEntry)}`);
       if (demoEntry.args?.[0] !== demo) throw new Error(`the demo entry does not run the installed demo server: ${JSON.stringify(demoEntry)}`);
-      await page.goto(session.url);
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+      await openWorkbench(session.url);
       await openView();
       await running('my-notes').waitFor({ timeout: 60_000 });
       await running('demo').waitFor({ timeout: 60_000 });
@@ -121,7 +138,10 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
   return ui.results;
 }
 
-/** Processes whose command line names the profile (code-server, its extension host, servers). */
+/**
+ * Processes whose command line names the profile (code-server, its extension host, servers).
+ * @param {string} dir
+ */
 async function processesUnder(dir) {
   for (let i = 0; ; i++) {
     const left = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(dir) && !l.includes('ps -eo'));

@@ -9,6 +9,11 @@ import { workbenchPage } from './workbenchPage.mjs';
 
 const SERVERS_KEY = 'mcpToolHost.servers';
 
+/**
+ * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
+ * @param {import('./workbenchPage.mjs').UiSuiteOptions} options
+ * @returns {Promise<import('./workbenchPage.mjs').UiResults>}
+ */
 export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
   const demo = path.join(root, 'dist/demo-server.js');
@@ -19,7 +24,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
   // User settings are shared with the other suites: keep what was there and put it back at the end.
   const userSettings = path.join(runDir, 'ud/User/settings.json');
   const original = fs.readFileSync(userSettings, 'utf8');
-  const writeServers = (servers) => {
+  const writeServers = (/** @type {Record<string, unknown> | undefined} */ servers) => {
     const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'));
     if (servers) settings[SERVERS_KEY] = servers;
     else delete settings[SERVERS_KEY];
@@ -29,220 +34,215 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'tree', log });
-  const { shot, check, quickInput, sidebar, row, viewTitle, openView, palette, paletteOffers, runCommand, widenSidebar, hover, addStdioServer } = ui;
+  const { shot, check, openWorkbench, quickInput, sidebar, row, viewTitle, openView, palette, paletteOffers, runCommand, widenSidebar, hover, addStdioServer } = ui;
 
-  try {
-    writeServers(undefined);
-    await page.goto(cs.url(ws));
-    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  await ui.session('tree UI', async () => {
+      writeServers(undefined);
+      await openWorkbench(cs.url(ws));
 
-    await check('with no server, the welcome view offers Add Demo Server, Add Server, Import and Open Settings', async () => {
-      await openView();
-      const welcome = page.locator('.welcome-view-content');
-      for (const name of ['Add Demo Server', 'Add Server...', 'Import Servers...', 'Open Settings']) {
-        await welcome.getByRole('button', { name }).waitFor({ timeout: 30_000 });
-      }
-      await shot('welcome-view');
-    });
-
-    await check('with no server, the palette hides server and tool commands and never shows tree-only ones', async () => {
-      const shown = ['MCP: Add Server...', 'MCP: Add Demo Server', 'MCP: Import Servers...', 'MCP: Open Settings', 'MCP: Get Started'];
-      const hidden = ['MCP: Call Tool...', 'MCP: Stop Server...', 'MCP: Start Server...', 'MCP: Restart Server...', 'MCP: Run Doctor...', 'MCP: Show Server Log...', 'MCP: Copy Name', 'MCP: Call', 'MCP: Show Schema'];
-      const offered = await paletteOffers([...shown, ...hidden]);
-      const missing = shown.filter((t) => !offered.includes(t));
-      const wrong = hidden.filter((t) => offered.includes(t));
-      if (missing.length || wrong.length) throw new Error(`missing: ${missing.join(', ')}; shown without servers: ${wrong.join(', ')}`);
-      await palette('MCP: ');
-      await shot('palette-no-servers');
-      await page.keyboard.press('Escape');
-    });
-
-    await check('"MCP: Add Server..." from the palette: stdio command, suggested name, and the server runs', async () => {
-      const suggested = await addStdioServer(`${NODE24} "${demo}"`, 'notes', async (step) => {
-        if (step === 'kind') await shot('add-server-kind');
-        if (step === 'command') {
-          // Typed without its closing quote first: the live check says so.
-          await page.keyboard.press('Backspace');
-          await quickInput.locator('.quick-input-message', { hasText: 'double quote is not closed' }).waitFor({ timeout: 5_000 });
-          await page.keyboard.type('"');
+      await check('with no server, the welcome view offers Add Demo Server, Add Server, Import and Open Settings', async () => {
+        await openView();
+        const welcome = page.locator('.welcome-view-content');
+        for (const name of ['Add Demo Server', 'Add Server...', 'Import Servers...', 'Open Settings']) {
+          await welcome.getByRole('button', { name }).waitFor({ timeout: 30_000 });
         }
-        if (step === 'name') await shot('add-server-name');
+        await shot('welcome-view');
       });
-      if (suggested !== 'demo') throw new Error(`suggested name "${suggested}"`);
-      await row(/^notes/).waitFor({ timeout: 30_000 });
-      await page.getByRole('treeitem', { name: /List Notes/ }).first().waitFor({ timeout: 30_000 });
-      const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'))[SERVERS_KEY];
-      if (settings?.notes?.command !== NODE24 || settings.notes.args[0] !== demo) throw new Error(`settings hold ${JSON.stringify(settings)}`);
-      await page.keyboard.press('Escape');
-    });
 
-    await check('every server state and badge kind reads at a glance', async () => {
-      const notes = JSON.parse(fs.readFileSync(userSettings, 'utf8'))[SERVERS_KEY].notes;
-      // The workbench does not notice a settings file written behind its back: close it, write, reopen.
-      await page.goto('about:blank');
-      await page.waitForTimeout(3000);
-      writeServers({
-        demo: { command: NODE24, args: [demo] },
-        notes,
-        missing: { command: 'definitely-not-installed-mcp', args: ['--stdio'] },
-        paused: { command: NODE24, args: [demo], disabled: true },
-        broken: { args: ['server.js'] },
+      await check('with no server, the palette hides server and tool commands and never shows tree-only ones', async () => {
+        const shown = ['MCP: Add Server...', 'MCP: Add Demo Server', 'MCP: Import Servers...', 'MCP: Open Settings', 'MCP: Get Started'];
+        const hidden = ['MCP: Call Tool...', 'MCP: Stop Server...', 'MCP: Start Server...', 'MCP: Restart Server...', 'MCP: Run Doctor...', 'MCP: Show Server Log...', 'MCP: Copy Name', 'MCP: Call', 'MCP: Show Schema'];
+        const offered = await paletteOffers([...shown, ...hidden]);
+        const missing = shown.filter((t) => !offered.includes(t));
+        const wrong = hidden.filter((t) => offered.includes(t));
+        if (missing.length || wrong.length) throw new Error(`missing: ${missing.join(', ')}; shown without servers: ${wrong.join(', ')}`);
+        await palette('MCP: ');
+        await shot('palette-no-servers');
+        await page.keyboard.press('Escape');
       });
-      fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), JSON.stringify({ servers: { wsnotes: { type: 'stdio', command: NODE24, args: [demo] } } }, null, 2));
-      await page.goto(cs.url(ws));
-      await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
-      await openView();
-      const prompt = quickInput.locator('.quick-input-title', { hasText: 'Run server "wsnotes" defined by this workspace?' });
-      await prompt.waitFor({ timeout: 30_000 });
-      await quickInput.locator('.monaco-list-row', { hasText: 'Start server' }).click();
-      const hideAux = page.locator('.part.auxiliarybar .action-label[aria-label*="Secondary Side Bar"]').filter({ hasNot: page.locator('.codicon-screen-full') });
-      if (await hideAux.count()) await hideAux.last().click().catch(() => undefined);
-      await row(/^missing/).waitFor({ timeout: 30_000 });
-      await page.getByRole('treeitem', { name: /Run Doctor/ }).first().waitFor({ timeout: 30_000 });
-      await row(/^wsnotes/).waitFor({ timeout: 30_000 });
-      await page.waitForTimeout(1500);
-      // Collapse the servers whose rows repeat the demo's, so the picture holds every state.
-      for (const name of [/^notes/, /^wsnotes/]) {
-        const r = row(name);
-        if ((await r.getAttribute('aria-expanded')) === 'true') await r.locator('.monaco-tl-twistie').click();
-      }
-      await widenSidebar(260);
-      await page.waitForTimeout(500);
-      const demoTools = await sidebar.innerText();
-      for (const text of ['read-only', 'writes', 'destructive · idempotent', 'read-only · open-world', 'destructive? · open-world?', '9 tools · v0.1.0', 'disabled', 'configuration error', 'Show Log', 'Restart', 'Run Doctor']) {
-        if (!demoTools.includes(text)) throw new Error(`the view does not show "${text}"`);
-      }
-      await shot('tree-all-states');
-    });
 
-    await check('the view badge counts the failed server and the broken entry; the status bar shows running servers', async () => {
-      const badge = page.locator('.activitybar .badge-content').filter({ hasText: /^2$/ });
-      await badge.first().waitFor({ timeout: 10_000 });
-      const status = page.locator('.statusbar-item', { hasText: /MCP 3\/5/ });
-      await status.first().waitFor({ timeout: 10_000 });
-      await shot('status-bar', page.locator('.part.statusbar'));
-    });
+      await check('"MCP: Add Server..." from the palette: stdio command, suggested name, and the server runs', async () => {
+        const suggested = await addStdioServer(`${NODE24} "${demo}"`, 'notes', async (step) => {
+          if (step === 'kind') await shot('add-server-kind');
+          if (step === 'command') {
+            // Typed without its closing quote first: the live check says so.
+            await page.keyboard.press('Backspace');
+            await quickInput.locator('.quick-input-message', { hasText: 'double quote is not closed' }).waitFor({ timeout: 5_000 });
+            await page.keyboard.type('"');
+          }
+          if (step === 'name') await shot('add-server-name');
+        });
+        if (suggested !== 'demo') throw new Error(`suggested name "${suggested}"`);
+        await row(/^notes/).waitFor({ timeout: 30_000 });
+        await page.getByRole('treeitem', { name: /List Notes/ }).first().waitFor({ timeout: 30_000 });
+        const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'))[SERVERS_KEY];
+        if (settings?.notes?.command !== NODE24 || settings.notes.args[0] !== demo) throw new Error(`settings hold ${JSON.stringify(settings)}`);
+        await page.keyboard.press('Escape');
+      });
 
-    await check('an untrusted workspace server marks its tools as assumed and not trusted', async () => {
-      const r = row(/^wsnotes/);
-      if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
-      const listNotes = page.getByRole('treeitem', { name: /List Notes, destructive\? · open-world\? · untrusted/ });
-      await listNotes.first().waitFor({ timeout: 10_000 });
-      await listNotes.first().scrollIntoViewIfNeeded();
-      await shot('tree-untrusted', sidebar);
-      const tip = await hover(listNotes.first());
-      if (!/not trusted/.test(tip)) throw new Error(`tooltip: ${tip}`);
-      await shot('tooltip-untrusted-tool');
-      await r.locator('.monaco-tl-twistie').click();
-    });
+      await check('every server state and badge kind reads at a glance', async () => {
+        const notes = JSON.parse(fs.readFileSync(userSettings, 'utf8'))[SERVERS_KEY].notes;
+        // The workbench does not notice a settings file written behind its back: close it, write, reopen.
+        await page.goto('about:blank');
+        await page.waitForTimeout(3000);
+        writeServers({
+          demo: { command: NODE24, args: [demo] },
+          notes,
+          missing: { command: 'definitely-not-installed-mcp', args: ['--stdio'] },
+          paused: { command: NODE24, args: [demo], disabled: true },
+          broken: { args: ['server.js'] },
+        });
+        fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), JSON.stringify({ servers: { wsnotes: { type: 'stdio', command: NODE24, args: [demo] } } }, null, 2));
+        await openWorkbench(cs.url(ws));
+        await openView();
+        const prompt = quickInput.locator('.quick-input-title', { hasText: 'Run server "wsnotes" defined by this workspace?' });
+        await prompt.waitFor({ timeout: 30_000 });
+        await quickInput.locator('.monaco-list-row', { hasText: 'Start server' }).click();
+        const hideAux = page.locator('.part.auxiliarybar .action-label[aria-label*="Secondary Side Bar"]').filter({ hasNot: page.locator('.codicon-screen-full') });
+        if (await hideAux.count()) await hideAux.last().click().catch(() => undefined);
+        await row(/^missing/).waitFor({ timeout: 30_000 });
+        await page.getByRole('treeitem', { name: /Run Doctor/ }).first().waitFor({ timeout: 30_000 });
+        await row(/^wsnotes/).waitFor({ timeout: 30_000 });
+        await page.waitForTimeout(1500);
+        // Collapse the servers whose rows repeat the demo's, so the picture holds every state.
+        for (const name of [/^notes/, /^wsnotes/]) {
+          const r = row(name);
+          if ((await r.getAttribute('aria-expanded')) === 'true') await r.locator('.monaco-tl-twistie').click();
+        }
+        await widenSidebar(260);
+        await page.waitForTimeout(500);
+        const demoTools = await sidebar.innerText();
+        for (const text of ['read-only', 'writes', 'destructive · idempotent', 'read-only · open-world', 'destructive? · open-world?', '9 tools · v0.1.0', 'disabled', 'configuration error', 'Show Log', 'Restart', 'Run Doctor']) {
+          if (!demoTools.includes(text)) throw new Error(`the view does not show "${text}"`);
+        }
+        await shot('tree-all-states');
+      });
 
-    await check('a tool tooltip explains arguments, effects and hint sources', async () => {
-      const tip = await hover(row(/^Fetch URL/));
-      for (const want of ['url*', 'maxChars', 'Asks before each call', 'open-world: yes (declared)']) if (!tip.includes(want)) throw new Error(`tooltip lacks "${want}": ${tip}`);
-      await shot('tooltip-tool');
-      const echo = await hover(row(/^echo/));
-      if (!echo.includes('spec default')) throw new Error(`echo tooltip: ${echo}`);
-      await shot('tooltip-tool-defaults');
-    });
+      await check('the view badge counts the failed server and the broken entry; the status bar shows running servers', async () => {
+        const badge = page.locator('.activitybar .badge-content').filter({ hasText: /^2$/ });
+        await badge.first().waitFor({ timeout: 10_000 });
+        const status = page.locator('.statusbar-item', { hasText: /MCP 3\/5/ });
+        await status.first().waitFor({ timeout: 10_000 });
+        await shot('status-bar', page.locator('.part.statusbar'));
+      });
 
-    await check('a server tooltip shows version, protocol, capabilities, instructions and launch line', async () => {
-      const tip = await hover(row(/^demo/).locator('.label-name'));
-      for (const want of ['mcp-tool-host-demo 0.1.0', 'Protocol', 'Capabilities', 'A demo server', 'demo-server.js']) if (!tip.includes(want)) throw new Error(`tooltip lacks "${want}": ${tip}`);
-      await shot('tooltip-server');
-      const err = await hover(row(/^missing/).locator('.label-name'));
-      if (!err.includes('was not found')) throw new Error(`error tooltip: ${err}`);
-      await shot('tooltip-error-server');
-      await page.mouse.move(5, 5);
-    });
+      await check('an untrusted workspace server marks its tools as assumed and not trusted', async () => {
+        const r = row(/^wsnotes/);
+        if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
+        const listNotes = page.getByRole('treeitem', { name: /List Notes, destructive\? · open-world\? · untrusted/ });
+        await listNotes.first().waitFor({ timeout: 10_000 });
+        await listNotes.first().scrollIntoViewIfNeeded();
+        await shot('tree-untrusted', sidebar);
+        const tip = await hover(listNotes.first());
+        if (!/not trusted/.test(tip)) throw new Error(`tooltip: ${tip}`);
+        await shot('tooltip-untrusted-tool');
+        await r.locator('.monaco-tl-twistie').click();
+      });
 
-    await check('right-click on a tool offers Call, Show Schema and Copy Name; on a server its lifecycle and fixes', async () => {
-      await row(/^Delete Note/).click({ button: 'right' });
-      const menu = page.locator('.context-view .monaco-menu');
-      for (const item of ['Call', 'Show Schema', 'Copy Name']) await menu.locator('.action-label', { hasText: new RegExp(`^${item}$`) }).waitFor({ timeout: 5_000 });
-      await shot('context-menu-tool');
-      await page.keyboard.press('Escape');
-      await row(/^demo/).click({ button: 'right' });
-      for (const item of ['Stop', 'Restart', 'Show Log', 'Run Doctor', 'Open Configuration']) await menu.locator('.action-label', { hasText: new RegExp(`^${item}$`) }).waitFor({ timeout: 5_000 });
-      if (await menu.locator('.action-label', { hasText: /^Start$/ }).count()) throw new Error('Start is offered for a running server');
-      await shot('context-menu-server');
-      await page.keyboard.press('Escape');
-    });
+      await check('a tool tooltip explains arguments, effects and hint sources', async () => {
+        const tip = await hover(row(/^Fetch URL/));
+        for (const want of ['url*', 'maxChars', 'Asks before each call', 'open-world: yes (declared)']) if (!tip.includes(want)) throw new Error(`tooltip lacks "${want}": ${tip}`);
+        await shot('tooltip-tool');
+        const echo = await hover(row(/^echo/));
+        if (!echo.includes('spec default')) throw new Error(`echo tooltip: ${echo}`);
+        await shot('tooltip-tool-defaults');
+      });
 
-    await check('the inline Show Schema action opens the tool definition as read-only JSON', async () => {
-      const r = row(/^Fetch URL/);
-      await r.hover();
-      await r.locator('.action-label[aria-label="Show Schema"]').click();
-      await page.locator('.tab', { hasText: 'fetch_url.json' }).waitFor({ timeout: 10_000 });
-      const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
-      if (!text.includes('"inputSchema"') || !text.includes('"readOnlyHint": true')) throw new Error(`editor shows: ${text.slice(0, 300)}`);
-      await page.locator('.editor-instance .view-lines').first().click();
-      await page.keyboard.type('x');
-      await page.getByText('Cannot edit in read-only editor').first().waitFor({ timeout: 5_000 });
-      await shot('show-schema');
-    });
+      await check('a server tooltip shows version, protocol, capabilities, instructions and launch line', async () => {
+        const tip = await hover(row(/^demo/).locator('.label-name'));
+        for (const want of ['mcp-tool-host-demo 0.1.0', 'Protocol', 'Capabilities', 'A demo server', 'demo-server.js']) if (!tip.includes(want)) throw new Error(`tooltip lacks "${want}": ${tip}`);
+        await shot('tooltip-server');
+        const err = await hover(row(/^missing/).locator('.label-name'));
+        if (!err.includes('was not found')) throw new Error(`error tooltip: ${err}`);
+        await shot('tooltip-error-server');
+        await page.mouse.move(5, 5);
+      });
 
-    await check('Run Doctor under the failed server writes a step-by-step report to its log', async () => {
-      await row(/^Run Doctor/).click();
-      const output = page.locator('.part.panel .view-lines').first();
-      const end = Date.now() + 30_000;
-      let text = '';
-      while (Date.now() < end) {
-        text = (await output.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-        if (/\[FAILED\] spawn: Command/.test(text)) break; // the view renders only the lines in sight
-        await page.waitForTimeout(250);
-      }
-      if (!/\[FAILED\] spawn/.test(text)) throw new Error(`log shows: ${text.slice(-500)}`);
-      await page.waitForTimeout(300);
-      await shot('doctor-report');
-    });
+      await check('right-click on a tool offers Call, Show Schema and Copy Name; on a server its lifecycle and fixes', async () => {
+        await row(/^Delete Note/).click({ button: 'right' });
+        const menu = page.locator('.context-view .monaco-menu');
+        for (const item of ['Call', 'Show Schema', 'Copy Name']) await menu.locator('.action-label', { hasText: new RegExp(`^${item}$`) }).waitFor({ timeout: 5_000 });
+        await shot('context-menu-tool');
+        await page.keyboard.press('Escape');
+        await row(/^demo/).click({ button: 'right' });
+        for (const item of ['Stop', 'Restart', 'Show Log', 'Run Doctor', 'Open Configuration']) await menu.locator('.action-label', { hasText: new RegExp(`^${item}$`) }).waitFor({ timeout: 5_000 });
+        if (await menu.locator('.action-label', { hasText: /^Start$/ }).count()) throw new Error('Start is offered for a running server');
+        await shot('context-menu-server');
+        await page.keyboard.press('Escape');
+      });
 
-    await check('with servers, the palette offers Call Tool, Stop, Restart and Run Doctor, and hides Add Demo Server', async () => {
-      const shown = ['MCP: Call Tool...', 'MCP: Stop Server...', 'MCP: Restart Server...', 'MCP: Run Doctor...', 'MCP: Start Server...', 'MCP: Show Tool Schema...', 'MCP: Show Server Log...', 'MCP: Open Server Configuration...'];
-      const hidden = ['MCP: Add Demo Server', 'MCP: Copy Name', 'MCP: Show Log'];
-      const offered = await paletteOffers([...shown, ...hidden]);
-      const missing = shown.filter((t) => !offered.includes(t));
-      const wrong = hidden.filter((t) => offered.includes(t));
-      if (missing.length || wrong.length) throw new Error(`missing: ${missing.join(', ')}; wrongly shown: ${wrong.join(', ')}`);
-      await palette('MCP: S');
-      await shot('palette-with-servers');
-      await page.keyboard.press('Escape');
-    });
+      await check('the inline Show Schema action opens the tool definition as read-only JSON', async () => {
+        const r = row(/^Fetch URL/);
+        await r.hover();
+        await r.locator('.action-label[aria-label="Show Schema"]').click();
+        await page.locator('.tab', { hasText: 'fetch_url.json' }).waitFor({ timeout: 10_000 });
+        const text = (await page.locator('.editor-instance .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+        if (!text.includes('"inputSchema"') || !text.includes('"readOnlyHint": true')) throw new Error(`editor shows: ${text.slice(0, 300)}`);
+        await page.locator('.editor-instance .view-lines').first().click();
+        await page.keyboard.type('x');
+        await page.getByText('Cannot edit in read-only editor').first().waitFor({ timeout: 5_000 });
+        await shot('show-schema');
+      });
 
-    await check('"MCP: Stop Server..." from the palette stops the server, and the row says so', async () => {
-      await runCommand('MCP: Stop Server...');
-      await quickInput.locator('.monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 10_000 });
-      await page.keyboard.type('notes');
-      await page.keyboard.press('Enter');
-      await page.getByRole('treeitem', { name: /^notes/ }).filter({ hasText: 'stopped · 9 cached tools' }).waitFor({ timeout: 15_000 });
-      await shot('tree-stopped-cached', sidebar);
-    });
+      await check('Run Doctor under the failed server writes a step-by-step report to its log', async () => {
+        await row(/^Run Doctor/).click();
+        const output = page.locator('.part.panel .view-lines').first();
+        const end = Date.now() + 30_000;
+        let text = '';
+        while (Date.now() < end) {
+          text = (await output.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+          if (/\[FAILED\] spawn: Command/.test(text)) break; // the view renders only the lines in sight
+          await page.waitForTimeout(250);
+        }
+        if (!/\[FAILED\] spawn/.test(text)) throw new Error(`log shows: ${text.slice(-500)}`);
+        await page.waitForTimeout(300);
+        await shot('doctor-report');
+      });
 
-    await check('the status bar item focuses the view; "MCP: Get Started" opens the walkthrough', async () => {
-      await page.keyboard.press('Control+Shift+E');
-      await viewTitle.waitFor({ state: 'hidden', timeout: 10_000 });
-      await page.locator('.statusbar-item', { hasText: /MCP \d\/5/ }).first().click();
-      await viewTitle.waitFor({ timeout: 10_000 });
-      await page.locator('.part.panel .action-label[aria-label^="Hide Panel"], .part.panel .action-label[aria-label^="Close Panel"]').first().click().catch(() => undefined);
-      await runCommand('MCP: Get Started');
-      await page.getByText('Get Started with MCP Tool Host').first().waitFor({ timeout: 15_000 });
-      await page.getByText('Configure a server').first().waitFor({ timeout: 10_000 });
-      // Without the side bar the page is wide enough to show each step's picture.
-      await page.keyboard.press('Control+B');
-      await page.getByText('Call a tool').first().click();
-      await page.locator('.getting-started-media').first().waitFor({ timeout: 10_000 });
-      await page.waitForTimeout(1500);
-      await shot('walkthrough');
-      await page.getByText('Approve a call').first().click();
-      await page.waitForTimeout(1500);
-      await shot('walkthrough-approve');
-      await page.keyboard.press('Control+B');
-    });
-  } catch (err) {
-    ui.results.failed.push(`tree UI session: ${err}`);
-    await shot('failure-session').catch(() => undefined);
-  } finally {
+      await check('with servers, the palette offers Call Tool, Stop, Restart and Run Doctor, and hides Add Demo Server', async () => {
+        const shown = ['MCP: Call Tool...', 'MCP: Stop Server...', 'MCP: Restart Server...', 'MCP: Run Doctor...', 'MCP: Start Server...', 'MCP: Show Tool Schema...', 'MCP: Show Server Log...', 'MCP: Open Server Configuration...'];
+        const hidden = ['MCP: Add Demo Server', 'MCP: Copy Name', 'MCP: Show Log'];
+        const offered = await paletteOffers([...shown, ...hidden]);
+        const missing = shown.filter((t) => !offered.includes(t));
+        const wrong = hidden.filter((t) => offered.includes(t));
+        if (missing.length || wrong.length) throw new Error(`missing: ${missing.join(', ')}; wrongly shown: ${wrong.join(', ')}`);
+        await palette('MCP: S');
+        await shot('palette-with-servers');
+        await page.keyboard.press('Escape');
+      });
+
+      await check('"MCP: Stop Server..." from the palette stops the server, and the row says so', async () => {
+        await runCommand('MCP: Stop Server...');
+        await quickInput.locator('.monaco-list-row', { hasText: 'notes' }).first().waitFor({ timeout: 10_000 });
+        await page.keyboard.type('notes');
+        await page.keyboard.press('Enter');
+        await page.getByRole('treeitem', { name: /^notes/ }).filter({ hasText: 'stopped · 9 cached tools' }).waitFor({ timeout: 15_000 });
+        await shot('tree-stopped-cached', sidebar);
+      });
+
+      await check('the status bar item focuses the view; "MCP: Get Started" opens the walkthrough', async () => {
+        await page.keyboard.press('Control+Shift+E');
+        await viewTitle.waitFor({ state: 'hidden', timeout: 10_000 });
+        await page.locator('.statusbar-item', { hasText: /MCP \d\/5/ }).first().click();
+        await viewTitle.waitFor({ timeout: 10_000 });
+        await page.locator('.part.panel .action-label[aria-label^="Hide Panel"], .part.panel .action-label[aria-label^="Close Panel"]').first().click().catch(() => undefined);
+        await runCommand('MCP: Get Started');
+        await page.getByText('Get Started with MCP Tool Host').first().waitFor({ timeout: 15_000 });
+        await page.getByText('Configure a server').first().waitFor({ timeout: 10_000 });
+        // Without the side bar the page is wide enough to show each step's picture.
+        await page.keyboard.press('Control+B');
+        await page.getByText('Call a tool').first().click();
+        await page.locator('.getting-started-media').first().waitFor({ timeout: 10_000 });
+        await page.waitForTimeout(1500);
+        await shot('walkthrough');
+        await page.getByText('Approve a call').first().click();
+        await page.waitForTimeout(1500);
+        await shot('walkthrough-approve');
+        await page.keyboard.press('Control+B');
+      });
+  }, async () => {
     await browser.close();
     fs.writeFileSync(userSettings, original);
-  }
+  });
   return ui.results;
 }

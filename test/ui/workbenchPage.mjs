@@ -1,8 +1,22 @@
-// Helpers for driving the VS Code workbench in Chromium: counted checks with screenshots, the
-// command palette, the side bar, tree rows and their hovers. Used by every UI suite but uiTests.mjs.
+// Helpers for driving the VS Code workbench in Chromium: opening it, counted checks with
+// screenshots, the command palette and quick inputs, the side bar, tree rows and their hovers,
+// the Output panel. Every UI suite drives its page through them.
 import path from 'node:path';
 
-/** Polls `read()` every 250 ms until its text matches `re` and returns that text; after `ms`, throws `fail(lastText)`. */
+/** @typedef {import('playwright-core').Page} Page */
+/** @typedef {import('playwright-core').Locator} Locator */
+/** @typedef {{ passed: number, failed: string[] }} UiResults what a UI suite returns: how many checks passed, and "name: reason" of each that failed */
+/** @typedef {{ runDir: string, shotsDir: string, root: string, log?: (line: string) => void }} UiSuiteOptions where a suite keeps its files and screenshots, the checkout, and its log */
+
+/**
+ * Polls `read()` every 250 ms until its text matches `re` and returns that text; after `ms`, throws `fail(lastText)`.
+ * @param {Page} page
+ * @param {() => Promise<string>} read
+ * @param {RegExp} re
+ * @param {number} ms
+ * @param {(lastText: string) => string} fail
+ * @returns {Promise<string>}
+ */
 export async function untilText(page, read, re, ms, fail) {
   const end = Date.now() + ms;
   let text = '';
@@ -15,20 +29,32 @@ export async function untilText(page, read, re, ms, fail) {
 }
 
 /** The text the Output panel shows (it renders only the lines in sight). */
-export const outputText = async (page) => (await page.locator('.part.panel .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
+export const outputText = async (/** @type {Page} */ page) => (await page.locator('.part.panel .view-lines').first().innerText().catch(() => '')).replace(/\u00a0/g, ' ');
 
-/** Waits until the Output panel shows text matching `re`, and returns that text. */
+/**
+ * Waits until the Output panel shows text matching `re`, and returns that text.
+ * @param {Page} page
+ * @param {RegExp} re
+ * @param {number} [ms]
+ */
 export const waitOutput = (page, re, ms = 30_000) => untilText(page, () => outputText(page), re, ms, (text) => `output never matched ${re}; last text:\n${text.slice(-600)}`);
 
-/** Everything a UI suite needs of one page; `prefix` names its screenshots (prefix-NN-name.png). */
+/**
+ * Everything a UI suite needs of one page; `prefix` names its screenshots (prefix-NN-name.png).
+ * @param {Page} page
+ * @param {{ shotsDir: string, prefix: string, log: (line: string) => void }} options
+ */
 export function workbenchPage(page, { shotsDir, prefix, log }) {
+  /** @type {UiResults} */
   const results = { passed: 0, failed: [] };
   let shotNo = 0;
+  /** @param {string} name @param {Locator} [locator] the part to shoot; the whole page by default */
   const shot = async (name, locator) => {
     const file = path.join(shotsDir, `${prefix}-${String(++shotNo).padStart(2, '0')}-${name}.png`);
     await (locator ?? page).screenshot({ path: file });
     log(`screenshot ${path.basename(file)}`);
   };
+  /** Runs one counted check; a failure is logged, shot, and closes whatever prompt was open. @param {string} name @param {() => Promise<void>} fn */
   const check = async (name, fn) => {
     try {
       await page.mouse.move(700, 880); // no tooltip left over from the previous check
@@ -43,8 +69,37 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
       await page.keyboard.press('Escape').catch(() => undefined);
     }
   };
+  /**
+   * A suite's whole session: what throws outside a check counts as one failure (with a
+   * screenshot), and `cleanup` (close the browser, put settings back) always runs.
+   * @param {string} label @param {() => Promise<void>} body @param {() => Promise<void>} cleanup
+   */
+  const session = async (label, body, cleanup) => {
+    try {
+      await body();
+    } catch (err) {
+      results.failed.push(`${label} session: ${err}`);
+      await shot('failure-session').catch(() => undefined);
+    } finally {
+      await cleanup();
+    }
+  };
+  /** Loads the workbench at `url` (code-server's `cs.url(folder)`) and waits until it is drawn. @param {string} url */
+  const openWorkbench = async (url) => {
+    await page.goto(url);
+    await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+  };
   const quickInput = page.locator('.quick-input-widget');
+  /** Waits for the quick input titled with `text` (a step title, a prompt) and returns its title. @param {string} text @param {number} [ms] */
+  const promptTitle = async (text, ms = 15_000) => {
+    const title = quickInput.locator('.quick-input-title', { hasText: text });
+    await title.waitFor({ timeout: ms });
+    return title;
+  };
+  /** The quick input's first row that contains `text`. @param {string | RegExp} text */
+  const promptRow = (text) => quickInput.locator('.monaco-list-row', { hasText: text }).first();
   const sidebar = page.locator('.part.sidebar');
+  /** A tree row by its accessible name. @param {string | RegExp} name */
   const row = (name) => page.getByRole('treeitem', { name }).first();
   const hoverWidget = page.locator('.monaco-hover, .workbench-hover').filter({ visible: true }).first();
   const viewTitle = page.locator('.part.sidebar .composite.title', { hasText: 'MCP Tool Host' });
@@ -54,6 +109,7 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     if (!(await viewTitle.isVisible().catch(() => false))) await tab.click();
     await viewTitle.waitFor({ timeout: 10_000 });
   };
+  /** Opens the command palette and types `text`. @param {string} text */
   const palette = async (text) => {
     await page.keyboard.press('Escape');
     await page.keyboard.press('F1');
@@ -62,8 +118,9 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     await page.waitForTimeout(400);
   };
   const paletteRows = async () => (await quickInput.locator('.monaco-list-row').allInnerTexts()).map((t) => t.split('\n')[0].trim());
-  /** Which of the titles the palette offers, typing each one (the list renders only what fits). */
+  /** Which of the titles the palette offers, typing each one (the list renders only what fits). @param {string[]} titles */
   const paletteOffers = async (titles) => {
+    /** @type {string[]} */
     const offered = [];
     for (const title of titles) {
       await palette(title);
@@ -72,11 +129,13 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     await page.keyboard.press('Escape');
     return offered;
   };
+  /** Runs the palette command titled `title`, as a user picks it. @param {string} title */
   const runCommand = async (title) => {
     await palette(title);
     await quickInput.locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
     await page.keyboard.press('Enter');
   };
+  /** Drags the side bar's edge `by` pixels to the right. @param {number} by */
   const widenSidebar = async (by) => {
     const box = await sidebar.boundingBox();
     if (!box) return;
@@ -93,6 +152,7 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     await page.mouse.up();
     await page.mouse.move(700, 880);
   };
+  /** Hovers `locator` and returns the text of the hover that opens. @param {Locator} locator */
   const hover = async (locator) => {
     await page.mouse.move(5, 5);
     await page.waitForTimeout(200);
@@ -105,17 +165,20 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
   /**
    * "MCP: Add Server..." as a user types it: Command (stdio), the command line, then `name` over
    * the suggested one. Returns the suggested name; `beforeEnter(step)` may check or shoot a step.
+   * @param {string} commandLine
+   * @param {string} name
+   * @param {(step: 'kind' | 'command' | 'name') => Promise<void>} [beforeEnter]
    */
   const addStdioServer = async (commandLine, name, beforeEnter = async () => undefined) => {
     await runCommand('MCP: Add Server...');
-    await quickInput.locator('.quick-input-title', { hasText: 'MCP: Add Server (1/3)' }).waitFor({ timeout: 10_000 });
+    await promptTitle('MCP: Add Server (1/3)', 10_000);
     await beforeEnter('kind');
     await quickInput.locator('.monaco-list-row', { hasText: 'Command (stdio)' }).click();
-    await quickInput.locator('.quick-input-title', { hasText: 'command' }).waitFor({ timeout: 10_000 });
+    await promptTitle('command', 10_000);
     await page.keyboard.type(commandLine);
     await beforeEnter('command');
     await page.keyboard.press('Enter');
-    await quickInput.locator('.quick-input-title', { hasText: 'name' }).waitFor({ timeout: 10_000 });
+    await promptTitle('name', 10_000);
     const suggested = await quickInput.locator('input').inputValue();
     await page.keyboard.press('Control+A');
     await page.keyboard.type(name);
@@ -124,5 +187,9 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     return suggested;
   };
 
-  return { results, shot, check, quickInput, sidebar, row, viewTitle, openView, palette, paletteRows, paletteOffers, runCommand, widenSidebar, hover, addStdioServer };
+  return {
+    results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, sidebar, row, viewTitle, openView, palette, paletteRows, paletteOffers, runCommand, widenSidebar, hover, addStdioServer,
+    /** Waits until the Output panel shows text matching `re`, and returns that text. @param {RegExp} re @param {number} [ms] */
+    waitOutput: (re, ms) => waitOutput(page, re, ms),
+  };
 }

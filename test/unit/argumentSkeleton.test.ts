@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { argumentSkeleton, argumentsText } from '../../src/core/tools/argumentSkeleton';
 import { firstValueSpan, parseArgumentsText, placeProblems } from '../../src/core/tools/argumentDocument';
-import { describeProblem, parseProblem, problemsOfField } from '../../src/core/tools/argumentProblems';
+import { describeProblem, problemsOfField, problemText, type SchemaProblem } from '../../src/core/tools/schemaProblems';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 
 describe('argument skeleton for the JSON editor', () => {
@@ -53,15 +53,42 @@ describe('argument skeleton for the JSON editor', () => {
 });
 
 describe('problems: which field and why, in prompts and in the editor', () => {
-  it('reads SchemaValidator problems back into path and sentence', () => {
-    assert.deepEqual(parseProblem('/values/2: must be >= 0'), { path: ['values', 2], kind: 'other', message: 'must be >= 0' });
-    assert.equal(describeProblem(parseProblem('/values/2: must be >= 0')), 'values[2] must be >= 0');
-    assert.equal(describeProblem(parseProblem('(top level): missing required property "name"')), 'name is required');
-    assert.equal(describeProblem(parseProblem('/where: missing required property "x"')), 'where.x is required');
-    assert.equal(describeProblem(parseProblem('(top level): unexpected property "zzz"')), '"zzz" is not an argument of this tool');
-    assert.equal(describeProblem(parseProblem('/a~1b: must be string')), '["a/b"] must be string');
-    assert.equal(describeProblem(parseProblem('(top level): must be object')), 'the arguments must be object');
-    assert.deepEqual(problemsOfField(['(top level): missing required property "name"', '/count: must be <= 10'], 'name'), ['name is required']);
+  it('gives each SchemaValidator problem as a path and a kind, worded per surface', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        values: { type: 'array', items: { type: 'number', minimum: 0 } },
+        where: { type: 'object', required: ['x'] },
+        'a/b': { type: 'string' },
+        count: { type: 'integer', maximum: 10 },
+      },
+      required: ['name'],
+      additionalProperties: false,
+    };
+    const compiled = new SchemaValidator().compile(schema);
+    assert.ok(compiled.ok);
+    const problemsOf = (value: unknown): readonly SchemaProblem[] => {
+      const check = compiled.check(value);
+      return check.valid ? [] : check.problems;
+    };
+    const problems = problemsOf({ values: [1, 1, -1], where: {}, 'a/b': 1, zzz: true, count: 11 });
+    const byPath = (...path: (string | number)[]) => problems.find((p) => JSON.stringify(p.path) === JSON.stringify(path) && p.kind !== 'unexpected' && (path.length > 0 || p.kind === 'missing'))!;
+    assert.deepEqual(byPath('values', 2), { path: ['values', 2], kind: 'other', message: 'must be >= 0' });
+    assert.equal(problemText(byPath('values', 2)), '/values/2: must be >= 0');
+    assert.equal(describeProblem(byPath('values', 2)), 'values[2] must be >= 0');
+    assert.equal(describeProblem(byPath()), 'name is required');
+    assert.equal(problemText(byPath()), '(top level): missing required property "name"');
+    assert.equal(describeProblem(byPath('where')), 'where.x is required');
+    assert.equal(problemText(byPath('where')), '/where: missing required property "x"');
+    const unexpected = problems.find((p) => p.kind === 'unexpected')!;
+    assert.equal(describeProblem(unexpected), '"zzz" is not an argument of this tool');
+    assert.equal(problemText(unexpected), '(top level): unexpected property "zzz"');
+    assert.equal(describeProblem(byPath('a/b')), '["a/b"] must be string');
+    assert.equal(problemText(byPath('a/b')), '/a~1b: must be string');
+    const [notObject] = problemsOf(5);
+    assert.equal(describeProblem(notObject), 'the arguments must be object');
+    assert.deepEqual(problemsOfField(problems, 'name'), ['name is required']);
+    assert.deepEqual(problemsOfField(problems, 'count'), ['count must be <= 10']);
   });
 
   it('parses strict JSON and says where it breaks', () => {

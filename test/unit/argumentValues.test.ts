@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { planArguments, type ArgumentField } from '../../src/core/tools/argumentFields';
 import { checkField, fieldText, initialValues, optionLabel, parseFieldText } from '../../src/core/tools/argumentValues';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import type { SchemaProblem } from '../../src/core/tools/schemaProblems';
 
 // The demo server's fetch_url, as its zod schema comes out on the wire.
 const FETCH = {
@@ -22,7 +23,10 @@ const fields = (() => {
 })();
 const field = (name: string) => fields.get(name)!;
 const compiled = new SchemaValidator().compile(FETCH);
-const validate = (args: Record<string, unknown>) => (compiled.ok ? (compiled.check(args).valid ? [] : (compiled.check(args) as { problems: string[] }).problems) : []);
+const validate = (args: Record<string, unknown>): readonly SchemaProblem[] => {
+  const check = compiled.ok ? compiled.check(args) : undefined;
+  return check && !check.valid ? check.problems : [];
+};
 
 describe('argument values: typed text to values, and per-field checks', () => {
   it('parses numbers, leaves empty optional fields unset, and keeps empty required strings', () => {
@@ -56,7 +60,7 @@ describe('argument values: typed text to values, and per-field checks', () => {
     assert.equal(message('tag', 'a'), 'tag must NOT have fewer than 2 characters');
     assert.equal(message('tag', ''), 'unset');
     const name: ArgumentField = { ...field('tag'), required: true };
-    const empty = checkField(name, '', {}, (a) => (a.tag === '' ? ['/tag: must NOT have fewer than 2 characters'] : []));
+    const empty = checkField(name, '', {}, (a) => (a.tag === '' ? [{ path: ['tag'], kind: 'other', message: 'must NOT have fewer than 2 characters' } as const] : []));
     assert.deepEqual(empty, { kind: 'invalid', message: 'tag is required' });
   });
 

@@ -11,7 +11,10 @@ import { badgeDescription, badgeWords, toolBadges } from '../../src/core/tools/t
 const tool = (annotations: Tool['annotations'], name = 't'): Tool => ({ name, inputSchema: { type: 'object' }, annotations });
 const readOnly = tool({ readOnlyHint: true, openWorldHint: false });
 const addNote = tool({ readOnlyHint: false, destructiveHint: false, openWorldHint: false });
-const rules = (over: Partial<ApprovalRules> = {}): ApprovalRules => ({ approveAll: () => false, ...over });
+const rules = (over: { approveAll?: () => boolean; grants?: GrantStore } = {}): ApprovalRules => {
+  const approveAll = over.approveAll ?? (() => false);
+  return over.grants ? { approveAll, grants: over.grants, launchOf: () => 'L1' } : { approveAll };
+};
 
 describe('one rule for badges and for "will it ask, and why"', () => {
   it('a tool that writes but destroys nothing reads "writes" in every form (the picker showed nothing)', () => {
@@ -35,7 +38,7 @@ describe('one rule for badges and for "will it ask, and why"', () => {
     const a = effectiveAnnotations(t, true);
     const grants = new GrantStore(memoryPersistence());
     assert.deepEqual(verdictSentence(callVerdict('s', t, a, rules({ grants }))), { text: 'Asks before each call: it may change or delete data (destructive).' });
-    grants.add('tool-always', 's', 't', pinTool(t));
+    grants.add('tool-always', 's', 'L1', 't', pinTool(t));
     const granted = callVerdict('s', t, a, rules({ grants }));
     assert.deepEqual(granted, { kind: 'runs', because: 'granted', scope: 'tool-always' });
     assert.equal(verdictSentence(granted).text, 'Runs without asking: you always allow this tool (Manage Approvals to change).');
@@ -48,7 +51,7 @@ describe('one rule for badges and for "will it ask, and why"', () => {
   it('a server-wide grant never covers a destructive tool', () => {
     const t = tool({ destructiveHint: true, openWorldHint: false });
     const grants = new GrantStore(memoryPersistence());
-    grants.add('server-session', 's', undefined, undefined);
+    grants.add('server-session', 's', 'L1', undefined, undefined);
     assert.equal(callVerdict('s', t, effectiveAnnotations(t, true), rules({ grants })).kind, 'asks');
     const open = tool({ readOnlyHint: true, openWorldHint: true });
     assert.equal(callVerdict('s', open, effectiveAnnotations(open, true), rules({ grants })).kind, 'runs');
@@ -70,7 +73,7 @@ describe('one rule for badges and for "will it ask, and why"', () => {
             assert.equal(verdict.kind === 'asks', expectAsks, JSON.stringify({ readOnlyHint, destructiveHint, openWorldHint, approveAll }));
             const asked: ApprovalRequest[] = [];
             const approver = { approve: async (r: ApprovalRequest) => (asked.push(r), 'deny' as const) };
-            const ctx = { server: 's', tool: t, args: {}, annotations: a, origin: 'api' as const, approveAll, validate: () => [] };
+            const ctx = { server: 's', launch: 'L1', tool: t, args: {}, annotations: a, origin: 'api' as const, approveAll, validate: () => [] };
             const result = await approveCall(ctx, approver, new GrantStore(memoryPersistence()));
             assert.equal(asked.length === 1, verdict.kind === 'asks', JSON.stringify({ readOnlyHint, destructiveHint, openWorldHint, approveAll }));
             assert.equal(result.kind, verdict.kind === 'asks' ? 'denied' : 'allowed');

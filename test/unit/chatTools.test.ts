@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { modelSchema } from '../../src/core/chat/modelSchema';
 import { parseDirectCall, parseUse } from '../../src/core/chat/chatCommandLine';
 import { callLine, toolResultText } from '../../src/core/chat/callReport';
 import { mdCode, mdText, shortArgs } from '../../src/core/chat/markdown';
@@ -101,5 +102,15 @@ describe('chat: slash commands and text (issue 6)', () => {
     const long = toolResultText({ kind: 'ok', durationMs: 1, result: { text: 'z'.repeat(70_000), isError: false, files: [] } });
     assert.match(long, /more characters not shown/);
     assert.equal(callLine('de*mo', 'read', { a: 1 }, { kind: 'denied' }), '- de\\*mo › `read` `{"a":1}`: **denied by you**: not sent\n');
+  });
+});
+
+describe('the input schema a model reads', () => {
+  it('is sanitised like any server text, keys and values, and a decoy nested too deep is cut', () => {
+    const schema = { type: 'object', properties: { ['path\u200B']: { type: 'string', description: 'A file.\u{E0049}\u{E0067}\u{E006E}\u{E006F}\u{E0072}\u{E0065} \u202Eevil', enum: ['a\u200Db', 'c'] } } };
+    assert.deepEqual(modelSchema(schema), { type: 'object', properties: { path: { type: 'string', description: 'A file. evil', enum: ['ab', 'c'] } } });
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 10_000; i++) deep = { items: deep };
+    assert.doesNotThrow(() => JSON.stringify(modelSchema(deep)));
   });
 });

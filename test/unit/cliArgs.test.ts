@@ -9,9 +9,13 @@ describe('CLI arguments', () => {
     assert.equal(a.args, '{"name":"x"}');
     assert.equal(a.config, 'c.json');
     assert.equal(a.yes, true);
+    assert.equal(a.trustConfig, false);
+    assert.equal(parseArgs(['tools', '--config', 'c.json', '--trust-config']).trustConfig, true);
     assert.equal(a.json, true);
     assert.equal(a.timeoutSeconds, 5);
     assert.equal(parseArgs(['-h']).help, true);
+    const dashed = parseArgs(['call', '--config', 'c.json', '--', 'demo', '-x', '--yes']);
+    assert.deepEqual([dashed.positional, dashed.yes], [['demo', '-x', '--yes'], false], 'after --, words are names, not options');
   });
 
   it('rejects unknown options, missing values and a bad timeout as usage errors (exit 2)', () => {

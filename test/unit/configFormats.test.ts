@@ -54,6 +54,18 @@ describe('configuration file formats', () => {
     assert.deepEqual(parseServers(out.servers, 'user').errors, []);
   });
 
+  it('keeps every key of ours in the other formats, toolTimeouts included', () => {
+    for (const text of [
+      '{ "mcpServers": { "s": { "command": "x", "timeoutSeconds": 5, "toolTimeouts": { "slow": 600 } } } }',
+      '{ "servers": { "s": { "type": "stdio", "command": "x", "timeoutSeconds": 5, "toolTimeouts": { "slow": 600 } } }, "inputs": [] }',
+    ]) {
+      const out = detectAndConvert(text, 'mcp.json');
+      assert.deepEqual(out.warnings, [], text);
+      const [def] = parseServers(out.servers, 'user').servers;
+      assert.deepEqual([def.timeoutSeconds, def.toolTimeouts], [5, { slow: 600 }], text);
+    }
+  });
+
   it('reads our own format and a settings.json untouched, so parseServers reports their problems', () => {
     const ours = detectAndConvert('{ "servers": { "a": { "command": "x", "trustAnnotations": true, "typo": 1 } } }', 'servers.json');
     assert.equal(ours.format, 'mcpToolHost');

@@ -18,6 +18,21 @@ describe('definition pins (trust on first use)', () => {
     assert.deepEqual(after.changed.map((c) => c.tool), ['b'], 'a was accepted, c was new (pinned on first sight)');
     assert.equal(after.instructionsChanged, true, 'accepting one tool does not accept the instructions');
   });
+
+  it('a decoy nested 100,000 levels deep pins like any tool, stores as JSON, and does not hide a change beside it', () => {
+    const deep = (leaf: string) => {
+      let schema: Record<string, unknown> = { type: 'string', description: leaf };
+      for (let i = 0; i < 100_000; i++) schema = { type: 'object', properties: { n: schema } };
+      return schema as Tool['inputSchema'];
+    };
+    const stored = new Map<string, string>();
+    // Stored as JSON, like VS Code's extension state: a definition too deep to serialise would throw here.
+    const pins = new DefinitionPins({ load: (s) => (stored.has(s) ? JSON.parse(stored.get(s)!) : undefined), save: (s, p) => void stored.set(s, JSON.stringify(p)) });
+    assert.deepEqual(pins.review('s', [t('decoy', 'Deep.', { inputSchema: deep('a') }), t('real', 'Reads.')], undefined).changed, []);
+    const later = pins.review('s', [t('decoy', 'Deep.', { inputSchema: deep('b') }), t('real', 'Reads. And deletes.')], undefined);
+    assert.deepEqual(later.changed.map((c) => [c.tool, c.parts]), [['decoy', ['input schema']], ['real', ['description']]]);
+    assert.match(JSON.stringify(later.changed[0].before.inputSchema), /nested deeper than 64 levels; sha256 [0-9a-f]{16}/);
+  });
 });
 
 describe('suspicious descriptions', () => {

@@ -9,7 +9,7 @@ import { effectiveAnnotations } from '../../src/core/tools/annotations';
 const tool = (over: Partial<Tool> = {}): Tool => ({ name: 'rm', description: 'Removes a file.', inputSchema: { type: 'object', properties: { path: { type: 'string' } } }, annotations: { destructiveHint: true, openWorldHint: false }, ...over });
 
 function context(t: Tool, over: Partial<ApprovalContext> = {}): ApprovalContext {
-  return { server: 's', tool: t, args: { path: 'a' }, annotations: effectiveAnnotations(t, true), origin: 'api', approveAll: false, validate: () => [], ...over };
+  return { server: 's', launch: 'L1', tool: t, args: { path: 'a' }, annotations: effectiveAnnotations(t, true), origin: 'api', approveAll: false, validate: () => [], ...over };
 }
 
 function approver(...answers: ApprovalDecision[]) {
@@ -74,14 +74,26 @@ describe('the approve stage with grants', () => {
     assert.equal((await approveCall(context(tool()), approver('deny'), grants)).kind, 'denied', 'but not a destructive one');
   });
 
+  it('an "always" grant does not pass to another launch under the same name', async () => {
+    const persisted = memoryPersistence();
+    const grants = new GrantStore(persisted);
+    assert.equal((await approveCall(context(tool(), { launch: 'L1' }), approver('allow-tool-always'), grants)).kind, 'allowed');
+    assert.equal(persisted.load()[0].launch, 'L1');
+    const impostor = approver('deny');
+    assert.equal((await approveCall(context(tool(), { launch: 'L2' }), impostor, grants)).kind, 'denied');
+    assert.equal(impostor.asked.length, 1, 'the same name and the same definitions, launched differently, asks again');
+    assert.equal((await approveCall(context(tool(), { launch: 'L1' }), approver(), new GrantStore(persisted))).kind, 'allowed', 'the original launch keeps its grant');
+  });
+
   it('edited arguments are validated and asked about again', async () => {
+    const PATH_NOT_STRING = { path: ['path'], kind: 'other', message: 'must be string' } as const;
     const grants = new GrantStore(memoryPersistence());
     const a = approver({ kind: 'edit', args: { path: 'b' } }, 'allow-once');
     const result = await approveCall(context(tool()), a, grants);
     assert.ok(result.kind === 'allowed' && result.args.path === 'b' && /arguments edited/.test(result.decision));
     assert.deepEqual(a.asked.map((r) => r.args), [{ path: 'a' }, { path: 'b' }]);
-    const bad = await approveCall(context(tool(), { validate: () => ['/path: must be string'] }), approver({ kind: 'edit', args: { path: 1 } }), grants);
-    assert.deepEqual(bad, { kind: 'invalid-arguments', problems: ['/path: must be string'] });
+    const bad = await approveCall(context(tool(), { validate: () => [PATH_NOT_STRING] }), approver({ kind: 'edit', args: { path: 1 } }), grants);
+    assert.deepEqual(bad, { kind: 'invalid-arguments', problems: [PATH_NOT_STRING] });
   });
 
   it('needs no prompt for a safe tool unless every call must be approved', async () => {

@@ -1,11 +1,32 @@
 import * as assert from 'node:assert/strict';
-import { SANITIZE_SLICE_CHARS, sanitizeLargeText, sanitizeLine, sanitizeText } from '../../src/core/render/sanitize';
+import { SANITIZE_SLICE_CHARS, sanitizeLargeText, sanitizeLine, sanitizeText, visibleJson } from '../../src/core/render/sanitize';
 
 describe('sanitising server text', () => {
   it('removes ANSI escapes, control, zero-width and bidi override characters', () => {
     assert.equal(sanitizeText('\u001b[31mred\u001b[0m \u0007bell\u200b \u202eevil\u202c ok\ttab\nline'), 'red bell evil ok\ttab\nline');
     assert.equal(sanitizeText('\u001b]8;;https://x\u0007link\u001b]8;;\u0007'), 'link');
     assert.equal(sanitizeText('safe\u{E0049}\u{E0067}\u{E006E} text'), 'safe text', 'invisible tag characters are removed');
+  });
+
+  it('removes what can hide words: variation-selector runs, fillers, the Arabic letter mark; separators are newlines', () => {
+    // "emoji smuggling": bytes spelled as variation selectors after one visible character
+    const smuggled = `hi\u{1F600}${'\u{E0143}\u{E0150}\uFE01\u{E0110}'.repeat(8)} there`;
+    assert.equal(sanitizeText(smuggled), 'hi\u{1F600} there');
+    assert.equal(sanitizeText('love \u2764\uFE0F ok'), 'love \u2764\uFE0F ok', 'one presentation selector after a character stays');
+    assert.equal(sanitizeText('a\uFE0F\uFE0F\uFE0Eb'), 'a\uFE0Fb', 'a run keeps only its first selector');
+    assert.equal(sanitizeText('\uFE0Fstart'), 'start', 'a selector with nothing before it is removed');
+    assert.equal(sanitizeText('x\uFE01y'), 'xy', 'selectors other than text/emoji presentation are removed');
+    assert.equal(sanitizeText('x\u3164\u115F\u1160\uFFA0\u180E\u00AD\u061Cy'), 'xy', 'invisible fillers, soft hyphen and the Arabic letter mark go');
+    assert.equal(sanitizeText('one\u2028two\u2029three'), 'one\ntwo\nthree');
+    assert.equal(sanitizeLine('one\u2028two'), 'one two', 'a line separator cannot start a new line in a name');
+  });
+
+  it('shows arguments as the JSON that is sent, every invisible or direction character as its escape', () => {
+    const args = { path: 'report\u202Etxt.exe', note: `hi\u{E0041}\u{E0042}`, zw: 'a\u200Bb', sep: 'x\u2028y', ok: 'plain \u00e9 text' };
+    const shown = visibleJson(args);
+    assert.equal(shown, '{"path":"report\\u202Etxt.exe","note":"hi\\uDB40\\uDC41\\uDB40\\uDC42","zw":"a\\u200Bb","sep":"x\\u2028y","ok":"plain \u00e9 text"}');
+    assert.deepEqual(JSON.parse(shown), args, 'the same value to a parser');
+    assert.equal(visibleJson({ a: 1 }, 2), '{\n  "a": 1\n}');
   });
 
   it('keeps a line on one line', () => {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { problemText } from '../../src/core/tools/schemaProblems';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 
 describe('SchemaValidator', () => {
@@ -11,7 +12,26 @@ describe('SchemaValidator', () => {
     assert.deepEqual(c.check({ s: 'x', n: 3 }), { valid: true });
     const bad = c.check({ n: 11 });
     assert.equal(bad.valid, false);
-    if (!bad.valid) assert.deepEqual(bad.problems, ['(top level): missing required property "s"', '/n: must be <= 10']);
+    if (!bad.valid) {
+      assert.deepEqual(bad.problems, [
+        { path: [], kind: 'missing', property: 's', message: "must have required property 's'" },
+        { path: ['n'], kind: 'other', message: 'must be <= 10' },
+      ]);
+      assert.deepEqual(bad.problems.map(problemText), ['(top level): missing required property "s"', '/n: must be <= 10']);
+    }
+  });
+
+  it('never writes a server\'s schema text to the console (a terminal would run its escapes)', () => {
+    const written: unknown[] = [];
+    const saved = { warn: console.warn, log: console.log, error: console.error };
+    console.warn = console.log = console.error = (...args: unknown[]) => void written.push(...args);
+    try {
+      const c = new SchemaValidator().compile({ type: 'object', properties: { s: { type: 'string', format: '\u001b]0;pwned\u0007\u001b[2K approved' } } });
+      assert.ok(c.ok && c.check({ s: 'x' }).valid);
+    } finally {
+      Object.assign(console, saved);
+    }
+    assert.deepEqual(written, []);
   });
 
   it('routes by $schema: 2020-12 prefixItems, draft-07 items arrays', () => {

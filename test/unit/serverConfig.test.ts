@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { launchFingerprint, parseServers, sameLaunch } from '../../src/core/config/serverConfig';
-import { parseEnvFile, resolveLaunch } from '../../src/core/config/launch';
+import { inputSecretKey, parseEnvFile, resolveLaunch } from '../../src/core/config/launch';
 import { substitute } from '../../src/core/config/variables';
 
 describe('server configuration', () => {
@@ -29,8 +29,17 @@ describe('server configuration', () => {
 
   it('trusts annotations of user servers by default, not those of workspace servers', () => {
     assert.equal(parseServers({ a: { command: 'x' } }, 'user').servers[0].trustAnnotations, true);
+    assert.equal(parseServers({ a: { command: 'x', trustAnnotations: false } }, 'user').servers[0].trustAnnotations, false);
     assert.equal(parseServers({ a: { command: 'x' } }, 'workspace').servers[0].trustAnnotations, false);
-    assert.equal(parseServers({ a: { command: 'x', trustAnnotations: true } }, 'workspace').servers[0].trustAnnotations, true);
+  });
+
+  it('a workspace entry cannot trust itself; only the user can, by name', () => {
+    const selfTrusted = parseServers({ a: { command: 'x', trustAnnotations: true } }, 'workspace');
+    assert.equal(selfTrusted.servers[0].trustAnnotations, false);
+    assert.deepEqual(selfTrusted.warnings, ['Server "a": "trustAnnotations" in a workspace definition is ignored (a workspace cannot trust its own tools). To trust its tool hints, add "a" to mcpToolHost.trustedWorkspaceServers in your user settings.']);
+    const userTrusted = parseServers({ a: { command: 'x' }, b: { command: 'y', trustAnnotations: true } }, 'workspace', { trustedWorkspaceServers: ['a'] });
+    assert.deepEqual(userTrusted.servers.map((s) => [s.name, s.trustAnnotations]), [['a', true], ['b', false]]);
+    assert.equal(parseServers({ a: { command: 'x', trustAnnotations: 'yes' } }, 'workspace').errors.length, 1, 'a malformed value is still an error');
   });
 
   it('tells a launch change from a timeout change', () => {
@@ -66,5 +75,16 @@ describe('server configuration', () => {
       assert.equal(launch.launch.cwd, '/w');
     }
     assert.deepEqual(parseEnvFile('# c\nexport A=1\nB="two\\nlines"\nC=\'x y\'\nD=v # note\n'), { A: '1', B: 'two\nlines', C: 'x y', D: 'v' });
+  });
+});
+
+describe('where input values are kept', () => {
+  it('a workspace server never shares the key of a user server, nor of another workspace', () => {
+    const entry = { command: 'x', args: ['${input:token}'] };
+    const [user] = parseServers({ a: entry }, 'user').servers;
+    const [ws] = parseServers({ a: entry }, 'workspace').servers;
+    assert.equal(inputSecretKey(user, 'token', 'w1'), 'mcpToolHost.input.token', 'unchanged for the user: values stored before keep working');
+    assert.notEqual(inputSecretKey(ws, 'token', 'w1'), inputSecretKey(user, 'token', 'w1'));
+    assert.notEqual(inputSecretKey(ws, 'token', 'w1'), inputSecretKey(ws, 'token', 'w2'));
   });
 });

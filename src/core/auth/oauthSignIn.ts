@@ -1,9 +1,10 @@
-import { IssuerMismatchError, OAuthError, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { ServerLog } from '../connection/serverState';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ServerLog } from '../serverLog';
 import type { Disposable } from '../events';
+import { loadHeavy } from '../lazy/load';
 import { sanitizeLine } from '../render/sanitize';
 import { httpStatus } from '../transport/httpTransports';
-import { LoopbackRedirectReceiver } from './loopbackReceiver';
+import type { LoopbackRedirectReceiver } from './loopbackReceiver';
 import { HostOAuthProvider, type AuthorizationRequest } from './oauthProvider';
 import type { OAuthHost } from './ports';
 import { ServerCredentials } from './serverCredentials';
@@ -76,7 +77,7 @@ export class OAuthSignIn implements Disposable {
 
   /** Picks the redirect port (the registered one when there is one) and builds the provider. */
   private async _arm(): Promise<void> {
-    this._port = this._credentials.record.redirectPort ?? (await LoopbackRedirectReceiver.freePort());
+    this._port = this._credentials.record.redirectPort ?? (await loadHeavy().LoopbackRedirectReceiver.freePort());
     const local = `http://127.0.0.1:${this._port}/callback`;
     const redirectUrl = this._host.externalUrl ? await this._host.externalUrl(local) : local;
     this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request));
@@ -88,9 +89,13 @@ export class OAuthSignIn implements Disposable {
     this._request = undefined;
     const name = this._serverName;
     if (!request) throw new SignInError(`No sign-in to "${name}" was requested.`);
+    if (!isSignInPage(request.url)) {
+      const where = request.url.host ? `${request.url.protocol}//${request.url.host}` : request.url.protocol;
+      throw new SignInError(`Refused to open the sign-in page of "${name}" at ${sanitizeLine(where)}: only https pages, or http on this computer, are opened. Check the server's URL.`);
+    }
     if (this._attempted) throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
     this._attempted = true;
-    const receiver = (this._receiver = new LoopbackRedirectReceiver(name));
+    const receiver = (this._receiver = new (loadHeavy().LoopbackRedirectReceiver)(name));
     try {
       await this._listen(receiver);
       const message = `Waiting for you to sign in to "${name}" in your browser…`;
@@ -153,6 +158,7 @@ export class OAuthSignIn implements Disposable {
 
 /** One sentence for a failed code exchange or a refused authorization. */
 export function explainSignInFailure(err: unknown, serverName: string): string {
+  const { IssuerMismatchError, OAuthError } = loadHeavy();
   if (err instanceof IssuerMismatchError) {
     return `Signing in to "${serverName}" failed: the answer came from another authorization server than the one asked, so it was ignored for your safety. Restart the server to try again.`;
   }
@@ -167,4 +173,14 @@ export function explainSignInFailure(err: unknown, serverName: string): string {
 
 function duration(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} minute${ms >= 120_000 ? 's' : ''}` : `${Math.round(ms / 1000)} s`;
+}
+
+/**
+ * Whether a server-chosen authorization URL may be opened: https, or http on loopback. The URL
+ * comes from the server's metadata, and `file:`, `vscode:` or a custom scheme would open a
+ * local file or run another application's handler instead of a sign-in page.
+ */
+export function isSignInPage(url: URL): boolean {
+  if (url.protocol === 'https:') return true;
+  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }

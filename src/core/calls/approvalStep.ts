@@ -5,20 +5,23 @@ import { pinTool } from '../policy/toolPin';
 import type { EffectiveAnnotations } from '../tools/annotations';
 import { badgeDescription } from '../tools/toolBadges';
 import type { ApprovalDecision, Approver, CallOrigin } from './ports';
+import type { SchemaProblem } from '../tools/schemaProblems';
 
 export type ApprovalResult =
   | { readonly kind: 'allowed'; readonly args: Record<string, unknown>; readonly decision: string }
   | { readonly kind: 'denied'; readonly decision: string }
-  | { readonly kind: 'invalid-arguments'; readonly problems: string[] };
+  | { readonly kind: 'invalid-arguments'; readonly problems: readonly SchemaProblem[] };
 
 export interface ApprovalContext {
   readonly server: string;
+  /** The server's launch (`launchKey`): grants are given and honoured for it only. */
+  readonly launch: string | undefined;
   readonly tool: Tool;
   readonly args: Record<string, unknown>;
   readonly annotations: EffectiveAnnotations;
   readonly origin: CallOrigin;
   readonly approveAll: boolean;
-  readonly validate: (args: Record<string, unknown>) => string[];
+  readonly validate: (args: Record<string, unknown>) => readonly SchemaProblem[];
 }
 
 const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' }>, string> = {
@@ -35,7 +38,7 @@ const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' }>, string
  */
 export async function approveCall(ctx: ApprovalContext, approver: Approver, grants: GrantStore): Promise<ApprovalResult> {
   const badges = `[${badgeDescription(ctx.annotations)}]`;
-  const verdict = callVerdict(ctx.server, ctx.tool, ctx.annotations, { approveAll: () => ctx.approveAll, grants });
+  const verdict = callVerdict(ctx.server, ctx.tool, ctx.annotations, { approveAll: () => ctx.approveAll, grants, launchOf: () => ctx.launch });
   if (verdict.kind === 'runs') {
     return { kind: 'allowed', args: ctx.args, decision: verdict.because === 'granted' ? `covered by a grant (${verdict.scope}) ${badges}` : `not needed ${badges}` };
   }
@@ -60,7 +63,7 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
     }
     if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny} ${badges}` };
     if (decision === 'allow-server-session' && destructive) return { kind: 'denied', decision: `denied: a server-wide grant cannot cover a destructive tool ${badges}` };
-    if (decision !== 'allow-once') grants.add(scopeOf(decision), ctx.server, ctx.tool.name, pinTool(ctx.tool));
+    if (decision !== 'allow-once') grants.add(scopeOf(decision), ctx.server, ctx.launch, ctx.tool.name, pinTool(ctx.tool));
     const edited = args !== ctx.args ? ' (arguments edited)' : '';
     return { kind: 'allowed', args, decision: `${DECISION_WORDS[decision]}${edited} ${badges}` };
   }

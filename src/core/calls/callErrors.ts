@@ -1,5 +1,11 @@
 import { sanitizeLine } from '../render/sanitize';
-import type { CallOutcome } from './callPipeline';
+
+/** How a call failed once it was sent: the end of a CallOutcome (callPipeline.ts) that describeCallError gives. */
+export type CallFailure =
+  /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error). */
+  | { readonly kind: 'protocol-error'; readonly code: number; readonly message: string }
+  | { readonly kind: 'timeout'; readonly message: string }
+  | { readonly kind: 'failed'; readonly message: string };
 
 const JSON_RPC_NAMES: Record<number, string> = {
   [-32700]: 'parse error',
@@ -13,7 +19,7 @@ const JSON_RPC_NAMES: Record<number, string> = {
  * Tells apart why a call failed: a JSON-RPC error from the server (protocol error, with its
  * code), a timeout (and which one), or anything else (connection lost, transport limits).
  */
-export function describeCallError(err: unknown, limits: { timeoutSeconds: number; maxTotalSeconds: number }): CallOutcome {
+export function describeCallError(err: unknown, limits: { timeoutSeconds: number; maxTotalSeconds: number }): CallFailure {
   const e = err as { code?: unknown; message?: unknown; data?: { timeout?: number; maxTotalTimeout?: number } } | undefined;
   const message = sanitizeLine(err instanceof Error ? err.message : String(err));
   if (e && typeof e.code === 'number' && e.code !== -32001 && e.code !== -32000) {

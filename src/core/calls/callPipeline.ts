@@ -13,8 +13,11 @@ import { renderResult, type BinarySaver, type RenderedResult } from '../render/r
 import { sanitizeLine } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
 import { approveCall } from './approvalStep';
-import { describeCallError } from './callErrors';
+import { describeCallError, type CallFailure } from './callErrors';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
+import { problemText, type SchemaProblem } from '../tools/schemaProblems';
+import { PROGRESS_PER_SECOND, ProgressCoalescer } from './progressCoalescer';
+import { launchKey } from '../config/serverConfig';
 
 export interface CallRequest {
   readonly server: string;
@@ -26,17 +29,20 @@ export interface CallRequest {
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
 
+/** What the audit record tells of a call: the approval decision, and the arguments that were sent (edited or not). */
+interface CallTrace {
+  decision: string;
+  sentArgs: Record<string, unknown>;
+}
+
 /** How a call ended; every surface reports exactly one of these. */
 export type CallOutcome =
   | { readonly kind: 'ok'; readonly result: RenderedResult; readonly durationMs: number }
   | { readonly kind: 'tool-error'; readonly result: RenderedResult; readonly durationMs: number }
-  | { readonly kind: 'invalid-arguments'; readonly problems: readonly string[] }
+  | { readonly kind: 'invalid-arguments'; readonly problems: readonly SchemaProblem[] }
   | { readonly kind: 'denied' }
   | { readonly kind: 'cancelled' }
-  /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error). */
-  | { readonly kind: 'protocol-error'; readonly code: number; readonly message: string }
-  | { readonly kind: 'timeout'; readonly message: string }
-  | { readonly kind: 'failed'; readonly message: string };
+  | CallFailure;
 
 export interface CallPipelineOptions {
   readonly approveAll?: () => boolean;
@@ -68,12 +74,12 @@ export class CallPipeline {
     private readonly _options: CallPipelineOptions = {},
   ) {
     this.grants = _options.grants ?? new GrantStore(memoryPersistence());
-    this.rules = { approveAll: _options.approveAll ?? (() => false), grants: this.grants };
+    this.rules = { approveAll: _options.approveAll ?? (() => false), grants: this.grants, launchOf: (server) => _pool.launchOf(server) };
     this._rateLimiter = _options.rateLimiter ?? new RateLimiter();
   }
 
   /** Checks arguments against the tool's input schema; problems name the field and why. */
-  validateArguments(tool: Tool, args: unknown): { problems: string[]; warning?: string } {
+  validateArguments(tool: Tool, args: unknown): { problems: readonly SchemaProblem[]; warning?: string } {
     const compiled = this._validator.compile(tool.inputSchema);
     if (!compiled.ok) return { problems: [], warning: `The tool's input schema does not compile (${compiled.error}); arguments were not checked.` };
     const check = compiled.check(args);
@@ -88,9 +94,10 @@ export class CallPipeline {
   async call(request: CallRequest): Promise<CallOutcome> {
     const callId = randomUUID().slice(0, 8);
     const startedAt = new Date();
-    this._sink.begin({ callId, server: request.server, tool: request.tool, origin: request.origin, args: request.args, startedAt });
+    // Names come from the server (or a model): one line each, so they cannot forge lines of the log.
+    this._sink.begin({ callId, server: sanitizeLine(request.server), tool: sanitizeLine(request.tool), origin: request.origin, args: request.args, startedAt });
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
-    const trace = { decision: 'none' };
+    const trace: CallTrace = { decision: 'none', sentArgs: request.args };
     const secrets = this._pool.get(request.server)?.secrets;
     const outcome = maskOutcome(await this._run(callId, request, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
     await this._sink.end(callId, summarize(outcome));
@@ -100,7 +107,7 @@ export class CallPipeline {
       origin: request.origin,
       server: request.server,
       tool: request.tool,
-      argsHash: createHash('sha256').update(canonicalJson(request.args)).digest('hex').slice(0, 16),
+      argsHash: createHash('sha256').update(canonicalJson(trace.sentArgs)).digest('hex').slice(0, 16),
       decision: trace.decision,
       durationMs: 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined,
       outcome: outcome.kind,
@@ -108,16 +115,17 @@ export class CallPipeline {
     return outcome;
   }
 
-  private async _run(callId: string, request: CallRequest, trace: { decision: string }): Promise<CallOutcome> {
+  private async _run(callId: string, request: CallRequest, trace: CallTrace): Promise<CallOutcome> {
     const sink = this._sink;
     const found = this._pool.findTool(request.server, request.tool);
     if (!found) {
       const connection = this._pool.get(request.server);
+      const [server, tool] = [sanitizeLine(request.server), sanitizeLine(request.tool)];
       const message = connection
         ? ServerState.isRunning(connection.state)
-          ? `Server "${request.server}" has no tool named "${request.tool}".`
-          : `Server "${request.server}" is not running (${connection.state.kind}).`
-        : `No server named "${request.server}" is configured.`;
+          ? `Server "${server}" has no tool named "${tool}".`
+          : `Server "${server}" is not running (${connection.state.kind}).`
+        : `No server named "${server}" is configured.`;
       return { kind: 'failed', message };
     }
     const { connection, tool } = found;
@@ -133,7 +141,7 @@ export class CallPipeline {
 
     const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
     const approval = await approveCall(
-      { server: request.server, tool, args: request.args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate },
+      { server: request.server, launch: launchKey(connection.definition.spec), tool, args: request.args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate },
       this._approver,
       this.grants,
     );
@@ -141,28 +149,36 @@ export class CallPipeline {
     trace.decision = approval.decision;
     sink.line(callId, `approval: ${approval.decision}`);
     if (approval.kind === 'denied') return { kind: 'denied' };
+    trace.sentArgs = approval.args;
     if (approval.args !== request.args) sink.line(callId, `arguments (edited): ${JSON.stringify(approval.args)}`);
     if (request.signal?.aborted) return { kind: 'cancelled' };
 
     const def = connection.definition;
     const timeoutSeconds = def.toolTimeouts?.[tool.name] ?? def.timeoutSeconds;
     const started = performance.now();
+    const progress = new ProgressCoalescer((clean) => {
+      sink.progress(callId, clean);
+      request.onProgress?.(clean);
+    });
+    // The last progress is shown before the result line, and the user told what was left out.
+    const flushProgress = () => {
+      const dropped = progress.flush();
+      if (dropped > 0) sink.line(callId, `progress: ${dropped} more updates were not shown (at most ${PROGRESS_PER_SECOND} a second are).`);
+    };
     try {
       const raw = await connection.callTool(request.tool, approval.args, {
         signal: request.signal,
-        onprogress: (p) => {
-          const clean = { progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) };
-          sink.progress(callId, clean);
-          request.onProgress?.(clean);
-        },
+        onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
         timeoutMs: timeoutSeconds * 1000,
         maxTotalTimeoutMs: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) * 1000,
       });
+      flushProgress();
       const result = await renderResult(raw, this._options.saveBinary);
       const durationMs = performance.now() - started;
       this._checkOutput(callId, tool, raw);
       return { kind: result.isError ? 'tool-error' : 'ok', result, durationMs };
     } catch (err) {
+      flushProgress();
       // The SDK reports a user abort with the timeout code: the signal tells us who stopped it.
       if (request.signal?.aborted) return { kind: 'cancelled' };
       return describeCallError(err, { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) });
@@ -180,7 +196,7 @@ export class CallPipeline {
     const compiled = this._validator.compile(tool.outputSchema);
     if (!compiled.ok) return this._sink.line(callId, `warning: the tool's outputSchema does not compile (${compiled.error}); structuredContent was not checked.`);
     const check = compiled.check(structured);
-    this._sink.line(callId, check.valid ? 'structuredContent matches the outputSchema.' : `warning: structuredContent does not match the outputSchema: ${check.problems.join('; ')}`);
+    this._sink.line(callId, check.valid ? 'structuredContent matches the outputSchema.' : `warning: structuredContent does not match the outputSchema: ${check.problems.map(problemText).join('; ')}`);
   }
 }
 
@@ -200,7 +216,7 @@ export function summarize(outcome: CallOutcome): string {
     case 'tool-error':
       return `tool error (the tool reported isError, ${Math.round(outcome.durationMs)} ms):\n${outcome.result.text}`;
     case 'invalid-arguments':
-      return `not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `  - ${p}`).join('\n')}`;
+      return `not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `  - ${problemText(p)}`).join('\n')}`;
     case 'denied':
       return 'not sent: the user denied this call.';
     case 'cancelled':

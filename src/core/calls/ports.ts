@@ -5,11 +5,14 @@ import type { PinnedDefinition } from '../policy/toolPin';
 /** Which surface asked for the call. */
 export type CallOrigin = 'tree' | 'palette' | 'chat' | 'cli' | 'api';
 
+/** What an Approver is asked to decide: one call, exactly as it would be sent, and why it asks. */
 export interface ApprovalRequest {
   readonly server: string;
   readonly tool: Tool;
+  /** The arguments that will be sent (after an edit, the edited ones). */
   readonly args: Record<string, unknown>;
   readonly annotations: EffectiveAnnotations;
+  /** Why the call asks, in words (`callVerdict`): "may change or delete data (destructive)". */
   readonly reasons: readonly string[];
   readonly origin: CallOrigin;
   /** Set when a grant was suspended because the server changed the tool since it was given. */

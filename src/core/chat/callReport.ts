@@ -1,5 +1,6 @@
 import type { CallOutcome } from '../calls/callPipeline';
 import { cutForModel, mdCode, mdText, shortArgs } from './markdown';
+import { problemText } from '../tools/schemaProblems';
 
 /** The most characters of one result a model gets (the output channel has the whole result). */
 export const MAX_RESULT_CHARS_FOR_MODEL = 60_000;
@@ -17,7 +18,7 @@ export function toolResultText(outcome: CallOutcome): string {
     case 'tool-error':
       return `The tool reported an error:\n${cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT)}`;
     case 'invalid-arguments':
-      return `Not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `- ${p}`).join('\n')}\nFix the arguments and call the tool again.`;
+      return `Not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `- ${problemText(p)}`).join('\n')}\nFix the arguments and call the tool again.`;
     case 'denied':
       return 'The user denied this call; it was not sent. Do not call this tool again for this request; tell the user the call was denied.';
     case 'cancelled':

@@ -1,6 +1,8 @@
 import * as path from 'node:path';
-import { parse, printParseErrorCode, visit, type ParseErrorCode } from 'jsonc-parser';
+import type { ParseErrorCode } from 'jsonc-parser';
 import { ConfigError } from '../errors';
+import { SERVER_ENTRY_KEYS } from './serverConfig';
+import { loadJsonc } from '../lazy/load';
 
 /** Which file format a configuration was written in. */
 export type ConfigFormat = 'mcpToolHost' | 'vscode' | 'claude';
@@ -37,7 +39,6 @@ export class ConfigFileError extends ConfigError {
 }
 
 /** Keys our own definition understands (see serverConfig.ts); anything else from a foreign format is dropped. */
-const OUR_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'trustAnnotations']);
 
 /** Transport names other hosts use for what our `http` transport speaks (it falls back to SSE). */
 const HTTP_TYPES = new Set(['http', 'sse', 'streamable-http', 'streamableHttp']);
@@ -80,6 +81,7 @@ export function detectAndConvert(text: string, fileName: string): ConvertedConfi
 function parseJsonc(text: string, fileName: string): unknown {
   if (text.trim() === '') throw new ConfigFileError(fileName, 'the file is empty.');
   const options = { allowTrailingComma: true, disallowComments: false };
+  const { parse, printParseErrorCode, visit } = loadJsonc();
   const errors: { code: ParseErrorCode; line: number; column: number }[] = [];
   visit(text, { onError: (code, _offset, _length, line, column) => errors.push({ code, line, column }) }, options);
   const first = errors[0];
@@ -118,7 +120,7 @@ function convertForeign(entries: Record<string, unknown>, rawInputs: unknown, fo
     }
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
-      if (!OUR_KEYS.has(key)) {
+      if (!SERVER_ENTRY_KEYS.has(key)) {
         warnings.push(`Server "${name}": ignored "${key}" (not supported by MCP Tool Host).`);
         continue;
       }

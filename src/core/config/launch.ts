@@ -1,9 +1,18 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { ResolvedLaunch } from '../connection/serverConnection';
 import { ConfigError } from '../errors';
+import type { StdioLaunch } from '../transport/commandLine';
 import type { ServerDefinition } from './serverConfig';
 import { inputIds, substitute, type VariableContext } from './variables';
+
+/** A launch with every variable resolved: what actually runs or is contacted. */
+export type ResolvedLaunch = (
+  | { readonly type: 'stdio'; readonly launch: StdioLaunch }
+  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+) & {
+  /** Secret values substituted into the launch (`${input:...}`): masked wherever it is shown. */
+  readonly secrets?: readonly string[];
+};
 
 /** Every string of a definition that variables may appear in. */
 export function definitionStrings(def: ServerDefinition): string[] {
@@ -15,6 +24,16 @@ export function definitionStrings(def: ServerDefinition): string[] {
 /** The `${input:id}` ids a definition needs before it can launch. */
 export function requiredInputs(def: ServerDefinition): string[] {
   return inputIds(definitionStrings(def));
+}
+
+/**
+ * Where the value of `${input:id}` is kept for a definition: the user's own servers share one
+ * value per id; a workspace's servers get values of their own, per workspace (`workspaceKey`).
+ * So a repository that names the id of a credential the user stored for their own server is
+ * asked for a value of its own, and never receives the user's.
+ */
+export function inputSecretKey(def: ServerDefinition, id: string, workspaceKey: string): string {
+  return def.source === 'user' ? `mcpToolHost.input.${id}` : `mcpToolHost.input.workspace:${workspaceKey}:${id}`;
 }
 
 /**

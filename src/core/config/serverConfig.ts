@@ -40,43 +40,60 @@ export interface ServerDefinition {
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 600;
 
-const KNOWN_KEYS = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations']);
+/** The keys a server entry may have (our format; other hosts' entries are converted to these). */
+export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations']);
 
 export interface ParsedServers {
   readonly servers: ServerDefinition[];
   readonly errors: ConfigError[];
+  /** What was read but not honoured (a workspace entry trusting itself). */
+  readonly warnings: readonly string[];
+}
+
+export interface ParseOptions {
+  /**
+   * The workspace servers whose tool hints the user trusts, by name (user settings
+   * `mcpToolHost.trustedWorkspaceServers`; the CLI's --trust-config trusts a whole file).
+   * A workspace entry's own `trustAnnotations` is never honoured: a repository cannot vouch for itself.
+   */
+  readonly trustedWorkspaceServers?: readonly string[];
 }
 
 /**
  * Validates the `mcpToolHost.servers` object. Each broken entry yields its own specific error
  * and is skipped; the others still load.
  */
-export function parseServers(raw: unknown, source: ConfigSource): ParsedServers {
+export function parseServers(raw: unknown, source: ConfigSource, options: ParseOptions = {}): ParsedServers {
   const servers: ServerDefinition[] = [];
   const errors: ConfigError[] = [];
-  if (raw === undefined || raw === null) return { servers, errors };
+  const warnings: string[] = [];
+  if (raw === undefined || raw === null) return { servers, errors, warnings };
   if (typeof raw !== 'object' || Array.isArray(raw)) {
-    return { servers, errors: [new ConfigError('(all)', 'mcpToolHost.servers must be an object mapping names to server definitions.')] };
+    return { servers, errors: [new ConfigError('(all)', 'mcpToolHost.servers must be an object mapping names to server definitions.')], warnings };
   }
   for (const [name, entry] of Object.entries(raw)) {
     try {
-      servers.push(parseEntry(name, entry, source));
+      const def = parseEntry(name, entry, source, options);
+      servers.push(def);
+      if (source === 'workspace' && (entry as { trustAnnotations?: unknown }).trustAnnotations === true && !def.trustAnnotations) {
+        warnings.push(`Server "${name}": "trustAnnotations" in a workspace definition is ignored (a workspace cannot trust its own tools). To trust its tool hints, add "${name}" to mcpToolHost.trustedWorkspaceServers in your user settings.`);
+      }
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
       errors.push(err);
     }
   }
-  return { servers, errors };
+  return { servers, errors, warnings };
 }
 
-function parseEntry(name: string, entry: unknown, source: ConfigSource): ServerDefinition {
+function parseEntry(name: string, entry: unknown, source: ConfigSource, options: ParseOptions): ServerDefinition {
   const fail = (message: string): never => {
     throw new ConfigError(name, message);
   };
   if (!/^[\w.@-][\w .@-]{0,63}$/.test(name)) fail('names may use letters, digits, spaces, ".", "@", "_" and "-" (at most 64).');
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return fail('the definition must be an object.');
   const e = entry as Record<string, unknown>;
-  const unknown = Object.keys(e).filter((k) => !KNOWN_KEYS.has(k));
+  const unknown = Object.keys(e).filter((k) => !SERVER_ENTRY_KEYS.has(k));
   if (unknown.length) fail(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}.`);
 
   const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
@@ -107,6 +124,7 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource): ServerD
     return e[key] as boolean;
   };
 
+  const declaredTrust = flag('trustAnnotations', source === 'user');
   let spec: ServerSpec;
   if (type === 'stdio') {
     const command = optionalString('command');
@@ -128,8 +146,8 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource): ServerD
     timeoutSeconds: seconds('timeoutSeconds', DEFAULT_TIMEOUT_SECONDS),
     maxTotalTimeoutSeconds: seconds('maxTotalTimeoutSeconds', DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS),
     toolTimeouts: toolTimeouts(e.toolTimeouts, fail),
-    // A workspace can say anything about its own tools: its hints are not trusted unless the user says so.
-    trustAnnotations: flag('trustAnnotations', source === 'user'),
+    // A workspace can say anything about its own tools: its hints are trusted only when the user says so.
+    trustAnnotations: source === 'user' ? declaredTrust : options.trustedWorkspaceServers?.includes(name) === true,
   };
 }
 
@@ -153,6 +171,11 @@ function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, 
  */
 export function launchFingerprint(spec: ServerSpec): string {
   return createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+}
+
+/** The short form of a launch's fingerprint that keys extension state (tool cache, pins, grants). */
+export function launchKey(spec: ServerSpec): string {
+  return launchFingerprint(spec).slice(0, 16);
 }
 
 /** Whether two definitions launch the same thing (a change of any of these needs a restart). */

@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
 import { ConfigFileError, detectAndConvert, type ConfigFormat, type InputSpec } from './formats';
-import { parseServers, type ConfigSource, type ParsedServers, type ServerDefinition } from './serverConfig';
+import { parseServers, type ConfigSource, type ParsedServers, type ParseOptions, type ServerDefinition } from './serverConfig';
 
 /** The files a workspace folder may define servers in, in order of precedence. */
 export const WORKSPACE_SERVER_FILES = ['.vscode/mcp.json', '.mcp.json'] as const;
@@ -18,7 +18,7 @@ export interface ServerFileResult extends ParsedServers {
  * given source. Returns undefined when the file does not exist; every other problem (unreadable,
  * bad JSON, a broken entry) is a ConfigError that names `label`, and the good entries still load.
  */
-export function readServerFile(file: string, source: ConfigSource, label = file): (ServerFileResult & { format?: ConfigFormat }) | undefined {
+export function readServerFile(file: string, source: ConfigSource, label = file, options: ParseOptions = {}): (ServerFileResult & { format?: ConfigFormat }) | undefined {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
@@ -29,12 +29,12 @@ export function readServerFile(file: string, source: ConfigSource, label = file)
   }
   try {
     const converted = detectAndConvert(text, label);
-    const parsed = parseServers(converted.servers, source);
+    const parsed = parseServers(converted.servers, source, options);
     return {
       servers: parsed.servers,
       errors: parsed.errors.map((e) => new ConfigFileError(label, e.message, e.serverName)),
       inputs: converted.inputs,
-      warnings: converted.warnings.map((w) => `${label}: ${w}`),
+      warnings: [...converted.warnings, ...parsed.warnings].map((w) => `${label}: ${w}`),
       format: converted.format,
     };
   } catch (err) {
@@ -47,7 +47,7 @@ export function readServerFile(file: string, source: ConfigSource, label = file)
  * Reads `.vscode/mcp.json` and `.mcp.json` of every folder as workspace servers (their
  * annotations untrusted by default). On a name clash the first file wins, with a warning.
  */
-export function readWorkspaceServerFiles(folders: readonly { name: string; path: string }[]): ServerFileResult {
+export function readWorkspaceServerFiles(folders: readonly { name: string; path: string }[], options: ParseOptions = {}): ServerFileResult {
   const byName = new Map<string, { def: ServerDefinition; label: string }>();
   const errors: ConfigError[] = [];
   const inputs: InputSpec[] = [];
@@ -55,7 +55,7 @@ export function readWorkspaceServerFiles(folders: readonly { name: string; path:
   for (const folder of folders) {
     for (const rel of WORKSPACE_SERVER_FILES) {
       const label = `${folder.name}/${rel}`;
-      const result = readServerFile(path.join(folder.path, rel), 'workspace', label);
+      const result = readServerFile(path.join(folder.path, rel), 'workspace', label, options);
       if (!result) continue;
       errors.push(...result.errors);
       warnings.push(...result.warnings);

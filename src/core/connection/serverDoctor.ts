@@ -3,8 +3,8 @@ import * as path from 'node:path';
 import type { ServerDefinition } from '../config/serverConfig';
 import { sanitizeLine } from '../render/sanitize';
 import { formatCommandLine, pathEntries, resolveExecutable } from '../transport/commandLine';
-import type { ResolvedLaunch, ServerConnection } from './serverConnection';
-import type { ServerLog } from './serverState';
+import type { ResolvedLaunch } from '../config/launch';
+import type { ServerConnection } from './serverConnection';
 
 /** `node -v` must not hang the doctor (a broken shim can wait forever). */
 const VERSION_TIMEOUT_MS = 5000;
@@ -37,22 +37,6 @@ export interface DoctorReport {
 export interface DoctorDeps {
   /** The launch with variables resolved; a throw is reported as the "config" step. */
   readonly resolveLaunch: (def: ServerDefinition) => ResolvedLaunch | Promise<ResolvedLaunch>;
-  /** The connection's log so far, as lines prefixed "info: ", "warn: ", "error: " or "stderr: " (see captureLog). */
-  readonly logLines: () => readonly string[];
-}
-
-/** A ServerLog that keeps every line with its level prefix, for a doctor run to read. */
-export function captureLog(): { readonly log: ServerLog; readonly lines: string[] } {
-  const lines: string[] = [];
-  return {
-    lines,
-    log: {
-      info: (m) => lines.push(`info: ${m}`),
-      warn: (m) => lines.push(`warn: ${m}`),
-      error: (m) => lines.push(`error: ${m}`),
-      stderr: (m) => lines.push(`stderr: ${m}`),
-    },
-  };
 }
 
 type LaunchFacts = Pick<DoctorReport, 'command' | 'executable' | 'path' | 'node' | 'launch' | 'cwd'>;
@@ -72,35 +56,33 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
   } catch (err) {
     return { ...base, ok: false, steps: [{ step: 'config', ok: false, detail: err instanceof Error ? err.message : String(err) }] };
   }
-  const facts: LaunchFacts = launch.type === 'stdio' ? await stdioFacts(launch.launch) : { launch: launch.url };
+  const launchFacts: LaunchFacts = launch.type === 'stdio' ? await stdioFacts(launch.launch) : { launch: launch.url };
 
   const started = performance.now();
   await connection.start();
   const ms = Math.round(performance.now() - started);
   const state = connection.state;
-  const log = deps.logLines();
-  const stderr = log.filter((l) => l.startsWith('stderr: ')).map((l) => l.slice('stderr: '.length)).slice(-STDERR_LINES_SHOWN);
+  const found = connection.facts; // what the start found out, as values
+  const stderr = found.stderr.slice(-STDERR_LINES_SHOWN);
   const steps: DoctorStep[] = [];
   const stdio = launch.type === 'stdio';
   if (state.kind === 'running') {
     if (stdio) steps.push({ step: 'spawn', ok: true, detail: 'spawned' });
     const server = [state.serverName, state.serverVersion].filter(Boolean).join(' ') || '(no name)';
     steps.push({ step: 'initialize', ok: true, detail: `initialize answered in ${ms} ms: protocol ${state.protocolVersion ?? '?'}, server ${server}` });
-    const listError = log.find((l) => l.startsWith('error: Listing tools failed'));
-    const noTools = log.some((l) => l.includes('does not declare the "tools" capability'));
-    if (listError) steps.push({ step: 'tools', ok: false, detail: listError.slice('error: '.length) });
-    else steps.push({ step: 'tools', ok: true, detail: `tools listed: ${connection.tools.length}${noTools ? ' (the server does not declare the "tools" capability)' : ''}` });
+    if (found.listingError) steps.push({ step: 'tools', ok: false, detail: found.listingError });
+    else steps.push({ step: 'tools', ok: true, detail: `tools listed: ${connection.tools.length}${found.noToolsCapability ? ' (the server does not declare the "tools" capability)' : ''}` });
   } else {
     const message = state.kind === 'error' ? state.message : `the server is ${state.kind}`;
     // The transport says "not found" or "Could not start" only when no process came to be.
-    const notSpawned = stdio && (facts.executable === null || /^Could not start /.test(message));
+    const notSpawned = stdio && (launchFacts.executable === null || /^Could not start /.test(message));
     if (stdio && notSpawned) steps.push({ step: 'spawn', ok: false, detail: message });
     else {
       if (stdio) steps.push({ step: 'spawn', ok: true, detail: 'spawned' });
       steps.push({ step: 'initialize', ok: false, detail: message });
     }
   }
-  return { ...base, ...facts, ok: steps.every((s) => s.ok), steps, stderr };
+  return { ...base, ...launchFacts, ok: steps.every((s) => s.ok), steps, stderr };
 }
 
 /** The report as aligned plain-text lines (the CLI prints them; the extension writes them to the server's log). */

@@ -1,9 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { Emitter, type Disposable } from '../events';
 import type { ConfigError } from '../errors';
-import { sameLaunch, type ParsedServers, type ServerDefinition } from '../config/serverConfig';
+import { launchKey, sameLaunch, type ParsedServers, type ServerDefinition } from '../config/serverConfig';
 import { ServerConnection, type ConnectionDeps } from './serverConnection';
-import type { ServerLog } from './serverState';
+import type { ServerLog } from '../serverLog';
 
 /** Builds the per-server dependencies (each server has its own log). */
 export type ConnectionDepsFactory = (serverName: string, definition: ServerDefinition) => ConnectionDeps & { readonly log: ServerLog };
@@ -33,6 +33,12 @@ export class ServerPool implements Disposable {
     return this._connections.get(name)?.connection;
   }
 
+  /** What the server named `name` launches now (`launchKey`): grants hold for one launch only. */
+  launchOf(name: string): string | undefined {
+    const spec = this.get(name)?.definition.spec;
+    return spec && launchKey(spec);
+  }
+
   /** The tool with this name on this server, as last listed. */
   findTool(server: string, tool: string): { connection: ServerConnection; tool: Tool } | undefined {
     const connection = this.get(server);
@@ -49,7 +55,7 @@ export class ServerPool implements Disposable {
   }
 
   /** Reconciles with a freshly parsed configuration; starts new and changed servers when `autoStart`. */
-  apply(parsed: ParsedServers, options: { autoStart: boolean }): void {
+  apply(parsed: Pick<ParsedServers, 'servers' | 'errors'>, options: { autoStart: boolean }): void {
     this._configErrors = parsed.errors;
     const wanted = new Map(parsed.servers.map((d) => [d.name, d]));
     for (const [name, entry] of this._connections) {

@@ -74,12 +74,3 @@ export namespace ServerState {
     return ALLOWS[state.kind].restart;
   }
 }
-
-/** Where a connection writes what a user may need to diagnose it (the server's log channel). */
-export interface ServerLog {
-  info(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-  /** Server stderr: a log, never an error signal. */
-  stderr(line: string): void;
-}

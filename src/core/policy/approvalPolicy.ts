@@ -25,14 +25,17 @@ export function approvalNeed(annotations: EffectiveAnnotations, options: { appro
 
 /** What a verdict consults of the user's standing approvals (the GrantStore). */
 export interface GrantLookup {
-  check(server: string, tool: string, pin: ToolPin, destructive: boolean): GrantCheck;
+  check(server: string, launch: string | undefined, tool: string, pin: ToolPin, destructive: boolean): GrantCheck;
 }
 
-/** The user's rules a verdict applies: "approve every call", and the grants given so far. */
-export interface ApprovalRules {
-  approveAll(): boolean;
-  readonly grants?: GrantLookup;
-}
+/**
+ * The user's rules a verdict applies: "approve every call", and the grants given so far, which
+ * hold only for the launch they were given under (`launchOf` a server names it: `launchKey`).
+ */
+export type ApprovalRules = { approveAll(): boolean } & (
+  | { readonly grants?: undefined }
+  | { readonly grants: GrantLookup; launchOf(server: string): string | undefined }
+);
 
 /** Will a call ask first, and why. */
 export type CallVerdict =
@@ -52,7 +55,7 @@ export type CallVerdict =
 export function callVerdict(server: string, tool: Tool, annotations: EffectiveAnnotations, rules: ApprovalRules): CallVerdict {
   const need = approvalNeed(annotations, { approveAll: rules.approveAll() });
   if (need.kind === 'none') return { kind: 'runs', because: 'not-needed' };
-  const grant = rules.grants?.check(server, tool.name, pinTool(tool), annotations.destructive.value);
+  const grant = rules.grants?.check(server, rules.launchOf(server), tool.name, pinTool(tool), annotations.destructive.value);
   if (grant?.kind === 'granted') return { kind: 'runs', because: 'granted', scope: grant.grant.scope };
   return { kind: 'asks', reasons: need.reasons, suspended: grant?.kind === 'suspended' ? grant : undefined };
 }

@@ -7,6 +7,11 @@ export type GrantScope = 'tool-session' | 'tool-always' | 'server-session';
 export interface Grant {
   readonly scope: GrantScope;
   readonly server: string;
+  /**
+   * The server's launch it was given under (`launchKey`): a different command under the same
+   * name is a different server, and a grant never passes from one to the other.
+   */
+  readonly launch?: string;
   /** Absent for a server-wide grant. */
   readonly tool?: string;
   /** The tool definition the grant was given for; a different definition suspends it. */
@@ -43,21 +48,21 @@ export class GrantStore {
     return [...this._always, ...this._session];
   }
 
-  check(server: string, tool: string, pin: ToolPin, destructive: boolean): GrantCheck {
-    const toolGrant = this.all.find((g) => g.server === server && g.tool === tool);
+  check(server: string, launch: string | undefined, tool: string, pin: ToolPin, destructive: boolean): GrantCheck {
+    const toolGrant = this.all.find((g) => g.server === server && g.launch === launch && g.tool === tool);
     if (toolGrant) {
       if (toolGrant.pin?.hash === pin.hash) return { kind: 'granted', grant: toolGrant };
       const before = toolGrant.pin?.definition ?? { name: tool };
       return { kind: 'suspended', grant: toolGrant, changed: changedParts(before, pin.definition), before };
     }
-    const serverGrant = this._session.find((g) => g.server === server && g.scope === 'server-session');
+    const serverGrant = this._session.find((g) => g.server === server && g.launch === launch && g.scope === 'server-session');
     if (serverGrant && !destructive) return { kind: 'granted', grant: serverGrant };
     return { kind: 'none' };
   }
 
-  add(scope: GrantScope, server: string, tool: string | undefined, pin: ToolPin | undefined): Grant {
+  add(scope: GrantScope, server: string, launch: string | undefined, tool: string | undefined, pin: ToolPin | undefined): Grant {
     this.revokeWhere((g) => g.server === server && g.tool === tool && (tool !== undefined || g.scope === scope));
-    const grant: Grant = { scope, server, tool: scope === 'server-session' ? undefined : tool, pin: scope === 'server-session' ? undefined : pin, createdAt: new Date().toISOString() };
+    const grant: Grant = { scope, server, launch, tool: scope === 'server-session' ? undefined : tool, pin: scope === 'server-session' ? undefined : pin, createdAt: new Date().toISOString() };
     if (scope === 'tool-always') {
       this._always.push(grant);
       this._persistence.save(this._always);

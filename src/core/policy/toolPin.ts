@@ -16,9 +16,17 @@ export interface ToolPin {
   readonly definition: PinnedDefinition;
 }
 
-/** A stable hash of the trusted parts of a tool definition (key order does not matter). */
+/** How deep a pinned definition is kept as it is; below, a subtree is kept as its hash. */
+const KEPT_DEPTH = 64;
+
+/**
+ * A stable hash of the trusted parts of a tool definition (key order does not matter). The kept
+ * definition (shown in "Show Changes", stored with grants and pins) keeps schemas 64 levels
+ * deep and each deeper subtree as its hash: a decoy nested 100,000 levels deep still pins, still
+ * shows a change, and cannot break storing the pins of the other tools.
+ */
 export function pinTool(tool: Tool): ToolPin {
-  const definition: PinnedDefinition = {
+  const full = {
     name: tool.name,
     title: tool.title,
     description: tool.description,
@@ -26,7 +34,20 @@ export function pinTool(tool: Tool): ToolPin {
     outputSchema: tool.outputSchema,
     annotations: tool.annotations,
   };
-  return { hash: createHash('sha256').update(canonicalJson(definition)).digest('hex'), definition };
+  const definition: PinnedDefinition = {
+    ...full,
+    inputSchema: keptPart(full.inputSchema, 0),
+    outputSchema: keptPart(full.outputSchema, 0),
+    annotations: keptPart(full.annotations, 0),
+  };
+  return { hash: createHash('sha256').update(canonicalJson(full)).digest('hex'), definition };
+}
+
+function keptPart(value: unknown, depth: number): unknown {
+  if (typeof value !== 'object' || value === null) return value;
+  if (depth >= KEPT_DEPTH) return `(nested deeper than ${KEPT_DEPTH} levels; sha256 ${createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 16)})`;
+  if (Array.isArray(value)) return value.map((v) => keptPart(v, depth + 1));
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keptPart(v, depth + 1)]));
 }
 
 /** Which trusted parts differ between two pinned definitions, in words a user reads. */
@@ -41,11 +62,34 @@ export function changedParts(before: PinnedDefinition, after: PinnedDefinition):
   return parts.filter(([key]) => canonicalJson(before[key]) !== canonicalJson(after[key])).map(([, label]) => label);
 }
 
-/** JSON with object keys sorted at every level, so equal values always hash the same. */
+/**
+ * JSON with object keys sorted at every level, so equal values always hash the same. Written
+ * with its own stack, not recursion: a server's value may nest deeper than the call stack.
+ */
 export function canonicalJson(value: unknown): string {
-  if (value === undefined) return 'null';
-  if (value === null || typeof value !== 'object') return JSON.stringify(value);
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  const out: string[] = [];
+  const todo: ({ readonly text: string } | { readonly value: unknown })[] = [{ value }];
+  for (let task = todo.pop(); task !== undefined; task = todo.pop()) {
+    if ('text' in task) {
+      out.push(task.text);
+      continue;
+    }
+    const v = task.value;
+    if (v === undefined) out.push('null');
+    else if (v === null || typeof v !== 'object') out.push(JSON.stringify(v));
+    else {
+      const array = Array.isArray(v);
+      const entries = array ? v.map((item): [string | undefined, unknown] => [undefined, item]) : Object.entries(v).filter(([, x]) => x !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+      // Pushed in reverse: the stack hands them back in order.
+      todo.push({ text: array ? ']' : '}' });
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, item] = entries[i];
+        todo.push({ value: item });
+        if (key !== undefined) todo.push({ text: `${JSON.stringify(key)}:` });
+        if (i > 0) todo.push({ text: ',' });
+      }
+      todo.push({ text: array ? '[' : '{' });
+    }
+  }
+  return out.join('');
 }

@@ -1,5 +1,8 @@
-import type { RawToolResult } from '../connection/serverConnection';
+import type { CallToolResult } from '@modelcontextprotocol/client';
 import { sanitizeLargeText, sanitizeText } from './sanitize';
+
+/** A result as servers send it: current `content`, or the 2024-10-07 draft's `toolResult`. */
+export type RawToolResult = CallToolResult | { toolResult: unknown };
 
 /** Where binary content goes so the user can open it (the extension's storage; a temp dir in the CLI). */
 export type BinarySaver = (data: Buffer, mimeType: string, nameHint: string) => Promise<string>;

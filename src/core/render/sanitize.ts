@@ -5,10 +5,17 @@ const ANSI = /\u001b\[[0-?]*[ -/]*[@-~]|\u001b\][^\u0007\u001b]*(?:\u0007|\u001b
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
-// Unicode tag characters: invisible, yet models read them ("ASCII smuggling").
-const TAGS = /[\u{E0000}-\u{E007F}]/gu;
+// Unicode tag characters: invisible, yet models read them ("ASCII smuggling"); so are the
+// Hangul and Mongolian fillers, the soft hyphen and the Arabic letter mark (a direction mark).
+const TAGS = /[\u{E0000}-\u{E007F}\u00ad\u061c\u115f\u1160\u180e\u3164\uffa0]/gu;
+// Variation selectors spell hidden bytes after a visible character ("emoji smuggling"). Only the
+// text/emoji presentation selectors mean anything to a reader, and only one, right after a character.
+const SELECTORS = /[\ufe00-\ufe0f\u{E0100}-\u{E01EF}]+/gu;
+const PRESENTATION = /^[\ufe0e\ufe0f]/u;
+// Line and paragraph separators break lines in editors and terminals: they are newlines.
+const SEPARATORS = /[\u2028\u2029]/g;
 /** Anything `sanitizeText` would remove or change (CR and ESC are controls too). */
-const NEEDS_SANITIZING = new RegExp(`${CONTROL.source}|${TAGS.source}`, 'u');
+const NEEDS_SANITIZING = new RegExp(`${CONTROL.source}|${TAGS.source}|${SELECTORS.source}|${SEPARATORS.source}`, 'u');
 
 /**
  * Text from a server, made safe to show: no terminal escapes, control characters, zero-width
@@ -16,7 +23,19 @@ const NEEDS_SANITIZING = new RegExp(`${CONTROL.source}|${TAGS.source}`, 'u');
  */
 export function sanitizeText(text: string): string {
   if (!NEEDS_SANITIZING.test(text)) return text; // most text: one scan instead of four replaces
-  return text.replace(ANSI, '').replace(/\r\n?/g, '\n').replace(CONTROL, '').replace(TAGS, '');
+  return text
+    .replace(ANSI, '')
+    .replace(/\r\n?/g, '\n')
+    .replace(SEPARATORS, '\n')
+    .replace(CONTROL, '')
+    .replace(TAGS, '')
+    .replace(SELECTORS, keepPresentation);
+}
+
+/** A run of selectors keeps its first only when that is a presentation selector after a character. */
+function keepPresentation(run: string, offset: number, text: string): string {
+  const after = offset > 0 ? text[offset - 1] : '\n';
+  return after !== '\n' && PRESENTATION.test(run) ? run[0] : '';
 }
 
 /** One line of server text (names, titles): newlines and tabs become spaces too. */
@@ -54,4 +73,23 @@ export async function sanitizeLargeText(text: string): Promise<string> {
     if (at < text.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
   return changed ? parts.join('') : text; // nothing removed: no copy of the whole text
+}
+
+// Everything sanitizeText removes or reads as a newline (tab and newline are JSON's to escape).
+const INVISIBLE = new RegExp(`${CONTROL.source}|${TAGS.source}|${SELECTORS.source}|${SEPARATORS.source}`, 'gu');
+
+/**
+ * JSON of a value as it will be sent, with every invisible, direction or control character
+ * written as its `\uXXXX` escape: the same value to a parser, but a reader sees each one.
+ * Arguments come from the user, a model or an edit; this is how the approval prompt shows them.
+ */
+export function visibleJson(value: unknown, indent?: number): string {
+  return JSON.stringify(value, null, indent).replace(INVISIBLE, escapeUnits);
+}
+
+/** Each UTF-16 code unit as `\\uXXXX` (a character outside the basic plane is a surrogate pair). */
+function escapeUnits(text: string): string {
+  let out = '';
+  for (let i = 0; i < text.length; i++) out += `\\u${text.charCodeAt(i).toString(16).toUpperCase().padStart(4, '0')}`;
+  return out;
 }

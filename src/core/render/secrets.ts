@@ -1,4 +1,4 @@
-import type { ServerLog } from '../connection/serverState';
+import type { ServerLog } from '../serverLog';
 
 export const MASK = '••••••';
 

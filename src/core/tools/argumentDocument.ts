@@ -1,5 +1,6 @@
-import { findNodeAtLocation, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { describeProblem, parseProblem } from './argumentProblems';
+import type { Node, ParseError } from 'jsonc-parser';
+import { loadJsonc } from '../lazy/load';
+import { describeProblem, type SchemaProblem } from './schemaProblems';
 
 /** A stretch of the editor's text (offsets in UTF-16 code units, as editors count). */
 export interface TextSpan {
@@ -21,10 +22,10 @@ export interface PlacedProblem extends TextSpan {
 /** Strict JSON (what a server receives), which must be an object; errors say line, column and what. */
 export function parseArgumentsText(text: string): ParsedArguments {
   const errors: ParseError[] = [];
-  const tree = parseTree(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
+  const tree = loadJsonc().parseTree(text, errors, { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false });
   const [first] = errors;
   if (first) {
-    const what = printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+    const what = loadJsonc().printParseErrorCode(first.error).replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
     return { ok: false, message: `Not valid JSON at ${lineColumn(text, first.offset)}: ${what}.`, span: { offset: first.offset, length: Math.max(1, first.length) } };
   }
   if (!tree || tree.type !== 'object') {
@@ -39,11 +40,10 @@ export function parseArgumentsText(text: string): ParsedArguments {
  * on its name, a missing one on the opening brace of the object that lacks it. A path that is
  * not in the text (a list too short) falls back to the nearest enclosing value.
  */
-export function placeProblems(text: string, problems: readonly string[]): PlacedProblem[] {
-  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+export function placeProblems(text: string, problems: readonly SchemaProblem[]): PlacedProblem[] {
+  const tree = loadJsonc().parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
   if (!tree) return [];
-  return problems.map((raw) => {
-    const problem = parseProblem(raw);
+  return problems.map((problem) => {
     const node = nearest(tree, problem.path);
     const message = describeProblem(problem);
     if (problem.kind === 'unexpected' && node.type === 'object') {
@@ -57,7 +57,7 @@ export function placeProblems(text: string, problems: readonly string[]): Placed
 
 function nearest(tree: Node, path: readonly (string | number)[]): Node {
   for (let n = path.length; n > 0; n--) {
-    const node = findNodeAtLocation(tree, path.slice(0, n) as (string | number)[]);
+    const node = loadJsonc().findNodeAtLocation(tree, path.slice(0, n) as (string | number)[]);
     if (node) return node;
   }
   return tree;
@@ -76,7 +76,7 @@ export function lineColumn(text: string, offset: number): string {
  * else selecting the first value; undefined for an empty object.
  */
 export function firstValueSpan(text: string): TextSpan | undefined {
-  const tree = parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
+  const tree = loadJsonc().parseTree(text, [], { allowTrailingComma: true, disallowComments: false });
   const values = (tree?.type === 'object' ? tree.children ?? [] : []).map((p) => p.children?.[1]).filter((n): n is Node => n !== undefined);
   const empty = values.find((n) => n.type === 'string' && n.value === '');
   if (empty) return { offset: empty.offset + 1, length: 0 };

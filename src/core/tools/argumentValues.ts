@@ -1,8 +1,8 @@
 import type { ArgumentField } from './argumentFields';
-import { problemsOfField } from './argumentProblems';
+import { problemsOfField, type SchemaProblem } from './schemaProblems';
 
-/** Checks a whole arguments object against the tool's input schema; problems as `SchemaValidator` words them. */
-export type ValidateArguments = (args: Record<string, unknown>) => readonly string[];
+/** Checks a whole arguments object against the tool's input schema. */
+export type ValidateArguments = (args: Record<string, unknown>) => readonly SchemaProblem[];
 
 /** What a field's text means: a value, "leave it unset", or why it is not acceptable. */
 export type FieldEntry =

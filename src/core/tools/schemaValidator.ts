@@ -1,10 +1,9 @@
-import Ajv, { type ValidateFunction, type ErrorObject } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { default as Ajv, ValidateFunction, ErrorObject } from 'ajv';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import { loadHeavy } from '../lazy/load';
+import { pointerPath, problemText, type SchemaProblem } from './schemaProblems';
 
-export type SchemaCheck = { readonly valid: true } | { readonly valid: false; readonly problems: string[] };
+export type SchemaCheck = { readonly valid: true } | { readonly valid: false; readonly problems: readonly SchemaProblem[] };
 export type CompiledSchema = { readonly ok: true; check(value: unknown): SchemaCheck } | { readonly ok: false; readonly error: string };
 
 type Dialect = 'draft-07' | '2019-09' | '2020-12';
@@ -43,7 +42,7 @@ export class SchemaValidator implements jsonSchemaValidator {
       const result = compiled.check(input);
       return result.valid
         ? { valid: true, data: input as T, errorMessage: undefined }
-        : { valid: false, data: undefined, errorMessage: result.problems.join('; ') };
+        : { valid: false, data: undefined, errorMessage: result.problems.map(problemText).join('; ') };
     };
   }
 
@@ -65,12 +64,14 @@ export class SchemaValidator implements jsonSchemaValidator {
   private _engine(dialect: Dialect): Ajv {
     let engine = this._engines.get(dialect);
     if (!engine) {
-      const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false };
+      // logger: false: ajv would print a schema's text (unknown formats...) to the console, escapes and all.
+      const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false, logger: false as const };
+      const heavy = loadHeavy();
       engine =
-        dialect === '2020-12' ? new Ajv2020(options)
-        : dialect === '2019-09' ? new Ajv2019(options)
-        : new Ajv(options);
-      addFormats(engine);
+        dialect === '2020-12' ? new heavy.Ajv2020(options)
+        : dialect === '2019-09' ? new heavy.Ajv2019(options)
+        : new heavy.Ajv(options);
+      heavy.addFormats(engine);
       this._engines.set(dialect, engine);
     }
     return engine;
@@ -88,13 +89,13 @@ function dialectOf(uri: unknown): Dialect | undefined {
 
 function runCheck(fn: ValidateFunction, value: unknown): SchemaCheck {
   if (fn(value)) return { valid: true };
-  return { valid: false, problems: (fn.errors ?? []).map(describeError) };
+  return { valid: false, problems: (fn.errors ?? []).map(problemOf) };
 }
 
-/** "`/count`: must be <= 10" — which field and why. */
-export function describeError(error: ErrorObject): string {
-  const where = error.instancePath || '(top level)';
-  if (error.keyword === 'required') return `${where}: missing required property "${(error.params as { missingProperty: string }).missingProperty}"`;
-  if (error.keyword === 'additionalProperties') return `${where}: unexpected property "${(error.params as { additionalProperty: string }).additionalProperty}"`;
-  return `${where}: ${error.message ?? error.keyword}`;
+/** One ajv error as a problem: which value, and why. */
+function problemOf(error: ErrorObject): SchemaProblem {
+  const path = pointerPath(error.instancePath);
+  if (error.keyword === 'required') return { path, kind: 'missing', property: String(error.params.missingProperty), message: error.message ?? 'is required' };
+  if (error.keyword === 'additionalProperties') return { path, kind: 'unexpected', property: String(error.params.additionalProperty), message: error.message ?? 'is not allowed' };
+  return { path, kind: 'other', message: error.message ?? error.keyword };
 }

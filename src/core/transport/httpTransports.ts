@@ -1,5 +1,5 @@
-import { SSEClientTransport, StreamableHTTPClientTransport, type OAuthClientProvider } from '@modelcontextprotocol/client';
-import { SignInError } from '../auth/signInErrors';
+import type { OAuthClientProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { loadHeavy } from '../lazy/load';
 
 export type HttpKind = 'streamable-http' | 'sse';
 
@@ -15,6 +15,7 @@ export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
  */
 export function createHttpTransport(kind: HttpKind, url: string, headers: Readonly<Record<string, string>>, authProvider?: OAuthClientProvider): HttpTransport {
   const withHeaders = fetchWithHeaders(url, headers);
+  const { SSEClientTransport, StreamableHTTPClientTransport } = loadHeavy();
   return kind === 'streamable-http'
     ? new StreamableHTTPClientTransport(new URL(url), { fetch: withHeaders, authProvider })
     : new SSEClientTransport(new URL(url), { fetch: withHeaders, authProvider });
@@ -46,12 +47,11 @@ export function shouldTrySse(err: unknown): boolean {
   return status === 400 || status === 404 || status === 405;
 }
 
-/** One plain sentence for a failed HTTP connection: what happened and what to do. */
+/** One plain sentence for a failed HTTP connection: what happened and what to do (a failed sign-in says its own: serverFailures.ts). */
 export function explainHttpFailure(err: unknown, url: string): string {
   const status = httpStatus(err);
   const message = err instanceof Error ? err.message : String(err);
   const cause = (err as { cause?: { code?: string } } | undefined)?.cause?.code;
-  if (err instanceof SignInError) return err.message;
   if (status === 401 || status === 403) {
     return `The server at ${url} answered ${status} ${status === 401 ? 'Unauthorized' : 'Forbidden'}: it needs credentials. Check the "headers" of this server (for example an Authorization header with a token).`;
   }

@@ -2,10 +2,10 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ServerStartError } from '../errors';
-import { LineFramer, type Frame } from './lineFramer';
-import { MessagePump, type Queued } from './messagePump';
-import { OffThreadJsonParser, type StreamingJson } from './offThreadJson';
-import { stopTree } from './processTree';
+import { loadHeavy } from '../lazy/load';
+import type { Frame } from './lineFramer';
+import type { MessagePump, Queued } from './messagePump';
+import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
 import { formatCommandLine, missingCommandHint, needsShell, pathEntries, quoteForCmd, resolveExecutable, type StdioLaunch } from './commandLine';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
@@ -110,8 +110,8 @@ export class StdioTransport implements Transport {
     child.stdin!.on('error', () => undefined); // EPIPE after the server died: the exit handler reports it
     this._drainStderr(child);
     const maxMessageBytes = this._options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const framer = new LineFramer(maxMessageBytes, this._options.offThreadBytes ?? OFF_THREAD_BYTES);
-    const pump = (this._pump = new MessagePump(
+    const framer = new (loadHeavy().LineFramer)(maxMessageBytes, this._options.offThreadBytes ?? OFF_THREAD_BYTES);
+    const pump = (this._pump = new (loadHeavy().MessagePump)(
       {
         message: (message) => this.onmessage?.(message),
         warning: (text) => this._options.onWarning?.(text),
@@ -137,7 +137,7 @@ export class StdioTransport implements Transport {
   private _accept(frame: Frame): Queued | undefined {
     switch (frame.kind) {
       case 'large-piece':
-        this._large ??= (this._parser ??= new OffThreadJsonParser()).begin();
+        this._large ??= (this._parser ??= new (loadHeavy().OffThreadJsonParser)()).begin();
         this._large.push(frame.bytes);
         return undefined;
       case 'large-abort':
@@ -187,9 +187,9 @@ export class StdioTransport implements Transport {
     const child = this._child;
     if (!child) return this._finish();
     if (child.exitCode === null && child.signalCode === null) {
-      await stopTree(child, this._exited);
+      await loadHeavy().stopTree(child, this._exited);
     } else {
-      await stopTree(child, Promise.resolve()); // the leader is gone, its group may not be
+      await loadHeavy().stopTree(child, Promise.resolve()); // the leader is gone, its group may not be
     }
     this._finish();
   }

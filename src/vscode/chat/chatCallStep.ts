@@ -20,12 +20,12 @@ export async function runChatCall(
   signal: AbortSignal,
 ): Promise<CallOutcome> {
   const label = `${sanitizeLine(target.server)} › ${sanitizeLine(target.tool)}`;
-  stream.progress(`Calling ${label} ${shortArgs(target.args, 60)}`);
+  stream.progress(vscode.l10n.t('Calling {0} {1}', label, shortArgs(target.args, 60)));
   const outcome = await pipeline.call({
     ...target,
     origin: 'chat',
     signal,
-    onProgress: (p) => stream.progress(`${label}: ${p.message ?? (p.total ? `${p.progress} of ${p.total}` : String(p.progress))}`),
+    onProgress: (p) => stream.progress(`${label}: ${p.message ?? (p.total ? vscode.l10n.t('{0} of {1}', p.progress, p.total) : String(p.progress))}`),
   });
   stream.markdown(callLine(target.server, target.tool, target.args, outcome));
   return outcome;

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { parseUse } from '../../core/chat/chatCommandLine';
 import { sanitizeText } from '../../core/render/sanitize';
 import type { ChatTool } from './chatCatalog';
+import { modelSchema } from '../../core/chat/modelSchema';
 
 /** Some models refuse longer tool descriptions (OpenAI: 1024). */
 const MAX_DESCRIPTION = 1000;
@@ -42,10 +43,10 @@ export function pinnedServers(history: readonly Turn[]): string[] {
   return [];
 }
 
-/** A tool as the model sees it: its model-safe name, a sanitised description naming its server, its input schema. */
+/** A tool as the model sees it: its model-safe name, a sanitised description naming its server, its sanitised input schema. */
 export function toModelTool(name: string, tool: ChatTool): vscode.LanguageModelChatTool {
   const own = sanitizeText(tool.description ?? tool.title ?? tool.tool).trim();
   const where = `(MCP server "${sanitizeText(tool.server)}", tool "${sanitizeText(tool.tool)}")`;
   const description = `${own.length > MAX_DESCRIPTION ? `${own.slice(0, MAX_DESCRIPTION - 1)}…` : own} ${where}`;
-  return { name, description, inputSchema: tool.definition.inputSchema };
+  return { name, description, inputSchema: modelSchema(tool.definition.inputSchema) as object };
 }

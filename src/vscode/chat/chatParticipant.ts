@@ -1,30 +1,17 @@
 import * as vscode from 'vscode';
-import { answerCatalog, answerDirectCall, answerUse } from './directCommands';
-import { runToolLoop, type ChatDeps } from './toolLoop';
+import { loadChat } from '../lazy/load';
+import type { ChatDeps } from './toolLoop';
 
 /** The participant's id, as contributed in package.json (`chatParticipants`). */
 export const CHAT_PARTICIPANT_ID = 'mcpToolHost.mcp';
 
-/** Routes a request: the slash commands answer directly, free text goes to the model with the tools. */
-export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
-  return async (request, context, stream, token) => {
-    switch (request.command) {
-      case 'servers':
-      case 'tools':
-        return answerCatalog(deps, request.command, stream, token);
-      case 'call':
-        return answerDirectCall(deps, request.prompt, stream, token);
-      case 'use':
-        return answerUse(deps, request.prompt, stream);
-      default:
-        return runToolLoop(deps, request, context, stream, token);
-    }
-  };
-}
-
-/** Registers `@mcp`; the returned disposable removes it. */
+/** Registers `@mcp`; its request handling loads with the first request. The returned disposable removes it. */
 export function registerChatParticipant(deps: ChatDeps & { readonly context: vscode.ExtensionContext }): vscode.Disposable {
-  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, createChatHandler(deps));
+  let handler: vscode.ChatRequestHandler | undefined;
+  const participant = vscode.chat.createChatParticipant(CHAT_PARTICIPANT_ID, (request, context, stream, token) => {
+    handler ??= loadChat().createChatHandler(deps);
+    return handler(request, context, stream, token);
+  });
   participant.iconPath = vscode.Uri.joinPath(deps.context.extensionUri, 'media', 'mcp-chat.svg');
   return participant;
 }

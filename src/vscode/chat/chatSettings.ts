@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECTION } from '../settings';
+import { SECTION } from '../section';
 
 /** The `mcpToolHost.chat.*` settings, read once per request. */
 export interface ChatSettings {

@@ -1,4 +1,4 @@
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
 import { parseDirectCall, parseUse } from '../../core/chat/chatCommandLine';
 import { cutForModel, mdBlock, mdText } from '../../core/chat/markdown';
 import { serversMarkdown, toolsMarkdown } from './catalogMarkdown';
@@ -6,6 +6,7 @@ import { waitForStartingServers } from './chatCatalog';
 import { runChatCall } from './chatCallStep';
 import { readChatSettings, toolEnabled } from './chatSettings';
 import type { ChatDeps } from './toolLoop';
+import { problemText } from '../../core/tools/schemaProblems';
 
 /** The most of a `/call` result shown in the answer; the output channel has all of it. */
 const MAX_SHOWN_CHARS = 20_000;
@@ -13,7 +14,7 @@ const MAX_SHOWN_CHARS = 20_000;
 /** `/servers` (at once) and `/tools` (once starting servers are up, bounded): answered from the catalog, no model needed. */
 export async function answerCatalog(deps: ChatDeps, command: 'servers' | 'tools', stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const settings = readChatSettings();
-  if (command === 'tools') await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(`Waiting for ${names.join(', ')} to start...`));
+  if (command === 'tools') await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(vscode.l10n.t('Waiting for {0} to start...', names.join(', '))));
   stream.markdown(command === 'servers' ? serversMarkdown(deps.pool, settings) : toolsMarkdown(deps.pool, settings, deps.pipeline.rules));
   return { metadata: { command } };
 }
@@ -26,18 +27,18 @@ export async function answerDirectCall(deps: ChatDeps, prompt: string, stream: v
     return { metadata: { command: 'call' } };
   }
   if (!toolEnabled(readChatSettings(), parsed.server, parsed.tool)) {
-    stream.markdown(`${mdText(parsed.server)}/${mdText(parsed.tool)} is turned off for chat (settings \`mcpToolHost.chat.enabledServers\` and \`mcpToolHost.chat.disabledTools\`).`);
+    stream.markdown(vscode.l10n.t('{0} is turned off for chat (settings `mcpToolHost.chat.enabledServers` and `mcpToolHost.chat.disabledTools`).', `${mdText(parsed.server)}/${mdText(parsed.tool)}`));
     return { metadata: { command: 'call', outcome: 'off' } };
   }
-  await waitForStartingServers(deps.pool, readChatSettings(), token, (names) => stream.progress(`Waiting for ${names.join(', ')} to start...`));
+  await waitForStartingServers(deps.pool, readChatSettings(), token, (names) => stream.progress(vscode.l10n.t('Waiting for {0} to start...', names.join(', '))));
   const abort = new AbortController();
   const subscription = token.onCancellationRequested(() => abort.abort());
   try {
     const outcome = await runChatCall(deps.pipeline, parsed, stream, abort.signal);
     if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
-      stream.markdown(`\n${mdBlock(cutForModel(outcome.result.text, MAX_SHOWN_CHARS, 'the "MCP Tool Host" output channel'))}\n`);
+      stream.markdown(`\n${mdBlock(cutForModel(outcome.result.text, MAX_SHOWN_CHARS, vscode.l10n.t('the "MCP Tool Host" output channel')))}\n`);
     }
-    if (outcome.kind === 'invalid-arguments') stream.markdown(`\n${outcome.problems.map((p) => `- ${mdText(p)}`).join('\n')}\n`);
+    if (outcome.kind === 'invalid-arguments') stream.markdown(`\n${outcome.problems.map((p) => `- ${mdText(problemText(p))}`).join('\n')}\n`);
     return { metadata: { command: 'call', outcome: outcome.kind } };
   } finally {
     subscription.dispose();
@@ -48,12 +49,13 @@ export async function answerDirectCall(deps: ChatDeps, prompt: string, stream: v
 export function answerUse(deps: ChatDeps, prompt: string, stream: vscode.ChatResponseStream): vscode.ChatResult {
   const names = parseUse(prompt);
   if (names.length === 0) {
-    stream.markdown('No preferred server now: requests offer the tools that fit best.');
+    stream.markdown(vscode.l10n.t('No preferred server now: requests offer the tools that fit best.'));
     return { metadata: { command: 'use', servers: [] } };
   }
   const unknown = names.filter((n) => !deps.pool.get(n));
   const known = names.filter((n) => deps.pool.get(n));
-  if (known.length) stream.markdown(`In this conversation, requests offer the tools of ${known.map((n) => `**${mdText(n)}**`).join(', ')} first.`);
-  if (unknown.length) stream.markdown(`\n\nNo server is named ${unknown.map((n) => `**${mdText(n)}**`).join(', ')} (\`/servers\` lists them).`);
+  const bold = (list: readonly string[]) => list.map((n) => `**${mdText(n)}**`).join(', ');
+  if (known.length) stream.markdown(vscode.l10n.t('In this conversation, requests offer the tools of {0} first.', bold(known)));
+  if (unknown.length) stream.markdown(`\n\n${vscode.l10n.t('No server is named {0} (`/servers` lists them).', bold(unknown))}`);
   return { metadata: { command: 'use', servers: known } };
 }

@@ -24,7 +24,8 @@ export interface ToolLoopMetadata {
   readonly stopped?: 'max-rounds' | 'cancelled' | 'no-model' | 'model-error';
 }
 
-export const NO_MODEL = 'No language model is available for chat. Pick one in the Chat view\'s model picker (for example, sign in to GitHub Copilot or install a language model provider), then ask again. `/servers`, `/tools` and `/call` work without a model.';
+const noModel = () =>
+  vscode.l10n.t('No language model is available for chat. Pick one in the Chat view\'s model picker (for example, sign in to GitHub Copilot or install a language model provider), then ask again. `/servers`, `/tools` and `/call` work without a model.');
 
 /**
  * A free-text request: the model gets the enabled tools (at most 128, the ones the user named
@@ -35,9 +36,9 @@ export const NO_MODEL = 'No language model is available for chat. Pick one in th
  */
 export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const model: vscode.LanguageModelChat | undefined = request.model;
-  if (!model) return finish(stream, NO_MODEL, { rounds: 0, calls: [], offered: [], leftOut: [], stopped: 'no-model' });
+  if (!model) return finish(stream, noModel(), { rounds: 0, calls: [], offered: [], leftOut: [], stopped: 'no-model' });
   const settings = readChatSettings();
-  await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(`Waiting for ${names.join(', ')} to start...`));
+  await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(vscode.l10n.t('Waiting for {0} to start...', names.join(', '))));
   const catalog = chatCatalog(deps.pool, settings);
   const choice = selectTools(catalog.tools, { prompt: request.prompt, pinnedServers: pinnedServers(context.history), max: MAX_CHAT_TOOLS });
   const byName = modelToolNames(choice.selected);
@@ -59,14 +60,14 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
       } catch (err) {
         if (token.isCancellationRequested) return { metadata: meta(round, 'cancelled') };
         const message = err instanceof Error ? err.message : String(err);
-        return finish(stream, `The language model could not answer: ${mdText(message)}`, meta(round, 'model-error'), message);
+        return finish(stream, vscode.l10n.t('The language model could not answer: {0}', mdText(message)), meta(round, 'model-error'), message);
       }
       if (token.isCancellationRequested) return { metadata: meta(round, 'cancelled') };
       if (asked.length === 0) return closing(stream, calls, meta(round));
       if (!offerTools) {
         const why = round > settings.maxRounds
-          ? `Stopped after ${settings.maxRounds} rounds of tool calls (setting \`mcpToolHost.chat.maxRounds\`): ask again to continue.`
-          : `Stopped: this request reached its limit of ${settings.maxToolCalls} tool calls (setting \`mcpToolHost.chat.maxToolCalls\`); nothing more was sent.`;
+          ? vscode.l10n.t('Stopped after {0} rounds of tool calls (setting `mcpToolHost.chat.maxRounds`): ask again to continue.', settings.maxRounds)
+          : vscode.l10n.t('Stopped: this request reached its limit of {0} tool calls (setting `mcpToolHost.chat.maxToolCalls`); nothing more was sent.', settings.maxToolCalls);
         return finish(stream, why, meta(round, 'max-rounds'));
       }
       messages.push(vscode.LanguageModelChatMessage.Assistant(asked));
@@ -75,7 +76,7 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
       stream.markdown('\n'); // ends the list of calls: the model's next words are a paragraph of their own
       messages.push(vscode.LanguageModelChatMessage.User(results));
       if (token.isCancellationRequested) {
-        stream.markdown('\nCancelled.\n');
+        stream.markdown(`\n${vscode.l10n.t('Cancelled.')}\n`);
         return { metadata: meta(round, 'cancelled') };
       }
     }
@@ -86,7 +87,7 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
 
 /** Sends one request and streams its text; returns the tool calls the model asked for. */
 async function streamRound(model: vscode.LanguageModelChat, messages: vscode.LanguageModelChatMessage[], tools: vscode.LanguageModelChatTool[], stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.LanguageModelToolCallPart[]> {
-  const response = await model.sendRequest(messages, { tools, justification: 'Answer with the tools of your MCP servers.' }, token);
+  const response = await model.sendRequest(messages, { tools, justification: vscode.l10n.t('Answer with the tools of your MCP servers.') }, token);
   const asked: vscode.LanguageModelToolCallPart[] = [];
   let wrote = false;
   for await (const part of response.stream) {
@@ -104,7 +105,7 @@ async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, 
   const target = byName.get(part.name);
   if (!target) {
     calls.push({ server: '', tool: part.name, modelName: part.name, outcome: 'unknown-tool' });
-    stream.markdown(callLine('?', part.name, part.input, 'no such tool was offered: not sent'));
+    stream.markdown(callLine('?', part.name, part.input, vscode.l10n.t('no such tool was offered: not sent')));
     return resultPart(part.callId, `There is no tool named "${part.name}". Use only the tools offered.`);
   }
   const args = asArguments(part.input);
@@ -114,7 +115,7 @@ async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, 
   }
   if (calls.filter((c) => c.outcome !== 'unknown-tool' && c.outcome !== 'refused').length >= settings.maxToolCalls) {
     calls.push({ server: target.server, tool: target.tool, modelName: part.name, outcome: 'refused' });
-    stream.markdown(callLine(target.server, target.tool, args, `not sent: this request reached its limit of ${settings.maxToolCalls} tool calls (\`mcpToolHost.chat.maxToolCalls\`)`));
+    stream.markdown(callLine(target.server, target.tool, args, vscode.l10n.t('not sent: this request reached its limit of {0} tool calls (`mcpToolHost.chat.maxToolCalls`)', settings.maxToolCalls)));
     return resultPart(part.callId, `Not sent: this chat request reached its limit of ${settings.maxToolCalls} tool calls. Answer with what you have.`);
   }
   const outcome = await runChatCall(deps.pipeline, { server: target.server, tool: target.tool, args }, stream, signal);
@@ -125,18 +126,19 @@ async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, 
 /** Says up front which servers are down and which tools did not fit the budget. */
 function announce(stream: vscode.ChatResponseStream, catalog: ChatCatalog, leftOut: readonly ChatTool[]): void {
   const notes: string[] = [];
-  for (const d of catalog.down) notes.push(`Server **${mdText(d.server)}** is not running (${mdText(d.state)}): its tools are not available. Restart it from the MCP Tool Host view.`);
-  if (catalog.tools.length === 0) notes.push('No MCP tool is available to chat right now (`/servers` shows why); the model answers without tools.');
+  for (const d of catalog.down) notes.push(vscode.l10n.t('Server **{0}** is not running ({1}): its tools are not available. Restart it from the MCP Tool Host view.', mdText(d.server), mdText(d.state)));
+  if (catalog.tools.length === 0) notes.push(vscode.l10n.t('No MCP tool is available to chat right now (`/servers` shows why); the model answers without tools.'));
   if (leftOut.length) {
     const shown = leftOut.slice(0, 20).map((t) => mdCode(`${t.server}/${t.tool}`)).join(', ');
-    notes.push(`${catalog.tools.length} tools are enabled, more than the ${MAX_CHAT_TOOLS} a request may offer: ${leftOut.length} left out (${shown}${leftOut.length > 20 ? ', ...' : ''}). Name a server or \`/use SERVER\` to prefer its tools.`);
+    const list = `${shown}${leftOut.length > 20 ? ', ...' : ''}`;
+    notes.push(vscode.l10n.t('{0} tools are enabled, more than the {1} a request may offer: {2} left out ({3}). Name a server or `/use SERVER` to prefer its tools.', catalog.tools.length, MAX_CHAT_TOOLS, leftOut.length, list));
   }
   if (notes.length) stream.markdown(`${notes.map((n) => `> ${n}`).join('\n>\n')}\n\n`);
 }
 
 function closing(stream: vscode.ChatResponseStream, calls: readonly ChatCallRecord[], metadata: ToolLoopMetadata): vscode.ChatResult {
   const denied = calls.filter((c) => c.outcome === 'denied').length;
-  if (denied) stream.markdown(`\n\nYou denied ${denied === 1 ? 'a call' : `${denied} calls`}: nothing was sent for ${denied === 1 ? 'it' : 'them'}.\n`);
+  if (denied) stream.markdown(`\n\n${denied === 1 ? vscode.l10n.t('You denied a call: nothing was sent for it.') : vscode.l10n.t('You denied {0} calls: nothing was sent for them.', denied)}\n`);
   return { metadata };
 }
 

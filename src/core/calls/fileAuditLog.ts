@@ -1,0 +1,23 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { AuditLog, AuditRecord } from './ports';
+
+/**
+ * The audit log as a JSON-lines file, one record per call. Appended synchronously: a line is
+ * small, and the CLI may exit right after its one call.
+ */
+export class FileAuditLog implements AuditLog {
+  constructor(readonly file: string) {}
+
+  append(record: AuditRecord): void {
+    fs.mkdirSync(path.dirname(this.file), { recursive: true });
+    fs.appendFileSync(this.file, JSON.stringify(record) + '\n');
+  }
+}
+
+/** Where the CLI keeps its audit log unless --audit says otherwise: the user's state folder. */
+export function defaultCliAuditFile(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string {
+  const state = platform === 'win32' ? env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local') : env.XDG_STATE_HOME ?? path.join(home, '.local', 'state');
+  return path.join(state, 'mcp-tool-host', 'audit.jsonl');
+}

@@ -1,0 +1,101 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import { Emitter, type Disposable } from '../events';
+import type { ServerLog } from '../serverLog';
+import { sanitizeLine } from '../render/sanitize';
+import { mergeDuplicateTools } from '../tools/duplicateTools';
+
+/** list_changed notifications often come in bursts: one `tools/list` after the last of them. */
+const LIST_CHANGED_DEBOUNCE_MS = 250;
+
+/** Where the last-known tool list of a server is kept, so the tree can show it at once. */
+export interface ToolCache {
+  load(): readonly Tool[] | undefined;
+  save(tools: readonly Tool[]): void;
+}
+
+/** What lists the tools: the live session's client (sdkClient.ts). */
+export interface ToolLister {
+  readonly offersTools: boolean;
+  listTools(): Promise<Tool[]>;
+}
+
+/**
+ * One server's tools: the cached list shown at once, replaced by each listing of the live
+ * server (every page, up to the SDK's page cap), listed again shortly after `list_changed`.
+ */
+export class ToolCatalog implements Disposable {
+  private readonly _onDidChange = new Emitter<readonly Tool[]>();
+  readonly onDidChange = this._onDidChange.event;
+
+  private _tools: readonly Tool[] = [];
+  private _fromCache = false;
+  private _listingError: string | undefined;
+  private _relistTimer: NodeJS.Timeout | undefined;
+
+  constructor(private readonly _log: ServerLog, private readonly _cache?: ToolCache) {
+    const cached = _cache?.load();
+    if (cached) {
+      this._tools = cached;
+      this._fromCache = true;
+    }
+  }
+
+  get tools(): readonly Tool[] {
+    return this._tools;
+  }
+
+  /** True while the tools shown are the last-known list, not yet confirmed by the live server. */
+  get fromCache(): boolean {
+    return this._fromCache;
+  }
+
+  /** Why the last listing failed ("Listing tools failed: …"); undefined once one succeeded. */
+  get listingError(): string | undefined {
+    return this._listingError;
+  }
+
+  /** The tool with this name, as last listed. */
+  find(name: string): Tool | undefined {
+    return this._tools.find((t) => t.name === name);
+  }
+
+  /**
+   * Lists the tools of a server that offers them. `isCurrent` is asked after the answer: a late
+   * answer from an older launch is dropped.
+   */
+  async list(lister: ToolLister, isCurrent: () => boolean): Promise<void> {
+    if (!lister.offersTools) return;
+    try {
+      const listed = mergeDuplicateTools(await lister.listTools());
+      if (!isCurrent()) return;
+      const tools = listed.tools;
+      for (const name of listed.duplicates) this._log.warn(`The server lists several tools named "${sanitizeLine(name)}": shown once, and every call to it is treated at the riskiest of them.`);
+      this._tools = tools;
+      this._fromCache = false;
+      this._listingError = undefined;
+      this._cache?.save(tools);
+      this._log.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} listed.`);
+      this._onDidChange.fire(tools);
+    } catch (err) {
+      if (!isCurrent()) return;
+      this._listingError = `Listing tools failed: ${err instanceof Error ? err.message : String(err)}`;
+      this._log.error(this._listingError);
+    }
+  }
+
+  /** Runs `relist` once the burst of list_changed notifications is over. */
+  relistSoon(relist: () => Promise<void>): void {
+    clearTimeout(this._relistTimer);
+    this._relistTimer = setTimeout(() => void relist(), LIST_CHANGED_DEBOUNCE_MS);
+  }
+
+  /** The session ended: a pending re-list would ask a client that is gone. */
+  cancelRelist(): void {
+    clearTimeout(this._relistTimer);
+  }
+
+  dispose(): void {
+    this.cancelRelist();
+    this._onDidChange.dispose();
+  }
+}

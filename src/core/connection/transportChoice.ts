@@ -1,0 +1,83 @@
+import type { Transport } from '@modelcontextprotocol/client';
+import type { OAuthSignIn } from '../auth/oauthSignIn';
+import type { ResolvedLaunch } from '../config/launch';
+import type { ServerLog } from '../serverLog';
+import { createHttpTransport, shouldTrySse, type HttpKind, type HttpTransport } from '../transport/httpTransports';
+import { StdioTransport } from '../transport/stdioTransport';
+import type { SdkClient } from './sdkClient';
+import { ServerFailure, serverEnd } from './serverFailures';
+
+/** A client connected over a transport: one live session with a server. */
+export interface Session {
+  readonly client: SdkClient;
+  readonly transport: Transport;
+}
+
+export interface SessionOptions {
+  /** The connection's log (secrets masked). */
+  readonly log: ServerLog;
+  /** How long `initialize` may take. */
+  readonly handshakeTimeoutMs: number;
+  readonly maxMessageBytes?: number;
+  /** OAuth for a remote launch; without it a 401 is a plain failure. */
+  readonly signIn?: OAuthSignIn;
+  readonly newClient: () => SdkClient;
+  /**
+   * Each attempt's client and transport as soon as they exist: a stop closes them, and a failed
+   * start is explained from the transport that failed (serverFailures.ts).
+   */
+  readonly onAttempt: (attempt: Session) => void;
+  /** A sign-in waits for the user; the message says so. */
+  readonly onWaiting: (message: string) => void;
+}
+
+/**
+ * Picks the transport for a launch and runs the handshake: a child process over our stdio
+ * transport, or a remote server over Streamable HTTP. A remote endpoint that refuses Streamable
+ * HTTP gets one try over the older HTTP+SSE transport; one that asks for OAuth is connected
+ * again once the provider is in place or the user signed in (OAuthSignIn).
+ */
+export async function openSession(launch: ResolvedLaunch, shown: string, options: SessionOptions, httpKind: HttpKind = 'streamable-http'): Promise<Session> {
+  const transport = createTransport(launch, shown, httpKind, options);
+  const client = options.newClient();
+  options.onAttempt({ client, transport });
+  const handshakeMs = options.handshakeTimeoutMs;
+  try {
+    await withTimeout(client.connect(transport), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
+  } catch (err) {
+    if (launch.type === 'http' && (await options.signIn?.recover(err, transport as HttpTransport, options.onWaiting))) {
+      // The server wants OAuth: the provider is in place now, or the user just signed in. Connect again.
+      await client.close();
+      return openSession(launch, shown, options, httpKind);
+    }
+    if (launch.type !== 'http' || httpKind === 'sse' || !shouldTrySse(err)) throw err;
+    options.log.info(`Streamable HTTP was refused (${(err as Error).message}); trying the HTTP+SSE transport.`);
+    await client.close();
+    return openSession(launch, shown, options, 'sse');
+  }
+  return { client, transport };
+}
+
+function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKind, options: SessionOptions): Transport {
+  const log = options.log;
+  if (launch.type === 'http') {
+    log.info(`Connecting to ${shown} (${httpKind})`);
+    return createHttpTransport(httpKind, launch.url, launch.headers, options.signIn?.provider);
+  }
+  const transport = new StdioTransport(launch.launch, {
+    maxMessageBytes: options.maxMessageBytes,
+    onStderrLine: (line) => log.stderr(line),
+    onWarning: (message) => log.warn(message),
+  });
+  log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
+  return transport;
+}
+
+async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([p, new Promise<never>((_, reject) => (timer = setTimeout(() => reject(error()), ms)))]);
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,20 @@
+// What loads with the first server, not at activation (ARCHITECTURE.md "Limits"): the MCP SDK
+// client (with zod), ajv, and leaf modules of ours that only a starting or running server uses.
+// Reach them through `loadHeavy()` (load.ts); elsewhere these modules may only be imported as
+// types (eslint.config.mjs).
+//
+// In the extension this module is a bundle of its own, dist/core.js, so each module it holds must
+// be in no other bundle: a second copy of a class breaks `instanceof`, a second copy of a module
+// splits its state. Hence our modules here import nothing of ours (lint), and esbuild.mjs fails
+// the build when a file is in both dist/core.js and dist/extension.js.
+export { Client, IssuerMismatchError, OAuthError, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+export { default as Ajv } from 'ajv';
+export { default as Ajv2019 } from 'ajv/dist/2019';
+export { default as Ajv2020 } from 'ajv/dist/2020';
+export { default as addFormats } from 'ajv-formats';
+// Ours, ~10 KB that activation would otherwise load (eslint.config.mjs LAZY_LEAVES).
+export { LoopbackRedirectReceiver } from '../auth/loopbackReceiver';
+export { LineFramer } from '../transport/lineFramer';
+export { MessagePump } from '../transport/messagePump';
+export { OffThreadJsonParser } from '../transport/offThreadJson';
+export { stopTree } from '../transport/processTree';

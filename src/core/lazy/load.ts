@@ -1,0 +1,22 @@
+// The lazy seam (ARCHITECTURE.md "Limits"): typed loaders for the modules that activation must
+// not load. Each `require` runs on first use only (a static import would load it with this file).
+// Compiled by tsc it loads the sibling module; in dist/extension.js, esbuild.mjs turns `./heavy`
+// into dist/core.js and `./jsonc` into dist/jsonc.js, bundles of their own; the CLI bundle holds
+// them inline.
+import type * as Heavy from './heavy';
+import type * as Jsonc from './jsonc';
+
+let heavy: typeof Heavy | undefined;
+let jsonc: typeof Jsonc | undefined;
+
+/** The MCP SDK client, ajv and our server-only leaf modules (heavy.ts), loaded at the first call. */
+export function loadHeavy(): typeof Heavy {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (heavy ??= require('./heavy') as typeof Heavy);
+}
+
+/** The JSONC parser (jsonc.ts), loaded at the first call. */
+export function loadJsonc(): typeof Jsonc {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (jsonc ??= require('./jsonc') as typeof Jsonc);
+}

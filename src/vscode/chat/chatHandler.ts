@@ -1,0 +1,20 @@
+import type * as vscode from 'vscode';
+import { answerCatalog, answerDirectCall, answerUse } from './directCommands';
+import { runToolLoop, type ChatDeps } from './toolLoop';
+
+/** Routes a request: the slash commands answer directly, free text goes to the model with the tools. */
+export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
+  return async (request, context, stream, token) => {
+    switch (request.command) {
+      case 'servers':
+      case 'tools':
+        return answerCatalog(deps, request.command, stream, token);
+      case 'call':
+        return answerDirectCall(deps, request.prompt, stream, token);
+      case 'use':
+        return answerUse(deps, request.prompt, stream);
+      default:
+        return runToolLoop(deps, request, context, stream, token);
+    }
+  };
+}

@@ -1,0 +1,5 @@
+// What `@mcp` needs once asked something (the tool loop, slash commands, chat markdown), loaded
+// on the first request instead of at activation: dist/chat.js in the extension (esbuild.mjs).
+// It may share only stateless modules with dist/extension.js (no class, no module-level `let`):
+// esbuild.mjs checks every file the two bundles both hold.
+export { createChatHandler } from '../chat/chatHandler';

@@ -1,0 +1,135 @@
+import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type * as Heavy from '../../src/core/lazy/heavy';
+import type * as Jsonc from '../../src/core/lazy/jsonc';
+import { loadHeavy, loadJsonc } from '../../src/core/lazy/load';
+import { ROOT } from './helpers';
+
+/** ARCHITECTURE.md "Limits": the code loaded at activation. */
+const ACTIVATION_BUDGET_BYTES = 150 * 1024;
+
+/** Each export's name and kind ("function", "object"...), to compare a bundle with the module it was built from. */
+const shape = (module: object) => Object.fromEntries(Object.entries(module).map(([name, value]) => [name, typeof value]));
+
+/** An OAuth authorization server whose token endpoint refuses every code with `invalid_grant`. */
+function refusingAuthServer(): Promise<{ url: URL; close(): void }> {
+  const server = http.createServer((req, res) => {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    res.setHeader('content-type', 'application/json');
+    if (req.url === '/.well-known/oauth-authorization-server') {
+      res.end(JSON.stringify({ issuer: base, authorization_endpoint: `${base}/authorize`, token_endpoint: `${base}/token`, response_types_supported: ['code'], code_challenge_methods_supported: ['S256'] }));
+    } else if (req.url === '/token') {
+      res.statusCode = 400;
+      res.end(JSON.stringify({ error: 'invalid_grant', error_description: 'the code expired' }));
+    } else {
+      res.statusCode = 404;
+      res.end('{}');
+    }
+  });
+  return new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve({ url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), close: () => server.close() })),
+  );
+}
+
+/** A registered client with nothing saved: enough for the SDK to redeem a code. */
+const provider: OAuthClientProvider = {
+  redirectUrl: 'http://127.0.0.1:9/callback',
+  clientMetadata: { redirect_uris: ['http://127.0.0.1:9/callback'], client_name: 'lazy seam test' },
+  clientInformation: () => ({ client_id: 'test' }),
+  tokens: () => undefined,
+  saveTokens: () => undefined,
+  redirectToAuthorization: () => undefined,
+  saveCodeVerifier: () => undefined,
+  codeVerifier: () => 'v'.repeat(43),
+  invalidateCredentials: () => undefined,
+};
+
+describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built into a temporary folder', function () {
+  this.timeout(120_000);
+  let dist: string;
+  let core: typeof Heavy;
+  let jsonc: typeof Jsonc;
+
+  before(() => {
+    dist = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-seam-')), 'dist');
+    execFileSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', dist], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    core = require(path.join(dist, 'core.js')) as typeof Heavy;
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    jsonc = require(path.join(dist, 'jsonc.js')) as typeof Jsonc;
+  });
+
+  after(() => fs.rmSync(path.dirname(dist), { recursive: true, force: true }));
+
+  it('dist/extension.js holds no package', () => {
+    const map = JSON.parse(fs.readFileSync(path.join(dist, 'extension.js.map'), 'utf8')) as { sources: string[] };
+    assert.deepEqual(map.sources.filter((s) => s.includes('node_modules/')), []);
+    assert.ok(map.sources.some((s) => s.endsWith('src/core/lazy/load.ts')), 'the loader is in the activation bundle');
+  });
+
+  it('dist/extension.js fits the activation budget (150 KB)', () => {
+    const bytes = fs.statSync(path.join(dist, 'extension.js')).size;
+    assert.ok(bytes <= ACTIVATION_BUDGET_BYTES, `dist/extension.js is ${bytes} bytes, over the ${ACTIVATION_BUDGET_BYTES}-byte activation budget: load more on first use (ARCHITECTURE.md "Limits")`);
+  });
+
+  it('dist/extension.js requires the lazy bundles by their file names', () => {
+    const code = fs.readFileSync(path.join(dist, 'extension.js'), 'utf8');
+    assert.match(code, /require\("\.\/core\.js"\)/);
+    assert.match(code, /require\("\.\/jsonc\.js"\)/);
+    assert.match(code, /require\("\.\/chat\.js"\)/);
+    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|chat)"\)/);
+  });
+
+  it('the chat participant\'s request handling is in dist/chat.js, not in the activation bundle', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    const atActivation = sources('extension.js');
+    assert.ok(!atActivation.some((s) => s.endsWith('src/vscode/chat/toolLoop.ts')), 'the tool loop loads with the first request');
+    assert.ok(atActivation.some((s) => s.endsWith('src/vscode/chat/chatParticipant.ts')), 'the participant registers at activation');
+    const chat = sources('chat.js');
+    assert.ok(chat.some((s) => s.endsWith('src/vscode/chat/toolLoop.ts')));
+    // What both hold is copied, so it must be stateless: the build checks it, and so does this.
+    for (const shared of chat.filter((s) => atActivation.includes(s))) {
+      const source = fs.readFileSync(path.join(ROOT, shared.slice(shared.indexOf('src/'))), 'utf8');
+      assert.doesNotMatch(source, /^\s*(export\s+)?class\s|^(export\s+)?let\s/m, `${shared} is in both bundles but holds a class or module state`);
+    }
+  });
+
+  it('the lazy bundles export what loadHeavy() and loadJsonc() give the tsc build', () => {
+    assert.deepEqual(shape(core), shape(loadHeavy()));
+    assert.deepEqual(shape(jsonc), shape(loadJsonc()));
+    assert.ok(Object.values(core).every((value) => typeof value === 'function'));
+  });
+
+  it('ajv from dist/core.js compiles with formats', () => {
+    const ajv = new core.Ajv2020({ strict: false });
+    core.addFormats(ajv);
+    const check = ajv.compile({ type: 'string', format: 'email' });
+    assert.equal(check('a@example.com'), true);
+    assert.equal(check('not an address'), false);
+  });
+
+  it('an OAuthError the SDK throws inside dist/core.js is instanceof the OAuthError it exports', async () => {
+    const server = await refusingAuthServer();
+    const warn = console.warn;
+    console.warn = () => undefined; // the SDK's advice for a provider without discovery state
+    try {
+      const transport = new core.StreamableHTTPClientTransport(server.url, { authProvider: provider });
+      const err = await transport.finishAuth(new URLSearchParams({ code: 'expired' })).then(() => undefined, (e: unknown) => e);
+      assert.ok(err instanceof core.OAuthError, `the SDK threw ${String(err)}`);
+      assert.equal(err.code, 'invalid_grant');
+    } finally {
+      console.warn = warn;
+      server.close();
+    }
+  });
+
+  it('jsonc-parser from dist/jsonc.js parses comments and trailing commas', () => {
+    assert.deepEqual(jsonc.parse('{ "a": 1, // note\n }', [], { allowTrailingComma: true }), { a: 1 });
+  });
+});
