@@ -1,13 +1,13 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
-import { importX, createNodeResolver } from 'eslint-plugin-import-x';
+import { layerRules } from './eslint/layerRules.mjs';
 
 const TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 
 // Plain JavaScript that Node runs: the build, the test runner and its code-server helpers, and the
 // UI suites (Playwright). The `globals` package is not a dependency, so the Node globals these
 // files use are listed here by hand.
-const NODE_SCRIPTS = ['esbuild.mjs', 'eslint.config.mjs', 'scripts/**/*.mjs', 'test/ui/**/*.mjs'];
+const NODE_SCRIPTS = ['esbuild.mjs', 'eslint.config.mjs', 'eslint/**/*.mjs', 'scripts/**/*.mjs', 'test/ui/**/*.mjs'];
 const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntries(
   ['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Buffer', 'AbortController', 'performance'].map((name) => [name, 'readonly']),
 ));
@@ -16,10 +16,10 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 // DAG and no file imports a cycle. Lowest first; folders on one row do not import each other.
 // core/lazy is the lazy seam: any core folder may load through it.
 const CORE_LAYERS = [['render', 'tools', 'transport'], ['config', 'auth'], ['connection'], ['policy'], ['calls'], ['chat']];
-const coreDir = (/** @type {string} */ folder) => `./src/core/${folder}`;
+const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
 const LAYER_ZONES = [
   // events.ts, errors.ts, serverLog.ts: the bottom, used by every folder.
-  { target: './src/core/*.ts', from: './src/core/*/**', message: 'The files at the root of src/core are the bottom layer: they import no core folder.' },
+  { target: 'src/core', direct: true, from: [...CORE_LAYERS.flat(), 'lazy'].map(coreDir), message: 'The files at the root of src/core are the bottom layer: they import no core folder.' },
   ...CORE_LAYERS.flatMap((row, i) =>
     row.map((folder) => ({
       target: coreDir(folder),
@@ -27,9 +27,9 @@ const LAYER_ZONES = [
       message: `src/core/${folder} may import only the folders below it (eslint.config.mjs CORE_LAYERS).`,
     })),
   ).filter((zone) => zone.from.length > 0),
-  { target: './src/core', from: ['./src/vscode', './src/cli', './src/extension.ts'], message: 'src/core is used by the adapters, never the other way.' },
-  { target: './src/vscode', from: './src/cli', message: 'The VS Code adapters and the CLI share only src/core.' },
-  { target: './src/cli', from: './src/vscode', message: 'The CLI and the VS Code adapters share only src/core.' },
+  { target: 'src/core', from: ['src/vscode', 'src/cli', 'src/extension.ts'], message: 'src/core is used by the adapters, never the other way.' },
+  { target: 'src/vscode', from: ['src/cli'], message: 'The VS Code adapters and the CLI share only src/core.' },
+  { target: 'src/cli', from: ['src/vscode'], message: 'The CLI and the VS Code adapters share only src/core.' },
 ];
 
 // The lazy seam (ARCHITECTURE.md "Limits"): what activation must not load is imported at runtime
@@ -88,17 +88,12 @@ export default tseslint.config(
     },
   },
   {
-    // Layers (LAYER_ZONES above; type imports count too) and cycles (import-x/no-cycle: runtime imports).
+    // Layers (LAYER_ZONES above; type imports count too) and cycles (runtime imports): eslint/layerRules.mjs.
     files: ['src/**/*.ts', 'test/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.js'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts'] },
-      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json', '.node'] })],
-    },
+    plugins: { local: layerRules },
     rules: {
-      'import-x/no-cycle': 'error',
-      'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: LAYER_ZONES }],
+      'local/no-cycle': 'error',
+      'local/layers': ['error', { root: import.meta.dirname, zones: LAYER_ZONES }],
     },
   },
   {

@@ -6,7 +6,8 @@ import { ServerPool } from '../../src/core/connection/serverPool';
 import { CallPipeline, summarize } from '../../src/core/calls/callPipeline';
 import type { AuditRecord } from '../../src/core/calls/ports';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
-import { FIXTURES, ROOT } from './helpers';
+import { doctorServer, formatDoctorReport } from '../../src/core/connection/serverDoctor';
+import { FIXTURES, ROOT, until } from './helpers';
 
 describe('secrets never appear in any output (a server that tries to leak them)', function () {
   const SECRET = 'sk-live-7f3a9c2e41b8';
@@ -48,6 +49,24 @@ describe('secrets never appear in any output (a server that tries to leak them)'
     const outcome = await pipeline.call({ server: 'leaky', tool: 'leak_error', args: {}, origin: 'api' });
     assert.ok(outcome.kind === 'protocol-error' && outcome.message.includes('••••••'), JSON.stringify(outcome));
     record('outcome', outcome, summarize(outcome));
+  });
+
+  it('a secret split by an invisible character is masked once the character is gone', () => {
+    assert.ok(everything.some((l) => l === 'stderr split •••••• joined'), everything.filter((l) => l.includes('split')).join('\n'));
+  });
+
+  it('the doctor report shows the launch line, the secret masked', async () => {
+    const report = await doctorServer(pool.get('leaky')!, { resolveLaunch: (d) => resolveLaunch(d, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env, inputs: { token: SECRET } }) });
+    record('doctor', report, formatDoctorReport(report));
+    assert.match(report.launch ?? '', /--token=••••••/);
+  });
+
+  it('a server that dies quoting the secret leaves an error state without it', async () => {
+    await pipeline.call({ server: 'leaky', tool: 'leak_crash', args: {}, origin: 'api' });
+    await until('crashed', () => pool.get('leaky')!.state.kind === 'error');
+    const state = pool.get('leaky')!.state;
+    record('state after crash', state, pool.get('leaky')!.facts);
+    assert.ok(JSON.stringify(state).includes('••••••') || JSON.stringify(pool.get('leaky')!.facts).includes('fatal: token •••••• was refused'), JSON.stringify(state));
   });
 
   it('no log line, prompt, sink line, state, outcome or audit record contains it', async () => {

@@ -7,7 +7,7 @@ import type { OAuthHost } from '../auth/ports';
 import { formatCommandLine } from '../transport/commandLine';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { RawToolResult } from '../render/renderResult';
-import { maskingLog, maskSecrets } from '../render/secrets';
+import { maskingLog, maskSecrets, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { RestartPolicy } from './restartPolicy';
@@ -269,9 +269,16 @@ export class ServerConnection implements Disposable {
     if (transport) await transport.close().catch(() => undefined);
   }
 
+  /** Every state a user sees is free of the server's secrets (an error may quote the launch or echo a header). */
   private _setState(state: ServerState): void {
-    this._state = state;
-    this._onDidChangeState.fire(state);
+    const masked: ServerState =
+      state.kind === 'error'
+        ? { ...state, message: safeText(state.message, this._secrets), detail: state.detail?.map((line) => safeText(line, this._secrets)) }
+        : state.kind === 'starting' && state.message !== undefined
+          ? { ...state, message: safeText(state.message, this._secrets) }
+          : state;
+    this._state = masked;
+    this._onDidChangeState.fire(masked);
   }
 }
 

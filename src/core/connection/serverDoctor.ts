@@ -5,6 +5,7 @@ import { sanitizeLine } from '../render/sanitize';
 import { formatCommandLine, pathEntries, resolveExecutable } from '../transport/commandLine';
 import type { ResolvedLaunch } from '../config/launch';
 import type { ServerConnection } from './serverConnection';
+import { safeText } from '../render/secrets';
 
 /** `node -v` must not hang the doctor (a broken shim can wait forever). */
 const VERSION_TIMEOUT_MS = 5000;
@@ -82,7 +83,20 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
       steps.push({ step: 'initialize', ok: false, detail: message });
     }
   }
-  return { ...base, ...launchFacts, ok: steps.every((s) => s.ok), steps, stderr };
+  return withoutSecrets({ ...base, ...launchFacts, ok: steps.every((s) => s.ok), steps, stderr }, launch.secrets);
+}
+
+/** The report with the launch's secrets masked: the resolved launch line holds `${input:...}` values. */
+function withoutSecrets(report: DoctorReport, secrets: readonly string[] | undefined): DoctorReport {
+  const safe = (text: string | undefined) => (text === undefined ? undefined : safeText(text, secrets));
+  return {
+    ...report,
+    command: safe(report.command),
+    launch: safe(report.launch),
+    cwd: safe(report.cwd),
+    steps: report.steps.map((s) => ({ ...s, detail: safeText(s.detail, secrets) })),
+    stderr: report.stderr.map((line) => safeText(line, secrets)),
+  };
 }
 
 /** The report as aligned plain-text lines (the CLI prints them; the extension writes them to the server's log). */

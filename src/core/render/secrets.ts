@@ -1,4 +1,5 @@
 import type { ServerLog } from '../serverLog';
+import { sanitizeText } from './sanitize';
 
 export const MASK = '••••••';
 
@@ -9,12 +10,20 @@ export function maskSecrets(text: string, secrets: readonly string[] | undefined
   return out;
 }
 
-/** A server log that masks the server's secrets, whatever the server (or we) write: stderr included. */
+/**
+ * Server text made safe to show and free of the server's secrets, in that order: a secret split
+ * by a zero-width or escape character is whole again once sanitised, and only then masked.
+ */
+export function safeText(text: string, secrets: readonly string[] | undefined): string {
+  return maskSecrets(sanitizeText(text), secrets);
+}
+
+/** A server log that sanitises and masks whatever the server (or we) write: stderr included. */
 export function maskingLog(log: ServerLog, secrets: () => readonly string[]): ServerLog {
   return {
-    info: (m) => log.info(maskSecrets(m, secrets())),
-    warn: (m) => log.warn(maskSecrets(m, secrets())),
-    error: (m) => log.error(maskSecrets(m, secrets())),
-    stderr: (m) => log.stderr(maskSecrets(m, secrets())),
+    info: (m) => log.info(safeText(m, secrets())),
+    warn: (m) => log.warn(safeText(m, secrets())),
+    error: (m) => log.error(safeText(m, secrets())),
+    stderr: (m) => log.stderr(safeText(m, secrets())),
   };
 }

@@ -1,0 +1,42 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { ESLint } from 'eslint';
+
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** The messages our lint config gives `text` as if it were the file `file`. */
+async function lint(file: string, text: string): Promise<string[]> {
+  const [result] = await new ESLint({ cwd: ROOT }).lintText(text, { filePath: path.join(ROOT, file) });
+  return result.messages.map((m) => `${m.ruleId}: ${m.message}`);
+}
+
+describe('lint holds the layers (eslint/layerRules.mjs, eslint.config.mjs)', function () {
+  this.timeout(60_000);
+
+  it('a lower core folder may not import a higher one, type imports included', async () => {
+    assert.deepEqual(await lint('src/core/render/bait.ts', "import type { CallOutcome } from '../calls/callPipeline';\nexport type X = CallOutcome;\n"), [
+      'local/layers: src/core/calls/callPipeline.ts: src/core/render may import only the folders below it (eslint.config.mjs CORE_LAYERS).',
+    ]);
+    assert.deepEqual(await lint('src/core/calls/bait.ts', "import { sanitizeLine } from '../render/sanitize';\nexport const x = sanitizeLine;\n"), []);
+  });
+
+  it('the core never imports vscode, the adapters or the CLI; the adapters not each other', async () => {
+    assert.match((await lint('src/core/tools/bait.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n")).join('\n'), /no-restricted-imports/);
+    assert.match((await lint('src/core/tools/bait.ts', "import { SECTION } from '../../vscode/section';\nexport const x = SECTION;\n")).join('\n'), /src\/core is used by the adapters, never the other way/);
+    assert.match((await lint('src/cli/bait.ts', "import { SECTION } from '../vscode/section';\nexport const x = SECTION;\n")).join('\n'), /share only src\/core/);
+  });
+
+  it('an import cycle is an error', async () => {
+    const dir = fs.mkdtempSync(path.join(ROOT, 'src/core/tools/cycle-bait-'));
+    try {
+      fs.writeFileSync(path.join(dir, 'b.ts'), "import { a } from './a';\nexport const b = a;\n");
+      fs.writeFileSync(path.join(dir, 'a.ts'), 'export const a = 1;\n');
+      const relative = path.relative(ROOT, path.join(dir, 'a.ts'));
+      assert.deepEqual(await lint(relative, "import { b } from './b';\nexport const a = b;\n"), ['local/no-cycle: import cycle: a.ts -> b.ts -> a.ts']);
+      assert.deepEqual(await lint(relative, "import type { b } from './b';\nexport const a: typeof b = 1;\n"), [], 'a type import is no cycle');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
