@@ -105,10 +105,12 @@ function report(options: CallCommandOptions, outcome: CallOutcome, refusedHeadle
   if (options.json) {
     const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs) } : undefined;
     const message = denial ?? (outcome.kind === 'ok' || outcome.kind === 'tool-error' ? undefined : summarize(outcome));
-    console.log(JSON.stringify({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, null, 2));
+    const warning = outcome.kind === 'ok' ? outcome.outputWarning : undefined;
+    console.log(JSON.stringify({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, warning, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, null, 2));
   } else if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
     console.log(outcome.result.text);
-    if (outcome.kind === 'tool-error') console.error(`${options.tool} returned an error (isError).`);
+    if (outcome.kind === 'tool-error') console.error(`${sanitizeLine(options.tool)} returned an error (isError).`);
+    if (outcome.kind === 'ok' && outcome.outputWarning) console.error(`warning: ${outcome.outputWarning}`);
   } else {
     console.error(denial ?? summarize(outcome));
   }

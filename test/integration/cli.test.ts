@@ -107,6 +107,14 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.match(dashed.stderr, /has no tool named "-x"/);
   });
 
+  it('says on stderr when structured content breaks the outputSchema', async () => {
+    fs.writeFileSync(path.join(dir, 'cases.json'), JSON.stringify({ servers: { p: { command: process.execPath, args: [path.join(FIXTURES, 'pipeline-cases.cjs')] } } }));
+    const bad = await run('call', 'p', 'bad_output', '--config', 'cases.json');
+    assert.equal(bad.code, 0, bad.stderr);
+    assert.match(bad.stdout, /^\{"count":"three"\}\n/);
+    assert.match(bad.stderr, /warning: structuredContent does not match the outputSchema: \/count: must be number/);
+  });
+
   it('a listing that fails is an error (exit 4), not a server with no tools', async () => {
     fs.writeFileSync(path.join(dir, 'endless.json'), JSON.stringify({ servers: { endless: { command: process.execPath, args: [path.join(FIXTURES, 'endless-pages.cjs')] } } }));
     const listed = await run('servers', '--config', 'endless.json');

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
+import { toolResultText } from '../../src/core/chat/callReport';
 import { createHash } from 'node:crypto';
 import type { ApprovalDecision, AuditRecord } from '../../src/core/calls/ports';
 import { canonicalJson } from '../../src/core/policy/toolPin';
@@ -22,11 +23,19 @@ describe('the call pipeline against real servers', function () {
     assert.deepEqual(outcome, { kind: 'protocol-error', code: -32602, message: 'invalid params: Invalid arguments for tool rpc_error: "city" is required' });
   });
 
+  it('shows what a JSON-RPC error\'s data says, not only its message', async () => {
+    const outcome = await host.pipeline.call({ server: 'p', tool: 'rpc_error_data', args: {}, origin: 'api' });
+    assert.deepEqual(outcome, { kind: 'protocol-error', code: -32602, message: 'invalid params: Invalid params (reason: Missing required argument: location)' });
+  });
+
   it('flags structuredContent that breaks the outputSchema, without hiding the result', async () => {
     host.events.length = 0;
     const outcome = await host.pipeline.call({ server: 'p', tool: 'bad_output', args: {}, origin: 'api' });
     assert.equal(outcome.kind, 'ok');
     assert.ok(host.events.includes('warning: structuredContent does not match the outputSchema: /count: must be number'), host.events.join('\n'));
+    // and not only in the output channel: the outcome carries it, so the CLI and the model see it too
+    assert.ok(outcome.kind === 'ok' && outcome.outputWarning === 'structuredContent does not match the outputSchema: /count: must be number');
+    assert.match(toolResultText(outcome), /Warning from the host: structuredContent does not match the outputSchema: \/count: must be number/);
   });
 
   it('progress resets the timeout: 1.8 s of work with progress every 0.3 s passes a 1 s timeout', async () => {

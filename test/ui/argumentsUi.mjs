@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { workbenchPage } from './workbenchPage.mjs';
+import { trustWorkspaceServers, workbenchPage } from './workbenchPage.mjs';
 
 /**
  * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
@@ -15,11 +15,12 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   const { NODE24 } = e2eEnv();
   const ws = path.join(runDir, 'ui-arguments-ws');
   const settingsFile = path.join(ws, '.vscode/settings.json');
-  const demo = { command: NODE24, args: [path.join(root, 'dist/demo-server.js')], trustAnnotations: true };
-  const forms = { command: NODE24, args: [path.join(root, 'test/fixtures/servers/argument-forms.cjs')], trustAnnotations: true };
+  const demo = { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] };
+  const forms = { command: NODE24, args: [path.join(root, 'test/fixtures/servers/argument-forms.cjs')] };
   const writeSettings = (/** @type {Record<string, unknown>} */ servers) => fs.writeFileSync(settingsFile, JSON.stringify({ 'mcpToolHost.servers': servers }, null, 2));
   fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
   writeSettings({ demo });
+  trustWorkspaceServers(runDir, ['demo', 'forms']);
 
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());

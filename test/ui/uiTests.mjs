@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { workbenchPage } from './workbenchPage.mjs';
+import { trustWorkspaceServers, workbenchPage } from './workbenchPage.mjs';
 
 /**
  * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
@@ -15,8 +15,9 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
   const demoWs = path.join(runDir, 'ui-demo-ws');
   fs.mkdirSync(path.join(demoWs, '.vscode'), { recursive: true });
   fs.writeFileSync(path.join(demoWs, '.vscode/settings.json'), JSON.stringify({
-    'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')], trustAnnotations: true } },
+    'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] } },
   }, null, 2));
+  trustWorkspaceServers(runDir, ['demo']);
   const emptyWs = path.join(runDir, 'ui-empty-ws');
   fs.mkdirSync(emptyWs, { recursive: true });
 

@@ -1,6 +1,7 @@
 // Helpers for driving the VS Code workbench in Chromium: opening it, counted checks with
 // screenshots, the command palette and quick inputs, the side bar, tree rows and their hovers,
 // the Output panel. Every UI suite drives its page through them.
+import fs from 'node:fs';
 import path from 'node:path';
 
 /** @typedef {import('playwright-core').Page} Page */
@@ -38,6 +39,19 @@ export const outputText = async (/** @type {Page} */ page) => (await page.locato
  * @param {number} [ms]
  */
 export const waitOutput = (page, re, ms = 30_000) => untilText(page, () => outputText(page), re, ms, (text) => `output never matched ${re}; last text:\n${text.slice(-600)}`);
+
+/**
+ * Trusts the tool hints of these workspace-defined servers, as a user does in their user settings
+ * (a workspace cannot trust its own servers: `mcpToolHost.trustedWorkspaceServers`).
+ * @param {string} runDir the code-server run folder (its user settings are `ud/User/settings.json`)
+ * @param {string[]} names
+ */
+export function trustWorkspaceServers(runDir, names) {
+  const file = path.join(runDir, 'ud/User/settings.json');
+  const settings = JSON.parse(fs.readFileSync(file, 'utf8'));
+  const trusted = new Set([...(settings['mcpToolHost.trustedWorkspaceServers'] ?? []), ...names]);
+  fs.writeFileSync(file, JSON.stringify({ ...settings, 'mcpToolHost.trustedWorkspaceServers': [...trusted] }, null, 2));
+}
 
 /**
  * Everything a UI suite needs of one page; `prefix` names its screenshots (prefix-NN-name.png).

@@ -24,7 +24,8 @@ export function describeCallError(err: unknown, limits: { timeoutSeconds: number
   const message = sanitizeLine(err instanceof Error ? err.message : String(err));
   if (e && typeof e.code === 'number' && e.code !== -32001 && e.code !== -32000) {
     const name = JSON_RPC_NAMES[e.code];
-    return { kind: 'protocol-error', code: e.code, message: name ? `${name}: ${stripPrefix(message)}` : stripPrefix(message) };
+    const said = `${stripPrefix(message)}${dataText(e.data)}`;
+    return { kind: 'protocol-error', code: e.code, message: name ? `${name}: ${said}` : said };
   }
   if (e?.code === 'REQUEST_TIMEOUT' || e?.code === -32001 || /timed out|timeout/i.test(message)) {
     const total = /maximum total timeout|maxTotalTimeout/i.test(message) || e?.data?.maxTotalTimeout !== undefined;
@@ -36,6 +37,18 @@ export function describeCallError(err: unknown, limits: { timeoutSeconds: number
     };
   }
   return { kind: 'failed', message };
+}
+
+/** What an error's `data` adds, on one line: `reason: ...` for an object, the text for a string; at most 500 characters. */
+function dataText(data: unknown): string {
+  if (data === undefined || data === null) return '';
+  const text =
+    typeof data === 'string' ? data
+    : typeof data === 'object' && !Array.isArray(data) ? Object.entries(data).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`).join('; ')
+    : JSON.stringify(data);
+  const line = sanitizeLine(text ?? '').trim();
+  if (!line) return '';
+  return ` (${line.length > 500 ? `${line.slice(0, 499)}…` : line})`;
 }
 
 function stripPrefix(message: string): string {

@@ -37,7 +37,8 @@ interface CallTrace {
 
 /** How a call ended; every surface reports exactly one of these. */
 export type CallOutcome =
-  | { readonly kind: 'ok'; readonly result: RenderedResult; readonly durationMs: number }
+  /** `outputWarning`: the structured result breaks the tool's outputSchema (or is missing): flagged on every surface. */
+  | { readonly kind: 'ok'; readonly result: RenderedResult; readonly durationMs: number; readonly outputWarning?: string }
   | { readonly kind: 'tool-error'; readonly result: RenderedResult; readonly durationMs: number }
   | { readonly kind: 'invalid-arguments'; readonly problems: readonly SchemaProblem[] }
   | { readonly kind: 'denied' }
@@ -175,8 +176,8 @@ export class CallPipeline {
       flushProgress();
       const result = await renderResult(raw, this._options.saveBinary);
       const durationMs = performance.now() - started;
-      this._checkOutput(callId, tool, raw);
-      return { kind: result.isError ? 'tool-error' : 'ok', result, durationMs };
+      const outputWarning = this._checkOutput(callId, tool, raw);
+      return result.isError ? { kind: 'tool-error', result, durationMs } : { kind: 'ok', result, durationMs, outputWarning };
     } catch (err) {
       flushProgress();
       // The SDK reports a user abort with the timeout code: the signal tells us who stopped it.
@@ -185,18 +186,25 @@ export class CallPipeline {
     }
   }
 
-  /** Structured content is checked against the tool's outputSchema; a mismatch is flagged, never hidden. */
-  private _checkOutput(callId: string, tool: Tool, raw: object): void {
+  /**
+   * Structured content is checked against the tool's outputSchema; a mismatch is flagged, never
+   * hidden: in the call's log here, and returned for the outcome (the CLI and the model see it).
+   */
+  private _checkOutput(callId: string, tool: Tool, raw: object): string | undefined {
     const structured = (raw as { structuredContent?: unknown }).structuredContent;
-    if (!tool.outputSchema) return;
+    if (!tool.outputSchema) return undefined;
+    let warning: string | undefined;
     if (structured === undefined) {
-      if (!(raw as { isError?: boolean }).isError) this._sink.line(callId, 'warning: the tool declares an outputSchema but returned no structuredContent.');
-      return;
+      if (!(raw as { isError?: boolean }).isError) warning = 'the tool declares an outputSchema but returned no structuredContent.';
+    } else {
+      const compiled = this._validator.compile(tool.outputSchema);
+      const check = compiled.ok ? compiled.check(structured) : undefined;
+      if (!compiled.ok) this._sink.line(callId, `warning: the tool's outputSchema does not compile (${compiled.error}); structuredContent was not checked.`);
+      else if (check?.valid) this._sink.line(callId, 'structuredContent matches the outputSchema.');
+      else if (check) warning = `structuredContent does not match the outputSchema: ${check.problems.map(problemText).join('; ')}`;
     }
-    const compiled = this._validator.compile(tool.outputSchema);
-    if (!compiled.ok) return this._sink.line(callId, `warning: the tool's outputSchema does not compile (${compiled.error}); structuredContent was not checked.`);
-    const check = compiled.check(structured);
-    this._sink.line(callId, check.valid ? 'structuredContent matches the outputSchema.' : `warning: structuredContent does not match the outputSchema: ${check.problems.map(problemText).join('; ')}`);
+    if (warning) this._sink.line(callId, `warning: ${warning}`);
+    return warning;
   }
 }
 

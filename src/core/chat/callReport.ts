@@ -13,8 +13,10 @@ const FULL_RESULT = 'the "MCP Tool Host" output channel';
  */
 export function toolResultText(outcome: CallOutcome): string {
   switch (outcome.kind) {
-    case 'ok':
-      return cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT);
+    case 'ok': {
+      const text = cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT);
+      return outcome.outputWarning ? `${text}\n\nWarning from the host: ${outcome.outputWarning} Do not rely on the structured result.` : text;
+    }
     case 'tool-error':
       return `The tool reported an error:\n${cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT)}`;
     case 'invalid-arguments':
