@@ -49,6 +49,8 @@ export interface McpToolHostApi {
   readonly activationMs: number;
   /** Fires with the title of the approval or launch prompt just shown: the tests answer it then. */
   readonly onDidShowPrompt: vscode.Event<string>;
+  /** Fires when one of our prompts appears, before it takes answers (the approval prompt arms after 500 ms). */
+  readonly onDidOpenPrompt: vscode.Event<string>;
 }
 
 let pool: ServerPool | undefined;
@@ -130,7 +132,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, activationMs, onDidShowPrompt: prompts.onDidShowPrompt } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */

@@ -74,6 +74,9 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
   return list;
 }
 
+/** How long after it appears the approval prompt starts taking an "allow" (a person reads before allowing). */
+const APPROVAL_ARM_MS = 500;
+
 async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Promise<DecisionItem | undefined> {
   // Arguments as they will be sent, with hidden and direction characters shown as escapes.
   const argsText = visibleJson(request.args);
@@ -88,12 +91,20 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;
     qp.items = items(request, argsText);
-    const first = qp.items.find((i) => i.decision === 'allow-once');
-    if (first) qp.activeItems = [first];
+    // An approval is a deliberate act: a destructive call starts on "Deny", so a hurried Enter
+    // (the second of a double Enter that finished the arguments) cannot allow it.
+    const preselected = qp.items.find((i) => i.decision === (request.annotations.destructive.value ? 'deny' : 'allow-once'));
+    if (preselected) qp.activeItems = [preselected];
+    const shownAt = performance.now();
     return await new Promise<DecisionItem | undefined>((resolve) => {
-      qp.onDidAccept(() => resolve(qp.selectedItems[0]));
+      qp.onDidAccept(() => {
+        const picked = qp.selectedItems[0];
+        // A keystroke typed before the prompt could be read never allows anything.
+        if (picked?.decision?.startsWith('allow') && performance.now() - shownAt < APPROVAL_ARM_MS) return;
+        resolve(picked);
+      });
       qp.onDidHide(() => resolve(undefined));
-      prompts.show(qp);
+      prompts.show(qp, APPROVAL_ARM_MS);
     });
   } finally {
     qp.dispose();

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { launchFingerprint, type ServerDefinition } from '../core/config/serverConfig';
+import { sanitizeLine, visibleLine } from '../core/render/sanitize';
 import type { PromptEvents } from './promptEvents';
 
 interface Choice extends vscode.QuickPickItem {
@@ -35,18 +36,15 @@ async function ask(def: ServerDefinition, shownLaunch: string, changed: boolean,
     qp.title = changed
       ? vscode.l10n.t('The workspace changed how server "{0}" starts. Run it?', def.name)
       : vscode.l10n.t('Run server "{0}" defined by this workspace?', def.name);
-    qp.placeholder = shownLaunch;
     qp.ignoreFocusOut = true;
     const spec = def.spec;
-    const env = spec.type === 'stdio' ? Object.keys(spec.env).join(', ') || vscode.l10n.t('(inherited only)') : '';
-    const where = spec.type !== 'stdio' ? vscode.l10n.t('remote server') : spec.cwd ? vscode.l10n.t('in {0}; env: {1}', spec.cwd, env) : vscode.l10n.t('env: {0}', env);
-    // The trust the server will get, above the choice: with untrusted hints every call asks.
-    const trust = def.trustAnnotations
-      ? vscode.l10n.t('tool hints trusted (your mcpToolHost.trustedWorkspaceServers)')
-      : vscode.l10n.t('tool hints not trusted: every tool counts as destructive and open-world, so each call asks');
+    // The workspace wrote these: one line each, nothing hidden.
+    const env = spec.type === 'stdio' ? Object.keys(spec.env).map(sanitizeLine).join(', ') || vscode.l10n.t('(inherited only)') : '';
+    qp.placeholder = spec.type !== 'stdio' ? vscode.l10n.t('remote server') : spec.cwd ? vscode.l10n.t('in {0}; env: {1}', sanitizeLine(spec.cwd), env) : vscode.l10n.t('env: {0}', env);
+    // The trust the server will get: with untrusted hints every call asks.
+    const trust = def.trustAnnotations ? vscode.l10n.t('tool hints trusted (your mcpToolHost.trustedWorkspaceServers)') : vscode.l10n.t('tool hints not trusted: each call asks');
     qp.items = [
-      { label: trust, kind: vscode.QuickPickItemKind.Separator },
-      { label: `$(play) ${vscode.l10n.t('Start server')}`, start: true, description: where, detail: shownLaunch },
+      { label: `$(play) ${vscode.l10n.t('Start server')}`, start: true, description: trust, detail: visibleLine(shownLaunch) },
       { label: `$(circle-slash) ${vscode.l10n.t('Do not start')}`, start: false },
     ];
     return await new Promise<boolean>((resolve) => {

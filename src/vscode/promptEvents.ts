@@ -1,24 +1,32 @@
 import * as vscode from 'vscode';
 
 /**
- * "One of our prompts is on screen": the approval quick-pick and the workspace-server launch prompt
- * show themselves through `show`, which fires `onDidShowPrompt` with the prompt's title. The
+ * "One of our prompts is on screen and takes answers": the approval quick-pick and the
+ * workspace-server launch prompt show themselves through `show`, which fires `onDidShowPrompt`
+ * with the prompt's title (after `armAfterMs` for a prompt that ignores answers before then). The
  * extension-host tests answer a prompt when it fires instead of after a guessed delay. A command
  * sent after the event reaches the workbench after the prompt: `QuickInput.show()` sends the
  * prompt at once, on the same channel as commands.
  */
 export class PromptEvents implements vscode.Disposable {
   private readonly _onDidShowPrompt = new vscode.EventEmitter<string>();
-  /** Fires with the title of the prompt just shown. */
+  /** Fires with the title of the prompt just shown (and armed). */
   readonly onDidShowPrompt = this._onDidShowPrompt.event;
+  private readonly _onDidOpenPrompt = new vscode.EventEmitter<string>();
+  /** Fires with the title of the prompt the moment it is on screen, armed or not. */
+  readonly onDidOpenPrompt = this._onDidOpenPrompt.event;
 
-  /** Shows `input` and then tells the listeners. */
-  show(input: vscode.QuickInput): void {
+  /** Shows `input`, and tells the listeners once it takes answers. */
+  show(input: vscode.QuickInput, armAfterMs = 0): void {
     input.show();
-    this._onDidShowPrompt.fire(input.title ?? '');
+    const title = input.title ?? '';
+    this._onDidOpenPrompt.fire(title);
+    if (armAfterMs > 0) setTimeout(() => this._onDidShowPrompt.fire(title), armAfterMs);
+    else this._onDidShowPrompt.fire(title);
   }
 
   dispose(): void {
     this._onDidShowPrompt.dispose();
+    this._onDidOpenPrompt.dispose();
   }
 }

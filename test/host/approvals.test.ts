@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
-import { promptShown, until } from './wait';
+import { allowDestructive, promptShown, until } from './wait';
 
 const within = <T>(ms: number, what: string, p: Thenable<T>) =>
   Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`${what} did not finish within ${ms} ms (a prompt appeared?)`)), ms))]);
@@ -28,9 +28,7 @@ describe('approvals in the real extension host', () => {
     const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
     const pending = call('delete_note', { name: 'a' });
     await shown;
-    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await allowDestructive('always');
     assert.equal((await pending).kind, 'ok');
     assert.deepEqual(api.pipeline.grants.all.map((g) => [g.scope, g.server, g.tool]), [['tool-always', 'demo', 'delete_note']]);
     const again = await within(5000, 'the second delete_note', call('delete_note', { name: 'b' }));

@@ -6,7 +6,7 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { MODEL_TOOL_NAME } from '../../src/core/chat/modelToolNames';
 import { ask, CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type Turn } from './chatHarness';
-import { promptShown, sleep, until } from './wait';
+import { allowDestructive, promptShown, sleep, until } from './wait';
 
 describe('@mcp in the Chat view (issue 6)', function () {
   this.timeout(90_000);
@@ -98,7 +98,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
     const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/, CHAT_WAIT_MS);
     const pending = ask(api, 'delete the shopping note');
     await shown;
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem'); // "Allow once"
+    await allowDestructive('once');
     const { stream, meta } = await pending;
     assert.deepEqual(meta.calls.map((c) => c.outcome), ['ok']);
     assert.match(stream.text, /FAKE-MODEL-REPLY: Deleted "shopping"\./);

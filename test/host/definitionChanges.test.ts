@@ -4,7 +4,7 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import type { TreeNode } from '../../src/vscode/treeNodes';
-import { promptShown, until } from './wait';
+import { allowDestructive, promptShown, until } from './wait';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/hostile.cjs');
 
@@ -29,7 +29,7 @@ describe('a tool that changes after first sight (trust on first use)', () => {
     const shown = promptShown(api, / on hostile\? \[/);
     const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'hostile', tool: 'rug_pull', args: {} });
     await shown;
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await allowDestructive('once');
     assert.equal((await pending).kind, 'ok');
     await until('the changed mark', () => /changed/.test(String(toolRow()?.item.description)), 10_000);
     const row = toolRow()!;

@@ -5,7 +5,7 @@ import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import type { TreeNode } from '../../src/vscode/toolTree';
 import { FIXTURES } from './treeHarness';
-import { promptShown, until } from './wait';
+import { allowDestructive, promptOpened, promptShown, until } from './wait';
 
 const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
 
@@ -67,11 +67,31 @@ describe('MCP Tool Host in the real extension host', () => {
     if (outcome.kind === 'ok') assert.match(outcome.result.text, /Notes live in the demo server/);
   });
 
-  it('asks before a destructive call; accepting the first choice allows it once', async () => {
+  it('a destructive call\'s prompt starts on Deny: a hurried Enter (double Enter) denies, nothing is sent', async () => {
+    const opened = promptOpened(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
+    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'shopping' } });
+    await opened;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal((await pending).kind, 'denied');
+  });
+
+  it('an "allow" chosen before the approval prompt could be read is ignored; a deliberate one runs', async () => {
+    const opened = promptOpened(api, /^Approve "Fetch URL" \(fetch_url\) on demo\?/);
+    const armed = promptShown(api, /^Approve "Fetch URL" \(fetch_url\) on demo\?/);
+    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'fetch_url', args: { url: 'http://127.0.0.1:9/none' } });
+    await opened;
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem'); // "Allow once", too soon
+    const early = await Promise.race([pending.then(() => 'answered'), armed.then(() => 'still asking')]);
+    assert.equal(early, 'still asking');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    assert.equal((await pending).kind, 'tool-error', 'allowed and sent (nothing listens on that port)');
+  });
+
+  it('asks before a destructive call; choosing "Allow once" allows it once', async () => {
     const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
     const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'shopping' } });
     await shown;
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await allowDestructive('once');
     const outcome = await pending;
     assert.equal(outcome.kind, 'ok');
     if (outcome.kind === 'ok') assert.equal(outcome.result.text, 'Deleted "shopping".');

@@ -86,6 +86,7 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
         await send('@mcp call delete_note name=welcome');
         await quickInput.locator('.quick-input-title', { hasText: 'Approve "Delete Note" (delete_note) on demo?' }).waitFor({ timeout: 30_000 });
         await shot('approval-quickpick');
+        await page.waitForTimeout(600); // a person reads first: the prompt takes no "allow" in its first 500 ms
         await quickInput.locator('.monaco-list-row', { hasText: 'Allow once' }).click();
         await waitChat(/FAKE-MODEL-REPLY: Deleted "welcome"\./);
         await waitChat(/demo › delete_note \{"name":"welcome"\}: done/);

@@ -69,8 +69,8 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         const start = promptRow('Start server');
         const detail = await start.innerText();
         if (!detail.includes('demo-server.js')) throw new Error(`the prompt does not show the command line: ${detail}`);
-        // and the trust the server will get: a workspace cannot trust its own hints
-        await page.locator('.quick-input-widget', { hasText: 'tool hints not trusted' }).waitFor({ timeout: 5_000 });
+        // and the trust it will get: this suite's user settings trust "demo" (a workspace cannot trust itself)
+        if (!detail.includes('tool hints trusted (your mcpToolHost.trustedWorkspaceServers)')) throw new Error(`the prompt does not say the trust the server gets: ${detail}`);
         await shot('workspace-server-launch-prompt');
         await start.click();
       });
@@ -92,6 +92,14 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await page.keyboard.press('Enter');
         await waitOutput(/approval: not needed \[read-only · idempotent\][\s\S]*result \(\d+ ms\):\s*milk, bread, coffee/);
         await shot('output-read-note');
+      });
+
+      await check('a hurried Enter at the approval prompt never allows a destructive call', async () => {
+        await page.getByRole('treeitem', { name: /Delete Note/ }).click();
+        await answerArguments('Delete Note', '{"name": "shopping"}');
+        await promptTitle('Approve "Delete Note" (delete_note) on demo? [destructive · idempotent]');
+        await page.keyboard.press('Enter'); // as the second of a double Enter would: "Deny" is where it starts
+        await waitOutput(/arguments: \{"name":"shopping"\}[\s\S]{0,40}approval: denied by user/);
       });
 
       await check('a destructive tool shows the approval quick-pick; Escape denies', async () => {
@@ -118,6 +126,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await answerArguments('Delete Note', '{"name": "welcome"}');
         const allow = promptRow('Allow once');
         await allow.waitFor({ timeout: 15_000 });
+        await page.waitForTimeout(600); // a person reads first: the prompt takes no "allow" in its first 500 ms
         await allow.click();
         await waitOutput(/approval: allowed once[\s\S]*Deleted "welcome"\./);
         await shot('output-allowed');

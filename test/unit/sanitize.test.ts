@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SANITIZE_SLICE_CHARS, sanitizeLargeText, sanitizeLine, sanitizeText, visibleJson } from '../../src/core/render/sanitize';
+import { SANITIZE_SLICE_CHARS, sanitizeLargeText, sanitizeLine, sanitizeText, visibleJson, visibleLine } from '../../src/core/render/sanitize';
 
 describe('sanitising server text', () => {
   it('removes ANSI escapes, control, zero-width and bidi override characters', () => {
@@ -27,6 +27,11 @@ describe('sanitising server text', () => {
     assert.equal(shown, '{"path":"report\\u202Etxt.exe","note":"hi\\uDB40\\uDC41\\uDB40\\uDC42","zw":"a\\u200Bb","sep":"x\\u2028y","ok":"plain \u00e9 text"}');
     assert.deepEqual(JSON.parse(shown), args, 'the same value to a parser');
     assert.equal(visibleJson({ a: 1 }, 2), '{\n  "a": 1\n}');
+  });
+
+  it('shows a command line as it really is: hidden characters as escapes, on one line', () => {
+    assert.equal(visibleLine('node server.js --dir=/home/\u202Eevil\u200B\nrm -rf /'), 'node server.js --dir=/home/\\u202Eevil\\u200B\\nrm -rf /');
+    assert.equal(visibleLine('plain'), 'plain');
   });
 
   it('keeps a line on one line', () => {

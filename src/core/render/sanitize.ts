@@ -87,6 +87,15 @@ export function visibleJson(value: unknown, indent?: number): string {
   return JSON.stringify(value, null, indent).replace(INVISIBLE, escapeUnits);
 }
 
+/**
+ * One line of text as it really is: every invisible, direction or control character written as
+ * its `\\uXXXX` escape, newlines and tabs as `\\n` and `\\t`. For what will run (a command line a
+ * workspace wrote), where removing a character would hide it.
+ */
+export function visibleLine(text: string): string {
+  return text.replace(INVISIBLE, escapeUnits).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+}
+
 /** Each UTF-16 code unit as `\\uXXXX` (a character outside the basic plane is a surrogate pair). */
 function escapeUnits(text: string): string {
   let out = '';
