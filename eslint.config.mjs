@@ -103,7 +103,7 @@ export default tseslint.config(
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [
-          { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
+          { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
           { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
         ],
       }],

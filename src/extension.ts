@@ -18,7 +18,7 @@ import { DefinitionReview } from './vscode/definitionReview';
 import { ResultFiles, extensionFor } from './vscode/resultFiles';
 import { ServerLogs } from './vscode/serverLogs';
 import { ServerCommands, type ServerTarget } from './vscode/serverCommands';
-import { approveAllCalls, maxMessageBytes, maxResultChars, rateLimit, SECTION } from './vscode/settings';
+import { approveAllCalls, listingLimits, maxMessageBytes, maxResultChars, rateLimit, SECTION } from './vscode/settings';
 import { ToolSchemaDocuments } from './vscode/showSchema';
 import { ServerStatusBar } from './vscode/statusBar';
 import { ToolTreeProvider } from './vscode/toolTree';
@@ -35,6 +35,7 @@ import { vscodeOAuthHost } from './vscode/oauthHost';
 import { SignOutCommand } from './vscode/signOutCommand';
 import { importServers } from './vscode/importServers';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
+import { rootsOffer } from './core/config/roots';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -67,17 +68,22 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const prompts = new PromptEvents();
   const gate = new LaunchGate(context.workspaceState, prompts);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
-  pool = new ServerPool((name, definition) => ({
-    log: logs.logFor(name),
-    validator,
-    clientVersion: version,
-    maxMessageBytes: maxMessageBytes(),
-    roots: () => folders().map((f) => ({ uri: f.uri, name: f.name })),
-    resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
-    confirmLaunch: (def, shown) => gate.confirm(def, shown),
-    toolCache: toolCacheFor(context.globalState, definition),
-    oauth: vscodeOAuthHost(context.secrets),
-  }));
+  pool = new ServerPool((name, definition) => {
+    const offer = rootsOffer(definition, folders);
+    return {
+      log: logs.logFor(name),
+      validator,
+      clientVersion: version,
+      maxMessageBytes: maxMessageBytes(),
+      listingLimits: listingLimits(),
+      roots: offer.kind === 'offered' ? offer.roots : undefined,
+      rootsWhy: offer.why,
+      resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
+      confirmLaunch: (def, shown) => gate.confirm(def, shown),
+      toolCache: toolCacheFor(context.globalState, definition),
+      oauth: vscodeOAuthHost(context.secrets),
+    };
+  });
   const results = new ResultFiles(path.join(storage, 'results'));
   const sink = new OutputChannelSink(output, {
     maxResultChars,

@@ -74,7 +74,7 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
           if (percent !== undefined) reported = percent;
         };
         const outcome = await deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress });
-        if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links);
+        if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links, origin);
         if (outcome.kind === 'failed') {
           const showOutput = vscode.l10n.t('Show Output');
           void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', sanitizeLine(target.tool), outcome.message), showOutput).then((a) => a && deps.output.show());
@@ -88,20 +88,17 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
 }
 
 /** A result with resource links offers to open them (read through resources/read). */
-async function offerResourceLinks(deps: CallToolDeps, server: string, links: readonly { uri: string; name?: string; mimeType?: string }[]): Promise<void> {
+async function offerResourceLinks(deps: CallToolDeps, server: string, links: readonly { uri: string; name?: string; mimeType?: string }[], origin: CallOrigin): Promise<void> {
   const message = links.length === 1 ? vscode.l10n.t('The result has 1 resource link.') : vscode.l10n.t('The result has {0} resource links.', links.length);
   const action = await vscode.window.showInformationMessage(message, vscode.l10n.t('Open...'));
   if (!action) return;
   const picked = await vscode.window.showQuickPick(links.map((l) => ({ label: sanitizeLine(l.name ?? l.uri), description: sanitizeLine(l.mimeType ?? ''), detail: sanitizeLine(l.uri), link: l })), { title: vscode.l10n.t('Open a resource link') });
   if (!picked) return;
-  try {
-    const contents = (await deps.pool.get(server)?.readResource(picked.link.uri)) ?? [];
-    const text = contents.map((c) => c.text ?? vscode.l10n.t('[binary {0}, {1} base64 characters]', c.mimeType ?? '', c.blob?.length ?? 0)).join('\n');
-    const doc = await vscode.workspace.openTextDocument({ content: text, language: /json/.test(picked.link.mimeType ?? '') ? 'json' : 'plaintext' });
-    await vscode.window.showTextDocument(doc, { preview: true });
-  } catch (err) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), err instanceof Error ? err.message : String(err)));
-  }
+  // Through the pipeline: the text is made safe, secrets masked, and the read audited.
+  const read = await deps.pipeline.readResource({ server, uri: picked.link.uri, origin });
+  if (read.kind === 'failed') return void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), read.message));
+  const doc = await vscode.workspace.openTextDocument({ content: read.text, language: /json/.test(picked.link.mimeType ?? '') ? 'json' : 'plaintext' });
+  await vscode.window.showTextDocument(doc, { preview: true });
 }
 
 async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { pinTool, type PinnedDefinition } from '../core/policy/toolPin';
+import { sanitizeLine } from '../core/render/sanitize';
 
 const SCHEME = 'mcp-tool-host-definition';
 const documents = new Map<string, string>();
@@ -19,6 +20,6 @@ export async function showDefinitionChanges(server: string, tool: Tool, before: 
     'vscode.diff',
     vscode.Uri.from({ scheme: SCHEME, path: `/${key}/approved.json` }),
     vscode.Uri.from({ scheme: SCHEME, path: `/${key}/now.json` }),
-    vscode.l10n.t('{0} on {1}: approved ↔ now', tool.name, server),
+    vscode.l10n.t('{0} on {1}: approved ↔ now', sanitizeLine(tool.name), sanitizeLine(server)),
   );
 }

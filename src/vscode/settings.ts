@@ -3,6 +3,7 @@ import type { InputSpec } from '../core/config/formats';
 import { parseServers, type ParsedServers, type ServerDefinition } from '../core/config/serverConfig';
 import type { ConfigError } from '../core/errors';
 import type { RateLimit } from '../core/policy/rateLimiter';
+import { DEFAULT_MAX_TOOL_LIST_BYTES, DEFAULT_MAX_TOOLS, type ListingLimits } from '../core/connection/toolListing';
 import { readWorkspaceServers } from './workspaceServers';
 import { onIsSafer, saferOf, smallerIsSafer } from '../core/policy/safetySettings';
 import { SECTION } from './section';
@@ -114,4 +115,12 @@ export function approveAllCalls(): boolean {
 /** `mcpToolHost.maxMessageMiB`: the largest single message a stdio server may send, in bytes. */
 export function maxMessageBytes(): number {
   return saferOf(inspect('maxMessageMiB'), smallerIsSafer(64, 1)) * 1024 * 1024;
+}
+
+/** `mcpToolHost.maxToolsPerServer` and `mcpToolHost.maxToolListMiB`: how much one server's tool list may hold. */
+export function listingLimits(): ListingLimits {
+  return {
+    maxTools: saferOf(inspect('maxToolsPerServer'), smallerIsSafer(DEFAULT_MAX_TOOLS, 1)),
+    maxBytes: saferOf(inspect('maxToolListMiB'), smallerIsSafer(DEFAULT_MAX_TOOL_LIST_BYTES / (1024 * 1024), 1)) * 1024 * 1024,
+  };
 }

@@ -119,6 +119,7 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   const where = def.source === 'user' ? vscode.l10n.t('Defined in: user settings') : vscode.l10n.t('Defined in: this workspace');
   const hints = def.trustAnnotations ? vscode.l10n.t('hints trusted') : vscode.l10n.t('hints not trusted (every tool treated as destructive and open-world)');
   md.appendMarkdown(`\n\n${where} · ${hints}`);
+  if (connection.rootsWhy) md.appendMarkdown(`\n\n${vscode.l10n.t('Roots:')} `).appendText(sanitizeText(connection.rootsWhy));
   if (state.kind === 'running' && state.instructions) {
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Instructions')}**\n\n`).appendText(cut(sanitizeText(state.instructions).trim(), MAX_INSTRUCTIONS_CHARS));
   }

@@ -67,10 +67,17 @@ describe('MCP Tool Host in the real extension host', () => {
     if (outcome.kind === 'ok') assert.match(outcome.result.text, /Notes live in the demo server/);
   });
 
+  const DELETE_PROMPT = /^Approve "Delete Note" \(delete_note\) on demo\?/;
+  /** Calls delete_note from the palette's command, and waits until its approval prompt is there (`when`). */
+  const deleteNote = async (name: string, when: typeof promptShown | typeof promptOpened) => {
+    const shown = when(api, DELETE_PROMPT);
+    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name } });
+    await shown;
+    return { pending }; // wrapped: an async function returning the thenable would wait for the call itself
+  };
+
   it('a destructive call\'s prompt starts on Deny: a hurried Enter (double Enter) denies, nothing is sent', async () => {
-    const opened = promptOpened(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
-    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'shopping' } });
-    await opened;
+    const { pending } = await deleteNote('shopping', promptOpened);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal((await pending).kind, 'denied');
   });
@@ -88,9 +95,7 @@ describe('MCP Tool Host in the real extension host', () => {
   });
 
   it('asks before a destructive call; choosing "Allow once" allows it once', async () => {
-    const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
-    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'shopping' } });
-    await shown;
+    const { pending } = await deleteNote('shopping', promptShown);
     await allowDestructive('once');
     const outcome = await pending;
     assert.equal(outcome.kind, 'ok');
@@ -98,9 +103,7 @@ describe('MCP Tool Host in the real extension host', () => {
   });
 
   it('Escape on the approval denies, and nothing is sent', async () => {
-    const shown = promptShown(api, /^Approve "Delete Note" \(delete_note\) on demo\?/);
-    const pending = vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'delete_note', args: { name: 'welcome' } });
-    await shown;
+    const { pending } = await deleteNote('welcome', promptShown);
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal((await pending).kind, 'denied');
     const list = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'list_notes', args: {} });

@@ -16,8 +16,16 @@ const alive = (pid: number) => {
 describe('servers that fail, with the reason the user sees', function () {
   const hosts: ReturnType<typeof makeHost>[] = [];
   const track = (h: ReturnType<typeof makeHost>) => (hosts.push(h), h);
+  const strays: number[] = []; // processes a failed test would leave behind
   afterEach(async () => {
     await Promise.all(hosts.splice(0).map((h) => h.close()));
+    for (const pid of strays.splice(0)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
   });
 
   it('a missing command names the command and the PATH searched', async () => {
@@ -60,18 +68,36 @@ describe('servers that fail, with the reason the user sees', function () {
     assert.ok(host.logs.filter((l) => l.includes('stderr debug line')).length >= 1990);
   });
 
-  it('stopping a server kills its whole tree, grandchildren that ignore SIGTERM included', async function () {
+  /** Starts `fixture`, which writes the pids it started (as a JSON list) to PIDS_FILE, and reads them once written. */
+  async function startWritingPids(name: string, fixture: string) {
     const pidsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-pids-')), 'pids.json');
-    const host = track(makeHost({ tree: node(path.join(FIXTURES, 'grandchildren.cjs'), { env: { PIDS_FILE: pidsFile } }) }));
-    await host.pool.get('tree')!.start();
-    assert.equal(host.pool.get('tree')!.state.kind, 'running');
+    const host = track(makeHost({ [name]: node(path.join(FIXTURES, fixture), { env: { PIDS_FILE: pidsFile } }) }));
+    await host.pool.get(name)!.start();
+    assert.equal(host.pool.get(name)!.state.kind, 'running');
     for (let i = 0; i < 50 && !fs.existsSync(pidsFile); i++) await new Promise((r) => setTimeout(r, 100));
     const pids = JSON.parse(fs.readFileSync(pidsFile, 'utf8')) as number[];
-    assert.equal(pids.length, 3);
+    strays.push(...pids);
     assert.ok(pids.every(alive));
+    return { host, pids };
+  }
+
+  /** Stops the host's servers, within 5 s. */
+  async function stopBounded(host: { close(): Promise<void> }) {
     const started = Date.now();
     await host.close();
     assert.ok(Date.now() - started < 5000, 'shutdown is bounded');
+  }
+
+  it('stopping a server kills its whole tree, grandchildren that ignore SIGTERM included', async function () {
+    const { host, pids } = await startWritingPids('tree', 'grandchildren.cjs');
+    assert.equal(pids.length, 3);
+    await stopBounded(host);
     assert.deepEqual(pids.filter(alive), []);
+  });
+
+  it('stopping a server kills a grandchild that left the process group (setsid) and ignores SIGTERM', async function () {
+    const { host, pids } = await startWritingPids('setsid', 'setsid-grandchild.cjs');
+    await stopBounded(host);
+    assert.deepEqual(pids.filter(alive), [], `grandchild ${pids[0]} survived the stop`);
   });
 });

@@ -4,7 +4,8 @@ import { CallPipeline } from '../../src/core/calls/callPipeline';
 import type { OAuthHost } from '../../src/core/auth/ports';
 import type { ApprovalDecision, ApprovalRequest, CallSink } from '../../src/core/calls/ports';
 import { resolveLaunch } from '../../src/core/config/launch';
-import { parseServers } from '../../src/core/config/serverConfig';
+import { parseServers, type ServerDefinition } from '../../src/core/config/serverConfig';
+import { rootsOffer } from '../../src/core/config/roots';
 import { ServerPool } from '../../src/core/connection/serverPool';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 
@@ -23,6 +24,8 @@ export interface HostOptions {
   readonly roots?: () => { uri: string; name?: string }[];
   /** deps.oauth: signing in to remote servers that require OAuth (undefined: a 401 is a plain error). */
   readonly oauth?: OAuthHost;
+  /** Roots from each server's definition, as the extension decides them (config/roots.ts), for the folder ROOT. */
+  readonly rootsFromConfig?: boolean;
 }
 
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
@@ -31,7 +34,8 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
   const approvals: ApprovalRequest[] = [];
   const events: string[] = [];
   const validator = new SchemaValidator();
-  const pool = new ServerPool((name) => ({
+  const pool = new ServerPool((name, definition) => ({
+    ...(options.rootsFromConfig && configuredRoots(definition)),
     validator,
     clientVersion: 'test',
     log: {
@@ -71,4 +75,10 @@ export async function until(what: string, probe: () => boolean, ms = 10_000): Pr
     if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 25));
   }
+}
+
+/** The roots and the reason the extension would give a server of this definition (workspace: ROOT). */
+function configuredRoots(definition: ServerDefinition): { roots?: () => { uri: string; name?: string }[]; rootsWhy: string } {
+  const offer = rootsOffer(definition, () => [{ name: 'root', path: ROOT }]);
+  return offer.kind === 'offered' ? { roots: offer.roots, rootsWhy: offer.why } : { rootsWhy: offer.why };
 }

@@ -51,6 +51,23 @@ describe('secrets never appear in any output (a server that tries to leak them)'
     record('outcome', outcome, summarize(outcome));
   });
 
+  it('a resource a result links to is read through the pipeline: masked and audited', async () => {
+    const read = await pipeline.readResource({ server: 'leaky', uri: 'note://token', origin: 'tree' });
+    record('resource', read);
+    assert.deepEqual(read, { kind: 'ok', text: 'the token is ••••••' });
+    const last = audit.at(-1)!;
+    assert.deepEqual([last.tool, last.origin, last.outcome], ['resources/read', 'tree', 'ok']);
+    assert.equal((await pipeline.readResource({ server: 'leaky', uri: 'note://none', origin: 'tree' })).kind, 'failed');
+  });
+
+  it('a tool\'s title and description, and schema problems quoting its pattern, are masked', async () => {
+    const tool = pool.get('leaky')!.tools.find((t) => t.name === 'leak_schema')!;
+    assert.deepEqual([tool.title, tool.description], ['Key ••••••', 'Needs •••••• to work.']);
+    const outcome = await pipeline.call({ server: 'leaky', tool: 'leak_schema', args: { key: 'guess' }, origin: 'api' });
+    record('outcome', outcome, summarize(outcome));
+    assert.ok(outcome.kind === 'invalid-arguments' && outcome.problems[0].message === 'must match pattern "^••••••$"', JSON.stringify(outcome));
+  });
+
   it('a secret split by an invisible character is masked once the character is gone', () => {
     assert.ok(everything.some((l) => l === 'stderr split •••••• joined'), everything.filter((l) => l.includes('split')).join('\n'));
   });

@@ -177,6 +177,21 @@ describe('the zoo: misbehaving servers through the real core (real child process
       assert.match(workspaceRoots()[0].uri, /^file:\/\/\//);
     });
 
+    it('a server started with a folder keeps it: no roots offered, and its log says why; "roots" overrides', async () => {
+      const withFolder = { ...fixture('roots-echo.cjs'), args: [...fixture('roots-echo.cjs').args, FIXTURES] };
+      const kept = host('fs', withFolder, { rootsFromConfig: true });
+      await kept.connection.start();
+      await until('the declared capabilities', () => kept.logs.some((l) => l.includes('client capabilities: {}')), WAIT_MS);
+      assert.ok(kept.logs.includes(`fs info Roots: not offered: the launch names ${FIXTURES}, which the workspace folders would replace (set "roots" to change)`), kept.logs.join('\n'));
+      const refused = await kept.pipeline.call({ server: 'fs', tool: 'show_roots', args: {}, origin: 'api' });
+      assert.equal(refused.kind, 'tool-error', 'roots/list is refused: the server keeps its own folder');
+      const forced = host('fs2', { ...withFolder, roots: 'workspace' }, { rootsFromConfig: true });
+      await forced.connection.start();
+      const outcome = await forced.pipeline.call({ server: 'fs2', tool: 'show_roots', args: {}, origin: 'api' });
+      assert.ok(outcome.kind === 'ok' && (JSON.parse(outcome.result.text) as { roots: unknown[] }).roots.length === 1, JSON.stringify(outcome));
+      assert.equal(forced.connection.rootsWhy, 'the workspace folders ("roots": "workspace")');
+    });
+
     it('a host without roots declares no roots capability and refuses roots/list', async () => {
       const h = host('roots', fixture('roots-echo.cjs'));
       await h.connection.start();

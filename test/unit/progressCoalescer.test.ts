@@ -24,6 +24,15 @@ describe('progress coalescing', () => {
     assert.deepEqual(shown.map((p) => p.progress), Array.from({ length: 50 }, (_, i) => i + 1));
   });
 
+  it('a first second is a whole second even when the clock starts near zero (a young process)', async () => {
+    const shown: Progress[] = [];
+    const coalescer = new ProgressCoalescer((p) => shown.push(p), 2, () => 500); // performance.now() 500 ms into a process
+    for (let i = 1; i <= 5; i++) coalescer.push({ progress: i });
+    await new Promise((r) => setTimeout(r, 650));
+    assert.deepEqual(shown.map((p) => p.progress), [1, 2], 'the held one waits for the end of a whole second');
+    coalescer.flush();
+  });
+
   it('shows the held notification when the second ends, without waiting for the result', async () => {
     const shown: Progress[] = [];
     const coalescer = new ProgressCoalescer((p) => shown.push(p), 2);

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
 import { problemText } from '../../src/core/tools/schemaProblems';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 
@@ -67,4 +69,86 @@ describe('SchemaValidator', () => {
     const c = v.compile({ type: 'object', properties: { url: { type: 'string', format: 'uri' } } });
     assert.ok(c.ok && !c.check({ url: 'not a uri' }).valid);
   });
+
+  // Issue 13: a server's `pattern` must not block the host. With a backtracking engine,
+  // ^(a+)+$ against 38 a's and a '!' runs for minutes; each check runs in a child process with
+  // a time limit, so a regression fails here instead of hanging the suite.
+  const evil = '^(a+)+$';
+  const attack = 'a'.repeat(38) + '!';
+
+  it('a catastrophic pattern in an input schema answers in milliseconds', async () => {
+    const schema = { type: 'object', properties: { name: { type: 'string', pattern: evil } } };
+    const answer = await checkInChild(schema, { name: attack });
+    assert.equal(answer.valid, false);
+    assert.ok(answer.ms < 200, `took ${answer.ms} ms`);
+  });
+
+  it('a catastrophic pattern in an output schema answers in milliseconds, patternProperties too', async () => {
+    const schema = {
+      type: 'object',
+      properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', pattern: evil } } } } },
+      patternProperties: { [evil]: { type: 'number' } },
+    };
+    const answer = await checkInChild(schema, { items: [{ id: attack }], [attack]: 'not a number' });
+    assert.equal(answer.valid, false);
+    assert.ok(answer.ms < 200, `took ${answer.ms} ms`);
+  });
+
+  it('ordinary and unicode patterns still match as JavaScript does', () => {
+    const cases: [string, string, boolean][] = [
+      ['^[a-z]+$', 'abc', true], ['^[a-z]+$', 'AB', false],
+      ['^\\p{L}+$', 'héllo', true], ['^\\p{Lu}', 'élan', false],
+      ['^\\u00e9$', 'é', true], ['^.$', '😀', true], ['^[😀-😂]$', '😁', true],
+      ['^\\d{3}-\\d{4}$', '555-1234', true], ['(?<year>\\d{4})', 'in 2026', true], ['^a/b$', 'a/b', true],
+    ];
+    for (const [pattern, text, expected] of cases) {
+      assert.equal(new RegExp(pattern, 'u').test(text), expected, `JavaScript: ${pattern}`);
+      const c = v.compile({ type: 'string', pattern });
+      assert.ok(c.ok, pattern);
+      assert.equal(c.check(text).valid, expected, `${pattern} on ${text}`);
+    }
+    const keys = v.compile({ type: 'object', patternProperties: { '^x-': { type: 'number' } } });
+    assert.ok(keys.ok && keys.check({ 'x-a': 1 }).valid && !keys.check({ 'x-a': 'one' }).valid);
+  });
+
+  it('a pattern the linear engine cannot run (backreference, lookaround) fails that one schema, named', () => {
+    for (const pattern of ['^(a)\\1$', '^(?=a)a', '(?<!a)b']) {
+      const c = v.compile({ type: 'object', properties: { s: { type: 'string', pattern } } });
+      assert.ok(!c.ok && c.error.startsWith(`pattern ${JSON.stringify(pattern)} is not supported`), JSON.stringify(c));
+    }
+    assert.ok(v.compile({ type: 'string', pattern: '^ok$' }).ok);
+  });
+
+  it('a pattern too large for the engine fails that one schema', () => {
+    const c = v.compile({ type: 'string', pattern: '(?:[ab]{1000}c)'.repeat(20) });
+    assert.ok(!c.ok && /is too large/.test(c.error), JSON.stringify(c));
+  });
+
+  it('a long text against a large pattern fails at once instead of stalling (characters × pattern size is bounded)', () => {
+    const c = v.compile({ type: 'string', pattern: '^[ab]*a[ab]{999}$' });
+    assert.ok(c.ok);
+    assert.ok(c.check('a'.repeat(5_000)).valid);
+    const start = performance.now();
+    assert.equal(c.check('a'.repeat(20_000)).valid, false);
+    assert.ok(performance.now() - start < 50);
+  });
 });
+
+/** Compiles `schema` and checks `value` in a child process (killed after 10 s): whether valid, and the ms the check took. */
+function checkInChild(schema: object, value: unknown): Promise<{ valid: boolean; ms: number }> {
+  const validator = path.join(__dirname, '../../src/core/tools/schemaValidator.js');
+  const script = `
+    const { SchemaValidator } = require(${JSON.stringify(validator)});
+    const [schema, value] = JSON.parse(process.argv[1]);
+    const c = new SchemaValidator().compile(schema);
+    if (!c.ok) throw new Error(c.error);
+    const start = performance.now();
+    const valid = c.check(value).valid;
+    process.stdout.write(JSON.stringify({ valid, ms: performance.now() - start }));`;
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, ['-e', script, JSON.stringify([schema, value])], { timeout: 10_000 }, (err, stdout) => {
+      if (err) reject(new Error(err.killed ? 'the check did not answer within 10 s' : String(err)));
+      else resolve(JSON.parse(stdout) as { valid: boolean; ms: number });
+    });
+  });
+}

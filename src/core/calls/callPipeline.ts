@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
 import { ServerState } from '../connection/serverState';
@@ -8,7 +8,6 @@ import type { SchemaValidator } from '../tools/schemaValidator';
 import type { ApprovalRules } from '../policy/approvalPolicy';
 import { GrantStore, memoryPersistence } from '../policy/grants';
 import { RateLimiter } from '../policy/rateLimiter';
-import { canonicalJson } from '../policy/toolPin';
 import { renderResult, type BinarySaver, type RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
@@ -18,6 +17,8 @@ import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 import { problemText, type SchemaProblem } from '../tools/schemaProblems';
 import { PROGRESS_PER_SECOND, ProgressCoalescer } from './progressCoalescer';
 import { launchKey } from '../config/serverConfig';
+import { argumentsHash } from './auditHash';
+import { readResourceLink, type ResourceOutcome } from './resourceRead';
 
 export interface CallRequest {
   readonly server: string;
@@ -92,6 +93,11 @@ export class CallPipeline {
     return this._callsInFlight;
   }
 
+  /** Opens a resource a result linked to: read, made safe and audited like a call (resourceRead.ts). */
+  readResource(request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin }): Promise<ResourceOutcome> {
+    return readResourceLink(this._pool, this._options.audit, request);
+  }
+
   async call(request: CallRequest): Promise<CallOutcome> {
     const callId = randomUUID().slice(0, 8);
     const startedAt = new Date();
@@ -108,7 +114,7 @@ export class CallPipeline {
       origin: request.origin,
       server: request.server,
       tool: request.tool,
-      argsHash: createHash('sha256').update(canonicalJson(trace.sentArgs)).digest('hex').slice(0, 16),
+      argsHash: argumentsHash(trace.sentArgs),
       decision: trace.decision,
       durationMs: 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined,
       outcome: outcome.kind,
@@ -213,6 +219,8 @@ function maskOutcome(outcome: CallOutcome, secrets: readonly string[] | undefine
   if (!secrets?.length) return outcome;
   if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets) } };
   if ('message' in outcome) return { ...outcome, message: maskSecrets(outcome.message, secrets) };
+  // A schema problem quotes the server's pattern or the value: either may hold a secret.
+  if (outcome.kind === 'invalid-arguments') return { ...outcome, problems: outcome.problems.map((p) => ({ ...p, message: maskSecrets(p.message, secrets), property: p.property === undefined ? undefined : maskSecrets(p.property, secrets) })) };
   return outcome;
 }
 

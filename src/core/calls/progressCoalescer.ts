@@ -15,7 +15,8 @@ export const PROGRESS_PER_SECOND = 20;
  * `flush` returns how many were never shown.
  */
 export class ProgressCoalescer {
-  private _windowStart = 0;
+  // -Infinity, not 0: performance.now() counts from the process start, and a young process (the CLI) is under 1000.
+  private _windowStart = Number.NEGATIVE_INFINITY;
   private _shownInWindow = 0;
   private _held: Progress | undefined;
   private _timer: NodeJS.Timeout | undefined;

@@ -35,13 +35,15 @@ export interface ServerDefinition {
   /** Per-tool overrides of timeoutSeconds, by tool name. */
   readonly toolTimeouts?: Readonly<Record<string, number>>;
   readonly trustAnnotations: boolean;
+  /** What the server is told of the user's folders (roots.ts); absent: decided from the launch. */
+  readonly roots?: 'workspace' | 'none' | readonly string[];
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 600;
 
 /** The keys a server entry may have (our format; other hosts' entries are converted to these). */
-export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations']);
+export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations', 'roots']);
 
 export interface ParsedServers {
   readonly servers: ServerDefinition[];
@@ -148,7 +150,15 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     toolTimeouts: toolTimeouts(e.toolTimeouts, fail),
     // A workspace can say anything about its own tools: its hints are trusted only when the user says so.
     trustAnnotations: source === 'user' ? declaredTrust : options.trustedWorkspaceServers?.includes(name) === true,
+    roots: rootsSetting(e.roots, fail),
   };
+}
+
+function rootsSetting(raw: unknown, fail: (m: string) => never): ServerDefinition['roots'] {
+  if (raw === undefined) return undefined;
+  if (raw === 'workspace' || raw === 'none') return raw;
+  if (Array.isArray(raw) && raw.every((r) => typeof r === 'string' && r.trim() !== '')) return raw as string[];
+  return fail('"roots" must be "workspace", "none", or a list of folders.');
 }
 
 function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, number> | undefined {
@@ -180,5 +190,6 @@ export function launchKey(spec: ServerSpec): string {
 
 /** Whether two definitions launch the same thing (a change of any of these needs a restart). */
 export function sameLaunch(a: ServerDefinition, b: ServerDefinition): boolean {
-  return a.disabled === b.disabled && launchFingerprint(a.spec) === launchFingerprint(b.spec);
+  // The roots change what the server may reach: a change restarts it, like a launch change.
+  return a.disabled === b.disabled && launchFingerprint(a.spec) === launchFingerprint(b.spec) && JSON.stringify(a.roots) === JSON.stringify(b.roots);
 }

@@ -1,11 +1,19 @@
-import type { Client, Tool, Transport } from '@modelcontextprotocol/client';
+import type { Client, StandardSchemaV1, Tool, Transport } from '@modelcontextprotocol/client';
 import { loadHeavy } from '../lazy/load';
 import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
+import { listAllTools, type ListingLimits } from './toolListing';
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * A result schema that accepts any answer: the SDK's strict parse fails a whole list for one bad
+ * tool, a whole call for one unknown content block (issue 13). We check what we use ourselves
+ * (toolListing.ts, `resultOf`; renderResult.ts shows an unknown block as unknown).
+ */
+const ANY_ANSWER: StandardSchemaV1<unknown, unknown> = { '~standard': { version: 1, vendor: 'mcp-tool-host', validate: (value) => ({ value }) } };
 
 /** How one `tools/call` may be cancelled, reports progress, and how long it may take (the pipeline sets these). */
 export interface CallOptions {
@@ -37,6 +45,8 @@ export interface SdkClientOptions {
   readonly log: ServerLog;
   /** `notifications/tools/list_changed` arrived. */
   readonly onToolsChanged: () => void;
+  /** How many tools, and how many bytes of them, one listing may hold (defaults in toolListing.ts). */
+  readonly listingLimits?: ListingLimits;
 }
 
 /**
@@ -46,9 +56,13 @@ export interface SdkClientOptions {
  */
 export class SdkClient {
   private readonly _client: Client;
+  private readonly _log: ServerLog;
+  private readonly _limits: ListingLimits;
 
   constructor(options: SdkClientOptions) {
     const { roots, log } = options;
+    this._log = log;
+    this._limits = options.listingLimits ?? {};
     this._client = new (loadHeavy().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {
@@ -102,23 +116,34 @@ export class SdkClient {
     return !!this._client.getServerCapabilities()?.resources;
   }
 
-  /** `tools/list`, every page (the SDK walks them, up to its page cap). */
+  /**
+   * `tools/list`, every page, walked here rather than by the SDK: bounded in tools and bytes, and
+   * each tool checked on its own (toolListing.ts). A 2026-07-28 server's pages are still parsed
+   * strictly by the SDK's codec before we see them.
+   */
   async listTools(): Promise<Tool[]> {
-    return (await this._client.listTools()).tools;
+    const fetchPage = (cursor: string | undefined) => this._client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ANY_ANSWER);
+    return listAllTools(fetchPage, this._limits, this._log);
   }
 
   /** `tools/call`, with timeouts reset by progress and a hard maximum. */
   async callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
-    return (await this._client.callTool({ name: tool.name, arguments: args }, {
+    const params = { name: tool.name, arguments: args };
+    const sendOptions = {
       signal: options.signal,
       onprogress: options.onprogress,
       timeout: options.timeoutMs,
       resetTimeoutOnProgress: true,
       maxTotalTimeout: options.maxTotalTimeoutMs,
-      // We check structuredContent ourselves (and flag a mismatch instead of hiding the result):
-      // a definition without outputSchema keeps the SDK from rejecting the call.
-      toolDefinition: { ...tool, outputSchema: undefined },
-    })) as RawToolResult;
+    };
+    if (this._client.getProtocolEra() === 'modern') {
+      // The 2026-07-28 codec parses results strictly whatever schema we pass, so keep the SDK's
+      // call and what it adds there (x-mcp-header mirroring). We check structuredContent ourselves
+      // (and flag a mismatch instead of hiding the result): a definition without outputSchema
+      // keeps the SDK from rejecting the call.
+      return (await this._client.callTool(params, { ...sendOptions, toolDefinition: { ...tool, outputSchema: undefined } })) as RawToolResult;
+    }
+    return resultOf(await this._client.request({ method: 'tools/call', params }, ANY_ANSWER, sendOptions));
   }
 
   /** `resources/read`, for opening a resource link from a result. */
@@ -136,4 +161,10 @@ export class SdkClient {
   async close(): Promise<void> {
     await this._client.close().catch(() => undefined);
   }
+}
+
+/** A `tools/call` answer we can render: any object (renderResult.ts copes with odd content); anything else fails the call. */
+function resultOf(answer: unknown): RawToolResult {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('tools/call: the answer is not an object');
+  return answer as RawToolResult;
 }

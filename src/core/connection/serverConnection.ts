@@ -15,7 +15,9 @@ import { SdkClient, type CallOptions, type ResourceContents } from './sdkClient'
 import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
 import { ToolCatalog, type ToolCache } from './toolCatalog';
+import type { ListingLimits } from './toolListing';
 import { openSession } from './transportChoice';
+import { floodGuardedLog } from './logFlood';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
 
@@ -24,8 +26,12 @@ export interface ConnectionDeps {
   readonly validator: SchemaValidator;
   readonly resolveLaunch: (def: ServerDefinition) => Promise<ResolvedLaunch>;
   readonly roots?: () => { uri: string; name?: string }[];
+  /** Why the server gets these roots, or none (rootsOffer): written to its log at each start, shown in its tooltip. */
+  readonly rootsWhy?: string;
   readonly clientVersion: string;
   readonly maxMessageBytes?: number;
+  /** The most tools, and bytes of them, one listing may hold (settings maxToolsPerServer, maxToolListMiB). */
+  readonly listingLimits?: ListingLimits;
   /** How long `initialize` may take (default HANDSHAKE_TIMEOUT_MS). */
   readonly handshakeTimeoutMs?: number;
   readonly toolCache?: ToolCache;
@@ -57,6 +63,10 @@ export class ServerConnection implements Disposable {
   private _secrets: readonly string[] = [];
   /** Everything this connection logs goes through here: the server's secrets are masked. */
   private readonly _log: ServerLog;
+  /** `tools` with secrets masked, kept while the listing and the secrets are the same. */
+  private _masked: { readonly listed: readonly Tool[]; readonly secrets: readonly string[]; readonly tools: readonly Tool[] } | undefined;
+  /** Where the server's own log messages go: the log, at most so many a second (logFlood.ts). */
+  private readonly _serverMessages: ServerLog & Disposable;
   private readonly _catalog: ToolCatalog;
   private readonly _facts = new FactRecorder();
   private _signIn: OAuthSignIn | undefined;
@@ -65,6 +75,7 @@ export class ServerConnection implements Disposable {
     this._state = _definition.disabled ? ServerState.disabled : ServerState.stopped;
     this._restarts = _deps.restartPolicy ?? new RestartPolicy();
     this._log = maskingLog(this._facts.keepingStderr(_deps.log), () => this._secrets);
+    this._serverMessages = floodGuardedLog(this._log);
     this._catalog = new ToolCatalog(this._log, _deps.toolCache);
     this.onDidChangeTools = this._catalog.onDidChange;
   }
@@ -78,12 +89,24 @@ export class ServerConnection implements Disposable {
   get state(): ServerState {
     return this._state;
   }
+  /** The tools as last listed; with secrets in the launch, their titles and descriptions masked (a server may echo them). */
   get tools(): readonly Tool[] {
-    return this._catalog.tools;
+    const listed = this._catalog.tools;
+    if (this._secrets.length === 0) return listed;
+    if (this._masked?.listed !== listed || this._masked.secrets !== this._secrets) {
+      const secrets = this._secrets;
+      const mask = (text: string | undefined) => (text === undefined ? undefined : maskSecrets(text, secrets));
+      this._masked = { listed, secrets, tools: listed.map((t) => ({ ...t, title: mask(t.title), description: mask(t.description) })) };
+    }
+    return this._masked.tools;
   }
   /** True while the tools shown are the last-known list, not yet confirmed by the live server. */
   get toolsFromCache(): boolean {
     return this._catalog.fromCache;
+  }
+  /** Why the server gets the roots it gets, or none (rootsOffer in config/roots.ts). */
+  get rootsWhy(): string | undefined {
+    return this._deps.rootsWhy;
   }
   /** Secret values (`${input:...}`) of the current launch: every surface masks them. */
   get secrets(): readonly string[] {
@@ -148,6 +171,7 @@ export class ServerConnection implements Disposable {
       if (!client.offersTools) this._log.warn('The server does not declare the "tools" capability; it offers no tools.');
       const info = client.info;
       this._log.info(`Connected: ${info.serverName ?? '?'} ${info.serverVersion ?? ''}, protocol ${info.protocolVersion ?? '?'}`);
+      if (this._deps.rootsWhy) this._log.info(`Roots: ${this._deps.rootsWhy}`);
       this._setState({ kind: 'running', ...info });
       await this._listTools(generation);
     } catch (err) {
@@ -168,7 +192,8 @@ export class ServerConnection implements Disposable {
       clientVersion: this._deps.clientVersion,
       validator: this._deps.validator,
       roots: this._deps.roots,
-      log: this._log,
+      log: this._serverMessages,
+      listingLimits: this._deps.listingLimits,
       onToolsChanged: () => this._catalog.relistSoon(() => this._listTools(generation)),
     });
   }
@@ -234,6 +259,7 @@ export class ServerConnection implements Disposable {
     void this.stop();
     this._onDidChangeState.dispose();
     this._catalog.dispose();
+    this._serverMessages.dispose();
   }
 
   private _listTools(generation: number): Promise<void> {

@@ -21,7 +21,7 @@ export interface ToolLister {
 
 /**
  * One server's tools: the cached list shown at once, replaced by each listing of the live
- * server (every page, up to the SDK's page cap), listed again shortly after `list_changed`.
+ * server (every page, within the limits of toolListing.ts), listed again shortly after `list_changed`.
  */
 export class ToolCatalog implements Disposable {
   private readonly _onDidChange = new Emitter<readonly Tool[]>();

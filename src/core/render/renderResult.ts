@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { sanitizeLargeText, sanitizeText } from './sanitize';
+import { sanitizeLargeText, sanitizeLine, sanitizeText } from './sanitize';
 
 /** A result as servers send it: current `content`, or the 2024-10-07 draft's `toolResult`. */
 export type RawToolResult = CallToolResult | { toolResult: unknown };
@@ -25,25 +25,32 @@ type Block = { type: string; [key: string]: unknown };
  * `structuredContent` pretty-printed, and a 2024-10-07 `toolResult` shown as JSON.
  */
 export async function renderResult(result: RawToolResult, save?: BinarySaver): Promise<RenderedResult> {
-  // The SDK gives a draft-era `{ toolResult }` an empty `content`: show the toolResult itself.
-  const draft = result as { content?: unknown; toolResult?: unknown };
-  const noContent = !Array.isArray(draft.content) || draft.content.length === 0;
-  if (!('content' in result) || (noContent && draft.toolResult !== undefined)) {
-    return { text: sanitizeText(JSON.stringify(draft.toolResult ?? null, null, 2)), isError: false, files: [] };
+  // The result comes as the server sent it (sdkClient.ts): any field may be missing or odd.
+  const raw = result as { content?: unknown; toolResult?: unknown; structuredContent?: unknown; isError?: unknown };
+  const content = Array.isArray(raw.content) ? raw.content.map(blockOf) : [];
+  // A draft-era `{ toolResult }` (with no content, or the empty one an SDK gives it): show the toolResult itself.
+  if (content.length === 0 && raw.toolResult !== undefined) {
+    return { text: sanitizeText(JSON.stringify(raw.toolResult, null, 2)), isError: false, files: [] };
   }
   const parts: string[] = [];
   const files: string[] = [];
-  const content = Array.isArray(result.content) ? (result.content as Block[]) : [];
   const links: { uri: string; name?: string; mimeType?: string }[] = [];
   for (const [i, block] of content.entries()) {
     if (block.type === 'resource_link' && typeof block.uri === 'string') links.push({ uri: block.uri, name: optionalString(block.name), mimeType: optionalString(block.mimeType) });
     parts.push(annotationNote(block) + (await renderBlock(block, i, save, files)));
   }
-  if (result.structuredContent !== undefined) {
-    parts.push(`structuredContent:\n${prettyJson(result.structuredContent)}`);
+  if (raw.structuredContent !== undefined) {
+    parts.push(`structuredContent:\n${prettyJson(raw.structuredContent)}`);
   }
   if (parts.length === 0) parts.push('(the tool returned no content)');
-  return { text: parts.join('\n'), isError: result.isError === true, files, links };
+  return { text: parts.join('\n'), isError: raw.isError === true, files, links };
+}
+
+/** A content block as sent, or an untyped one (rendered as unknown) when it is not an object with a string type. */
+function blockOf(item: unknown): Block {
+  if (typeof item !== 'object' || item === null || Array.isArray(item)) return { type: '' };
+  const block = item as Record<string, unknown>;
+  return typeof block.type === 'string' ? (block as Block) : { ...block, type: '' };
 }
 
 async function renderBlock(block: Block, index: number, save: BinarySaver | undefined, files: string[]): Promise<string> {
@@ -72,8 +79,11 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
       }
       return head;
     }
-    default:
-      return `[unknown content type "${sanitizeText(String(block.type))}"]\n${sanitizeText(JSON.stringify(block, null, 2))}`;
+    default: {
+      // A type from a newer spec or a mistake: that block is shown as unknown, the others as usual (issue 13).
+      const type = sanitizeLine(block.type.length > 100 ? `${block.type.slice(0, 100)}…` : block.type);
+      return type === '' ? '[unknown content block]' : `[unknown content block "${type}"]`;
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 import type { default as Ajv, ValidateFunction, ErrorObject } from 'ajv';
+import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
+import type { RE2JS } from 're2js';
 import { loadHeavy } from '../lazy/load';
 import { pointerPath, problemText, type SchemaProblem } from './schemaProblems';
 
@@ -14,6 +16,8 @@ type Dialect = 'draft-07' | '2019-09' | '2020-12';
  * and stay cached per schema object; the
  * dialect follows `$schema` (none means 2020-12, retried as draft-07 when it will not compile
  * that way); a schema that does not compile is reported for that one tool, never thrown.
+ * `pattern` and `patternProperties` run on RE2 (`linearRegExp`), so no schema a server sends
+ * can block the host with a backtracking regex (issue 13).
  */
 export class SchemaValidator implements jsonSchemaValidator {
   private readonly _engines = new Map<Dialect, Ajv>();
@@ -65,8 +69,8 @@ export class SchemaValidator implements jsonSchemaValidator {
     let engine = this._engines.get(dialect);
     if (!engine) {
       // logger: false: ajv would print a schema's text (unknown formats...) to the console, escapes and all.
-      const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false, logger: false as const };
       const heavy = loadHeavy();
+      const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false, logger: false as const, code: { regExp: linearRegExp(heavy.RE2JS) } };
       engine =
         dialect === '2020-12' ? new heavy.Ajv2020(options)
         : dialect === '2019-09' ? new heavy.Ajv2019(options)
@@ -76,6 +80,47 @@ export class SchemaValidator implements jsonSchemaValidator {
     }
     return engine;
   }
+}
+
+/** Patterns larger than this (RE2 instructions; `.{0,1000}` is ~1,000) are refused: matching costs up to their size per character. */
+const MAX_PATTERN_SIZE = 5_000;
+/**
+ * The most one pattern check may cost (characters × RE2 instructions): ~0.2 s at RE2's slowest
+ * (~20 ns a step). A text over it fails the pattern unchecked: a false "must match pattern" on a
+ * huge text beats stalling the host (1,000,000 characters pass a 10-instruction pattern).
+ */
+const MAX_PATTERN_STEPS = 10_000_000;
+
+/**
+ * ajv's regex engine (`code.regExp`) on RE2JS, a pure-JavaScript port of RE2: matching takes
+ * time linear in the text, where JavaScript's backtracking RegExp takes minutes on `^(a+)+$`
+ * against 40 characters (issue 13). RE2 has no backreferences or lookaround: such a pattern
+ * makes its schema not compile (reported for that one tool, whose values then go unchecked)
+ * rather than falling back to RegExp, since any fallback would let a server opt out of the
+ * bound by adding a lookahead. The formats of ajv-formats are its own regexes, not a server's.
+ */
+function linearRegExp(re2: typeof RE2JS): RegExpEngine {
+  const engine = (pattern: string): RegExpLike => {
+    let compiled: RE2JS;
+    try {
+      compiled = re2.compile(re2.translateRegExp(pattern));
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      throw new Error(`pattern ${shown(pattern)} is not supported by the linear-time regex engine, which has no backreferences or lookaround (${reason})`, { cause: err });
+    }
+    const size = compiled.programSize();
+    if (size > MAX_PATTERN_SIZE) throw new Error(`pattern ${shown(pattern)} is too large (${size} RE2 instructions, over ${MAX_PATTERN_SIZE})`);
+    // toString is ajv's cache key for the compiled pattern: the pattern itself keeps keys distinct.
+    const like = { test: (text: string) => text.length * size <= MAX_PATTERN_STEPS && compiled.test(text), toString: () => pattern };
+    return like;
+  };
+  // `code` names the engine only in standalone code, which we never generate.
+  return Object.assign(engine, { code: 'linearRegExp' });
+}
+
+/** A pattern quoted for a message, cut at 80 characters (a server can send a huge one). */
+function shown(pattern: string): string {
+  return JSON.stringify(pattern.length > 80 ? `${pattern.slice(0, 80)}…` : pattern);
 }
 
 function dialectOf(uri: unknown): Dialect | undefined {
