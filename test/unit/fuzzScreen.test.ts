@@ -7,6 +7,7 @@ import { pinTool } from '../../src/core/policy/toolPin';
 import { mergeDuplicateTools } from '../../src/core/tools/duplicateTools';
 
 /** What must never reach the screen from server text: escapes, controls, bidi, zero-width, tags, fillers, separators. */
+// eslint-disable-next-line no-control-regex, no-misleading-character-class -- these are the characters, by code point, that must not show
 const HIDDEN = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2064\u2066-\u2069\u3164\ufeff\uffa0\u{E0000}-\u{E007F}\u{E0100}-\u{E01EF}]|[\ufe00-\ufe0f]{2}/u;
 /** Strings made of the characters attackers use, mixed with ordinary text. */
 const hostile = fc.string({
