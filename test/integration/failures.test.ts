@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FIXTURES, makeHost, node } from './helpers';
+import { FIXTURES, makeHost, node, until } from './helpers';
 
 /** Alive and not a zombie (a sandbox's init may not reap orphans at once). */
 const alive = (pid: number) => {
@@ -93,6 +93,17 @@ describe('servers that fail, with the reason the user sees', function () {
     assert.equal(pids.length, 3);
     await stopBounded(host);
     assert.deepEqual(pids.filter(alive), []);
+  });
+
+  it('a grandchild that left the process group is found after its server crashed, and stopped', async function () {
+    const { host, pids } = await startWritingPids('crashy', 'setsid-grandchild.cjs');
+    await host.pipeline.call({ server: 'crashy', tool: 'crash', args: {}, origin: 'api' });
+    await until('the crash', () => host.pool.get('crashy')!.state.kind === 'error');
+    // No parent pid leads to the grandchild any more (the child between died first). The transport
+    // stops what the crashed server left (SIGTERM, then SIGKILL: ~2 s); then the host stops.
+    await until('the grandchild is gone', () => !pids.some(alive), 6000).catch(() => undefined);
+    await stopBounded(host);
+    assert.deepEqual(pids.filter(alive), [], `grandchild ${pids[0]} survived its server's crash`);
   });
 
   it('stopping a server kills a grandchild that left the process group (setsid) and ignores SIGTERM', async function () {

@@ -32,10 +32,15 @@ interface Tree {
  * The tree is scanned before stdin closes: once a middle process exits, its children are
  * re-parented to init and no parent pid leads to them any more (issue 13).
  */
-export async function stopTree(child: ChildProcess, exited: Promise<void>): Promise<void> {
+/**
+ * `marker` is a `NAME=value` entry of the server's environment that no other process has: its
+ * descendants inherit it, so on Linux they are found even after they left the process group and
+ * the processes between died (a crash, then a stop), when no parent pid leads to them any more.
+ */
+export async function stopTree(child: ChildProcess, exited: Promise<void>, marker?: string): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;
-  const tree: Tree = process.platform === 'win32' ? new WindowsTree(child, pid) : new PosixTree(child, pid);
+  const tree: Tree = process.platform === 'win32' ? new WindowsTree(child, pid) : new PosixTree(child, pid, marker);
   await tree.scan();
   child.stdin?.end();
   await settlesWithin(exited, STDIN_GRACE_MS);
@@ -61,7 +66,7 @@ class PosixTree implements Tree {
   /** Every descendant seen during this stop, as it was when seen. */
   private readonly _known = new Map<number, ProcessRow>();
 
-  constructor(private readonly _child: ChildProcess, private readonly _root: number) {}
+  constructor(private readonly _child: ChildProcess, private readonly _root: number, private readonly _marker?: string) {}
 
   async scan(): Promise<void> {
     for (const pid of [...this._known.keys()]) if (!this._current(pid)) this._known.delete(pid);
@@ -71,6 +76,7 @@ class PosixTree implements Tree {
     const found = new Set<number>(this._known.keys());
     if (this._leaderRunning()) found.add(this._root);
     for (const row of rows) if (row.pgid === this._root) found.add(row.pid);
+    if (this._marker) for (const pid of await pidsWithMarker(rows, this._marker)) found.add(pid);
     const children = new Map<number, number[]>();
     for (const row of rows) {
       const siblings = children.get(row.ppid);
@@ -170,6 +176,22 @@ async function processTable(): Promise<ProcessRow[]> {
     }
   }));
   return rows.filter((row): row is ProcessRow => row !== undefined);
+}
+
+/** The processes whose environment holds the entry `marker` (Linux: /proc/<pid>/environ; elsewhere none). */
+async function pidsWithMarker(rows: readonly ProcessRow[], marker: string): Promise<number[]> {
+  if (process.platform !== 'linux') return [];
+  const entry = marker;
+  const own = process.pid;
+  const hits = await Promise.all(rows.map(async (row) => {
+    if (row.pid === own) return undefined;
+    try {
+      return (await readFile(`/proc/${row.pid}/environ`, 'latin1')).split('\0').includes(entry) ? row.pid : undefined;
+    } catch {
+      return undefined; // another user's process, or gone
+    }
+  }));
+  return hits.filter((pid): pid is number => pid !== undefined);
 }
 
 function readStat(pid: number): ProcessRow | undefined {

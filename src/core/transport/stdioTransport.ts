@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ServerStartError } from '../errors';
@@ -7,6 +8,9 @@ import type { Frame } from './lineFramer';
 import type { MessagePump, Queued } from './messagePump';
 import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
 import { formatCommandLine, missingCommandHint, needsShell, pathEntries, quoteForCmd, resolveExecutable, type StdioLaunch } from './commandLine';
+
+/** Every server's environment holds this variable, with a value of its own: the stop finds its descendants by it. */
+const SERVER_MARKER_VARIABLE = 'MCP_TOOL_HOST_SERVER_ID';
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
 /**
@@ -40,6 +44,15 @@ export interface StdioTransportOptions {
  * event loop never blocked for long).
  */
 export class StdioTransport implements Transport {
+  /** This server's value of SERVER_MARKER_VARIABLE, inherited by all its descendants. */
+  private readonly _marker = randomUUID();
+  /** Set by close(): the stop sequence is ours, not a clean-up after the server exited on its own. */
+  private _stopping = false;
+  /** The clean-up after the server exited on its own (its leftover descendants), awaited by close(). */
+  private _leftovers: Promise<void> | undefined;
+  private get _markerEntry(): string {
+    return `${SERVER_MARKER_VARIABLE}=${this._marker}`;
+  }
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: <T extends JSONRPCMessage>(message: T) => void;
@@ -93,7 +106,8 @@ export class StdioTransport implements Transport {
     const shell = needsShell(executable);
     const child = spawn(shell ? `"${executable}"` : executable, shell ? args.map(quoteForCmd) : [...args], {
       cwd,
-      env: { ...env },
+      // The marker lets the stop find descendants that left the process group (processTree.ts).
+      env: { ...env, [SERVER_MARKER_VARIABLE]: this._marker },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
@@ -130,7 +144,11 @@ export class StdioTransport implements Transport {
     child.once('exit', (code, signal) => {
       this._exit = { code, signal };
     });
-    child.once('close', () => this._finishWhenDrained());
+    child.once('close', () => {
+      // A server that exited on its own may leave descendants behind (a crash): stop them too.
+      if (!this._stopping) this._leftovers = loadHeavy().stopTree(child, Promise.resolve(), this._markerEntry).catch(() => undefined);
+      this._finishWhenDrained();
+    });
   }
 
   /** What a frame queues: the pieces of a large one go to the parser at once, its end takes its place in the queue. */
@@ -186,10 +204,12 @@ export class StdioTransport implements Transport {
   async close(): Promise<void> {
     const child = this._child;
     if (!child) return this._finish();
+    this._stopping = true;
+    await this._leftovers;
     if (child.exitCode === null && child.signalCode === null) {
-      await loadHeavy().stopTree(child, this._exited);
+      await loadHeavy().stopTree(child, this._exited, this._markerEntry);
     } else {
-      await loadHeavy().stopTree(child, Promise.resolve()); // the leader is gone, its group may not be
+      await loadHeavy().stopTree(child, Promise.resolve(), this._markerEntry); // the leader is gone, its group may not be
     }
     this._finish();
   }
