@@ -1,3 +1,5 @@
+import { PerSecondBudget } from '../perSecond';
+
 /** One progress notification, as the pipeline passes it on. */
 export interface Progress {
   readonly progress: number;
@@ -15,36 +17,27 @@ export const PROGRESS_PER_SECOND = 20;
  * `flush` returns how many were never shown.
  */
 export class ProgressCoalescer {
-  // -Infinity, not 0: performance.now() counts from the process start, and a young process (the CLI) is under 1000.
-  private _windowStart = Number.NEGATIVE_INFINITY;
-  private _shownInWindow = 0;
+  private readonly _budget: PerSecondBudget;
   private _held: Progress | undefined;
   private _timer: NodeJS.Timeout | undefined;
   private _dropped = 0;
 
   constructor(
     private readonly _show: (progress: Progress) => void,
-    private readonly _perSecond = PROGRESS_PER_SECOND,
-    private readonly _now: () => number = () => performance.now(),
-  ) {}
+    perSecond = PROGRESS_PER_SECOND,
+    now?: () => number,
+  ) {
+    this._budget = new PerSecondBudget(perSecond, now);
+  }
 
   push(progress: Progress): void {
-    const now = this._now();
-    if (now - this._windowStart >= 1000) {
-      this._windowStart = now;
-      this._shownInWindow = 0;
-    }
-    if (this._shownInWindow < this._perSecond && this._held === undefined) {
-      this._shownInWindow++;
-      this._show(progress);
-      return;
-    }
+    if (this._held === undefined && this._budget.take()) return this._show(progress);
     if (this._held !== undefined) this._dropped++;
     this._held = progress;
     this._timer ??= setTimeout(() => {
       this._timer = undefined;
       this._showHeld();
-    }, Math.max(0, this._windowStart + 1000 - now));
+    }, this._budget.msLeft);
   }
 
   /** Shows the held notification now; returns how many notifications were never shown. */
@@ -59,8 +52,7 @@ export class ProgressCoalescer {
     const held = this._held;
     if (held === undefined) return;
     this._held = undefined;
-    this._windowStart = this._now();
-    this._shownInWindow = 1;
+    this._budget.restart(1);
     this._show(held);
   }
 }

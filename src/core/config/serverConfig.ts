@@ -180,8 +180,16 @@ function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, 
  * (or the key order of `parseEntry`'s spec) forgets every stored approval, cache and pin.
  */
 export function launchFingerprint(spec: ServerSpec): string {
-  return createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+  let fingerprint = fingerprints.get(spec);
+  if (fingerprint === undefined) {
+    fingerprint = createHash('sha256').update(JSON.stringify(spec)).digest('hex');
+    fingerprints.set(spec, fingerprint);
+  }
+  return fingerprint;
 }
+
+/** Specs are never changed once parsed: each is hashed once (verdicts ask for it per tool and per call). */
+const fingerprints = new WeakMap<ServerSpec, string>();
 
 /** The short form of a launch's fingerprint that keys extension state (tool cache, pins, grants). */
 export function launchKey(spec: ServerSpec): string {

@@ -1,4 +1,5 @@
 import type { Disposable } from '../events';
+import { PerSecondBudget } from '../perSecond';
 import type { ServerLog } from '../serverLog';
 
 /** How many log messages a server may write to its log per second; past it they are counted, not written. */
@@ -10,8 +11,7 @@ export const SERVER_LOG_LINES_PER_SECOND = 100;
  * second is counted, and one line says how many were left out.
  */
 export function floodGuardedLog(log: ServerLog, perSecond = SERVER_LOG_LINES_PER_SECOND): ServerLog & Disposable {
-  let windowStart = Number.NEGATIVE_INFINITY; // performance.now() starts near 0 in a young process
-  let written = 0;
+  const budget = new PerSecondBudget(perSecond);
   let dropped = 0;
   let timer: NodeJS.Timeout | undefined;
   const report = () => {
@@ -20,17 +20,9 @@ export function floodGuardedLog(log: ServerLog, perSecond = SERVER_LOG_LINES_PER
     dropped = 0;
   };
   const guard = (write: (m: string) => void) => (message: string) => {
-    const now = performance.now();
-    if (now - windowStart >= 1000) {
-      windowStart = now;
-      written = 0;
-    }
-    if (written < perSecond) {
-      written++;
-      return write(message);
-    }
+    if (budget.take()) return write(message);
     dropped++;
-    timer ??= setTimeout(report, Math.max(0, windowStart + 1000 - now));
+    timer ??= setTimeout(report, budget.msLeft);
   };
   return {
     info: guard((m) => log.info(m)),
