@@ -64,7 +64,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const logs = new ServerLogs();
   const validator = new SchemaValidator();
   const servers = new ConfiguredServers(output);
-  const inputs = new InputVariables(context.secrets, servers);
+  const inputs = new InputVariables(context.secrets);
   const prompts = new PromptEvents();
   const gate = new LaunchGate(context.workspaceState, prompts);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));

@@ -1,22 +1,15 @@
 import * as vscode from 'vscode';
-import type { InputSpec } from '../core/config/formats';
 import { readServerSettings, type ServerSettings } from './settings';
 
 /**
  * The server settings as last read: `read()` re-reads them (settings and workspace mcp.json
- * files) and keeps them, so `${input:id}` prompts use the `inputs` of the same read the pool got.
- * A new set of configuration warnings is written to the output channel once.
+ * files) and keeps them. A new set of configuration warnings is written to the output channel once.
  */
 export class ConfiguredServers {
-  private _current: ServerSettings = { servers: [], errors: [], inputs: [], warnings: [] };
+  private _current: ServerSettings = { servers: [], errors: [], warnings: [] };
   private _shownWarnings = '';
 
   constructor(private readonly _output: vscode.OutputChannel) {}
-
-  /** How to ask for each `${input:id}`, from the last read. */
-  get inputs(): readonly InputSpec[] {
-    return this._current.inputs;
-  }
 
   read(): ServerSettings {
     this._current = readServerSettings();

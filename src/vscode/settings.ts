@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { InputSpec } from '../core/config/formats';
+import { createHash } from 'node:crypto';
 import { parseServers, type ParsedServers, type ServerDefinition } from '../core/config/serverConfig';
 import type { ConfigError } from '../core/errors';
 import type { RateLimit } from '../core/policy/rateLimiter';
@@ -12,8 +12,6 @@ export { SECTION };
 
 /** Every configured server, plus what the workspace's mcp.json files add besides servers. */
 export interface ServerSettings extends ParsedServers {
-  /** The `inputs` of workspace mcp.json files: how to ask for each `${input:id}`. */
-  readonly inputs: readonly InputSpec[];
   /** Keys dropped from those files and name clashes between them: for a log, not errors. */
   readonly warnings: readonly string[];
 }
@@ -30,7 +28,6 @@ export function readServerSettings(): ServerSettings {
   const user = parseServers(inspected?.globalValue, 'user');
   const byName = new Map<string, ServerDefinition>(user.servers.map((s) => [s.name, s]));
   const errors: ConfigError[] = [...user.errors];
-  let inputs: readonly InputSpec[] = [];
   const warnings: string[] = [...user.warnings];
   if (vscode.workspace.isTrusted) {
     const options = { trustedWorkspaceServers: trustedWorkspaceServers() };
@@ -41,15 +38,21 @@ export function readServerSettings(): ServerSettings {
     }
     errors.push(...files.errors);
     warnings.push(...files.warnings);
-    inputs = files.inputs;
-    for (const raw of [inspected?.workspaceValue, inspected?.workspaceFolderValue]) {
-      const ws = parseServers(raw, 'workspace', options);
+    const settingsOf = (scope: string) => ({ id: `${workspaceKey()} ${scope}`, label: scope });
+    for (const [raw, scope] of [[inspected?.workspaceValue, 'workspace settings'], [inspected?.workspaceFolderValue, 'folder settings']] as const) {
+      const ws = parseServers(raw, 'workspace', { ...options, declaredIn: settingsOf(scope) });
       for (const s of ws.servers) byName.set(s.name, s);
       errors.push(...ws.errors);
       warnings.push(...ws.warnings);
     }
   }
-  return { servers: [...byName.values()], errors, inputs, warnings };
+  return { servers: [...byName.values()], errors, warnings };
+}
+
+/** The open workspace, by its file or its folders: where its settings are declared. */
+function workspaceKey(): string {
+  const where = vscode.workspace.workspaceFile?.toString() ?? (vscode.workspace.workspaceFolders ?? []).map((f) => f.uri.toString()).join('|');
+  return createHash('sha256').update(where).digest('hex').slice(0, 16);
 }
 
 /** One server to write into user settings: its name, and its entry as `mcpToolHost.servers` holds it. */

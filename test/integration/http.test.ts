@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import * as net from 'node:net';
-import { EVERYTHING, makeHost } from './helpers';
+import * as path from 'node:path';
+import { EVERYTHING, FIXTURES, makeHost } from './helpers';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -13,16 +14,19 @@ const freePort = () =>
   });
 
 /** server-everything over HTTP, in its own process, on a free loopback port. */
-async function everythingOverHttp(mode: 'streamableHttp' | 'sse'): Promise<{ port: number; child: ChildProcess }> {
+const everythingOverHttp = (mode: 'streamableHttp' | 'sse') => listening([EVERYTHING, mode]);
+
+/** A node script serving HTTP on PORT, in its own process, on a free loopback port. */
+async function listening(args: string[]): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => net.connect(port, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).on('error', () => resolve(false)));
     if (up) return { port, child };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill();
-  throw new Error('server-everything did not listen');
+  throw new Error(`${args.join(' ')} did not listen`);
 }
 
 describe('remote servers over HTTP', function () {
@@ -54,6 +58,34 @@ describe('remote servers over HTTP', function () {
     assert.ok(h.logs.some((l) => l.includes('trying the HTTP+SSE transport')));
     const sum = await h.pipeline.call({ server: 'legacy', tool: 'get-sum', args: { a: 20, b: 22 }, origin: 'api' });
     assert.ok(sum.kind === 'ok' && sum.result.text.includes('42'), JSON.stringify(sum));
+  });
+
+  it('2026-07-28 over HTTP: x-mcp-header arguments travel as Mcp-Param headers; tools that break its rules are left out', async () => {
+    const { port, child } = await listening([path.join(FIXTURES, 'modern-http.cjs')]);
+    cleanups.push(() => void child.kill());
+    const h = makeHost({ modern: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }, 'allow-once');
+    cleanups.push(() => h.close());
+    const connection = h.pool.get('modern')!;
+    await connection.start();
+    assert.ok(h.logs.some((l) => l.startsWith('modern info Connected:') && l.endsWith('protocol 2026-07-28')), h.logs.join('\n'));
+    assert.deepEqual(connection.tools.map((t) => t.name), ['where']);
+    for (const expected of [
+      'modern warn Tool "number_header" was left out: x-mcp-header on "n" is on a property that is not a string, integer or boolean.',
+      'modern warn Tool "items_header" was left out: x-mcp-header on "list.<items>" is not reached through "properties" alone.',
+      'modern warn Tool "crlf_header" was left out: x-mcp-header on "a" is not a valid header name.',
+    ]) {
+      assert.ok(h.logs.includes(expected), `${expected}\nnot in\n${h.logs.join('\n')}`);
+    }
+    const call = (args: Record<string, unknown>) => h.pipeline.call({ server: 'modern', tool: 'where', args, origin: 'api' });
+    const plain = await call({ region: 'eu-west', options: { dryRun: true, limit: 5 }, note: 'not a header' });
+    assert.ok(plain.kind === 'ok', JSON.stringify(plain));
+    assert.equal(plain.result.text, 'mcp-param-dry-run: true\nmcp-param-limit: 5\nmcp-param-region: eu-west');
+    // A value that is not plain ASCII, or would end the header line, is sent base64-encoded, never raw.
+    const odd = await call({ region: 'Zürich\r\nX-Injected: 1' });
+    assert.ok(odd.kind === 'ok', JSON.stringify(odd));
+    assert.equal(odd.result.text, `mcp-param-region: =?base64?${Buffer.from('Zürich\r\nX-Injected: 1').toString('base64')}?=`);
+    const none = await call({});
+    assert.ok(none.kind === 'ok' && none.result.text === '(no Mcp-Param headers)', JSON.stringify(none));
   });
 
   describe('failures a user can act on', () => {

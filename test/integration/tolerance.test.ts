@@ -52,30 +52,51 @@ describe('tolerance: unbounded listings and malformed items (real child processe
     assert.equal(h.connection.facts.listingError, failed.replace('many error ', ''));
   });
 
-  it('tools without a usable inputSchema or name are left out with a warning naming each; the good ones list and answer', async () => {
-    const h = host('odd', fixture('odd-shapes.cjs'));
-    await h.connection.start();
-    assert.deepEqual(h.connection.tools.map((t) => t.name), ['echo', 'count'], h.logs.join('\n'));
-    const warnings = h.logs.filter((l) => l.startsWith('odd warn '));
-    for (const expected of [
-      'odd warn Tool "no_schema" was left out: it has no inputSchema.',
-      'odd warn Tool "null_schema" was left out: it has no inputSchema.',
-      'odd warn Tool "string_schema" was left out: its inputSchema is not an object schema (type "object").',
-      'odd warn Tool 5 of page 1 was left out: it has no name.',
-      'odd warn Tool "forged [approved] ok" was left out: its inputSchema is not an object schema (type "object").',
-    ]) {
-      assert.ok(warnings.includes(expected), `${expected}\nnot in\n${warnings.join('\n')}`);
-    }
-    assert.ok(h.logs.includes('odd info 2 tools listed.'), h.logs.join('\n'));
-    const echo = await h.pipeline.call({ server: 'odd', tool: 'echo', args: { text: 'hi' }, origin: 'api' });
-    assert.ok(echo.kind === 'ok' && echo.result.text === 'hi', JSON.stringify(echo));
-  });
+  // The same mistakes in both protocol eras: a 2026-07-28 server's answers pass the SDK's strict
+  // codec too (sdkClient.ts keeps the raw answer for our own checks).
+  for (const era of ['2025-11-25', '2026-07-28'] as const) {
+    const env = era === '2026-07-28' ? { MODERN: '1' } : undefined;
+    const connected = (logs: string[], name: string) => assert.ok(logs.some((l) => l.startsWith(`${name} info Connected:`) && l.endsWith(`protocol ${era}`)), logs.join('\n'));
 
-  it('a content block of an unknown type is shown as unknown; the blocks around it as usual', async () => {
-    const h = host('mixed', fixture('unknown-block.cjs'));
-    await h.connection.start();
-    const outcome = await h.pipeline.call({ server: 'mixed', tool: 'mixed', args: {}, origin: 'api' });
-    assert.equal(outcome.kind, 'ok', JSON.stringify(outcome).slice(0, 500));
-    if (outcome.kind === 'ok') assert.equal(outcome.result.text, 'before\n[unknown content block "hologram"]\n[unknown content block]\nafter');
-  });
+    it(`${era}: tools without a usable inputSchema or name are left out with a warning naming each; the good ones list and answer`, async () => {
+      const h = host('odd', fixture('odd-shapes.cjs', env));
+      await h.connection.start();
+      connected(h.logs, 'odd');
+      assert.deepEqual(h.connection.tools.map((t) => t.name), ['echo', 'count'], h.logs.join('\n'));
+      const warnings = h.logs.filter((l) => l.startsWith('odd warn '));
+      for (const expected of [
+        'odd warn Tool "no_schema" was left out: it has no inputSchema.',
+        'odd warn Tool "null_schema" was left out: it has no inputSchema.',
+        'odd warn Tool "string_schema" was left out: its inputSchema is not an object schema (type "object").',
+        'odd warn Tool 5 of page 1 was left out: it has no name.',
+        'odd warn Tool "forged [approved] ok" was left out: its inputSchema is not an object schema (type "object").',
+      ]) {
+        assert.ok(warnings.includes(expected), `${expected}\nnot in\n${warnings.join('\n')}`);
+      }
+      assert.ok(h.logs.includes('odd info 2 tools listed.'), h.logs.join('\n'));
+      const echo = await h.pipeline.call({ server: 'odd', tool: 'echo', args: { text: 'hi' }, origin: 'api' });
+      assert.ok(echo.kind === 'ok' && echo.result.text === 'hi', JSON.stringify(echo));
+    });
+
+    it(`${era}: a content block of an unknown type is shown as unknown; the blocks around it as usual`, async () => {
+      const h = host('mixed', fixture('unknown-block.cjs', env));
+      await h.connection.start();
+      connected(h.logs, 'mixed');
+      const outcome = await h.pipeline.call({ server: 'mixed', tool: 'mixed', args: {}, origin: 'api' });
+      assert.equal(outcome.kind, 'ok', JSON.stringify(outcome).slice(0, 500));
+      if (outcome.kind === 'ok') assert.equal(outcome.result.text, 'before\n[unknown content block "hologram"]\n[unknown content block]\nafter');
+    });
+
+    it(`${era}: an answer whose result is not an object fails that listing at once, saying so (it waited 60 s for a timeout)`, async () => {
+      const h = host('odd', fixture('list-replay.cjs', env));
+      await h.connection.start();
+      connected(h.logs, 'odd');
+      for (const [answer, what] of [['null', 'null'], ['"tools"', 'a string'], ['7', 'a number']]) {
+        await h.connection.callTool('set_list', { list: answer }, callOptions);
+        await h.connection.refreshTools();
+        assert.equal(h.connection.facts.listingError, `Listing tools failed: The server answered with ${what} where a result object belongs`);
+      }
+      assert.equal(h.connection.state.kind, 'running');
+    });
+  }
 });

@@ -176,7 +176,11 @@ describe('server files of a workspace', () => {
     assert.equal(result.servers[0].spec.type === 'stdio' && result.servers[0].spec.command, 'node');
     assert.deepEqual(result.errors.map((e) => [e.serverName, e.message]), [['broken', 'proj/.vscode/mcp.json: Server "broken": "command" is required for a stdio server (for example "npx").']]);
     assert.deepEqual(result.warnings, ['proj/.mcp.json: server "a" is also defined in proj/.vscode/mcp.json, which is used.']);
-    assert.deepEqual(result.inputs.map((i) => i.id), ['k']);
+    // Each server carries where it was declared and that file's inputs, not another file's.
+    assert.deepEqual(result.servers.map((s) => [s.declaredIn?.label, s.declaredIn?.id, s.inputs?.map((i) => i.id)]), [
+      ['proj/.vscode/mcp.json', path.join(dir, '.vscode/mcp.json'), ['k']],
+      ['proj/.mcp.json', path.join(dir, '.mcp.json'), []],
+    ]);
   });
 
   it('reports a broken file by name and skips a missing one', () => {

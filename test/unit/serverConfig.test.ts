@@ -79,12 +79,14 @@ describe('server configuration', () => {
 });
 
 describe('where input values are kept', () => {
-  it('a workspace server never shares the key of a user server, nor of another workspace', () => {
+  it('a workspace server never shares the key of a user server, nor of a server declared in another file', () => {
     const entry = { command: 'x', args: ['${input:token}'] };
     const [user] = parseServers({ a: entry }, 'user').servers;
-    const [ws] = parseServers({ a: entry }, 'workspace').servers;
-    assert.equal(inputSecretKey(user, 'token', 'w1'), 'mcpToolHost.input.token', 'unchanged for the user: values stored before keep working');
-    assert.notEqual(inputSecretKey(ws, 'token', 'w1'), inputSecretKey(user, 'token', 'w1'));
-    assert.notEqual(inputSecretKey(ws, 'token', 'w1'), inputSecretKey(ws, 'token', 'w2'));
+    const declared = (id: string) => parseServers({ a: entry }, 'workspace', { declaredIn: { id, label: id } }).servers[0];
+    const [a, again, b] = [declared('/repo-a/.vscode/mcp.json'), declared('/repo-a/.vscode/mcp.json'), declared('/repo-b/.mcp.json')];
+    assert.equal(inputSecretKey(user, 'token'), 'mcpToolHost.input.token', 'unchanged for the user: values stored before keep working');
+    assert.notEqual(inputSecretKey(a, 'token'), inputSecretKey(user, 'token'));
+    assert.equal(inputSecretKey(a, 'token'), inputSecretKey(again, 'token'), 'the same file keeps its value');
+    assert.notEqual(inputSecretKey(a, 'token'), inputSecretKey(b, 'token'));
   });
 });

@@ -1,24 +1,13 @@
 import * as path from 'node:path';
 import type { ParseErrorCode } from 'jsonc-parser';
 import { ConfigError } from '../errors';
-import { SERVER_ENTRY_KEYS } from './serverConfig';
+import { SERVER_ENTRY_KEYS, type InputSpec } from './serverConfig';
+
+export type { InputSpec } from './serverConfig';
 import { loadJsonc } from '../lazy/load';
 
 /** Which file format a configuration was written in. */
 export type ConfigFormat = 'mcpToolHost' | 'vscode' | 'claude';
-
-/**
- * An `inputs` entry of VS Code's `mcp.json`: what to ask the user for an `${input:id}`.
- * Resolution happens at launch; here we only carry the specs through.
- */
-export interface InputSpec {
-  readonly id: string;
-  readonly type: string;
-  readonly description?: string;
-  readonly password?: boolean;
-  readonly default?: string;
-  readonly options?: readonly string[];
-}
 
 /** A configuration file turned into the raw shape `parseServers()` accepts. */
 export interface ConvertedConfig {

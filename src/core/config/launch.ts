@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
@@ -28,12 +29,14 @@ export function requiredInputs(def: ServerDefinition): string[] {
 
 /**
  * Where the value of `${input:id}` is kept for a definition: the user's own servers share one
- * value per id; a workspace's servers get values of their own, per workspace (`workspaceKey`).
- * So a repository that names the id of a credential the user stored for their own server is
- * asked for a value of its own, and never receives the user's.
+ * value per id; a workspace's servers get values of their own, per file that declares them
+ * (`declaredIn`). So a repository that names the id of a credential the user stored for their own
+ * server, or one that another repository's file was given, is asked for a value of its own.
  */
-export function inputSecretKey(def: ServerDefinition, id: string, workspaceKey: string): string {
-  return def.source === 'user' ? `mcpToolHost.input.${id}` : `mcpToolHost.input.workspace:${workspaceKey}:${id}`;
+export function inputSecretKey(def: ServerDefinition, id: string): string {
+  if (def.source === 'user') return `mcpToolHost.input.${id}`;
+  const place = createHash('sha256').update(def.declaredIn?.id ?? '').digest('hex').slice(0, 16);
+  return `mcpToolHost.input.workspace:${place}:${id}`;
 }
 
 /**

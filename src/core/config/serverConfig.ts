@@ -37,6 +37,29 @@ export interface ServerDefinition {
   readonly trustAnnotations: boolean;
   /** What the server is told of the user's folders (roots.ts); absent: decided from the launch. */
   readonly roots?: 'workspace' | 'none' | readonly string[];
+  /** The file (or settings) the definition came from: a workspace server's `${input:}` values belong to it. */
+  readonly declaredIn?: DeclaredIn;
+  /** The `inputs` its file declares: how to ask for each `${input:id}`. */
+  readonly inputs?: readonly InputSpec[];
+}
+
+/** Where definitions were declared: `id` tells places apart (a path), `label` names it for the user. */
+export interface DeclaredIn {
+  readonly id: string;
+  readonly label: string;
+}
+
+/**
+ * An `inputs` entry of VS Code's `mcp.json`: what to ask the user for an `${input:id}`.
+ * Resolution happens at launch; here we only carry the specs through.
+ */
+export interface InputSpec {
+  readonly id: string;
+  readonly type: string;
+  readonly description?: string;
+  readonly password?: boolean;
+  readonly default?: string;
+  readonly options?: readonly string[];
 }
 
 export const DEFAULT_TIMEOUT_SECONDS = 60;
@@ -59,6 +82,9 @@ export interface ParseOptions {
    * A workspace entry's own `trustAnnotations` is never honoured: a repository cannot vouch for itself.
    */
   readonly trustedWorkspaceServers?: readonly string[];
+  /** Where the definitions are declared, and the `inputs` declared there. */
+  readonly declaredIn?: DeclaredIn;
+  readonly inputs?: readonly InputSpec[];
 }
 
 /**
@@ -151,6 +177,8 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     // A workspace can say anything about its own tools: its hints are trusted only when the user says so.
     trustAnnotations: source === 'user' ? declaredTrust : options.trustedWorkspaceServers?.includes(name) === true,
     roots: rootsSetting(e.roots, fail),
+    ...(options.declaredIn && { declaredIn: options.declaredIn }),
+    ...(options.inputs && { inputs: options.inputs }),
   };
 }
 

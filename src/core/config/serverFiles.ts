@@ -1,15 +1,14 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
-import { ConfigFileError, detectAndConvert, type ConfigFormat, type InputSpec } from './formats';
+import { ConfigFileError, detectAndConvert, type ConfigFormat } from './formats';
 import { parseServers, type ConfigSource, type ParsedServers, type ParseOptions, type ServerDefinition } from './serverConfig';
 
 /** The files a workspace folder may define servers in, in order of precedence. */
 export const WORKSPACE_SERVER_FILES = ['.vscode/mcp.json', '.mcp.json'] as const;
 
-/** Servers read from files, with the `inputs` they declare and what was dropped on the way. */
+/** Servers read from files (each with the `inputs` its file declares), and what was dropped on the way. */
 export interface ServerFileResult extends ParsedServers {
-  readonly inputs: InputSpec[];
   readonly warnings: string[];
 }
 
@@ -25,21 +24,20 @@ export function readServerFile(file: string, source: ConfigSource, label = file,
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     if (code === 'ENOENT') return undefined;
-    return { servers: [], errors: [new ConfigFileError(label, `cannot be read (${code ?? String(err)}).`)], inputs: [], warnings: [] };
+    return { servers: [], errors: [new ConfigFileError(label, `cannot be read (${code ?? String(err)}).`)], warnings: [] };
   }
   try {
     const converted = detectAndConvert(text, label);
-    const parsed = parseServers(converted.servers, source, options);
+    const parsed = parseServers(converted.servers, source, { ...options, declaredIn: { id: path.resolve(file), label }, inputs: converted.inputs });
     return {
       servers: parsed.servers,
       errors: parsed.errors.map((e) => new ConfigFileError(label, e.message, e.serverName)),
-      inputs: converted.inputs,
       warnings: [...converted.warnings, ...parsed.warnings].map((w) => `${label}: ${w}`),
       format: converted.format,
     };
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    return { servers: [], errors: [err], inputs: [], warnings: [] };
+    return { servers: [], errors: [err], warnings: [] };
   }
 }
 
@@ -50,7 +48,6 @@ export function readServerFile(file: string, source: ConfigSource, label = file,
 export function readWorkspaceServerFiles(folders: readonly { name: string; path: string }[], options: ParseOptions = {}): ServerFileResult {
   const byName = new Map<string, { def: ServerDefinition; label: string }>();
   const errors: ConfigError[] = [];
-  const inputs: InputSpec[] = [];
   const warnings: string[] = [];
   for (const folder of folders) {
     for (const rel of WORKSPACE_SERVER_FILES) {
@@ -59,7 +56,6 @@ export function readWorkspaceServerFiles(folders: readonly { name: string; path:
       if (!result) continue;
       errors.push(...result.errors);
       warnings.push(...result.warnings);
-      for (const input of result.inputs) if (!inputs.some((i) => i.id === input.id)) inputs.push(input);
       for (const def of result.servers) {
         const earlier = byName.get(def.name);
         if (earlier) warnings.push(`${label}: server "${def.name}" is also defined in ${earlier.label}, which is used.`);
@@ -67,5 +63,5 @@ export function readWorkspaceServerFiles(folders: readonly { name: string; path:
       }
     }
   }
-  return { servers: [...byName.values()].map((e) => e.def), errors, inputs, warnings };
+  return { servers: [...byName.values()].map((e) => e.def), errors, warnings };
 }

@@ -3,6 +3,8 @@ import { loadHeavy } from '../lazy/load';
 import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
+import { paramHeaderValues, scanParamHeaders } from './paramHeaders';
+import { keepRawAnswers, rawAnswer } from './rawAnswers';
 import { listAllTools, type ListingLimits } from './toolListing';
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
@@ -11,7 +13,8 @@ const PROBE_TIMEOUT_MS = 2_000;
 /**
  * A result schema that accepts any answer: the SDK's strict parse fails a whole list for one bad
  * tool, a whole call for one unknown content block (issue 13). We check what we use ourselves
- * (toolListing.ts, `resultOf`; renderResult.ts shows an unknown block as unknown).
+ * (toolListing.ts, `resultOf`; renderResult.ts shows an unknown block as unknown); in the
+ * 2026-07-28 era rawAnswers.ts gets the answer past the SDK's own codec.
  */
 const ANY_ANSWER: StandardSchemaV1<unknown, unknown> = { '~standard': { version: 1, vendor: 'mcp-tool-host', validate: (value) => ({ value }) } };
 
@@ -58,6 +61,7 @@ export class SdkClient {
   private readonly _client: Client;
   private readonly _log: ServerLog;
   private readonly _limits: ListingLimits;
+  private _overHttp = false;
 
   constructor(options: SdkClientOptions) {
     const { roots, log } = options;
@@ -86,8 +90,14 @@ export class SdkClient {
   }
 
   /** Runs the handshake over `transport`; the SDK owns the transport from here on. */
-  connect(transport: Transport): Promise<void> {
+  connect(transport: Transport, kind: 'stdio' | 'http'): Promise<void> {
+    this._overHttp = kind === 'http';
+    keepRawAnswers(transport);
     return this._client.connect(transport);
+  }
+
+  private get _modern(): boolean {
+    return this._client.getProtocolEra() === 'modern';
   }
 
   /** Called once when the session ends (the server closed or crashed). */
@@ -118,12 +128,13 @@ export class SdkClient {
 
   /**
    * `tools/list`, every page, walked here rather than by the SDK: bounded in tools and bytes, and
-   * each tool checked on its own (toolListing.ts). A 2026-07-28 server's pages are still parsed
-   * strictly by the SDK's codec before we see them.
+   * each tool checked on its own (toolListing.ts). Over HTTP in the 2026-07-28 era a tool whose
+   * `x-mcp-header` declarations break the spec is invalid there, and left out too.
    */
   async listTools(): Promise<Tool[]> {
-    const fetchPage = (cursor: string | undefined) => this._client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ANY_ANSWER);
-    return listAllTools(fetchPage, this._limits, this._log);
+    const fetchPage = async (cursor: string | undefined) => rawAnswer(await this._client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ANY_ANSWER));
+    const checkHeaders = this._overHttp && this._modern ? headerFault : undefined;
+    return listAllTools(fetchPage, this._limits, this._log, checkHeaders);
   }
 
   /** `tools/call`, with timeouts reset by progress and a hard maximum. */
@@ -136,14 +147,10 @@ export class SdkClient {
       resetTimeoutOnProgress: true,
       maxTotalTimeout: options.maxTotalTimeoutMs,
     };
-    if (this._client.getProtocolEra() === 'modern') {
-      // The 2026-07-28 codec parses results strictly whatever schema we pass, so keep the SDK's
-      // call and what it adds there (x-mcp-header mirroring). We check structuredContent ourselves
-      // (and flag a mismatch instead of hiding the result): a definition without outputSchema
-      // keeps the SDK from rejecting the call.
-      return (await this._client.callTool(params, { ...sendOptions, toolDefinition: { ...tool, outputSchema: undefined } })) as RawToolResult;
-    }
-    return resultOf(await this._client.request({ method: 'tools/call', params }, ANY_ANSWER, sendOptions));
+    // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header travel as headers too.
+    const scan = this._overHttp && this._modern ? scanParamHeaders(tool.inputSchema) : undefined;
+    const headers = scan && 'headers' in scan ? paramHeaderValues(scan.headers, args) : {};
+    return resultOf(rawAnswer(await this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers })));
   }
 
   /** `resources/read`, for opening a resource link from a result. */
@@ -167,4 +174,10 @@ export class SdkClient {
 function resultOf(answer: unknown): RawToolResult {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('tools/call: the answer is not an object');
   return answer as RawToolResult;
+}
+
+/** Why a tool's `x-mcp-header` declarations make it invalid, if they do. */
+function headerFault(tool: Tool): string | undefined {
+  const scan = scanParamHeaders(tool.inputSchema);
+  return 'fault' in scan ? scan.fault : undefined;
 }

@@ -31,9 +31,10 @@ export type PageFetcher = (cursor: string | undefined) => Promise<unknown>;
  * Every page of `tools/list`, bounded in pages, tools and bytes (the JSON length of the tools, an
  * estimate): past a limit the whole listing fails with a sentence naming the setting, so a partial
  * list is never shown as the server's. Each tool is checked here, not by the SDK, so one malformed
- * tool is left out with a warning instead of failing the list (issue 13, "Tolerance").
+ * tool is left out with a warning instead of failing the list (issue 13, "Tolerance"). `extraCheck`
+ * adds a rule of the session's own (why a tool is invalid there, or undefined).
  */
-export async function listAllTools(fetchPage: PageFetcher, limits: ListingLimits, log: ServerLog): Promise<Tool[]> {
+export async function listAllTools(fetchPage: PageFetcher, limits: ListingLimits, log: ServerLog, extraCheck?: (tool: Tool) => string | undefined): Promise<Tool[]> {
   const maxTools = limits.maxTools ?? DEFAULT_MAX_TOOLS;
   const maxBytes = limits.maxBytes ?? DEFAULT_MAX_TOOL_LIST_BYTES;
   const tools: Tool[] = [];
@@ -55,7 +56,7 @@ export async function listAllTools(fetchPage: PageFetcher, limits: ListingLimits
     if (listed > maxTools) throw new Error(`tools/list: more than ${maxTools} tools after ${pages} pages; the list was dropped (raise the setting mcpToolHost.maxToolsPerServer to accept more)`);
     if (bytes > maxBytes) throw new Error(`tools/list: the tool list passed ${mib(maxBytes)} after ${pages} pages and was dropped (raise the setting mcpToolHost.maxToolListMiB to accept more)`);
     for (const [i, raw] of page.tools.entries()) {
-      const checked = checkTool(raw, json[i]);
+      const checked = checkTool(raw, json[i], extraCheck);
       if (typeof checked === 'string') log.warn(`${hasName(raw) ? `Tool "${toolName(raw)}"` : `Tool ${i + 1} of page ${pages}`} was left out: ${checked}.`);
       else tools.push(checked);
     }
@@ -75,7 +76,7 @@ function pageOf(answer: unknown, n: number): Page {
 }
 
 /** The tool as we use it, or why it is left out (what the SDK's strict parse would reject the whole list for). */
-function checkTool(raw: unknown, json: string | undefined): Tool | string {
+function checkTool(raw: unknown, json: string | undefined, extraCheck?: (tool: Tool) => string | undefined): Tool | string {
   if (!hasName(raw)) return 'it has no name';
   if (json === undefined) return 'it is nested too deeply to read';
   const schema = raw.inputSchema;
@@ -86,7 +87,8 @@ function checkTool(raw: unknown, json: string | undefined): Tool | string {
     if (raw[key] !== undefined && typeof raw[key] !== 'string') return `its ${key} is not text`;
   }
   if (raw.annotations !== undefined && !isObject(raw.annotations)) return 'its annotations are not an object';
-  return raw as unknown as Tool;
+  const tool = raw as unknown as Tool;
+  return extraCheck?.(tool) ?? tool;
 }
 
 /** JSON of one listed tool, or undefined when it cannot be printed (nested past the stack). */

@@ -43,7 +43,7 @@ export async function openSession(launch: ResolvedLaunch, shown: string, options
   options.onAttempt({ client, transport });
   const handshakeMs = options.handshakeTimeoutMs;
   try {
-    await withTimeout(client.connect(transport), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
+    await withTimeout(client.connect(transport, launch.type === 'http' ? 'http' : 'stdio'), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
   } catch (err) {
     if (launch.type === 'http' && (await options.signIn?.recover(err, transport as HttpTransport, options.onWaiting))) {
       // The server wants OAuth: the provider is in place now, or the user just signed in. Connect again.
