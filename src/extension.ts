@@ -13,7 +13,8 @@ import { ApprovalCommands, mementoGrants } from './vscode/approvalCommands';
 import { FileAuditLog } from './core/calls/fileAuditLog';
 import { ArgumentEditors, CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/argumentEditor';
 import { ConfiguredServers } from './vscode/configuredServers';
-import { registerDefinitionDocuments } from './vscode/definitionDiff';
+import { registerReadOnlyDocuments } from './vscode/readOnlyDocuments';
+import { importServers } from './vscode/importServers';
 import { DefinitionReview } from './vscode/definitionReview';
 import { ResultFiles, extensionFor } from './vscode/resultFiles';
 import { ServerLogs } from './vscode/serverLogs';
@@ -33,7 +34,6 @@ import { toolCacheFor } from './vscode/toolCache';
 import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
 import { SignOutCommand } from './vscode/signOutCommand';
-import { importServers } from './vscode/importServers';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { rootsOffer } from './core/config/roots';
 
@@ -79,7 +79,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       roots: offer.kind === 'offered' ? offer.roots : undefined,
       rootsWhy: offer.why,
       resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
-      confirmLaunch: (def, shown) => gate.confirm(def, shown),
+      confirmLaunch: (def, shown, waiting) => gate.confirm(def, shown, waiting),
       toolCache: toolCacheFor(context.globalState, definition),
       oauth: vscodeOAuthHost(context.secrets),
     };
@@ -118,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     new ErrorBadge(pool, view),
     new ServerStatusBar(pool, pipeline),
     new ViewContextKeys(pool),
-    registerDefinitionDocuments(),
+    registerReadOnlyDocuments(),
     registerChatParticipant({ context, pool, pipeline }),
     ...registerAll(
       commandTable({

@@ -17,7 +17,7 @@ export interface AddServerQuestions {
 export type AddServerResult = { readonly kind: 'added'; readonly name: string; readonly entry: NewServerEntry } | { readonly kind: 'handed-over'; readonly to: 'demo' | 'import' } | undefined;
 
 /**
- * "MCP: Add Server...": stdio command line or HTTP URL, then a name, then the entry is written to
+ * "MCP Tool Host: Add Server...": stdio command line or HTTP URL, then a name, then the entry is written to
  * user settings (`mcpToolHost.servers`), which starts it. Three short steps; Escape cancels.
  */
 export async function addServer(ask: AddServerQuestions, takenNames: ReadonlySet<string>): Promise<AddServerResult> {
@@ -49,12 +49,12 @@ export const addServerQuestions: AddServerQuestions = {
       { choice: 'demo', label: `$(beaker) ${vscode.l10n.t('Demo server')}`, detail: vscode.l10n.t('The server bundled with this extension: every kind of tool, nothing to install.') },
       { choice: 'import', label: `$(cloud-download) ${vscode.l10n.t('Import...')}`, detail: vscode.l10n.t('Copy servers from Claude Desktop, Cursor or VS Code\'s mcp.json.') },
     ];
-    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP: Add Server (1/3)'), placeHolder: vscode.l10n.t('How does the server run?'), matchOnDetail: true });
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP Tool Host: Add Server (1/3)'), placeHolder: vscode.l10n.t('How does the server run?'), matchOnDetail: true });
     return picked?.choice;
   },
   commandLine(check) {
     return vscode.window.showInputBox({
-      title: vscode.l10n.t('MCP: Add Server (2/3): command'),
+      title: vscode.l10n.t('MCP Tool Host: Add Server (2/3): command'),
       prompt: vscode.l10n.t('The command line that starts the server. Quote words with spaces. Add env or cwd later in settings.'),
       placeHolder: 'npx -y @modelcontextprotocol/server-everything',
       ignoreFocusOut: true,
@@ -63,7 +63,7 @@ export const addServerQuestions: AddServerQuestions = {
   },
   url(check) {
     return vscode.window.showInputBox({
-      title: vscode.l10n.t('MCP: Add Server (2/3): URL'),
+      title: vscode.l10n.t('MCP Tool Host: Add Server (2/3): URL'),
       prompt: vscode.l10n.t('The server\'s URL. Add headers (like Authorization) later in settings.'),
       placeHolder: 'https://example.com/mcp',
       ignoreFocusOut: true,
@@ -72,7 +72,7 @@ export const addServerQuestions: AddServerQuestions = {
   },
   name(suggested, check) {
     return vscode.window.showInputBox({
-      title: vscode.l10n.t('MCP: Add Server (3/3): name'),
+      title: vscode.l10n.t('MCP Tool Host: Add Server (3/3): name'),
       prompt: vscode.l10n.t('A name for the server: it labels the server in the Tools view and in settings.'),
       value: suggested,
       ignoreFocusOut: true,

@@ -36,7 +36,7 @@ export class ApprovalCommands {
       };
     });
     if (items.length === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('You have not allowed any tool beyond a single call.'));
-    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP: Manage Approvals: select the approvals to revoke'), canPickMany: true });
+    const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP Tool Host: Manage Approvals: select the approvals to revoke'), canPickMany: true });
     for (const item of picked ?? []) this._grants.revoke(item.grant);
     if (picked?.length) void vscode.window.showInformationMessage(picked.length === 1 ? vscode.l10n.t('Revoked 1 approval.') : vscode.l10n.t('Revoked {0} approvals.', picked.length));
   }

@@ -4,6 +4,7 @@ import { displayName } from '../core/tools/annotations';
 import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine, visibleJson } from '../core/render/sanitize';
 import { showDefinitionChanges } from './definitionDiff';
+import { showReadOnly } from './readOnlyDocuments';
 import type { PromptEvents } from './promptEvents';
 
 interface DecisionItem extends vscode.QuickPickItem {
@@ -24,8 +25,7 @@ export class QuickPickApprover implements Approver {
       const picked = await pickDecision(request, this._prompts);
       switch (picked?.action) {
         case 'show-arguments': {
-          const doc = await vscode.workspace.openTextDocument({ language: 'json', content: visibleJson(args, 2) });
-          await vscode.window.showTextDocument(doc, { preview: true });
+          await showReadOnly(`/arguments/${encodeURIComponent(request.server)}/${encodeURIComponent(request.tool.name)} arguments.json`, visibleJson(args, 2));
           continue;
         }
         case 'show-changes':
@@ -56,7 +56,7 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
   list.push(
     { label: `$(check) ${vscode.l10n.t('Allow once')}`, decision: 'allow-once', detail: why },
     { label: `$(history) ${vscode.l10n.t('Allow this tool for this session')}`, decision: 'allow-tool-session' },
-    { label: `$(pass-filled) ${vscode.l10n.t('Always allow this tool')}`, decision: 'allow-tool-always', detail: vscode.l10n.t('Until the tool changes or you revoke it (MCP: Manage Approvals).') },
+    { label: `$(pass-filled) ${vscode.l10n.t('Always allow this tool')}`, decision: 'allow-tool-always', detail: vscode.l10n.t('Until the tool changes or you revoke it (MCP Tool Host: Manage Approvals).') },
   );
   if (request.offerServerGrant) {
     list.push({ label: `$(server) ${vscode.l10n.t('Allow every non-destructive tool of {0} for this session', sanitizeLine(request.server))}`, decision: 'allow-server-session' });

@@ -31,6 +31,8 @@ interface Session {
   timer?: NodeJS.Timeout;
   /** What is wrong with the text now (syntax or schema), shown above it. */
   problems: readonly string[];
+  /** Why the last Call did not go ahead, in the status bar until the session ends or the next Call (a toast outlived it). */
+  notice?: vscode.Disposable;
 }
 
 /**
@@ -47,7 +49,7 @@ export class ArgumentEditors implements vscode.Disposable {
   private readonly _disposables: vscode.Disposable[];
 
   constructor() {
-    this._status.name = vscode.l10n.t('MCP: Call Tool with These Arguments');
+    this._status.name = vscode.l10n.t('MCP Tool Host: Call Tool with These Arguments');
     this._status.backgroundColor = new vscode.ThemeColor('statusBarItem.warningBackground');
     this._disposables = [
       this._diagnostics,
@@ -68,7 +70,8 @@ export class ArgumentEditors implements vscode.Disposable {
     edit.insert(uri, new vscode.Position(0, 0), request.text);
     await vscode.workspace.applyEdit(edit);
     const doc = created.languageId === 'json' ? created : await vscode.languages.setTextDocumentLanguage(created, 'json');
-    const result = new Promise<Record<string, unknown> | undefined>((resolve) => this._sessions.set(uri.toString(), { uri, request, resolve, problems: [] }));
+    let session: Session | undefined;
+    const result = new Promise<Record<string, unknown> | undefined>((resolve) => this._sessions.set(uri.toString(), (session = { uri, request, resolve, problems: [] })));
     const editor = await vscode.window.showTextDocument(doc, { preview: false });
     const problems = request.problems ?? [];
     const placed = problems.length ? placeProblems(request.text, problems) : [];
@@ -77,7 +80,7 @@ export class ArgumentEditors implements vscode.Disposable {
     this._check(doc, problems.length ? problems : undefined);
     this._updateChrome();
     this._onDidChangeLenses.fire();
-    if (placed.length) void vscode.window.showErrorMessage(notValidMessage(request.toolName, placed));
+    if (placed.length && session) notify(session, notValidMessage(request.toolName, placed));
     return result;
   }
 
@@ -86,7 +89,7 @@ export class ArgumentEditors implements vscode.Disposable {
     const session = this._session(uri);
     const doc = session && vscode.workspace.textDocuments.find((d) => d.uri.toString() === session.uri.toString());
     if (!session || !doc) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No tool is waiting for arguments here. Use "MCP: Call Tool..." and choose "Edit as JSON".'));
+      void vscode.window.showInformationMessage(vscode.l10n.t('No tool is waiting for arguments here. Use "MCP Tool Host: Call Tool..." and choose "Edit as JSON".'));
       return false;
     }
     const text = doc.getText();
@@ -95,7 +98,7 @@ export class ArgumentEditors implements vscode.Disposable {
       // VS Code's JSON support marks the syntax error itself; the lens above says it in words.
       this._setProblems(session, [parsed.message]);
       await this._reveal(doc, parsed.span);
-      void vscode.window.showErrorMessage(vscode.l10n.t('{0} Fix it in the editor, then call again.', parsed.message));
+      notify(session, vscode.l10n.t('{0} Fix it in the editor, then call again.', parsed.message));
       return false;
     }
     const problems = session.request.validate(parsed.value);
@@ -104,7 +107,7 @@ export class ArgumentEditors implements vscode.Disposable {
       this._show(doc, placed);
       this._setProblems(session, placed.map((p) => p.message));
       await this._reveal(doc, placed[0]);
-      void vscode.window.showErrorMessage(notValidMessage(session.request.toolName, placed));
+      notify(session, notValidMessage(session.request.toolName, placed));
       return false;
     }
     await this._finish(session, parsed.value);
@@ -118,7 +121,10 @@ export class ArgumentEditors implements vscode.Disposable {
   }
 
   dispose(): void {
-    for (const s of this._sessions.values()) s.resolve(undefined);
+    for (const s of this._sessions.values()) {
+      s.notice?.dispose();
+      s.resolve(undefined);
+    }
     this._sessions.clear();
     void vscode.commands.executeCommand('setContext', CONTEXT_KEY, false);
     for (const d of this._disposables) d.dispose();
@@ -159,6 +165,7 @@ export class ArgumentEditors implements vscode.Disposable {
 
   private _forget(session: Session): void {
     clearTimeout(session.timer);
+    session.notice?.dispose();
     this._sessions.delete(session.uri.toString());
     this._diagnostics.delete(session.uri);
     this._updateChrome();
@@ -244,6 +251,12 @@ export class ArgumentEditors implements vscode.Disposable {
     }
     return lenses;
   }
+}
+
+/** Says in the status bar why the call did not go ahead; it goes when the session ends or with the next notice. */
+function notify(session: Session, text: string): void {
+  session.notice?.dispose();
+  session.notice = vscode.window.setStatusBarMessage(`$(error) ${text}`);
 }
 
 function notValidMessage(toolName: string, placed: readonly PlacedProblem[]): string {

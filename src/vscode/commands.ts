@@ -7,6 +7,7 @@ import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine } from '../core/render/sanitize';
 import { askArguments } from './argumentInput';
 import type { ArgumentEditors } from './argumentEditor';
+import { showReadOnly } from './readOnlyDocuments';
 import type { TreeNode } from './toolTree';
 import type { SchemaProblem } from '../core/tools/schemaProblems';
 
@@ -97,8 +98,8 @@ async function offerResourceLinks(deps: CallToolDeps, server: string, links: rea
   // Through the pipeline: the text is made safe, secrets masked, and the read audited.
   const read = await deps.pipeline.readResource({ server, uri: picked.link.uri, origin });
   if (read.kind === 'failed') return void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), read.message));
-  const doc = await vscode.workspace.openTextDocument({ content: read.text, language: /json/.test(picked.link.mimeType ?? '') ? 'json' : 'plaintext' });
-  await vscode.window.showTextDocument(doc, { preview: true });
+  const name = (picked.link.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').slice(0, 80);
+  await showReadOnly(`/resources/${encodeURIComponent(server)}/${encodeURIComponent(name)}${/json/.test(picked.link.mimeType ?? '') && !name.endsWith('.json') ? '.json' : ''}`, read.text);
 }
 
 async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
@@ -118,6 +119,6 @@ async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
       .then((a) => a && vscode.commands.executeCommand('mcpToolHost.addDemoServer'));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP: Call Tool'), placeHolder: vscode.l10n.t('Pick a tool to call'), matchOnDescription: true, matchOnDetail: true });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP Tool Host: Call Tool'), placeHolder: vscode.l10n.t('Pick a tool to call'), matchOnDescription: true, matchOnDetail: true });
   return picked?.target;
 }

@@ -6,7 +6,7 @@ import { sanitizeLine } from '../core/render/sanitize';
 import { addUserServers } from './settings';
 
 /**
- * "MCP: Import Servers...": finds the MCP configurations of Claude Desktop, Cursor and VS Code
+ * "MCP Tool Host: Import Servers...": finds the MCP configurations of Claude Desktop, Cursor and VS Code
  * on this machine, lets the user pick servers, and copies them into user settings, asking
  * before replacing an entry of the same name. Nothing is logged: entries may hold secrets.
  */
@@ -53,7 +53,7 @@ async function pickCandidates(candidates: readonly ImportCandidate[], home: stri
     items.push({ label: sanitizeLine(c.name), description: file, detail: sanitizeLine(c.launch), candidate: c });
   }
   const picked = await vscode.window.showQuickPick(items, {
-    title: vscode.l10n.t('MCP: Import Servers'),
+    title: vscode.l10n.t('MCP Tool Host: Import Servers'),
     placeHolder: vscode.l10n.t('Pick the servers to copy into your user settings'),
     canPickMany: true,
     matchOnDescription: true,

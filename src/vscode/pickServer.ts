@@ -12,7 +12,7 @@ import { sanitizeLine } from '../core/render/sanitize';
 export async function pickServer(pool: ServerPool, title: string, filter: (c: ServerConnection) => boolean = () => true): Promise<string | undefined> {
   const candidates = pool.connections.filter(filter);
   if (candidates.length === 0) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('No server fits. Add one with "MCP: Add Server...".'));
+    void vscode.window.showInformationMessage(vscode.l10n.t('No server fits. Add one with "MCP Tool Host: Add Server...".'));
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(

@@ -6,7 +6,7 @@ import { sanitizeLine } from '../core/render/sanitize';
 import { secretStoreOf } from './oauthHost';
 
 /**
- * "MCP: Sign Out of Server...": forgets a remote server's OAuth tokens and client registration.
+ * "MCP Tool Host: Sign Out of Server...": forgets a remote server's OAuth tokens and client registration.
  * A server that is running (or waiting for a sign-in) is stopped, since its connection still
  * holds the tokens; starting it again asks the user to sign in.
  */

@@ -7,6 +7,7 @@ import { callVerdict, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { actionItem, configErrorItem, messageItem, serverItem, toolItem } from './treeItems';
 import { toolTooltip, type LastError } from './tooltips';
 import type { ServerNode, ToolNode, TreeNode } from './treeNodes';
+import { CONTEXT_KEYS } from './viewContextKeys';
 
 export type { TreeNode } from './treeNodes';
 
@@ -37,11 +38,17 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   private readonly _pending = new Set<string>();
   private _pendingAll = false;
   private _timer: NodeJS.Timeout | undefined;
+  /** The pool has applied a configuration; once the view shows it, the welcome may say "no server". */
+  private _configured = false;
+  private _shownConfigured = false;
 
   /** `rules` (approve-all and the user's grants) let a tool's tooltip say whether a call would ask, as the pipeline decides it. */
   constructor(private readonly _pool: ServerPool, private readonly _rules: ApprovalRules = { approveAll: () => false }, private readonly _review?: ChangeLookup) {
     const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
-    const pool = _pool.onDidChange((connection) => this._changed(connection));
+    const pool = _pool.onDidChange((connection) => {
+      if (connection === undefined) this._configured = true;
+      this._changed(connection);
+    });
     this._subscription = { dispose: () => (pool.dispose(), changes?.dispose()) };
     for (const c of _pool.connections) this._remember(c);
   }
@@ -101,6 +108,11 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   }
 
   private _roots(): TreeNode[] {
+    if (this._configured && !this._shownConfigured) {
+      // Set as the configured servers are handed to the view, so the welcome never claims "no server" while reading.
+      this._shownConfigured = true;
+      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.ready, true);
+    }
     const names = new Set<string>();
     const servers = this._pool.connections.map((c) => {
       names.add(c.name);

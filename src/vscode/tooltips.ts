@@ -7,6 +7,7 @@ import { verdictSentence, type CallVerdict } from '../core/policy/approvalPolicy
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { formatCommandLine } from '../core/transport/commandLine';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
+import { cutAtSpace, hoverMarkdown } from '../core/tools/hoverText';
 import { formatArgument, summarizeArguments } from '../core/tools/schemaSummary';
 import { ASSUMED_MARK, BADGE_SENTENCE, hintSource, toolBadges } from '../core/tools/toolBadges';
 
@@ -21,7 +22,11 @@ export interface LastError {
   readonly at: Date;
 }
 
-/** Markdown that renders no HTML, runs no command links, and gets server text only through appendText. */
+/**
+ * Markdown that renders no HTML, runs no command links, and gets server text only through
+ * `hoverMarkdown`: not `appendText`, which writes every space as `&nbsp;`, so the hover could
+ * only wrap a long line inside a word.
+ */
 function untrustedMarkdown(): vscode.MarkdownString {
   const md = new vscode.MarkdownString('', false);
   md.isTrusted = false;
@@ -40,8 +45,10 @@ function yesNo(value: boolean): string {
   return value ? vscode.l10n.t('yes') : vscode.l10n.t('no');
 }
 
-function cut(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max)}… ${vscode.l10n.t('({0} more characters)', text.length - max)}` : text;
+/** Text cut at a space near `max`, saying how much was left out. */
+function cut(value: string, max: number): string {
+  const { text: kept, left } = cutAtSpace(value, max);
+  return left ? `${kept}… ${vscode.l10n.t('({0} more characters)', left)}` : kept;
 }
 
 /**
@@ -51,16 +58,17 @@ function cut(text: string, max: number): string {
 export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations, verdict: CallVerdict, changed?: readonly string[]): vscode.MarkdownString {
   const md = untrustedMarkdown();
   const shown = sanitizeLine(displayName(tool));
-  md.appendMarkdown('**').appendText(shown).appendMarkdown('** — ').appendText(shown === sanitizeLine(tool.name) ? vscode.l10n.t('on {0}', sanitizeLine(server)) : `${sanitizeLine(server)} / ${sanitizeLine(tool.name)}`);
+  const where = shown === sanitizeLine(tool.name) ? vscode.l10n.t('on {0}', sanitizeLine(server)) : `${sanitizeLine(server)} / ${sanitizeLine(tool.name)}`;
+  md.appendMarkdown(`**${hoverMarkdown(shown)}** — ${hoverMarkdown(where)}`);
   if (changed) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Changed since you first saw it:** {0}. Right-click: Show Changes, or Accept Changes.', changed.join(', ') || vscode.l10n.t('definition'))}`);
   const flags = [...suspiciousText(tool.description), ...suspiciousText(tool.title)];
-  if (flags.length) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Look twice:** the description')} `).appendText(flags.join('; ')).appendMarkdown('.');
-  if (tool.description) md.appendMarkdown('\n\n').appendText(cut(sanitizeText(tool.description).trim(), MAX_DESCRIPTION_CHARS));
+  if (flags.length) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Look twice:** the description')} ${hoverMarkdown(flags.join('; '))}.`);
+  if (tool.description) md.appendMarkdown(`\n\n${hoverMarkdown(cut(sanitizeText(tool.description).trim(), MAX_DESCRIPTION_CHARS))}`);
 
   const { arguments: args, more } = summarizeArguments(tool.inputSchema);
   md.appendMarkdown(`\n\n**${vscode.l10n.t('Arguments')}**`);
   if (args.length === 0) md.appendMarkdown(`: ${vscode.l10n.t('none')}`);
-  for (const arg of args) md.appendMarkdown('\n- ').appendText(sanitizeLine(formatArgument(arg)));
+  for (const arg of args) md.appendMarkdown(`\n- ${hoverMarkdown(sanitizeLine(formatArgument(arg)))}`);
   if (more) md.appendMarkdown(`\n- ${vscode.l10n.t('…and {0} more', more)}`);
   if (args.some((x) => x.required)) md.appendMarkdown(`\n\n\\* ${vscode.l10n.t('required')}`);
 
@@ -69,8 +77,8 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
   for (const b of badges) md.appendMarkdown(`\n- ${b.word}${b.assumed ? ASSUMED_MARK : ''}: ${BADGE_SENTENCE[b.word]}`);
   const sentence = verdictSentence(verdict);
   md.appendMarkdown('\n\n');
-  if (sentence.headline) md.appendMarkdown('**').appendText(sentence.headline).appendMarkdown('** ');
-  md.appendText(sentence.text);
+  if (sentence.headline) md.appendMarkdown(`**${hoverMarkdown(sentence.headline)}** `);
+  md.appendMarkdown(hoverMarkdown(sentence.text));
 
   md.appendMarkdown(`\n\n**${vscode.l10n.t('Hints')}**`);
   const hints = [['read-only', a.readOnly, 'readOnlyHint'], ['destructive', a.destructive, 'destructiveHint'], ['idempotent', a.idempotent, 'idempotentHint'], ['open-world', a.openWorld, 'openWorldHint']] as const;
@@ -95,9 +103,9 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
 export function serverTooltip(connection: ServerConnection, lastError: LastError | undefined): vscode.MarkdownString {
   const md = untrustedMarkdown();
   const state = connection.state;
-  md.appendMarkdown('**').appendText(sanitizeLine(connection.name)).appendMarkdown(`** — ${state.kind}`);
+  md.appendMarkdown(`**${hoverMarkdown(sanitizeLine(connection.name))}** — ${state.kind}`);
   if (state.kind === 'error') {
-    md.appendMarkdown(`\n\n**${vscode.l10n.t('Error')}**\n\n`).appendText(sanitizeText(state.message));
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Error')}**\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(state.message)));
     if (state.restartInMs) md.appendMarkdown(`\n\n${vscode.l10n.t('Restarting automatically in {0} s.', Math.round(state.restartInMs / 1000))}`);
     const tail = state.detail?.slice(-5) ?? [];
     if (tail.length) {
@@ -105,12 +113,12 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
       appendCode(md, tail.map(sanitizeLine).join('\n'));
     }
   }
-  if (state.kind === 'starting' && state.message) md.appendMarkdown('\n\n').appendText(sanitizeLine(state.message));
+  if (state.kind === 'starting' && state.message) md.appendMarkdown(`\n\n${hoverMarkdown(sanitizeLine(state.message))}`);
   if (state.kind === 'running') {
     const who = [state.serverName, state.serverVersion].filter((s): s is string => !!s).map(sanitizeLine).join(' ');
-    if (who) md.appendMarkdown(`\n\n${vscode.l10n.t('Server:')} `).appendText(who);
-    md.appendMarkdown(`\n\n${vscode.l10n.t('Protocol:')} `).appendText(sanitizeLine(state.protocolVersion ?? vscode.l10n.t('unknown')));
-    md.appendMarkdown(`\n\n${vscode.l10n.t('Capabilities:')} `).appendText(capabilityList(state.capabilities));
+    if (who) md.appendMarkdown(`\n\n${vscode.l10n.t('Server:')} `).appendMarkdown(hoverMarkdown(who));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Protocol:')} `).appendMarkdown(hoverMarkdown(sanitizeLine(state.protocolVersion ?? vscode.l10n.t('unknown'))));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Capabilities:')} `).appendMarkdown(hoverMarkdown(capabilityList(state.capabilities)));
   }
   const count = connection.tools.length;
   const cachedNote = !count ? '' : connection.toolsFromCache ? ` ${vscode.l10n.t('(cached from the last run)')}` : !ServerState.isRunning(state) ? ` ${vscode.l10n.t('(as last listed)')}` : '';
@@ -119,15 +127,15 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   const where = def.source === 'user' ? vscode.l10n.t('Defined in: user settings') : vscode.l10n.t('Defined in: this workspace');
   const hints = def.trustAnnotations ? vscode.l10n.t('hints trusted') : vscode.l10n.t('hints not trusted (every tool treated as destructive and open-world)');
   md.appendMarkdown(`\n\n${where} · ${hints}`);
-  if (connection.rootsWhy) md.appendMarkdown(`\n\n${vscode.l10n.t('Roots:')} `).appendText(sanitizeText(connection.rootsWhy));
+  if (connection.rootsWhy) md.appendMarkdown(`\n\n${vscode.l10n.t('Roots:')} `).appendMarkdown(hoverMarkdown(sanitizeText(connection.rootsWhy)));
   if (state.kind === 'running' && state.instructions) {
-    md.appendMarkdown(`\n\n**${vscode.l10n.t('Instructions')}**\n\n`).appendText(cut(sanitizeText(state.instructions).trim(), MAX_INSTRUCTIONS_CHARS));
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Instructions')}**\n\n`).appendMarkdown(hoverMarkdown(cut(sanitizeText(state.instructions).trim(), MAX_INSTRUCTIONS_CHARS)));
   }
   const launch = connection.launchLine ?? configuredLaunch(connection);
   md.appendMarkdown(`\n\n**${connection.launchLine ? vscode.l10n.t('Launch') : vscode.l10n.t('Configured launch')}**`);
   appendCode(md, sanitizeLine(launch));
   if (state.kind !== 'error' && lastError) {
-    md.appendMarkdown(`\n\n**${vscode.l10n.t('Last error')}** (${lastError.at.toLocaleTimeString()})\n\n`).appendText(sanitizeText(lastError.message));
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Last error')}** (${lastError.at.toLocaleTimeString()})\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(lastError.message)));
   }
   return md;
 }

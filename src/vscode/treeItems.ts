@@ -4,7 +4,7 @@ import { ServerState } from '../core/connection/serverState';
 import { assertNever } from '../core/events';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
-import { badgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
+import { rowBadgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
 import { serverTooltip, type LastError } from './tooltips';
 import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, ToolNode } from './treeNodes';
 
@@ -28,7 +28,7 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
   const item = new vscode.TreeItem(sanitizeLine(connection.name), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `server:${connection.name}`;
   const state = connection.state;
-  item.contextValue = `mcpServer;${state.kind};`;
+  item.contextValue = `mcpServer;${ServerState.phase(state)};`;
   const tools = connection.tools.length;
   // Tools shown while the server is not running are the last-known list: "cached".
   const cached = tools > 0 && (connection.toolsFromCache || !ServerState.isRunning(state));
@@ -38,10 +38,10 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
       item.description = `${toolCount(tools)}${state.serverVersion ? ` · v${sanitizeLine(state.serverVersion)}` : ''}`;
       break;
     case 'starting': {
-      item.iconPath = icon('loading~spin');
-      // A start that waits on the user (a sign-in) says so.
+      // A start that waits on the user (the launch prompt, a sign-in) says so, and does not spin.
+      item.iconPath = state.message ? icon('bell-dot', 'notificationsInfoIcon.foreground') : icon('loading~spin');
       const starting = vscode.l10n.t('starting…');
-      item.description = state.message ? `${starting} · ${sanitizeLine(state.message)}` : cached ? `${starting} · ${cachedCount(tools)}` : starting;
+      item.description = state.message ? sanitizeLine(state.message) : cached ? `${starting} · ${cachedCount(tools)}` : starting;
       break;
     }
     case 'error':
@@ -71,7 +71,7 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
 export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[]): vscode.TreeItem {
   const item = new vscode.TreeItem(sanitizeLine(displayName(node.definition)), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = changed ? `${vscode.l10n.t('changed!')} · ${badgeDescription(annotations)}` : badgeDescription(annotations);
+  item.description = changed ? `${vscode.l10n.t('changed!')} · ${rowBadgeDescription(annotations)}` : rowBadgeDescription(annotations);
   const [iconId, color] = RISK_ICON[toolRisk(annotations)];
   item.iconPath = icon(iconId, color);
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.

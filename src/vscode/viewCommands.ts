@@ -43,10 +43,7 @@ export class ViewCommands {
     if (result?.kind === 'handed-over') return vscode.commands.executeCommand(result.to === 'demo' ? 'mcpToolHost.addDemoServer' : 'mcpToolHost.importServers');
     if (result?.kind !== 'added') return undefined;
     await revealServer(this._deps, result.name);
-    const showLog = vscode.l10n.t('Show Log');
-    void vscode.window
-      .showInformationMessage(vscode.l10n.t('Added "{0}" to your user settings; it is starting.', sanitizeLine(result.name)), showLog, vscode.l10n.t('Open Configuration'))
-      .then((a) => a && vscode.commands.executeCommand(a === showLog ? 'mcpToolHost.showServerLog' : 'mcpToolHost.openServerConfiguration', result.name));
+    void reportStart(this._deps.pool, result.name);
     return result;
   }
 
@@ -99,6 +96,46 @@ export class ViewCommands {
 }
 
 /** Focuses the view and selects the server's row, once the pool knows it. */
+/** How long "Starting…" may show before it gives way to the row (the start goes on; the row says how it ends). */
+const START_NOTICE_MS = 60_000;
+
+/**
+ * Says how the start of a server just added goes: "Starting…" while it starts (the notification
+ * closes itself, so it cannot outlive the start), then the outcome in the status bar when it runs,
+ * or an error with the way to the log and the doctor when it fails.
+ */
+async function reportStart(pool: ServerPool, name: string): Promise<void> {
+  const shown = sanitizeLine(name);
+  const settled = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Added "{0}" to your user settings; starting it…', shown) }, (progress) =>
+    new Promise<ServerState | undefined>((resolve) => {
+      const connection = pool.get(name);
+      if (!connection) return resolve(undefined);
+      const done = (state: ServerState | undefined) => {
+        subscription.dispose();
+        clearTimeout(timer);
+        resolve(state);
+      };
+      const check = () => {
+        const state = connection.state;
+        if (state.kind === 'starting') return state.message && progress.report({ message: sanitizeLine(state.message) });
+        done(state);
+      };
+      const subscription = connection.onDidChangeState(check);
+      const timer = setTimeout(() => done(undefined), START_NOTICE_MS);
+      check();
+    }),
+  );
+  if (settled?.kind === 'running') {
+    const tools = pool.get(name)?.tools.length ?? 0;
+    vscode.window.setStatusBarMessage(`$(pass-filled) ${tools === 1 ? vscode.l10n.t('"{0}" is running: 1 tool', shown) : vscode.l10n.t('"{0}" is running: {1} tools', shown, tools)}`, 10_000);
+  } else if (settled?.kind === 'error') {
+    const showLog = vscode.l10n.t('Show Log');
+    const doctor = vscode.l10n.t('Run Doctor');
+    const action = await vscode.window.showErrorMessage(vscode.l10n.t('"{0}" did not start: {1}', shown, sanitizeLine(settled.message)), showLog, doctor);
+    if (action) await vscode.commands.executeCommand(action === showLog ? 'mcpToolHost.showServerLog' : 'mcpToolHost.runDoctor', name);
+  }
+}
+
 async function revealServer(deps: ViewCommandDeps, name: string): Promise<void> {
   await vscode.commands.executeCommand('mcpToolHost.tools.focus');
   for (let i = 0; i < 20 && !deps.pool.get(name); i++) await new Promise((r) => setTimeout(r, 50));
@@ -131,6 +168,6 @@ async function pickTool(pool: ServerPool): Promise<{ server: string; tool: strin
     void vscode.window.showInformationMessage(vscode.l10n.t('No server has listed tools yet.'));
     return undefined;
   }
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP: Show Tool Schema'), placeHolder: vscode.l10n.t('Pick a tool to see its definition'), matchOnDescription: true });
+  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP Tool Host: Show Tool Schema'), placeHolder: vscode.l10n.t('Pick a tool to see its definition'), matchOnDescription: true });
   return picked?.target;
 }

@@ -11,6 +11,8 @@ export const CONTEXT_KEYS = {
   hasStoppable: 'mcpToolHost.hasStoppableServers',
   hasRestartable: 'mcpToolHost.hasRestartableServers',
   hasDemo: 'mcpToolHost.hasDemoServer',
+  /** The view has shown a configuration once: before, it says it is reading, not "no server" (ToolTreeProvider sets it). */
+  ready: 'mcpToolHost.ready',
 } as const;
 
 /** Keeps the context keys in step with the pool; sets a key only when its value changes. */

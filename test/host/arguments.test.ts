@@ -5,7 +5,7 @@ import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import { sleep, until } from './wait';
 
-// The argument prompts of "MCP: Call Tool..." and tree clicks, driven through the quick-open
+// The argument prompts of "MCP Tool Host: Call Tool..." and tree clicks, driven through the quick-open
 // commands (accept, next, back, close) and the JSON editor's "Call" and "Cancel" commands (its
 // editor-title buttons). The `type` command does not reach a quick input's box (it only types
 // into text editors), so values come pre-filled from the last arguments, which an explicit call
@@ -132,7 +132,7 @@ describe('Arguments: field by field, and as JSON', () => {
     const pending = call('plot_points');
     const editor = await argumentsEditor('Plot Points');
     assert.deepEqual(JSON.parse(editor.document.getText()), { points: [], label: 'chart' });
-    await until('the empty list is marked', () => diagnostics(editor.document.uri).includes('points must NOT have fewer than 1 items'));
+    await until('the empty list is marked', () => diagnostics(editor.document.uri).includes('points must have at least 1 item'));
     assert.equal(await vscode.commands.executeCommand('mcpToolHost.runArgumentsEditor'), false, 'not called while points is empty');
 
     await replaceAll(editor, '{\n  "points": [{ "x": 1, "y": 2 }\n}');
@@ -141,7 +141,7 @@ describe('Arguments: field by field, and as JSON', () => {
 
     await replaceAll(editor, '{\n  "points": [{ "x": 1, "y": "two" }],\n  "scale": 0\n}');
     await until('both problems are marked', () => diagnostics(editor.document.uri).length === 2);
-    assert.deepEqual(diagnostics(editor.document.uri).sort(), ['points[0].y must be number', 'scale must be >= 0.1']);
+    assert.deepEqual(diagnostics(editor.document.uri).sort(), ['points[0].y must be a number', 'scale must be at least 0.1']);
     assert.equal(await vscode.commands.executeCommand('mcpToolHost.runArgumentsEditor'), false);
 
     await replaceAll(editor, '{\n  "points": [{ "x": 1, "y": 2 }],\n  "scale": 2\n}');

@@ -93,10 +93,10 @@ describe('Tools view: the tree in every server state', () => {
     const expect: [string, string, string, string][] = [
       ['List Notes', 'read-only', 'eye charts.green', 'mcpTool;readonly;'],
       ['Add Note', 'writes', 'edit charts.blue', 'mcpTool;writes;'],
-      ['Delete Note', 'destructive · idempotent', 'trash charts.red', 'mcpTool;destructive;idempotent;'],
+      ['Delete Note', 'destructive', 'trash charts.red', 'mcpTool;destructive;idempotent;'],
       ['Fetch URL', 'read-only · open-world', 'globe charts.orange', 'mcpTool;readonly;openworld;'],
       ['echo', 'destructive? · open-world?', 'trash charts.red', 'mcpTool;destructive;openworld;'],
-      ['Read Note', 'read-only · idempotent', 'eye charts.green', 'mcpTool;readonly;idempotent;'],
+      ['Read Note', 'read-only', 'eye charts.green', 'mcpTool;readonly;idempotent;'],
     ];
     for (const [label, description, icon, context] of expect) {
       const row = tools.get(label);
@@ -171,7 +171,7 @@ describe('Tools view: the tree in every server state', () => {
     assert.match(plain(h.server('wsdemo').item.tooltip), /Defined in: this workspace · hints not trusted/);
     assert.equal(h.server('wsdemo').item.description, '9 tools · v0.1.0 · hints not trusted');
     const row = h.rows(h.server('wsdemo').node).find((r) => r.item.label === 'List Notes')!;
-    assert.equal(row.item.description, 'destructive? · open-world? · untrusted');
+    assert.equal(row.item.description, 'destructive? · open-world?');
     assert.equal(iconOf(row.item), 'trash charts.red');
     const tip = plain(h.tree.resolveTreeItem(row.item, row.node).tooltip);
     assert.match(tip, /- read-only: no \(assumed: annotations not trusted; the server says yes\)/);

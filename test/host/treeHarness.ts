@@ -27,7 +27,7 @@ export const iconOf = (item: vscode.TreeItem) => {
 };
 
 /** Markdown as a person reads it: escapes and &nbsp; undone. */
-export const plain = (md: unknown) => (md as vscode.MarkdownString).value.replace(/\\([\\`*_{}[\]()#+\-.!|~<>])/g, '$1').replace(/&nbsp;/g, ' ');
+export const plain = (md: unknown) => (md as vscode.MarkdownString).value.replace(/\\([\\`*_{}[\]()#+\-.!|~<>&])/g, '$1').replace(/&nbsp;/g, ' ');
 
 /** A pool of our own with real launches; `cache` gives servers a last-known tool list; `hang` never finishes resolving. */
 export function makePool(options: { cache?: Record<string, Tool[]>; hang?: Set<string>; restartDelayMs?: number; grants?: GrantStore; approveAll?: boolean } = {}) {

@@ -112,7 +112,7 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     const bad = await run('call', 'p', 'bad_output', '--config', 'cases.json');
     assert.equal(bad.code, 0, bad.stderr);
     assert.match(bad.stdout, /^\{"count":"three"\}\n/);
-    assert.match(bad.stderr, /warning: structuredContent does not match the outputSchema: \/count: must be number/);
+    assert.match(bad.stderr, /warning: structuredContent does not match the outputSchema: \/count: must be a number/);
   });
 
   it('a listing that fails is an error (exit 4), not a server with no tools', async () => {

@@ -40,7 +40,7 @@ describe('the demo server through the CallPipeline (real child process)', functi
   it('rejects arguments that break the schema before sending, naming the field', async () => {
     const outcome = await host.pipeline.call({ server: 'demo', tool: 'slow_count', args: { steps: 1000 }, origin: 'api' });
     assert.equal(outcome.kind, 'invalid-arguments');
-    if (outcome.kind === 'invalid-arguments') assert.match(problemText(outcome.problems[0]), /^\/steps: must be <= 100/);
+    if (outcome.kind === 'invalid-arguments') assert.match(problemText(outcome.problems[0]), /^\/steps: must be at most 100/);
   });
 
   it('delivers every progress notification before the result', async () => {
@@ -56,10 +56,10 @@ describe('the demo server through the CallPipeline (real child process)', functi
     if (outcome.kind === 'ok') assert.match(outcome.result.text, /\[image image\/png, \d+ bytes\] saved to \/saved\/image-1\.png/);
   });
 
-  it('pretty-prints structuredContent', async () => {
+  it('pretty-prints structuredContent once, in place of the text block that repeats it', async () => {
     const outcome = await host.pipeline.call({ server: 'demo', tool: 'text_stats', args: { text: 'a bb\nccc' }, origin: 'api' });
     assert.equal(outcome.kind, 'ok');
-    if (outcome.kind === 'ok') assert.match(outcome.result.text, /structuredContent:\n\{\n {2}"characters": 8,\n {2}"words": 3,\n {2}"lines": 2,\n {2}"longestWord": "ccc"\n\}/);
+    if (outcome.kind === 'ok') assert.equal(outcome.result.text, '{\n  "characters": 8,\n  "words": 3,\n  "lines": 2,\n  "longestWord": "ccc"\n}');
   });
 
   it('reports isError results as tool errors', async () => {

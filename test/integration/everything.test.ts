@@ -40,7 +40,9 @@ describe('@modelcontextprotocol/server-everything (real child process)', functio
   it('structuredContent is shown and checked against the outputSchema', async () => {
     host.events.length = 0;
     const outcome = await host.pipeline.call({ server: 'everything', tool: 'get-structured-content', args: { location: 'Chicago' }, origin: 'api' });
-    assert.ok(outcome.kind === 'ok' && /structuredContent:\n\{/.test(outcome.result.text), JSON.stringify(outcome));
+    // shown once, pretty-printed (in place of its text twin when the tool sends one, as the spec asks)
+    assert.ok(outcome.kind === 'ok' && /^\{\n {2}"/m.test(outcome.result.text), JSON.stringify(outcome));
+    assert.ok(outcome.result.text.split('\n{\n').length <= 2 && !/^\{[^\n]/m.test(outcome.result.text), outcome.result.text);
     assert.ok(host.events.includes('structuredContent matches the outputSchema.'));
   });
 

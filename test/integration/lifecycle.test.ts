@@ -7,7 +7,7 @@ import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers, type ServerDefinition } from '../../src/core/config/serverConfig';
 import { ServerConnection, type ConnectionDeps } from '../../src/core/connection/serverConnection';
 import { RestartPolicy } from '../../src/core/connection/restartPolicy';
-import type { ServerState } from '../../src/core/connection/serverState';
+import { ServerState } from '../../src/core/connection/serverState';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import { DEMO_SERVER, FIXTURES, ROOT, until } from './helpers';
 
@@ -80,6 +80,21 @@ describe('server lifecycle (real child processes)', function () {
     assert.deepEqual(asked, [`${process.execPath} ${DEMO_SERVER}`]);
     assert.ok(logs.some((l) => l.includes('declined')));
     assert.ok(!logs.some((l) => l.startsWith('Starting:')));
+  });
+
+  it('while the launch prompt waits for the user, the state says so (not a bare "starting"); once allowed it runs', async () => {
+    const states: string[] = [];
+    const { c } = connection({ command: process.execPath, args: [DEMO_SERVER] }, {
+      confirmLaunch: async (_d, _shown, waiting) => {
+        waiting('Waiting for you to allow it to start');
+        states.push(ServerState.label(c.state));
+        return true;
+      },
+    });
+    open.push(c);
+    await c.start();
+    assert.deepEqual(states, ['starting: Waiting for you to allow it to start']);
+    assert.equal(c.state.kind, 'running');
   });
 
   it('substitutes ${input:...} and never shows the secret', async () => {

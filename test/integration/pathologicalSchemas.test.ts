@@ -13,7 +13,7 @@ describe('pathological schema patterns through the pipeline', function () {
     const start = Date.now();
     const outcome = await host.pipeline.call({ server: 'p', tool: 'evil_output', args: {}, origin: 'api' });
     const ms = Date.now() - start;
-    assert.ok(outcome.kind === 'ok' && outcome.outputWarning === 'structuredContent does not match the outputSchema: /id: must match pattern "^(a+)+$"', JSON.stringify(outcome));
+    assert.ok(outcome.kind === 'ok' && outcome.outputWarning === 'structuredContent does not match the outputSchema: /id: must match the pattern ^(a+)+$', JSON.stringify(outcome));
     assert.ok(ms < 500, `took ${ms} ms`);
   });
 

@@ -32,10 +32,10 @@ describe('the call pipeline against real servers', function () {
     host.events.length = 0;
     const outcome = await host.pipeline.call({ server: 'p', tool: 'bad_output', args: {}, origin: 'api' });
     assert.equal(outcome.kind, 'ok');
-    assert.ok(host.events.includes('warning: structuredContent does not match the outputSchema: /count: must be number'), host.events.join('\n'));
+    assert.ok(host.events.includes('warning: structuredContent does not match the outputSchema: /count: must be a number'), host.events.join('\n'));
     // and not only in the output channel: the outcome carries it, so the CLI and the model see it too
-    assert.ok(outcome.kind === 'ok' && outcome.outputWarning === 'structuredContent does not match the outputSchema: /count: must be number');
-    assert.match(toolResultText(outcome), /Warning from the host: structuredContent does not match the outputSchema: \/count: must be number/);
+    assert.ok(outcome.kind === 'ok' && outcome.outputWarning === 'structuredContent does not match the outputSchema: /count: must be a number');
+    assert.match(toolResultText(outcome), /Warning from the host: structuredContent does not match the outputSchema: \/count: must be a number/);
   });
 
   it('progress resets the timeout: 1.8 s of work with progress every 0.3 s passes a 1 s timeout', async () => {

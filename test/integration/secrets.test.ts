@@ -65,7 +65,7 @@ describe('secrets never appear in any output (a server that tries to leak them)'
     assert.deepEqual([tool.title, tool.description], ['Key ••••••', 'Needs •••••• to work.']);
     const outcome = await pipeline.call({ server: 'leaky', tool: 'leak_schema', args: { key: 'guess' }, origin: 'api' });
     record('outcome', outcome, summarize(outcome));
-    assert.ok(outcome.kind === 'invalid-arguments' && outcome.problems[0].message === 'must match pattern "^••••••$"', JSON.stringify(outcome));
+    assert.ok(outcome.kind === 'invalid-arguments' && outcome.problems[0].message === 'must match the pattern ^••••••$', JSON.stringify(outcome));
   });
 
   it('a secret split by an invisible character is masked once the character is gone', () => {

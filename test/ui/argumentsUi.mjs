@@ -86,14 +86,14 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await clickTool('Fetch URL');
         await promptTitle('Fetch URL (1/2): url (required)');
         await typeInto('not a url');
-        await message(/url must match format "uri"/);
+        await message(/url must be a URL \(uri\)/);
         await shot('fetch-url-format-check');
         await typeInto('https://example.com/');
         await box.press('Enter');
         await promptTitle('Fetch URL (2/2): maxChars (optional)');
         if ((await box.inputValue()) !== '2000') throw new Error(`maxChars shows "${await box.inputValue()}", not its default 2000`);
         await typeInto('0');
-        await message(/maxChars must be >= 1/);
+        await message(/maxChars must be at least 1/);
         await shot('fetch-url-range-check-and-skip-button');
         await titleButton('Skip "maxChars" (leave it unset)').click();
         await promptTitle('Approve "Fetch URL" (fetch_url) on demo?');
@@ -123,7 +123,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await promptRow('true').click();
         await promptTitle('Format Text (5/5): contact (optional)');
         await typeInto('nobody');
-        await message(/contact must match format "email"/);
+        await message(/contact must be a valid email address/);
         await box.press('Control+A');
         await box.press('Backspace');
         await box.press('Enter');
@@ -135,7 +135,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await clickTool('Plot Points');
         await editorTab('Plot Points').waitFor({ timeout: 15_000 });
         await lens('Call Plot Points on forms').waitFor({ timeout: 15_000 });
-        await lens('points must NOT have fewer than 1 items').waitFor({ timeout: 15_000 });
+        await lens('points must have at least 1 item').waitFor({ timeout: 15_000 });
         await page.locator('.editor-group-container.active .squiggly-error').first().waitFor({ timeout: 15_000 });
         const text = await editorText();
         if (!/"points": \[\]/.test(text) || !/"label": "chart"/.test(text)) throw new Error(`the skeleton reads:\n${text}`);

@@ -1,5 +1,5 @@
 // UI test of `npm start` as a user meets it (issue 11): the command serves the demo, the user adds
-// a server with "MCP: Add Server..." and edits settings by hand, stops it with Ctrl+C, starts it
+// a server with "MCP Tool Host: Add Server..." and edits settings by hand, stops it with Ctrl+C, starts it
 // again, and finds everything as they left it. Runs scripts/start.mjs itself, on its own port and
 // profile. Screenshots go to shotsDir as start-NN-name.png.
 import { execFileSync, spawn } from 'node:child_process';

@@ -23,7 +23,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
 
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
-  const { results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, openView, runCommand, waitOutput } = workbenchPage(page, { shotsDir, prefix: 'ui', log });
+  const { results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, row, sidebar, openView, runCommand, waitOutput } = workbenchPage(page, { shotsDir, prefix: 'ui', log });
   /**
    * Answers a tool's argument prompts with the values of `json`: field by field (each input box
    * "Tool (i/n): field (...)"; Enter after each, the last one only when `submit`), or, when the
@@ -67,10 +67,14 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await openView();
         await promptTitle('Run server "demo" defined by this workspace?', 30_000);
         const start = promptRow('Start server');
-        const detail = await start.innerText();
-        if (!detail.includes('demo-server.js')) throw new Error(`the prompt does not show the command line: ${detail}`);
+        const detail = await quickInput.innerText();
+        // the whole command line, in rows (the last part is the demo server's file)
+        if (!/demo-server\.js\s*$/m.test(detail)) throw new Error(`the prompt does not show the whole command line: ${detail}`);
+        if (!detail.includes('Environment: yours, nothing added')) throw new Error(`the prompt does not say the environment: ${detail}`);
         // and the trust it will get: this suite's user settings trust "demo" (a workspace cannot trust itself)
-        if (!detail.includes('tool hints trusted (your mcpToolHost.trustedWorkspaceServers)')) throw new Error(`the prompt does not say the trust the server gets: ${detail}`);
+        if (!detail.includes('Tool hints trusted (your mcpToolHost.trustedWorkspaceServers)')) throw new Error(`the prompt does not say the trust the server gets: ${detail}`);
+        // while the prompt waits, the server's row says it waits for the user, not "starting…"
+        await row(/^demo/).filter({ hasText: 'Waiting for you to allow it to start' }).waitFor({ timeout: 10_000 });
         await shot('workspace-server-launch-prompt');
         await start.click();
       });
@@ -81,8 +85,34 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         }
         await page.getByRole('treeitem', { name: /^echo/ }).waitFor({ timeout: 5_000 });
         const deleteRow = await page.getByRole('treeitem', { name: /Delete Note/ }).innerText();
-        if (!/destructive · idempotent/.test(deleteRow)) throw new Error(`Delete Note row reads "${deleteRow}"`);
+        if (!/destructive/.test(deleteRow)) throw new Error(`Delete Note row reads "${deleteRow}"`);
         await shot('tree-demo-tools');
+      });
+
+      await check('a window reload shows the last tools at once and in the same order, and never claims no server is configured', async () => {
+        const rows = async () => (await sidebar.locator('.monaco-list-row').allInnerTexts()).map((t) => t.split('\n')[0].trim());
+        const before = await rows();
+        const started = Date.now();
+        await page.reload();
+        const seen = new Set();
+        let shownAfterMs = -1;
+        while (Date.now() - started < 60_000) {
+          const text = await sidebar.innerText().catch(() => '');
+          if (text.includes('No MCP server is configured yet')) seen.add('no-server');
+          if (text.includes('Reading your MCP server configuration')) seen.add('reading');
+          if (text.includes('List Notes')) {
+            shownAfterMs = Date.now() - started;
+            break;
+          }
+          await page.waitForTimeout(25);
+        }
+        if (seen.has('no-server')) throw new Error('during the reload the view said no server is configured');
+        if (shownAfterMs < 0) throw new Error('no tools within 60 s of the reload');
+        log(`[ui] after a reload the tools showed in ${shownAfterMs} ms (reading message seen: ${seen.has('reading')})`);
+        await shot('tree-right-after-reload', sidebar);
+        await page.getByRole('treeitem', { name: /^demo/ }).filter({ hasText: '9 tools' }).waitFor({ timeout: 30_000 });
+        const after = await rows();
+        if (JSON.stringify(after) !== JSON.stringify(before)) throw new Error(`the rows changed order: ${JSON.stringify(before)} -> ${JSON.stringify(after)}`);
       });
 
       await check('clicking a read-only tool asks for arguments and prints the result', async () => {
@@ -113,9 +143,9 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await shot('output-denied');
       });
 
-      await check('from the palette, "MCP: Call Tool..." runs a tool once allowed', async () => {
-        await runCommand('MCP: Call Tool...');
-        await promptTitle('MCP: Call Tool', 10_000);
+      await check('from the palette, "MCP Tool Host: Call Tool..." runs a tool once allowed', async () => {
+        await runCommand('MCP Tool Host: Call Tool...');
+        await promptTitle('MCP Tool Host: Call Tool', 10_000);
         await page.keyboard.type('Delete Note');
         await promptRow('Delete Note').waitFor();
         // The picker shows the same badges as the tree row and the approval title (one rule).

@@ -177,15 +177,15 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
   };
 
   /**
-   * "MCP: Add Server..." as a user types it: Command (stdio), the command line, then `name` over
+   * "MCP Tool Host: Add Server..." as a user types it: Command (stdio), the command line, then `name` over
    * the suggested one. Returns the suggested name; `beforeEnter(step)` may check or shoot a step.
    * @param {string} commandLine
    * @param {string} name
    * @param {(step: 'kind' | 'command' | 'name') => Promise<void>} [beforeEnter]
    */
   const addStdioServer = async (commandLine, name, beforeEnter = async () => undefined) => {
-    await runCommand('MCP: Add Server...');
-    await promptTitle('MCP: Add Server (1/3)', 10_000);
+    await runCommand('MCP Tool Host: Add Server...');
+    await promptTitle('MCP Tool Host: Add Server (1/3)', 10_000);
     await beforeEnter('kind');
     await quickInput.locator('.monaco-list-row', { hasText: 'Command (stdio)' }).click();
     await promptTitle('command', 10_000);

@@ -73,9 +73,9 @@ describe('problems: which field and why, in prompts and in the editor', () => {
     };
     const problems = problemsOf({ values: [1, 1, -1], where: {}, 'a/b': 1, zzz: true, count: 11 });
     const byPath = (...path: (string | number)[]) => problems.find((p) => JSON.stringify(p.path) === JSON.stringify(path) && p.kind !== 'unexpected' && (path.length > 0 || p.kind === 'missing'))!;
-    assert.deepEqual(byPath('values', 2), { path: ['values', 2], kind: 'other', message: 'must be >= 0' });
-    assert.equal(problemText(byPath('values', 2)), '/values/2: must be >= 0');
-    assert.equal(describeProblem(byPath('values', 2)), 'values[2] must be >= 0');
+    assert.deepEqual(byPath('values', 2), { path: ['values', 2], kind: 'other', message: 'must be at least 0' });
+    assert.equal(problemText(byPath('values', 2)), '/values/2: must be at least 0');
+    assert.equal(describeProblem(byPath('values', 2)), 'values[2] must be at least 0');
     assert.equal(describeProblem(byPath()), 'name is required');
     assert.equal(problemText(byPath()), '(top level): missing required property "name"');
     assert.equal(describeProblem(byPath('where')), 'where.x is required');
@@ -83,12 +83,12 @@ describe('problems: which field and why, in prompts and in the editor', () => {
     const unexpected = problems.find((p) => p.kind === 'unexpected')!;
     assert.equal(describeProblem(unexpected), '"zzz" is not an argument of this tool');
     assert.equal(problemText(unexpected), '(top level): unexpected property "zzz"');
-    assert.equal(describeProblem(byPath('a/b')), '["a/b"] must be string');
-    assert.equal(problemText(byPath('a/b')), '/a~1b: must be string');
+    assert.equal(describeProblem(byPath('a/b')), '["a/b"] must be text');
+    assert.equal(problemText(byPath('a/b')), '/a~1b: must be text');
     const [notObject] = problemsOf(5);
-    assert.equal(describeProblem(notObject), 'the arguments must be object');
+    assert.equal(describeProblem(notObject), 'the arguments must be an object');
     assert.deepEqual(problemsOfField(problems, 'name'), ['name is required']);
-    assert.deepEqual(problemsOfField(problems, 'count'), ['count must be <= 10']);
+    assert.deepEqual(problemsOfField(problems, 'count'), ['count must be at most 10']);
   });
 
   it('parses strict JSON and says where it breaks', () => {
@@ -123,7 +123,7 @@ describe('problems: which field and why, in prompts and in the editor', () => {
     const at = (m: string) => placed.find((p) => p.message === m);
     assert.deepEqual(at('name is required'), { offset: 0, length: 1, message: 'name is required' });
     assert.equal(text.substr(at('"extra" is not an argument of this tool')!.offset, at('"extra" is not an argument of this tool')!.length), '"extra"');
-    const neg = at('values[1] must be >= 0')!;
+    const neg = at('values[1] must be at least 0')!;
     assert.equal(text.substr(neg.offset, neg.length), '-2');
   });
 });

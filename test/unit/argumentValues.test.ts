@@ -51,16 +51,16 @@ describe('argument values: typed text to values, and per-field checks', () => {
       const entry = checkField(field(name), text, {}, validate);
       return entry.kind === 'invalid' ? entry.message : entry.kind;
     };
-    assert.equal(message('url', 'not a url'), 'url must match format "uri"');
+    assert.equal(message('url', 'not a url'), 'url must be a URL (uri)');
     assert.equal(message('url', 'https://example.com'), 'value');
-    assert.equal(message('maxChars', '0'), 'maxChars must be >= 1');
-    assert.equal(message('maxChars', '100001'), 'maxChars must be <= 100000');
-    assert.equal(message('maxChars', '2.5'), 'maxChars must be integer');
-    assert.equal(message('tag', 'AB'), 'tag must match pattern "^[a-z]+$"');
-    assert.equal(message('tag', 'a'), 'tag must NOT have fewer than 2 characters');
+    assert.equal(message('maxChars', '0'), 'maxChars must be at least 1');
+    assert.equal(message('maxChars', '100001'), 'maxChars must be at most 100000');
+    assert.equal(message('maxChars', '2.5'), 'maxChars must be a whole number');
+    assert.equal(message('tag', 'AB'), 'tag must match the pattern ^[a-z]+$');
+    assert.equal(message('tag', 'a'), 'tag must have at least 2 characters');
     assert.equal(message('tag', ''), 'unset');
     const name: ArgumentField = { ...field('tag'), required: true };
-    const empty = checkField(name, '', {}, (a) => (a.tag === '' ? [{ path: ['tag'], kind: 'other', message: 'must NOT have fewer than 2 characters' } as const] : []));
+    const empty = checkField(name, '', {}, (a) => (a.tag === '' ? [{ path: ['tag'], kind: 'other', message: 'must have at least 2 characters' } as const] : []));
     assert.deepEqual(empty, { kind: 'invalid', message: 'tag is required' });
   });
 

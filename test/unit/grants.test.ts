@@ -86,7 +86,7 @@ describe('the approve stage with grants', () => {
   });
 
   it('edited arguments are validated and asked about again', async () => {
-    const PATH_NOT_STRING = { path: ['path'], kind: 'other', message: 'must be string' } as const;
+    const PATH_NOT_STRING = { path: ['path'], kind: 'other', message: 'must be text' } as const;
     const grants = new GrantStore(memoryPersistence());
     const a = approver({ kind: 'edit', args: { path: 'b' } }, 'allow-once');
     const result = await approveCall(context(tool()), a, grants);

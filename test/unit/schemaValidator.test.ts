@@ -16,10 +16,10 @@ describe('SchemaValidator', () => {
     assert.equal(bad.valid, false);
     if (!bad.valid) {
       assert.deepEqual(bad.problems, [
-        { path: [], kind: 'missing', property: 's', message: "must have required property 's'" },
-        { path: ['n'], kind: 'other', message: 'must be <= 10' },
+        { path: [], kind: 'missing', property: 's', message: 'must have the property "s"' },
+        { path: ['n'], kind: 'other', message: 'must be at most 10' },
       ]);
-      assert.deepEqual(bad.problems.map(problemText), ['(top level): missing required property "s"', '/n: must be <= 10']);
+      assert.deepEqual(bad.problems.map(problemText), ['(top level): missing required property "s"', '/n: must be at most 10']);
     }
   });
 

@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ServerState } from '../../src/core/connection/serverState';
 
 /** One state of every kind; `satisfies` fails to compile when a kind is added and not listed here. */
@@ -31,8 +33,25 @@ describe('ServerState helpers', () => {
     assert.deepEqual(kindsWhere(ServerState.canStart), ['stopped', 'error']);
   });
 
-  it('canStop: starting, running or failed', () => {
+  it('canStop: starting, running, or failed with a restart scheduled (a failure that gave up has nothing to stop)', () => {
     assert.deepEqual(kindsWhere(ServerState.canStop), ['starting', 'running', 'error']);
+    assert.equal(ServerState.canStop({ kind: 'error', message: 'gave up' }), false);
+  });
+
+  it("the tree's context menu offers Start, Stop and Restart exactly where the table allows them", () => {
+    const gaveUp: ServerState = { kind: 'error', message: 'gave up' };
+    const states = [...Object.values(EVERY_KIND), gaveUp];
+    const manifest = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { contributes: { menus: Record<string, { command: string; when?: string; group?: string }[]> } };
+    const menus = manifest.contributes.menus['view/item/context'];
+    // A stopped server's row offers Start; its Restart (the same thing) is left to the palette.
+    const restartOnRow = (state: ServerState) => ServerState.canRestart(state) && state.kind !== 'stopped';
+    for (const [command, allows] of [['mcpToolHost.tree.start', ServerState.canStart], ['mcpToolHost.tree.stop', ServerState.canStop], ['mcpToolHost.tree.restart', restartOnRow]] as const) {
+      const entry = menus.find((m) => m.command === command && m.group?.startsWith('1_lifecycle'));
+      const pattern = new RegExp(/viewItem =~ \/(.*)\/$/.exec(entry?.when ?? '')![1]);
+      for (const state of states) {
+        assert.equal(pattern.test(`mcpServer;${ServerState.phase(state)};`), allows(state), `${command} for ${JSON.stringify(state)}`);
+      }
+    }
   });
 
   it('canRestart: everything but disabled', () => {

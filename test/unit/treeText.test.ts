@@ -87,6 +87,10 @@ describe('Add Server: entries and names', () => {
     assert.equal(suggestServerName({ command: 'uvx', args: ['mcp-server-git'] }), 'git');
     assert.equal(suggestServerName({ command: 'npx', args: ['-y', '@scope/github-mcp-server@1.2.3'] }), 'github');
     assert.equal(suggestServerName({ command: 'node', args: ['/home/me/tools/notes-server.js'] }), 'notes');
+    // a script with a generic name is named by its package's folder, past build folders
+    assert.equal(suggestServerName({ command: 'node', args: ['/n/node_modules/@modelcontextprotocol/server-filesystem/dist/index.js', '/tmp'] }), 'filesystem');
+    assert.equal(suggestServerName({ command: 'python', args: ['C:\\tools\\weather\\src\\main.py'] }), 'weather');
+    assert.equal(suggestServerName({ command: 'node', args: ['index.js'] }), 'index');
     assert.equal(suggestServerName({ type: 'http', url: 'https://mcp.example.com/mcp' }), 'example');
     assert.equal(suggestServerName({ command: 'npx', args: ['-y', 'server-everything'] }, new Set(['everything'])), 'everything-2');
   });

@@ -80,9 +80,12 @@ export function suggestServerName(entry: NewServerEntry, taken: ReadonlySet<stri
     const words = [entry.command, ...entry.args].filter((w) => !w.startsWith('-'));
     const launchers = new Set(['npx', 'uvx', 'node', 'python', 'python3', 'deno', 'bun', 'bunx', 'pnpm', 'dlx', 'run', 'docker', 'uv', 'tool', 'pipx', '-m']);
     const subject = words.find((w, i) => i > 0 && !launchers.has(w)) ?? words[0] ?? 'server';
-    base = subject.replace(/\\/g, '/').split('/').filter(Boolean).pop() ?? subject;
+    const segments = subject.replace(/\\/g, '/').split('/').filter(Boolean);
+    base = segments.pop() ?? subject;
     if (subject.startsWith('@') && subject.includes('/')) base = subject.slice(subject.indexOf('/') + 1);
     base = base.replace(/@[^@]*$/, '').replace(/\.(m?js|cjs|ts|py|exe)$/i, '');
+    // `.../server-filesystem/dist/index.js` names the package by its folder, not by "index".
+    if (GENERIC_FILES.has(base.toLowerCase())) base = [...segments].reverse().find((s) => !GENERIC_FOLDERS.has(s.toLowerCase())) ?? base;
     base = base.replace(/^(mcp[-_]server[-_]|server[-_]|mcp[-_])/i, '').replace(/([-_]mcp[-_]server|[-_]server|[-_]mcp)$/i, '') || base;
   }
   let name = base.replace(/[^\w .@-]/g, '-').replace(/^[ ]+/, '').slice(0, 60) || 'server';
@@ -91,6 +94,11 @@ export function suggestServerName(entry: NewServerEntry, taken: ReadonlySet<stri
   for (let n = 2; taken.has(candidate); n++) candidate = `${name}-${n}`;
   return candidate;
 }
+
+/** Script names that say nothing about the server: the folder above names it. */
+const GENERIC_FILES = new Set(['index', 'main', 'server', 'cli', 'app', 'start', 'run', 'mod', '__main__']);
+/** Build and source folders between a package's folder and its script. */
+const GENERIC_FOLDERS = new Set(['dist', 'build', 'lib', 'out', 'src', 'bin', 'esm', 'cjs', 'target', 'release']);
 
 /** The problem with a name the user typed, or undefined when it can be used. */
 export function checkServerName(name: string, taken: ReadonlySet<string>): string | undefined {

@@ -3,8 +3,6 @@ import { loadHeavy } from '../lazy/load';
 import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
-import { paramHeaderValues, scanParamHeaders } from './paramHeaders';
-import { keepRawAnswers, rawAnswer } from './rawAnswers';
 import { listAllTools, type ListingLimits } from './toolListing';
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
@@ -92,7 +90,7 @@ export class SdkClient {
   /** Runs the handshake over `transport`; the SDK owns the transport from here on. */
   connect(transport: Transport, kind: 'stdio' | 'http'): Promise<void> {
     this._overHttp = kind === 'http';
-    keepRawAnswers(transport);
+    loadHeavy().keepRawAnswers(transport);
     return this._client.connect(transport);
   }
 
@@ -132,6 +130,7 @@ export class SdkClient {
    * `x-mcp-header` declarations break the spec is invalid there, and left out too.
    */
   async listTools(): Promise<Tool[]> {
+    const { rawAnswer } = loadHeavy();
     const fetchPage = async (cursor: string | undefined) => rawAnswer(await this._client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ANY_ANSWER));
     const checkHeaders = this._overHttp && this._modern ? headerFault : undefined;
     return listAllTools(fetchPage, this._limits, this._log, checkHeaders);
@@ -148,6 +147,7 @@ export class SdkClient {
       maxTotalTimeout: options.maxTotalTimeoutMs,
     };
     // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header travel as headers too.
+    const { paramHeaderValues, rawAnswer, scanParamHeaders } = loadHeavy();
     const scan = this._overHttp && this._modern ? scanParamHeaders(tool.inputSchema) : undefined;
     const headers = scan && 'headers' in scan ? paramHeaderValues(scan.headers, args) : {};
     return resultOf(rawAnswer(await this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers })));
@@ -178,6 +178,6 @@ function resultOf(answer: unknown): RawToolResult {
 
 /** Why a tool's `x-mcp-header` declarations make it invalid, if they do. */
 function headerFault(tool: Tool): string | undefined {
-  const scan = scanParamHeaders(tool.inputSchema);
+  const scan = loadHeavy().scanParamHeaders(tool.inputSchema);
   return 'fault' in scan ? scan.fault : undefined;
 }

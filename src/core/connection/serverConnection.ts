@@ -36,7 +36,7 @@ export interface ConnectionDeps {
   readonly handshakeTimeoutMs?: number;
   readonly toolCache?: ToolCache;
   /** Asked before a launch runs (workspace-defined servers); false leaves the server stopped. */
-  readonly confirmLaunch?: (def: ServerDefinition, shownLaunch: string) => Promise<boolean>;
+  readonly confirmLaunch?: (def: ServerDefinition, shownLaunch: string, waiting: (message: string) => void) => Promise<boolean>;
   readonly restartPolicy?: RestartPolicy;
   /** Signing in to remote servers that require OAuth (browser, secrets); without it a 401 is a plain error. */
   readonly oauth?: OAuthHost;
@@ -144,11 +144,15 @@ export class ServerConnection implements Disposable {
       if (generation !== this._generation) return;
       this._secrets = launch.secrets ?? [];
       const shown = maskSecrets(describeLaunch(launch), launch.secrets);
-      if (this._deps.confirmLaunch && !(await this._deps.confirmLaunch(this._definition, shown))) {
+      // A prompt that waits for the user says so on the server's row, instead of "starting…".
+      const waiting = (message: string) => generation === this._generation && this._setState({ kind: 'starting', message });
+      if (this._deps.confirmLaunch && !(await this._deps.confirmLaunch(this._definition, shown, waiting))) {
         if (generation !== this._generation) return;
         this._log.warn('Not started: running this workspace-defined server was declined.');
         return this._setState(ServerState.stopped);
       }
+      if (generation !== this._generation) return;
+      if (this._state.kind === 'starting' && this._state.message) this._setState(ServerState.starting);
       this._signIn?.dispose();
       this._signIn = launch.type === 'http' ? await OAuthSignIn.prepare(this.name, launch.url, launch.headers, this._deps.oauth, this._deps.log) : undefined;
       if (generation !== this._generation) return;

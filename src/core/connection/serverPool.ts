@@ -76,6 +76,10 @@ export class ServerPool implements Disposable {
       this._connections.set(def.name, { connection, subscriptions });
       if (options.autoStart) void connection.start();
     }
+    // The configuration's order, whatever was added or replaced when: the tree keeps its order across reloads.
+    const entries = new Map(this._connections);
+    this._connections.clear();
+    for (const def of parsed.servers) this._connections.set(def.name, entries.get(def.name)!);
     this._onDidChange.fire(undefined);
   }
 

@@ -38,13 +38,22 @@ export namespace ServerState {
    * What each state allows, in one table so a new kind cannot compile without an answer. The
    * tree's menus (package.json `viewItem` clauses) and the `has*Servers` context keys say the same.
    */
-  const ALLOWS: Readonly<Record<ServerState['kind'], { readonly start: boolean; readonly stop: boolean; readonly restart: boolean; readonly active: boolean }>> = {
+  const ALLOWS: Readonly<Record<Phase, { readonly start: boolean; readonly stop: boolean; readonly restart: boolean; readonly active: boolean }>> = {
     stopped: { start: true, stop: false, restart: true, active: false },
     disabled: { start: false, stop: false, restart: false, active: false },
     starting: { start: false, stop: true, restart: true, active: true },
     running: { start: false, stop: true, restart: true, active: true },
-    error: { start: true, stop: true, restart: true, active: false },
+    // A failure with a restart scheduled can be stopped (the restart is cancelled); one that gave up has nothing to stop.
+    restarting: { start: true, stop: true, restart: true, active: false },
+    error: { start: true, stop: false, restart: true, active: false },
   };
+
+  /** The state as the menus tell it apart: a failure waiting to restart is not one that gave up. */
+  export type Phase = ServerState['kind'] | 'restarting';
+
+  export function phase(state: ServerState): Phase {
+    return state.kind === 'error' && state.restartInMs !== undefined ? 'restarting' : state.kind;
+  }
 
   /** Has a live, initialized session: its tools can be listed and called. Narrows to the running state. */
   export function isRunning(state: ServerState): state is Extract<ServerState, { kind: 'running' }> {
@@ -53,17 +62,17 @@ export namespace ServerState {
 
   /** A session is up or being set up (running or starting): a start does nothing, a sign-out must stop it. */
   export function isActive(state: ServerState): boolean {
-    return ALLOWS[state.kind].active;
+    return ALLOWS[phase(state)].active;
   }
 
   /** Stopped or failed: Start (and Refresh) launch it. A disabled server never starts; an active one is already up. */
   export function canStart(state: ServerState): boolean {
-    return ALLOWS[state.kind].start;
+    return ALLOWS[phase(state)].start;
   }
 
   /** There is something to stop: a session, a start under way, or a failure that may be waiting to restart. */
   export function canStop(state: ServerState): boolean {
-    return ALLOWS[state.kind].stop;
+    return ALLOWS[phase(state)].stop;
   }
 
   /**
@@ -71,6 +80,6 @@ export namespace ServerState {
    * launches its own copy of the server, offers the same servers.
    */
   export function canRestart(state: ServerState): boolean {
-    return ALLOWS[state.kind].restart;
+    return ALLOWS[phase(state)].restart;
   }
 }

@@ -20,3 +20,7 @@ export { LineFramer } from '../transport/lineFramer';
 export { MessagePump } from '../transport/messagePump';
 export { OffThreadJsonParser } from '../transport/offThreadJson';
 export { stopTree } from '../transport/processTree';
+// Used only once a server answered or a validator ran, when this bundle is loaded anyway.
+export { keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
+export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
+export { oneLine, plainMessage } from '../tools/plainMessages';

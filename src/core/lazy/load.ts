@@ -6,17 +6,17 @@
 import type * as Heavy from './heavy';
 import type * as Jsonc from './jsonc';
 
-let heavy: typeof Heavy | undefined;
-let jsonc: typeof Jsonc | undefined;
+// No cache of our own: Node's module cache makes each later `require` a lookup, and a module without
+// state may be copied into several bundles (esbuild.mjs) and still hand out the one loaded module.
 
 /** The MCP SDK client, ajv and our server-only leaf modules (heavy.ts), loaded at the first call. */
 export function loadHeavy(): typeof Heavy {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (heavy ??= require('./heavy') as typeof Heavy);
+  return require('./heavy') as typeof Heavy;
 }
 
 /** The JSONC parser (jsonc.ts), loaded at the first call. */
 export function loadJsonc(): typeof Jsonc {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return (jsonc ??= require('./jsonc') as typeof Jsonc);
+  return require('./jsonc') as typeof Jsonc;
 }

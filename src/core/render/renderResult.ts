@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import { sanitizeLargeText, sanitizeLine, sanitizeText } from './sanitize';
 
@@ -35,15 +36,36 @@ export async function renderResult(result: RawToolResult, save?: BinarySaver): P
   const parts: string[] = [];
   const files: string[] = [];
   const links: { uri: string; name?: string; mimeType?: string }[] = [];
+  // The text block that holds the structured content as JSON (the spec asks tools to send both) shows it once, pretty-printed.
+  const twin = raw.structuredContent === undefined ? -1 : textTwinOf(raw.structuredContent, content);
   for (const [i, block] of content.entries()) {
     if (block.type === 'resource_link' && typeof block.uri === 'string') links.push({ uri: block.uri, name: optionalString(block.name), mimeType: optionalString(block.mimeType) });
-    parts.push(annotationNote(block) + (await renderBlock(block, i, save, files)));
+    parts.push(annotationNote(block) + (i === twin ? prettyJson(raw.structuredContent) : await renderBlock(block, i, save, files)));
   }
-  if (raw.structuredContent !== undefined) {
+  if (raw.structuredContent !== undefined && twin < 0) {
     parts.push(`structuredContent:\n${prettyJson(raw.structuredContent)}`);
   }
   if (parts.length === 0) parts.push('(the tool returned no content)');
   return { text: parts.join('\n'), isError: raw.isError === true, files, links };
+}
+
+/** Texts longer than this are not parsed to compare with the structured content (shown then, as before). */
+const COMPARED_TEXT_CHARS = 1 << 20;
+
+/**
+ * The index of the text block that holds `structured` serialised (equal as JSON values, whatever
+ * the spacing), or -1: the spec asks a tool that returns structured content to send it as text too.
+ */
+function textTwinOf(structured: unknown, content: readonly Block[]): number {
+  for (const [i, block] of content.entries()) {
+    if (block.type !== 'text' || typeof block.text !== 'string' || block.text.length > COMPARED_TEXT_CHARS || !/^\s*[[{]/.test(block.text)) continue;
+    try {
+      if (isDeepStrictEqual(JSON.parse(block.text), structured)) return i;
+    } catch {
+      // not JSON, or too deep to compare: show the structured content on its own
+    }
+  }
+  return -1;
 }
 
 /** A content block as sent, or an untyped one (rendered as unknown) when it is not an object with a string type. */

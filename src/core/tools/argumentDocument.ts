@@ -15,7 +15,7 @@ export type ParsedArguments =
 
 /** A schema problem placed in the editor's text. */
 export interface PlacedProblem extends TextSpan {
-  /** Which field and why: `values[2] must be >= 0`. */
+  /** Which field and why: `values[2] must be at least 0`. */
   readonly message: string;
 }
 

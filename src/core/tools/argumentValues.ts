@@ -63,7 +63,7 @@ export function checkField(field: ArgumentField, text: string, values: Readonly<
   else delete candidate[field.name];
   const [problem] = problemsOfField(validate(candidate), field.name);
   if (!problem) return entry;
-  // An empty required box reads better as "required" than as ajv's "fewer than 1 characters".
+  // An empty required box reads better as "required" than as "must have at least 1 character".
   return { kind: 'invalid', message: entry.kind === 'value' && entry.value === '' ? `${field.name} is required` : problem };
 }
 

@@ -1,8 +1,13 @@
+import { loadHeavy } from '../lazy/load';
+
+/** Server text in a problem, on one line, hidden characters shown (plainMessages.ts; problems exist only once the validator, in the heavy bundle, ran). */
+const oneLine = (text: string): string => loadHeavy().oneLine(text);
+
 /**
  * What a schema check found wrong, as values: where (a JSON path) and what. `SchemaValidator`
- * builds them from ajv's errors; each surface formats them where it shows them: `problemText`
- * for logs, the CLI and chat (`/count: must be <= 10`), `describeProblem` for a sentence next to
- * the field it is about (`count must be <= 10`).
+ * builds them from ajv's errors, in plain words (plainMessages.ts); each surface formats them
+ * where it shows them: `problemText` for logs, the CLI and chat (`/count: must be at most 10`),
+ * `describeProblem` for a sentence next to the field it is about (`count must be at most 10`).
  */
 export interface SchemaProblem {
   /** JSON path of the value the problem is about; `[]` is the checked value itself. */
@@ -10,18 +15,21 @@ export interface SchemaProblem {
   /** The property a `missing` or `unexpected` problem names, inside `path`. */
   readonly property?: string;
   readonly kind: 'missing' | 'unexpected' | 'other';
-  /** What is wrong, in the validator's words (`must be <= 10`). */
+  /**
+   * What is wrong, in plain words that follow the value's name (`must be at most 10`). Built
+   * once, so masking a server's secrets in it (callPipeline) covers every surface.
+   */
   readonly message: string;
 }
 
-/** `/count: must be <= 10`, `(top level): missing required property "name"`. */
+/** `/count: must be at most 10`, `(top level): missing required property "name"`. */
 export function problemText(problem: SchemaProblem): string {
-  const where = problem.path.length ? `/${problem.path.map((s) => String(s).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}` : '(top level)';
+  const where = problem.path.length ? `/${problem.path.map((s) => oneLine(String(s)).replace(/~/g, '~0').replace(/\//g, '~1')).join('/')}` : '(top level)';
   switch (problem.kind) {
     case 'missing':
-      return `${where}: missing required property "${problem.property}"`;
+      return `${where}: missing required property "${oneLine(problem.property ?? '')}"`;
     case 'unexpected':
-      return `${where}: unexpected property "${problem.property}"`;
+      return `${where}: unexpected property "${oneLine(problem.property ?? '')}"`;
     case 'other':
       return `${where}: ${problem.message}`;
   }
@@ -34,14 +42,14 @@ export function problemField(problem: SchemaProblem): string | undefined {
   return problem.kind === 'other' ? undefined : problem.property;
 }
 
-/** One sentence that names the field and says why: `values[2] must be >= 0`, `name is required`. */
+/** One sentence that names the field and says why: `values[2] must be at least 0`, `name is required`. */
 export function describeProblem(problem: SchemaProblem): string {
   const where = formatPath(problem.path);
   switch (problem.kind) {
     case 'missing':
       return `${formatPath([...problem.path, problem.property ?? ''])} is required`;
     case 'unexpected':
-      return where ? `${where} has an unknown property "${problem.property}"` : `"${problem.property}" is not an argument of this tool`;
+      return where ? `${where} has an unknown property "${oneLine(problem.property ?? '')}"` : `"${oneLine(problem.property ?? '')}" is not an argument of this tool`;
     case 'other':
       return where ? `${where} ${problem.message}` : `the arguments ${problem.message}`;
   }
@@ -52,10 +60,10 @@ export function problemsOfField(problems: readonly SchemaProblem[], name: string
   return problems.filter((p) => problemField(p) === name).map(describeProblem);
 }
 
-/** `a.b[2]`, `["odd key"]` for keys that are not identifiers. */
+/** `a.b[2]`, `["odd key"]` for keys that are not identifiers; keys come from arguments, so on one line and cut. */
 export function formatPath(path: readonly (string | number)[]): string {
   return path
-    .map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? (i === 0 ? s : `.${s}`) : `[${JSON.stringify(s)}]`))
+    .map((s, i) => (typeof s === 'number' ? `[${s}]` : /^[A-Za-z_$][\w$-]*$/.test(s) ? (i === 0 ? oneLine(s) : `.${oneLine(s)}`) : `[${oneLine(JSON.stringify(s))}]`))
     .join('');
 }
 

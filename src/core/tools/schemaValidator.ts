@@ -137,10 +137,11 @@ function runCheck(fn: ValidateFunction, value: unknown): SchemaCheck {
   return { valid: false, problems: (fn.errors ?? []).map(problemOf) };
 }
 
-/** One ajv error as a problem: which value, and why. */
+/** One ajv error as a problem: which value, and why in plain words (ajv's are for schema authors). */
 function problemOf(error: ErrorObject): SchemaProblem {
   const path = pointerPath(error.instancePath);
-  if (error.keyword === 'required') return { path, kind: 'missing', property: String(error.params.missingProperty), message: error.message ?? 'is required' };
-  if (error.keyword === 'additionalProperties') return { path, kind: 'unexpected', property: String(error.params.additionalProperty), message: error.message ?? 'is not allowed' };
-  return { path, kind: 'other', message: error.message ?? error.keyword };
+  const message = loadHeavy().plainMessage(error);
+  if (error.keyword === 'required') return { path, kind: 'missing', property: String(error.params.missingProperty), message };
+  if (error.keyword === 'additionalProperties') return { path, kind: 'unexpected', property: String(error.params.additionalProperty), message };
+  return { path, kind: 'other', message };
 }

@@ -43,6 +43,18 @@ export function badgeDescription(a: EffectiveAnnotations): string {
   return words.join(' · ');
 }
 
+/**
+ * The badges a tree row has room for at the default sidebar width: what the tool does and whether
+ * it reaches out. "idempotent" (a comfort, not a risk) and the untrusted note (the server's row
+ * says it; each word keeps its "?") are left to the tooltip.
+ */
+export function rowBadgeDescription(a: EffectiveAnnotations): string {
+  return toolBadges(a)
+    .filter((b) => b.word !== 'idempotent')
+    .map((b) => `${b.word}${b.assumed ? ASSUMED_MARK : ''}`)
+    .join(' · ');
+}
+
 /** The risk that colors the icon: destructive beats open-world beats writes beats read-only. */
 export function toolRisk(a: EffectiveAnnotations): ToolRisk {
   if (a.destructive.value) return 'destructive';

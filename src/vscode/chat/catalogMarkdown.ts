@@ -7,7 +7,7 @@ import { callVerdict, type ApprovalRules } from '../../core/policy/approvalPolic
 import { badgeDescription } from '../../core/tools/toolBadges';
 import { serverEnabled, toolEnabled, type ChatSettings } from './chatSettings';
 
-const noServers = () => vscode.l10n.t('No MCP server is configured. Add one under `mcpToolHost.servers` in your settings, or run **MCP: Add Demo Server**.');
+const noServers = () => vscode.l10n.t('No MCP server is configured. Add one under `mcpToolHost.servers` in your settings, or run **MCP Tool Host: Add Demo Server**.');
 
 /** `/servers`: every configured server, its state, its tool count, and whether chat may use it. */
 export function serversMarkdown(pool: ServerPool, settings: ChatSettings): string {
