@@ -23,6 +23,7 @@ const LAZY = {
   './heavy': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/heavy.ts', file: 'core.js' },
   './jsonc': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/jsonc.ts', file: 'jsonc.js' },
   './chat': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/chat.ts', file: 'chat.js' },
+  './forms': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
 };
 /** Packages that must never be in dist/extension.js: the lazy ones and what they pull in. */
 const NOT_AT_ACTIVATION = /node_modules\/(@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js)\//;
@@ -54,7 +55,7 @@ const common = {
 const lazySeam = {
   name: 'lazy-seam',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(heavy|jsonc|chat)$/ }, (args) => {
+    build.onResolve({ filter: /^\.\/(heavy|jsonc|chat|forms)$/ }, (args) => {
       const lazy = LAZY[/** @type {keyof typeof LAZY} */ (args.path)];
       return lazy && args.importer === path.resolve(lazy.loader) ? { path: `./${lazy.file}`, external: true } : undefined;
     });
@@ -64,7 +65,8 @@ const lazySeam = {
 /** @type {esbuild.BuildOptions} */
 const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: path.join(outdir, 'extension.js'), external: ['vscode'], plugins: [lazySeam], metafile: true };
 /** @type {esbuild.BuildOptions[]} */
-const lazyBuilds = Object.values(LAZY).map(({ entry, file }) => ({ ...common, entryPoints: [entry], outfile: path.join(outdir, file), external: ['vscode'], metafile: true }));
+// The seam applies inside lazy bundles too: chat.js reaches the SDK through dist/core.js, never a copy of its own.
+const lazyBuilds = Object.values(LAZY).map(({ entry, file }) => ({ ...common, entryPoints: [entry], outfile: path.join(outdir, file), external: ['vscode'], plugins: [lazySeam], metafile: true }));
 /** @type {esbuild.BuildOptions[]} the CLI and the demo server: one file each, everything inline */
 const otherBuilds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' } },
@@ -92,6 +94,10 @@ function checkBundles(extension, lazyBundles) {
   if (heavy.length > 0) {
     throw new Error(`dist/extension.js must not contain the heavy packages (use loadHeavy()/loadJsonc() of src/core/lazy/load.ts); found:\n  ${heavy.slice(0, 10).join('\n  ')}`);
   }
+  // dist/chat.js neither: a second copy of the SDK would be a second set of classes (and 600 KB).
+  const chat = lazyBundles.find((m) => Object.keys(m.outputs).some((file) => file.endsWith('chat.js')));
+  const heavyInChat = Object.keys(chat?.inputs ?? {}).filter((input) => NOT_AT_ACTIVATION.test(input));
+  if (heavyInChat.length > 0) throw new Error(`dist/chat.js must reach the heavy packages through dist/core.js; found:\n  ${heavyInChat.slice(0, 10).join('\n  ')}`);
   const twice = lazyBundles.flatMap((m) => Object.keys(m.inputs)).filter((input) => input in extension.inputs && !(input.startsWith('src/') && stateless(input)));
   if (twice.length > 0) throw new Error(`these files are in dist/extension.js and in a lazy bundle, and hold a class or module state (see src/core/lazy/heavy.ts):\n  ${twice.join('\n  ')}`);
   const bytes = Object.entries(extension.outputs).find(([file]) => file.endsWith('extension.js'))?.[1].bytes ?? 0;

@@ -5,7 +5,7 @@ import type { ServerPool } from '../core/connection/serverPool';
 import { displayName, effectiveAnnotations } from '../core/tools/annotations';
 import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine } from '../core/render/sanitize';
-import { askArguments } from './argumentInput';
+import { loadForms } from './lazy/load';
 import type { ArgumentEditors } from './argumentEditor';
 import { showReadOnly } from './readOnlyDocuments';
 import type { TreeNode } from './toolTree';
@@ -48,7 +48,7 @@ export class CallToolCommand {
       // The tool as listed now: its schema may have changed since the last attempt.
       const tool = pool.findTool(picked.server, picked.tool)?.tool ?? found.tool;
       const validate = (a: Record<string, unknown>) => pipeline.validateArguments(tool, a).problems;
-      const args = picked.args ?? (await askArguments(tool, previous, validate, { editors: this._deps.editors, server: picked.server, problems }));
+      const args = picked.args ?? (await loadForms().askArguments(tool, previous, validate, { editors: this._deps.editors, server: picked.server, problems }));
       if (!args) return undefined;
       await workspaceState.update(key, args);
       const outcome = await runWithProgress(this._deps, { ...picked, args }, origin);

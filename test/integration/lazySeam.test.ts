@@ -83,7 +83,21 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     assert.match(code, /require\("\.\/core\.js"\)/);
     assert.match(code, /require\("\.\/jsonc\.js"\)/);
     assert.match(code, /require\("\.\/chat\.js"\)/);
-    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|chat)"\)/);
+    assert.match(code, /require\("\.\/forms\.js"\)/);
+    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|chat|forms)"\)/);
+  });
+
+  it('the package ships every bundle the build makes (a lazy bundle left out fails on first use)', () => {
+    const shipped = fs.readFileSync(path.join(ROOT, '.vscodeignore'), 'utf8').split('\n').filter((l) => l.startsWith('!dist/')).map((l) => l.slice('!dist/'.length));
+    const built = fs.readdirSync(dist).filter((f) => f.endsWith('.js'));
+    assert.deepEqual(built.filter((f) => !shipped.includes(f)), []);
+  });
+
+  it('the argument prompts are in dist/forms.js, and the chat bundle reaches the SDK through dist/core.js', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+    assert.ok(!sources('extension.js').some((s) => s.endsWith('src/vscode/argumentFlow.ts')), 'the field flow loads with the first call that asks');
+    assert.ok(sources('forms.js').some((s) => s.endsWith('src/vscode/argumentFlow.ts')));
+    for (const lazy of ['chat.js', 'forms.js']) assert.deepEqual(sources(lazy).filter((s) => s.includes('node_modules/')), [], `${lazy} holds no package`);
   });
 
   it('the chat participant\'s request handling is in dist/chat.js, not in the activation bundle', () => {

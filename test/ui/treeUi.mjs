@@ -75,6 +75,10 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         if (suggested !== 'demo') throw new Error(`suggested name "${suggested}"`);
         await row(/^notes/).waitFor({ timeout: 30_000 });
         await page.getByRole('treeitem', { name: /List Notes/ }).first().waitFor({ timeout: 30_000 });
+        // "starting it…" closes itself once the server runs, which the status bar then says (a toast outlived the start).
+        await page.locator('.part.statusbar', { hasText: '"notes" is running: 9 tools' }).waitFor({ timeout: 15_000 });
+        await shot('add-server-running', page.locator('.part.statusbar'));
+        if (await page.locator('.notification-toast', { hasText: 'starting it' }).count()) throw new Error('the "starting it…" notice outlived the start');
         const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'))[SERVERS_KEY];
         if (settings?.notes?.command !== NODE24 || settings.notes.args[0] !== demo) throw new Error(`settings hold ${JSON.stringify(settings)}`);
         await page.keyboard.press('Escape');
@@ -178,6 +182,15 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         if (await menu.locator('.action-label', { hasText: /^Start$/ }).count()) throw new Error('Start is offered for a running server');
         await shot('context-menu-server');
         await page.keyboard.press('Escape');
+        // A server that failed and gave up has nothing to stop: Start and Restart, never Stop (menu or row).
+        await row(/^missing/).click({ button: 'right' });
+        for (const item of ['Start', 'Restart', 'Show Log', 'Run Doctor', 'Open Configuration']) await menu.locator('.action-label', { hasText: new RegExp(`^${item}$`) }).waitFor({ timeout: 5_000 });
+        if (await menu.locator('.action-label', { hasText: /^Stop$/ }).count()) throw new Error('Stop is offered for a server that gave up');
+        await shot('context-menu-failed-server');
+        await page.keyboard.press('Escape');
+        await row(/^missing/).hover();
+        const inline = await row(/^missing/).locator('.actions .action-label').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+        if (inline.some((label) => /^Stop/.test(label ?? ''))) throw new Error(`the failed server's row has a Stop button: ${inline.join(', ')}`);
       });
 
       await check('the inline Show Schema action opens the tool definition as read-only JSON', async () => {

@@ -138,9 +138,21 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await promptTitle('Approve "Delete Note" (delete_note) on demo? [destructive · idempotent]');
         await promptRow('Allow once').waitFor();
         await shot('approval-quickpick');
+        // "Show full arguments" opens them read-only (an Untitled document asked to be saved when closed), and the prompt comes back.
+        await page.waitForTimeout(600); // the prompt takes nothing in its first 500 ms
+        await promptRow('Show full arguments').click();
+        const tab = page.locator('.tabs-container .tab', { hasText: 'delete_note arguments.json' });
+        await tab.waitFor({ timeout: 10_000 });
+        await promptTitle('Approve "Delete Note" (delete_note) on demo?');
+        await shot('approval-full-arguments-read-only');
         await page.keyboard.press('Escape');
         await waitOutput(/approval: denied by user[\s\S]*not sent: the user denied this call\./);
         await shot('output-denied');
+        await tab.click();
+        if ((await tab.getAttribute('class'))?.includes('dirty')) throw new Error('the arguments document is editable (dirty)');
+        await page.keyboard.press('Control+W');
+        await tab.waitFor({ state: 'detached', timeout: 5_000 });
+        if (await page.locator('.monaco-dialog-box').count()) throw new Error('closing the arguments document asked to save');
       });
 
       await check('from the palette, "MCP Tool Host: Call Tool..." runs a tool once allowed', async () => {
