@@ -117,6 +117,8 @@ async function reportStart(pool: ServerPool, name: string): Promise<void> {
       };
       const check = () => {
         const state = connection.state;
+        // Not started yet (the configuration change that starts it may still be on its way), or starting.
+        if (state.kind === 'stopped') return;
         if (state.kind === 'starting') return state.message && progress.report({ message: sanitizeLine(state.message) });
         done(state);
       };
