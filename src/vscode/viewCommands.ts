@@ -42,8 +42,8 @@ export class ViewCommands {
     const result = await addServer(addServerQuestions, taken);
     if (result?.kind === 'handed-over') return vscode.commands.executeCommand(result.to === 'demo' ? 'mcpToolHost.addDemoServer' : 'mcpToolHost.importServers');
     if (result?.kind !== 'added') return undefined;
-    await revealServer(this._deps, result.name);
     void reportStart(this._deps.pool, result.name);
+    await revealServer(this._deps, result.name);
     return result;
   }
 
@@ -108,21 +108,19 @@ async function reportStart(pool: ServerPool, name: string): Promise<void> {
   const shown = sanitizeLine(name);
   const settled = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Added "{0}" to your user settings; starting it…', shown) }, (progress) =>
     new Promise<ServerState | undefined>((resolve) => {
-      const connection = pool.get(name);
-      if (!connection) return resolve(undefined);
       const done = (state: ServerState | undefined) => {
         subscription.dispose();
         clearTimeout(timer);
         resolve(state);
       };
+      // The pool tells of every state change; the server may not be in it yet (the settings change that adds it is on its way).
       const check = () => {
-        const state = connection.state;
-        // Not started yet (the configuration change that starts it may still be on its way), or starting.
-        if (state.kind === 'stopped') return;
+        const state = pool.get(name)?.state;
+        if (!state || state.kind === 'stopped') return;
         if (state.kind === 'starting') return state.message && progress.report({ message: sanitizeLine(state.message) });
         done(state);
       };
-      const subscription = connection.onDidChangeState(check);
+      const subscription = pool.onDidChange(check);
       const timer = setTimeout(() => done(undefined), START_NOTICE_MS);
       check();
     }),
