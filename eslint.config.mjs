@@ -7,7 +7,7 @@ const TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
 // Plain JavaScript that Node runs: the build, the test runner and its code-server helpers, and the
 // UI suites (Playwright). The `globals` package is not a dependency, so the Node globals these
 // files use are listed here by hand.
-const NODE_SCRIPTS = ['esbuild.mjs', 'eslint.config.mjs', 'eslint/**/*.mjs', 'scripts/**/*.mjs', 'test/ui/**/*.mjs'];
+const NODE_SCRIPTS = ['esbuild.mjs', 'eslint.config.mjs', 'eslint/**/*.mjs', 'scripts/**/*.mjs', 'test/ui/**/*.mjs', 'test/conformance/**/*.mjs'];
 const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntries(
   ['process', 'console', 'URL', 'fetch', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Buffer', 'AbortController', 'performance'].map((name) => [name, 'readonly']),
 ));

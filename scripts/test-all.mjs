@@ -4,11 +4,14 @@
 //   2. the extension-host suite inside a real VS Code (code-server)
 //   3. UI tests in Debian's Chromium, with screenshots under test-results/
 //   4. `npm start` as a user runs it, twice
+//   and, once the e2e setup has Node 24, the official MCP conformance suite's client scenarios
+//   against the CLI (scripts/conformance.mjs, test/conformance)
 // --skip-e2e stops after 1; --only-e2e builds and runs 2-4 only (no typecheck, lint, unit tests).
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { prepare, start } from './e2e/codeServer.mjs';
+import { e2eEnv, prepare, start } from './e2e/codeServer.mjs';
+import { runConformance } from './conformance.mjs';
 import { runHostTests } from './e2e/hostTests.mjs';
 import { runUiTests } from '../test/ui/uiTests.mjs';
 import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
@@ -89,6 +92,15 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
   say('e2e setup (cached per user, keyed by pinned versions)');
   const setup = spawnSync('bash', ['scripts/e2e/setup.sh'], { stdio: 'inherit' }).status === 0;
   step('e2e setup', setup);
+  if (setup) {
+    // The official conformance suite (its engines ask for Node >= 22: the setup's Node 24) against dist/cli.js.
+    say('MCP conformance suite: client scenarios, one at a time');
+    const conformance = runConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance'), log: (line) => void (line.includes('FAILED') && say(line)) });
+    counts.passed += conformance.passed.length;
+    counts.failed += conformance.failed.length;
+    for (const f of conformance.failed) failures.push(`conformance: ${f.scenario}: ${f.why}`);
+    say(`conformance: ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
+  }
   if (packaged && setup) {
     const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
     const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));

@@ -104,7 +104,7 @@ const START_NOTICE_MS = 60_000;
  * closes itself, so it cannot outlive the start), then the outcome in the status bar when it runs,
  * or an error with the way to the log and the doctor when it fails.
  */
-async function reportStart(pool: ServerPool, name: string): Promise<void> {
+export async function reportStart(pool: ServerPool, name: string): Promise<ServerState | undefined> {
   const shown = sanitizeLine(name);
   const settled = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Added "{0}" to your user settings; starting it…', shown) }, (progress) =>
     new Promise<ServerState | undefined>((resolve) => {
@@ -134,6 +134,7 @@ async function reportStart(pool: ServerPool, name: string): Promise<void> {
     const action = await vscode.window.showErrorMessage(vscode.l10n.t('"{0}" did not start: {1}', shown, sanitizeLine(settled.message)), showLog, doctor);
     if (action) await vscode.commands.executeCommand(action === showLog ? 'mcpToolHost.showServerLog' : 'mcpToolHost.runDoctor', name);
   }
+  return settled;
 }
 
 async function revealServer(deps: ViewCommandDeps, name: string): Promise<void> {

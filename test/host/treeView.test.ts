@@ -7,6 +7,7 @@ import type { McpToolHostApi } from '../../src/extension';
 import { ConfigError } from '../../src/core/errors';
 import { Emitter } from '../../src/core/events';
 import type { DoctorReport } from '../../src/core/connection/serverDoctor';
+import { reportStart } from '../../src/vscode/viewCommands';
 import { addServer, type AddServerQuestions } from '../../src/vscode/addServerWizard';
 import { ServerStatusBar } from '../../src/vscode/statusBar';
 import type { TreeNode } from '../../src/vscode/treeNodes';
@@ -173,8 +174,11 @@ describe('Tools view: commands in the real extension', () => {
     };
     const result = await addServer(answers, new Set([...api.pool.connections.map((c) => c.name), 'demo']));
     assert.deepEqual(result, { kind: 'added', name: 'demo-2', entry: { command: process.execPath, args: [DEMO] } });
+    // "starting it…" lasts until the server runs (it may not be in the pool yet), then says so
+    const reported = reportStart(api.pool, 'demo-2');
     const written = config().inspect<Record<string, unknown>>('servers')?.globalValue;
     assert.deepEqual(written?.['demo-2'], { command: process.execPath, args: [DEMO] });
     await until('demo-2 configured', () => api.pool.get('demo-2'));
+    assert.equal((await reported)?.kind, 'running');
   });
 });

@@ -111,7 +111,7 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     fs.writeFileSync(path.join(dir, 'cases.json'), JSON.stringify({ servers: { p: { command: process.execPath, args: [path.join(FIXTURES, 'pipeline-cases.cjs')] } } }));
     const bad = await run('call', 'p', 'bad_output', '--config', 'cases.json');
     assert.equal(bad.code, 0, bad.stderr);
-    assert.match(bad.stdout, /^\{\n  "count": "three"\n\}\n/, "the result once: the text that repeats the structured content, pretty-printed");
+    assert.match(bad.stdout, /^\{\n {2}"count": "three"\n\}\n/, "the result once: the text that repeats the structured content, pretty-printed");
     assert.match(bad.stderr, /warning: structuredContent does not match the outputSchema: \/count: must be a number/);
   });
 
