@@ -15,7 +15,7 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 // Layers (ARCHITECTURE.md "Layers"): a folder imports only folders below it, so the folders form a
 // DAG and no file imports a cycle. Lowest first; folders on one row do not import each other.
 // core/lazy is the lazy seam: any core folder may load through it.
-const CORE_LAYERS = [['render', 'tools', 'transport'], ['config', 'auth'], ['connection'], ['policy'], ['calls'], ['chat']];
+const CORE_LAYERS = [['render', 'tools', 'transport', 'elicitation'], ['config', 'auth'], ['connection'], ['policy'], ['calls'], ['chat']];
 const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
 const LAYER_ZONES = [
   // events.ts, errors.ts, serverLog.ts: the bottom, used by every folder.

@@ -33,6 +33,9 @@ options:
   --audit FILE       where \`call\` appends its audit record (JSON lines; default
                      $XDG_STATE_HOME/mcp-tool-host/audit.jsonl, ~/.local/state without it)
   --timeout SECONDS  how long a server may take to answer "initialize" (default 30)
+  --elicitation ask|decline|defaults
+                     when a server asks for input during a call: ask on a terminal and decline
+                     elsewhere (ask, the default), always decline, or accept the form's defaults
   -h, --help         this text
   --                 every word after it is a SERVER or TOOL name, even one starting with "-"
 
@@ -62,10 +65,14 @@ export interface CliArgs {
   readonly json: boolean;
   readonly help: boolean;
   readonly timeoutSeconds?: number;
+  /** How a server's request for input during a call is answered (see --elicitation). */
+  readonly elicitation: ElicitationMode;
 }
 
+export type ElicitationMode = 'ask' | 'decline' | 'defaults';
+
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--elicitation']);
 
 /**
  * Parses argv (without node and the script); `--flag=value` and `--flag value` both work, and
@@ -99,8 +106,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   const timeoutText = values.get('--timeout');
   const timeoutSeconds = timeoutText === undefined ? undefined : Number(timeoutText);
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CliError(`--timeout must be a positive number of seconds, not "${timeoutText}".`, Exit.usage, true);
+  const elicitation = values.get('--elicitation') ?? 'ask';
+  if (elicitation !== 'ask' && elicitation !== 'decline' && elicitation !== 'defaults') throw new CliError(`--elicitation must be ask, decline or defaults, not "${elicitation}".`, Exit.usage, true);
   const [command, ...rest] = positional;
   return {
+    elicitation,
     command,
     positional: rest,
     config: values.get('--config'),

@@ -8,6 +8,7 @@ import { ServerPool } from '../core/connection/serverPool';
 import { silentLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
 import { cliOAuthHost } from './oauthHost';
+import type { Elicitor } from '../core/elicitation/formElicitation';
 
 export interface CliHost {
   readonly pool: ServerPool;
@@ -18,7 +19,7 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor }): CliHost {
   const cwd = process.cwd();
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
@@ -31,6 +32,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     log: silentLog,
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
+    elicit: options.elicit,
   }));
   pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });
   return {

@@ -2,6 +2,7 @@ import { CliError, Exit, parseArgs, USAGE, type CliArgs, type ExitCode } from '.
 import { callTool } from './call';
 import { loadConfig, selectServers } from './config';
 import { doctor } from './doctor';
+import { cliElicitor } from './elicit';
 import { createHost } from './host';
 import { listServers } from './list';
 
@@ -26,7 +27,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   // Entries we are not asked about only get a mention; the one asked for fails in selectServers.
   if (server === undefined) for (const e of config.errors) console.error(`config: ${e.message}`);
 
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000 });
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation) });
   try {
     let code: ExitCode;
     switch (command) {

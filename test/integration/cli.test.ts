@@ -115,6 +115,36 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.match(bad.stderr, /warning: structuredContent does not match the outputSchema: \/count: must be a number/);
   });
 
+  describe('a server that asks for input during a call (elicitation, form mode)', () => {
+    const call = (tool: string, ...flags: string[]) => run('call', 'e', tool, '--config', 'elicits.json', ...flags);
+    before(() => fs.writeFileSync(path.join(dir, 'elicits.json'), JSON.stringify({ servers: { e: { command: process.execPath, args: [path.join(FIXTURES, 'elicits.cjs')] } } })));
+
+    it('not on a terminal: declined, saying so on stderr; the call goes on and its exit code is the call\'s', async () => {
+      const r = await call('profile');
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(JSON.parse(r.stdout.trim()).action, 'decline');
+      // the server's message, with its escape removed
+      assert.match(r.stderr, /"e" asked for input during the call \("Who are you\?"\); declined: not a terminal \(--elicitation defaults accepts the form's defaults\)\./);
+    });
+
+    it('--elicitation defaults accepts the form with its defaults (SEP-1034); a field without one is left out', async () => {
+      const r = await call('profile', '--elicitation', 'defaults');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), { action: 'accept', content: { name: 'Ada', age: 36, score: 9.5, status: 'away', verified: true, tags: ['a', 'c'] } });
+    });
+
+    it('--elicitation decline declines; a form the spec does not allow, and URL mode (not offered), are refused whatever the option', async () => {
+      assert.equal(JSON.parse((await call('profile', '--elicitation', 'decline')).stdout.trim()).action, 'decline');
+      const nested = JSON.parse((await call('nested', '--elicitation', 'defaults')).stdout.trim()) as { error?: { code: number } };
+      assert.equal(nested.error?.code, -32602, 'a nested object is not a form: invalid params');
+      const url = JSON.parse((await call('url', '--elicitation', 'defaults')).stdout.trim()) as { error?: { message: string } };
+      assert.match(String(url.error?.message), /does not support URL-mode/);
+      const bad = await call('profile', '--elicitation', 'always');
+      assert.equal(bad.code, 2);
+      assert.match(bad.stderr, /--elicitation must be ask, decline or defaults, not "always"/);
+    });
+  });
+
   it('a listing that fails is an error (exit 4), not a server with no tools', async () => {
     fs.writeFileSync(path.join(dir, 'endless.json'), JSON.stringify({ servers: { endless: { command: process.execPath, args: [path.join(FIXTURES, 'endless-pages.cjs')] } } }));
     const listed = await run('servers', '--config', 'endless.json');

@@ -4,6 +4,7 @@ import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
+import { formFields, type ElicitationAnswer, type FormField } from '../elicitation/formElicitation';
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -48,6 +49,8 @@ export interface SdkClientOptions {
   readonly onToolsChanged: () => void;
   /** How many tools, and how many bytes of them, one listing may hold (defaults in toolListing.ts). */
   readonly listingLimits?: ListingLimits;
+  /** Asks the user a server's form (elicitation, form mode); without it the capability is not declared. */
+  readonly elicit?: (message: string, fields: readonly FormField[]) => Promise<ElicitationAnswer>;
 }
 
 /**
@@ -68,7 +71,7 @@ export class SdkClient {
     this._client = new (loadHeavy().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {
-        capabilities: roots ? { roots: { listChanged: true } } : {},
+        capabilities: { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {} } }) },
         jsonSchemaValidator: options.validator,
         // Speak 2026-07-28 to servers that do; others get the classic initialize after a short probe.
         versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
@@ -76,6 +79,8 @@ export class SdkClient {
     );
     const client = this._client;
     if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
+    const elicit = options.elicit;
+    if (elicit) client.setRequestHandler('elicitation/create', (request) => answerForm(request.params, elicit, log));
     client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
     client.setNotificationHandler('notifications/message', (n) => {
       const text = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
@@ -180,4 +185,22 @@ function resultOf(answer: unknown): RawToolResult {
 function headerFault(tool: Tool): string | undefined {
   const scan = loadHeavy().scanParamHeaders(tool.inputSchema);
   return 'fault' in scan ? scan.fault : undefined;
+}
+
+/**
+ * An `elicitation/create` request: a form is shown when its schema is one the spec allows (else
+ * declined, saying why in the server's log); URL mode is not offered, so a URL request is declined.
+ */
+async function answerForm(params: unknown, elicit: NonNullable<SdkClientOptions['elicit']>, log: ServerLog): Promise<ElicitationAnswer> {
+  const request = (typeof params === 'object' && params !== null ? params : {}) as { mode?: unknown; message?: unknown; requestedSchema?: unknown };
+  if (request.mode !== undefined && request.mode !== 'form') {
+    log.warn(`The server asked for input in "${String(request.mode)}" mode, which the host does not offer: declined.`);
+    return { action: 'decline' };
+  }
+  const fields = formFields(request.requestedSchema);
+  if (typeof fields === 'string') {
+    log.warn(`The server asked for input with a form the host cannot show (${fields}): declined.`);
+    return { action: 'decline' };
+  }
+  return elicit(typeof request.message === 'string' ? request.message : '', fields);
 }

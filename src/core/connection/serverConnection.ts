@@ -18,6 +18,7 @@ import { ToolCatalog, type ToolCache } from './toolCatalog';
 import type { ListingLimits } from './toolListing';
 import { openSession } from './transportChoice';
 import { floodGuardedLog } from './logFlood';
+import type { Elicitor } from '../elicitation/formElicitation';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
 
@@ -40,6 +41,8 @@ export interface ConnectionDeps {
   readonly restartPolicy?: RestartPolicy;
   /** Signing in to remote servers that require OAuth (browser, secrets); without it a 401 is a plain error. */
   readonly oauth?: OAuthHost;
+  /** Answers a server's form in the middle of a call (elicitation); without it the host does not offer elicitation. */
+  readonly elicit?: Elicitor;
 }
 
 /**
@@ -196,6 +199,7 @@ export class ServerConnection implements Disposable {
       clientVersion: this._deps.clientVersion,
       validator: this._deps.validator,
       roots: this._deps.roots,
+      elicit: this._deps.elicit && ((message, fields) => this._deps.elicit!({ server: this.name, message: safeText(message, this._secrets), fields })),
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
       onToolsChanged: () => this._catalog.relistSoon(() => this._listTools(generation)),

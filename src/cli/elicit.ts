@@ -1,0 +1,108 @@
+import * as readline from 'node:readline/promises';
+import { checkValue, defaultAnswer, type ElicitationAnswer, type Elicitor, type FormField, type FormRequest, type FormValue } from '../core/elicitation/formElicitation';
+import { sanitizeLine } from '../core/render/sanitize';
+import type { ElicitationMode } from './args';
+
+/** Tries per field before the form is cancelled. */
+const TRIES = 3;
+
+/**
+ * How the CLI answers a server's form during a call (--elicitation): on a terminal it asks field
+ * by field; elsewhere it declines, saying so on stderr (the call goes on with the server's answer
+ * to the decline, so the exit code is the call's). `defaults` accepts the form's defaults, and
+ * `decline` always declines.
+ */
+export function cliElicitor(mode: ElicitationMode): Elicitor {
+  return async (request) => {
+    const who = `"${sanitizeLine(request.server)}"`;
+    if (mode === 'defaults') {
+      const content = defaultAnswer(request.fields);
+      if (typeof content !== 'string') return { action: 'accept', content };
+      console.error(`${who} asked for input during the call; declined: ${content} (--elicitation defaults).`);
+      return { action: 'decline' };
+    }
+    if (mode === 'decline' || !process.stdin.isTTY) {
+      const why = mode === 'decline' ? '--elicitation decline' : 'not a terminal (--elicitation defaults accepts the form\'s defaults)';
+      console.error(`${who} asked for input during the call ("${sanitizeLine(request.message).slice(0, 200)}"); declined: ${why}.`);
+      return { action: 'decline' };
+    }
+    return ask(request);
+  };
+}
+
+/** The form on a terminal: the server's message, then each field with its default; Ctrl+D cancels. */
+async function ask(request: FormRequest): Promise<ElicitationAnswer> {
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    console.error(`"${sanitizeLine(request.server)}" asks during the call: ${sanitizeLine(request.message)}`);
+    const start = (await rl.question('Answer it? [Y]es, [n]o (decline), [c]ancel: ')).trim().toLowerCase();
+    if (start === 'n' || start === 'no') return { action: 'decline' };
+    if (start === 'c' || start === 'cancel') return { action: 'cancel' };
+    const content: Record<string, FormValue> = {};
+    for (const field of request.fields) {
+      const value = await askField(rl, field);
+      if (value === 'cancel') return { action: 'cancel' };
+      if (value !== undefined) content[field.name] = value;
+    }
+    return { action: 'accept', content };
+  } catch {
+    return { action: 'cancel' }; // the input ended (Ctrl+D)
+  } finally {
+    rl.close();
+  }
+}
+
+async function askField(rl: readline.Interface, field: FormField): Promise<FormValue | undefined | 'cancel'> {
+  const name = sanitizeLine(field.title ?? field.name);
+  if (field.description) console.error(`  ${sanitizeLine(field.description)}`);
+  field.options?.forEach((o, i) => console.error(`    ${i + 1}. ${sanitizeLine(o.label)}`));
+  const shownDefault = field.default === undefined ? '' : ` [${sanitizeLine(Array.isArray(field.default) ? field.default.join(', ') : String(field.default))}]`;
+  for (let i = 0; i < TRIES; i++) {
+    const text = (await rl.question(`  ${name} (${hint(field)})${field.required ? '' : ', optional'}${shownDefault}: `)).trim();
+    if (text === '') {
+      if (field.default !== undefined) return field.default;
+      if (!field.required) return undefined;
+      console.error('  A value is required.');
+      continue;
+    }
+    const value = parse(field, text);
+    const problem = value === undefined ? 'is not a value of this kind' : checkValue(field, value);
+    if (!problem && value !== undefined) return value;
+    console.error(`  ${name} ${problem}.`);
+  }
+  return 'cancel';
+}
+
+function hint(field: FormField): string {
+  switch (field.kind) {
+    case 'boolean':
+      return 'y/n';
+    case 'choice':
+      return 'a number from the list';
+    case 'choices':
+      return 'numbers from the list, separated by commas';
+    case 'string':
+      return field.format ?? 'text';
+    default:
+      return field.kind === 'integer' ? 'a whole number' : 'a number';
+  }
+}
+
+function parse(field: FormField, text: string): FormValue | undefined {
+  const pick = (word: string) => field.options?.[Number(word) - 1]?.value ?? field.options?.find((o) => o.value === word)?.value;
+  switch (field.kind) {
+    case 'boolean':
+      return /^(y|yes|true)$/i.test(text) ? true : /^(n|no|false)$/i.test(text) ? false : undefined;
+    case 'number':
+    case 'integer':
+      return Number.isFinite(Number(text)) ? Number(text) : undefined;
+    case 'choice':
+      return pick(text);
+    case 'choices': {
+      const picked = text.split(',').map((w) => pick(w.trim()));
+      return picked.every((p): p is string => p !== undefined) ? picked : undefined;
+    }
+    default:
+      return text;
+  }
+}
