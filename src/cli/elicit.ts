@@ -26,21 +26,26 @@ export function cliElicitor(mode: ElicitationMode): Elicitor {
       console.error(`${who} asked for input during the call ("${sanitizeLine(request.message).slice(0, 200)}"); declined: ${why}.`);
       return { action: 'decline' };
     }
-    return ask(request);
+    return askForm(request, process.stdin, process.stderr);
   };
 }
 
 /** The form on a terminal: the server's message, then each field with its default; Ctrl+D cancels. */
-async function ask(request: FormRequest): Promise<ElicitationAnswer> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+export async function askForm(request: FormRequest, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<ElicitationAnswer> {
+  const rl = readline.createInterface({ input, output });
+  const say = (line: string) => void output.write(`${line}\n`);
+  // The input ending (Ctrl+D) must end a question that waits, not leave it waiting.
+  const ended = new Promise<never>((_, reject) => rl.once('close', () => reject(new Error('the input ended'))));
+  ended.catch(() => undefined);
+  const question = (text: string) => Promise.race([rl.question(text), ended]);
   try {
-    console.error(`"${sanitizeLine(request.server)}" asks during the call: ${sanitizeLine(request.message)}`);
-    const start = (await rl.question('Answer it? [Y]es, [n]o (decline), [c]ancel: ')).trim().toLowerCase();
+    say(`"${sanitizeLine(request.server)}" asks during the call: ${sanitizeLine(request.message)}`);
+    const start = (await question('Answer it? [Y]es, [n]o (decline), [c]ancel: ')).trim().toLowerCase();
     if (start === 'n' || start === 'no') return { action: 'decline' };
     if (start === 'c' || start === 'cancel') return { action: 'cancel' };
     const content: Record<string, FormValue> = {};
     for (const field of request.fields) {
-      const value = await askField(rl, field);
+      const value = await askField(question, field, say);
       if (value === 'cancel') return { action: 'cancel' };
       if (value !== undefined) content[field.name] = value;
     }
@@ -52,23 +57,23 @@ async function ask(request: FormRequest): Promise<ElicitationAnswer> {
   }
 }
 
-async function askField(rl: readline.Interface, field: FormField): Promise<FormValue | undefined | 'cancel'> {
+async function askField(question: (text: string) => Promise<string>, field: FormField, say: (line: string) => void): Promise<FormValue | undefined | 'cancel'> {
   const name = sanitizeLine(field.title ?? field.name);
-  if (field.description) console.error(`  ${sanitizeLine(field.description)}`);
-  field.options?.forEach((o, i) => console.error(`    ${i + 1}. ${sanitizeLine(o.label)}`));
+  if (field.description) say(`  ${sanitizeLine(field.description)}`);
+  field.options?.forEach((o, i) => say(`    ${i + 1}. ${sanitizeLine(o.label)}`));
   const shownDefault = field.default === undefined ? '' : ` [${sanitizeLine(Array.isArray(field.default) ? field.default.join(', ') : String(field.default))}]`;
   for (let i = 0; i < TRIES; i++) {
-    const text = (await rl.question(`  ${name} (${hint(field)})${field.required ? '' : ', optional'}${shownDefault}: `)).trim();
+    const text = (await question(`  ${name} (${hint(field)})${field.required ? '' : ', optional'}${shownDefault}: `)).trim();
     if (text === '') {
       if (field.default !== undefined) return field.default;
       if (!field.required) return undefined;
-      console.error('  A value is required.');
+      say('  A value is required.');
       continue;
     }
     const value = parse(field, text);
     const problem = value === undefined ? 'is not a value of this kind' : checkValue(field, value);
     if (!problem && value !== undefined) return value;
-    console.error(`  ${name} ${problem}.`);
+    say(`  ${name} ${problem}.`);
   }
   return 'cancel';
 }
