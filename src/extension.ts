@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { loadForms } from './vscode/lazy/load';
+import type { Elicitor } from './core/elicitation/formElicitation';
 import { CallPipeline } from './core/calls/callPipeline';
 import { resolveLaunch } from './core/config/launch';
 import { ServerPool } from './core/connection/serverPool';
@@ -65,6 +67,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const validator = new SchemaValidator();
   const servers = new ConfiguredServers(output);
   const inputs = new InputVariables(context.secrets);
+  let elicitor: Elicitor | undefined;
   const prompts = new PromptEvents();
   const gate = new LaunchGate(context.workspaceState, prompts);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
@@ -81,6 +84,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
       confirmLaunch: (def, shown, waiting) => gate.confirm(def, shown, waiting),
       toolCache: toolCacheFor(context.globalState, definition),
+      // A server's form during a call (elicitation, form mode): quick inputs, loaded at the first form.
+      elicit: (request) => (elicitor ??= loadForms().vscodeElicitor(prompts))(request),
       oauth: vscodeOAuthHost(context.secrets),
     };
   });

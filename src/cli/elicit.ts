@@ -1,5 +1,6 @@
 import * as readline from 'node:readline/promises';
-import { checkValue, defaultAnswer, type ElicitationAnswer, type Elicitor, type FormField, type FormRequest, type FormValue } from '../core/elicitation/formElicitation';
+import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
+import { loadHeavy } from '../core/lazy/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
 
@@ -16,7 +17,7 @@ export function cliElicitor(mode: ElicitationMode): Elicitor {
   return async (request) => {
     const who = `"${sanitizeLine(request.server)}"`;
     if (mode === 'defaults') {
-      const content = defaultAnswer(request.fields);
+      const content = loadHeavy().defaultAnswer(request.fields);
       if (typeof content !== 'string') return { action: 'accept', content };
       console.error(`${who} asked for input during the call; declined: ${content} (--elicitation defaults).`);
       return { action: 'decline' };
@@ -71,7 +72,7 @@ async function askField(question: (text: string) => Promise<string>, field: Form
       continue;
     }
     const value = parse(field, text);
-    const problem = value === undefined ? 'is not a value of this kind' : checkValue(field, value);
+    const problem = value === undefined ? 'is not a value of this kind' : loadHeavy().checkValue(field, value);
     if (!problem && value !== undefined) return value;
     say(`  ${name} ${problem}.`);
   }

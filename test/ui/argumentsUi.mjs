@@ -20,7 +20,8 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   const writeSettings = (/** @type {Record<string, unknown>} */ servers) => fs.writeFileSync(settingsFile, JSON.stringify({ 'mcpToolHost.servers': servers }, null, 2));
   fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
   writeSettings({ demo });
-  trustWorkspaceServers(runDir, ['demo', 'forms']);
+  const asks = { command: NODE24, args: [path.join(root, 'test/fixtures/servers/elicits.cjs')] };
+  trustWorkspaceServers(runDir, ['demo', 'forms', 'asks']);
 
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
@@ -168,6 +169,29 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await shot('json-editor-from-field-flow');
         await page.locator('.codelens-decoration a', { hasText: 'Cancel' }).click();
         await editorTab('Read Note').waitFor({ state: 'detached', timeout: 10_000 });
+      });
+
+      await check('a server that asks for input during a call: who asks and why, then each field with its default', async () => {
+        writeSettings({ demo, forms, asks });
+        await startWorkspaceServer('asks');
+        await clickTool('profile');
+        await promptTitle('"asks" asks for input during a call', 30_000);
+        await promptRow('Answer').waitFor();
+        await shot('elicitation-who-asks');
+        await promptRow('Answer').click();
+        await promptTitle('asks (1/7): Name');
+        if ((await box.inputValue()) !== 'Ada') throw new Error(`the Name box holds "${await box.inputValue()}", not its default`);
+        await shot('elicitation-field-with-default');
+        await box.press('Enter');
+        for (const [i, field] of ['age', 'score', 'status', 'verified', 'tags', 'note'].entries()) {
+          await promptTitle(`asks (${i + 2}/7): ${field}`);
+          if (field === 'status') await shot('elicitation-choice-default');
+          await page.keyboard.press('Enter');
+        }
+        // the server's answer, as the output channel shows it (it may wrap long lines anywhere)
+        const sent = JSON.stringify({ action: 'accept', content: { name: 'Ada', age: 36, score: 9.5, status: 'away', verified: true, tags: ['a', 'c'] } });
+        await waitOutput(new RegExp([...sent].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*')));
+        await shot('elicitation-output');
       });
   }, async () => {
     await browser.close();

@@ -4,7 +4,7 @@ import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
-import { formFields, type ElicitationAnswer, type FormField } from '../elicitation/formElicitation';
+import type { ElicitationAnswer, FormField } from '../elicitation/formElicitation';
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -197,7 +197,7 @@ async function answerForm(params: unknown, elicit: NonNullable<SdkClientOptions[
     log.warn(`The server asked for input in "${String(request.mode)}" mode, which the host does not offer: declined.`);
     return { action: 'decline' };
   }
-  const fields = formFields(request.requestedSchema);
+  const fields = loadHeavy().formFields(request.requestedSchema);
   if (typeof fields === 'string') {
     log.warn(`The server asked for input with a form the host cannot show (${fields}): declined.`);
     return { action: 'decline' };

@@ -24,3 +24,4 @@ export { stopTree } from '../transport/processTree';
 export { keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
 export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
 export { oneLine, plainMessage } from '../tools/plainMessages';
+export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicitation';

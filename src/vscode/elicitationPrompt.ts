@@ -1,0 +1,146 @@
+import * as vscode from 'vscode';
+import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
+import { loadHeavy } from '../core/lazy/load';
+import { sanitizeLine } from '../core/render/sanitize';
+import type { PromptEvents } from './promptEvents';
+
+type Choice<T> = vscode.QuickPickItem & { readonly value: T };
+
+/** A step's outcome: a value, no value (an optional field left empty), or the form was given up. */
+type Step = { readonly value: FormValue | undefined } | 'cancel';
+
+/**
+ * A server's form during a call (elicitation, form mode), in quick inputs: first who asks and
+ * what for, with Answer / Decline (Escape cancels); then one step per field, pre-filled with the
+ * form's default, checked as the user types. Everything the server wrote is shown as one line
+ * without hidden characters; nothing is answered for the user.
+ */
+export function vscodeElicitor(prompts: PromptEvents): Elicitor {
+  // One form at a time (a quick input that opens hides the one before): the next waits its turn.
+  let turn: Promise<unknown> = Promise.resolve();
+  return (request) => {
+    const answered = turn.then(() => askForm(prompts, request));
+    turn = answered.catch(() => undefined);
+    return answered;
+  };
+}
+
+/** Who asks and why, with Answer / Decline (Escape cancels); then the fields. */
+async function askForm(prompts: PromptEvents, request: FormRequest): Promise<ElicitationAnswer> {
+  const who = sanitizeLine(request.server);
+  const start = await pick<'answer' | 'decline'>(prompts, {
+    title: vscode.l10n.t('"{0}" asks for input during a call', who),
+    placeholder: sanitizeLine(request.message).slice(0, 300) || vscode.l10n.t('(no message)'),
+    items: [
+      { label: `$(edit) ${vscode.l10n.t('Answer…')}`, description: request.fields.length === 1 ? vscode.l10n.t('1 field') : vscode.l10n.t('{0} fields', request.fields.length), value: 'answer' },
+      { label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('the server is told you declined'), value: 'decline' },
+    ],
+  });
+  if (start === undefined) return { action: 'cancel' };
+  if (start.value === 'decline') return { action: 'decline' };
+  return answerFields(prompts, request);
+}
+
+async function answerFields(prompts: PromptEvents, request: FormRequest): Promise<ElicitationAnswer> {
+  const content: Record<string, FormValue> = {};
+  for (const [i, field] of request.fields.entries()) {
+    const title = vscode.l10n.t('{0} ({1}/{2}): {3}{4}', sanitizeLine(request.server), i + 1, request.fields.length, sanitizeLine(field.title ?? field.name), field.required ? '' : ` (${vscode.l10n.t('optional')})`);
+    const step = await askField(prompts, field, title);
+    if (step === 'cancel') return { action: 'cancel' };
+    if (step.value !== undefined) content[field.name] = step.value;
+  }
+  return { action: 'accept', content };
+}
+
+async function askField(prompts: PromptEvents, field: FormField, title: string): Promise<Step> {
+  const description = field.description ? sanitizeLine(field.description) : undefined;
+  switch (field.kind) {
+    case 'boolean': {
+      const picked = await pick(prompts, { title, placeholder: description, items: [true, false].map((v) => ({ label: v ? vscode.l10n.t('Yes') : vscode.l10n.t('No'), description: field.default === v ? vscode.l10n.t('default') : undefined, value: v })), active: field.default });
+      return picked === undefined ? 'cancel' : { value: picked.value };
+    }
+    case 'choice': {
+      const items = (field.options ?? []).map((o) => ({ label: sanitizeLine(o.label), description: field.default === o.value ? vscode.l10n.t('default') : undefined, value: o.value }));
+      const picked = await pick(prompts, { title, placeholder: description, items, active: field.default });
+      return picked === undefined ? 'cancel' : { value: picked.value };
+    }
+    case 'choices': {
+      const chosen = Array.isArray(field.default) ? field.default : [];
+      const items = (field.options ?? []).map((o) => ({ label: sanitizeLine(o.label), value: o.value, picked: chosen.includes(o.value) }));
+      const picked = await pickMany(prompts, { title, placeholder: description, items });
+      return picked === undefined ? 'cancel' : { value: picked };
+    }
+    default:
+      return box(prompts, field, title, description);
+  }
+}
+
+/** A text or number field: pre-filled with its default, checked as the user types; empty skips an optional field. */
+function box(prompts: PromptEvents, field: FormField, title: string, description: string | undefined): Promise<Step> {
+  const input = vscode.window.createInputBox();
+  input.title = title;
+  input.prompt = description;
+  input.value = field.default === undefined ? '' : String(field.default);
+  input.ignoreFocusOut = true;
+  const parse = (text: string): FormValue | undefined => (text === '' ? undefined : field.kind === 'string' ? text : Number(text));
+  const problem = (text: string): string | undefined => {
+    const value = parse(text.trim() === '' && field.kind !== 'string' ? '' : text);
+    if (value === undefined) return field.required ? vscode.l10n.t('A value is required.') : undefined;
+    return loadHeavy().checkValue(field, value);
+  };
+  input.onDidChangeValue((text) => (input.validationMessage = problem(text)));
+  return new Promise<Step>((resolve) => {
+    input.onDidAccept(() => {
+      if (problem(input.value)) return; // the message under the box says why
+      resolve({ value: parse(input.value) });
+      input.hide();
+    });
+    input.onDidHide(() => {
+      resolve('cancel');
+      input.dispose();
+    });
+    prompts.show(input);
+  });
+}
+
+function pick<T>(prompts: PromptEvents, options: { title: string; placeholder?: string; items: Choice<T>[]; active?: unknown }): Promise<Choice<T> | undefined> {
+  const qp = vscode.window.createQuickPick<Choice<T>>();
+  qp.title = options.title;
+  qp.placeholder = options.placeholder;
+  qp.items = options.items;
+  qp.ignoreFocusOut = true;
+  const active = options.items.find((i) => i.value === options.active);
+  if (active) qp.activeItems = [active];
+  return new Promise((resolve) => {
+    qp.onDidAccept(() => {
+      resolve(qp.selectedItems[0]);
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      resolve(undefined);
+      qp.dispose();
+    });
+    prompts.show(qp);
+  });
+}
+
+function pickMany(prompts: PromptEvents, options: { title: string; placeholder?: string; items: (Choice<string> & { picked: boolean })[] }): Promise<string[] | undefined> {
+  const qp = vscode.window.createQuickPick<Choice<string>>();
+  qp.title = options.title;
+  qp.placeholder = options.placeholder;
+  qp.canSelectMany = true;
+  qp.items = options.items;
+  qp.selectedItems = options.items.filter((i) => i.picked);
+  qp.ignoreFocusOut = true;
+  return new Promise((resolve) => {
+    qp.onDidAccept(() => {
+      resolve(qp.selectedItems.map((i) => i.value));
+      qp.hide();
+    });
+    qp.onDidHide(() => {
+      resolve(undefined);
+      qp.dispose();
+    });
+    prompts.show(qp);
+  });
+}
