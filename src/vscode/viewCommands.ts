@@ -126,8 +126,8 @@ export async function reportStart(pool: ServerPool, name: string): Promise<Serve
     }),
   );
   if (settled?.kind === 'running') {
-    const tools = pool.get(name)?.tools.length ?? 0;
-    vscode.window.setStatusBarMessage(`$(pass-filled) ${tools === 1 ? vscode.l10n.t('"{0}" is running: 1 tool', shown) : vscode.l10n.t('"{0}" is running: {1} tools', shown, tools)}`, 10_000);
+    // Its tools are listed just after it runs; the tree shows them as they come.
+    vscode.window.setStatusBarMessage(`$(pass-filled) ${vscode.l10n.t('"{0}" is running', shown)}`, 10_000);
   } else if (settled?.kind === 'error') {
     const showLog = vscode.l10n.t('Show Log');
     const doctor = vscode.l10n.t('Run Doctor');
