@@ -16,15 +16,16 @@ const TRIES = 3;
 export function cliElicitor(mode: ElicitationMode): Elicitor {
   return async (request) => {
     const who = `"${sanitizeLine(request.server)}"`;
+    const during = duringWhich(request);
     if (mode === 'defaults') {
       const content = loadHeavy().defaultAnswer(request.fields);
       if (typeof content !== 'string') return { action: 'accept', content };
-      console.error(`${who} asked for input during the call; declined: ${content} (--elicitation defaults).`);
+      console.error(`${who} asked for input ${during}; declined: ${content} (--elicitation defaults).`);
       return { action: 'decline' };
     }
     if (mode === 'decline' || !process.stdin.isTTY) {
       const why = mode === 'decline' ? '--elicitation decline' : 'not a terminal (--elicitation defaults accepts the form\'s defaults)';
-      console.error(`${who} asked for input during the call ("${sanitizeLine(request.message).slice(0, 200)}"); declined: ${why}.`);
+      console.error(`${who} asked for input ${during} ("${sanitizeLine(request.message).slice(0, 200)}"); declined: ${why}.`);
       return { action: 'decline' };
     }
     return askForm(request, process.stdin, process.stderr);
@@ -40,7 +41,7 @@ export async function askForm(request: FormRequest, input: NodeJS.ReadableStream
   ended.catch(() => undefined);
   const question = (text: string) => Promise.race([rl.question(text), ended]);
   try {
-    say(`"${sanitizeLine(request.server)}" asks during the call: ${sanitizeLine(request.message)}`);
+    say(`"${sanitizeLine(request.server)}" asks ${duringWhich(request)}: ${sanitizeLine(request.message)}`);
     const start = (await question('Answer it? [Y]es, [n]o (decline), [c]ancel: ')).trim().toLowerCase();
     if (start === 'n' || start === 'no') return { action: 'decline' };
     if (start === 'c' || start === 'cancel') return { action: 'cancel' };
@@ -56,6 +57,11 @@ export async function askForm(request: FormRequest, input: NodeJS.ReadableStream
   } finally {
     rl.close();
   }
+}
+
+/** `during its call "x"`: the call a form belongs to, when only one of the server's calls is running. */
+function duringWhich(request: FormRequest): string {
+  return request.calls?.length === 1 ? `during its call "${sanitizeLine(request.calls[0])}"` : 'during a call';
 }
 
 async function askField(question: (text: string) => Promise<string>, field: FormField, say: (line: string) => void): Promise<FormValue | undefined | 'cancel'> {

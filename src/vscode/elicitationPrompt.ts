@@ -28,8 +28,14 @@ export function vscodeElicitor(prompts: PromptEvents): Elicitor {
 /** Who asks and why, with Answer / Decline (Escape cancels); then the fields. */
 async function askForm(prompts: PromptEvents, request: FormRequest): Promise<ElicitationAnswer> {
   const who = sanitizeLine(request.server);
+  const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
+  const title = calls.length === 0
+    ? vscode.l10n.t('"{0}" asks for input', who)
+    : calls.length === 1
+      ? vscode.l10n.t('"{0}" asks for input during its call {1}', who, calls[0])
+      : vscode.l10n.t('"{0}" asks for input during one of its calls {1}', who, calls.join(', '));
   const start = await pick<'answer' | 'decline'>(prompts, {
-    title: vscode.l10n.t('"{0}" asks for input during a call', who),
+    title,
     placeholder: sanitizeLine(request.message).slice(0, 300) || vscode.l10n.t('(no message)'),
     items: [
       { label: `$(edit) ${vscode.l10n.t('Answer…')}`, description: request.fields.length === 1 ? vscode.l10n.t('1 field') : vscode.l10n.t('{0} fields', request.fields.length), value: 'answer' },

@@ -29,8 +29,8 @@ describe('elicitation in VS Code: a form during a call', () => {
     return outcome.kind === 'ok' ? (JSON.parse(outcome.result.text) as Record<string, unknown>) : {};
   };
 
-  it('names the server, then asks field by field, each pre-filled with its default: accepting all sends the defaults', async () => {
-    const started = promptShown(api, /^"asks" asks for input during a call$/);
+  it('names the server and the call it asks during, then asks field by field, each pre-filled with its default: accepting all sends the defaults', async () => {
+    const started = promptShown(api, /^"asks" asks for input during its call "profile"$/, 20_000);
     const answered = call('profile');
     await started;
     for (const [i, field] of ['Name', 'age', 'score', 'status', 'verified', 'tags', 'note'].entries()) {
@@ -43,13 +43,13 @@ describe('elicitation in VS Code: a form during a call', () => {
   });
 
   it('"Decline" declines; Escape cancels', async () => {
-    let started = promptShown(api, /asks for input during a call/);
+    let started = promptShown(api, /asks for input during its call/);
     let answered = call('profile');
     await started;
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await accept();
     assert.deepEqual(await answered, { action: 'decline' });
-    started = promptShown(api, /asks for input during a call/);
+    started = promptShown(api, /asks for input during its call/);
     answered = call('profile');
     await started;
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');

@@ -124,7 +124,7 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       assert.equal(r.code, 0, r.stderr);
       assert.equal(JSON.parse(r.stdout.trim()).action, 'decline');
       // the server's message, with its escape removed
-      assert.match(r.stderr, /"e" asked for input during the call \("Who are you\?"\); declined: not a terminal \(--elicitation defaults accepts the form's defaults\)\./);
+      assert.match(r.stderr, /"e" asked for input during its call "profile" \("Who are you\?"\); declined: not a terminal \(--elicitation defaults accepts the form's defaults\)\./);
     });
 
     it('--elicitation defaults accepts the form with its defaults (SEP-1034); a field without one is left out', async () => {

@@ -175,7 +175,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         writeSettings({ demo, forms, asks });
         await startWorkspaceServer('asks');
         await clickTool('profile');
-        await promptTitle('"asks" asks for input during a call', 30_000);
+        await promptTitle('"asks" asks for input during its call "profile"', 30_000);
         await promptRow('Answer').waitFor();
         await shot('elicitation-who-asks');
         await promptRow('Answer').click();

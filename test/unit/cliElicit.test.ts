@@ -36,7 +36,7 @@ describe('the CLI asks a form on a terminal', () => {
   it('field by field: Enter takes the default, a bad value is asked again, a choice by its number, an optional field may stay empty', async () => {
     const { result, shown } = await answer(['y', '', '-3', '41', '2', '']);
     assert.deepEqual(result, { action: 'accept', content: { name: 'Ada', age: 41, status: 'off' } });
-    assert.match(shown, /"s" asks during the call: Who\?/, 'the server named, its direction override removed');
+    assert.match(shown, /"s" asks during a call: Who\?/, 'the server named, its direction override removed');
     assert.match(shown, /age must be at least 0\./);
     assert.match(shown, /2\. Off\n/, 'choice labels shown without their escapes');
   });

@@ -64,6 +64,8 @@ export class ServerConnection implements Disposable {
   private _restartTimer: NodeJS.Timeout | undefined;
   private readonly _restarts: RestartPolicy;
   private _secrets: readonly string[] = [];
+  /** The tools being called now (one entry per call): a form a server sends names them. */
+  private readonly _callsInFlight = new Set<{ readonly name: string }>();
   /** Everything this connection logs goes through here: the server's secrets are masked. */
   private readonly _log: ServerLog;
   /** `tools` with secrets masked, kept while the listing and the secrets are the same. */
@@ -199,7 +201,8 @@ export class ServerConnection implements Disposable {
       clientVersion: this._deps.clientVersion,
       validator: this._deps.validator,
       roots: this._deps.roots,
-      elicit: this._deps.elicit && ((message, fields) => this._deps.elicit!({ server: this.name, message: safeText(message, this._secrets), fields })),
+      // A form names the calls it may belong to: a server's request does not say which of its calls asks.
+      elicit: this._deps.elicit && ((message, fields) => this._deps.elicit!({ server: this.name, calls: [...new Set([...this._callsInFlight].map((c) => c.name))], message: safeText(message, this._secrets), fields })),
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
       onToolsChanged: () => this._catalog.relistSoon(() => this._listTools(generation)),
@@ -255,11 +258,15 @@ export class ServerConnection implements Disposable {
     const client = this._client;
     if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
     const transport = this._transport;
+    const call = { name };
+    this._callsInFlight.add(call);
     try {
       return await client.callTool(this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } }, args, options);
     } catch (err) {
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
+    } finally {
+      this._callsInFlight.delete(call);
     }
   }
 

@@ -26,9 +26,11 @@ export interface FormField {
 
 export type FormValue = string | number | boolean | string[];
 
-/** What a server asks: who, the message it shows, and the fields. */
+/** What a server asks: who, during which calls, the message it shows, and the fields. */
 export interface FormRequest {
   readonly server: string;
+  /** The tools of that server being called when it asked (a server's request does not say which call it belongs to). */
+  readonly calls?: readonly string[];
   readonly message: string;
   readonly fields: readonly FormField[];
 }
