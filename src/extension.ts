@@ -33,6 +33,7 @@ import { InputVariables } from './vscode/inputVariables';
 import { LaunchGate } from './vscode/launchGate';
 import { PromptEvents } from './vscode/promptEvents';
 import { toolCacheFor } from './vscode/toolCache';
+import { eraMemoryFor } from './vscode/eraMemory';
 import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
 import { SignOutCommand } from './vscode/signOutCommand';
@@ -84,6 +85,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
       confirmLaunch: (def, shown, waiting) => gate.confirm(def, shown, waiting),
       toolCache: toolCacheFor(context.globalState, definition),
+      eraMemory: eraMemoryFor(context.globalState, definition),
       // A server's form during a call (elicitation, form mode): quick inputs, loaded at the first form.
       elicit: (request) => (elicitor ??= loadForms().vscodeElicitor(prompts))(request),
       oauth: vscodeOAuthHost(context.secrets),

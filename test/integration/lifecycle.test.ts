@@ -123,11 +123,29 @@ describe('server lifecycle (real child processes)', function () {
     assert.deepEqual('content' in result ? result.content : undefined, [{ type: 'text', text: 'hello from the modern era' }]);
   });
 
-  it('falls back to initialize when a 2025-era server ignores the 2026 probe', async () => {
-    const { c } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'ignores-unknown.cjs')] });
+  it('falls back to initialize when a 2025-era server ignores the 2026 probe, and remembers: the next start does not probe', async () => {
+    let remembered: 'modern' | 'legacy' | undefined;
+    const eraMemory = { load: () => remembered, save: (era: 'modern' | 'legacy') => void (remembered = era) };
+    const { c, logs } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'ignores-unknown.cjs')] }, { eraMemory });
     open.push(c);
     await c.start();
     assert.equal(c.state.kind === 'running' && c.state.protocolVersion, '2025-06-18');
     assert.deepEqual(c.tools.map((t) => t.name), ['noop']);
+    assert.ok(logs.includes('stderr got server/discover'), logs.join('\n'));
+    assert.equal(remembered, 'legacy');
+    await c.stop();
+    logs.length = 0;
+    await c.start();
+    assert.equal(c.state.kind === 'running' && c.state.protocolVersion, '2025-06-18');
+    assert.ok(logs.includes('stderr got initialize') && !logs.includes('stderr got server/discover'), logs.join('\n'));
+  });
+
+  it('a server remembered as 2026-07-28 is probed as usual', async () => {
+    let remembered: 'modern' | 'legacy' | undefined = 'modern';
+    const { c } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'modern-sdk.cjs')] }, { eraMemory: { load: () => remembered, save: (era) => void (remembered = era) } });
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.kind === 'running' && c.state.protocolVersion, '2026-07-28');
+    assert.equal(remembered, 'modern');
   });
 });

@@ -92,11 +92,19 @@ export class SdkClient {
     client.onerror = (err) => log.warn(`Protocol: ${err.message}`);
   }
 
-  /** Runs the handshake over `transport`; the SDK owns the transport from here on. */
-  connect(transport: Transport, kind: 'stdio' | 'http'): Promise<void> {
+  /**
+   * Runs the handshake over `transport`; the SDK owns the transport from here on. A server known
+   * to speak only the 2025 era (`knownLegacy`) gets `initialize` at once, without the probe.
+   */
+  connect(transport: Transport, kind: 'stdio' | 'http', knownLegacy = false): Promise<void> {
     this._overHttp = kind === 'http';
     loadHeavy().keepRawAnswers(transport);
-    return this._client.connect(transport);
+    return this._client.connect(transport, knownLegacy ? { prior: { kind: 'legacy' } } : undefined);
+  }
+
+  /** The protocol era the session speaks: 2026-07-28 (`modern`) or earlier (`legacy`). */
+  get era(): 'modern' | 'legacy' {
+    return this._modern ? 'modern' : 'legacy';
   }
 
   private get _modern(): boolean {

@@ -43,6 +43,17 @@ export interface ConnectionDeps {
   readonly oauth?: OAuthHost;
   /** Answers a server's form in the middle of a call (elicitation); without it the host does not offer elicitation. */
   readonly elicit?: Elicitor;
+  /**
+   * The protocol era this launch spoke at its last start. A 2025-era server that ignores the
+   * 2026-07-28 probe costs its timeout (2 s) at every start; remembered, the next start skips it.
+   */
+  readonly eraMemory?: EraMemory;
+}
+
+/** Where a launch's protocol era is kept between starts (the extension: its state, for a day). */
+export interface EraMemory {
+  load(): 'modern' | 'legacy' | undefined;
+  save(era: 'modern' | 'legacy'): void;
 }
 
 /**
@@ -166,6 +177,7 @@ export class ServerConnection implements Disposable {
         log: this._log,
         handshakeTimeoutMs: this._deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
         maxMessageBytes: this._deps.maxMessageBytes,
+        knownLegacy: this._deps.eraMemory?.load() === 'legacy',
         signIn: this._signIn,
         newClient: () => this._newClient(generation),
         onAttempt: (attempt) => {
@@ -179,6 +191,7 @@ export class ServerConnection implements Disposable {
       this._facts.noToolsCapability = !client.offersTools;
       if (!client.offersTools) this._log.warn('The server does not declare the "tools" capability; it offers no tools.');
       const info = client.info;
+      this._deps.eraMemory?.save(client.era);
       this._log.info(`Connected: ${info.serverName ?? '?'} ${info.serverVersion ?? ''}, protocol ${info.protocolVersion ?? '?'}`);
       if (this._deps.rootsWhy) this._log.info(`Roots: ${this._deps.rootsWhy}`);
       this._setState({ kind: 'running', ...info });

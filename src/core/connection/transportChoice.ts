@@ -27,6 +27,8 @@ export interface SessionOptions {
    * start is explained from the transport that failed (serverFailures.ts).
    */
   readonly onAttempt: (attempt: Session) => void;
+  /** The server spoke only the 2025 era at its last start: skip the 2026-07-28 probe (eraMemory). */
+  readonly knownLegacy?: boolean;
   /** A sign-in waits for the user; the message says so. */
   readonly onWaiting: (message: string) => void;
 }
@@ -43,7 +45,7 @@ export async function openSession(launch: ResolvedLaunch, shown: string, options
   options.onAttempt({ client, transport });
   const handshakeMs = options.handshakeTimeoutMs;
   try {
-    await withTimeout(client.connect(transport, launch.type === 'http' ? 'http' : 'stdio'), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
+    await withTimeout(client.connect(transport, launch.type === 'http' ? 'http' : 'stdio', options.knownLegacy), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
   } catch (err) {
     if (launch.type === 'http' && (await options.signIn?.recover(err, transport as HttpTransport, options.onWaiting))) {
       // The server wants OAuth: the provider is in place now, or the user just signed in. Connect again.
