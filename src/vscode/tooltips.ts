@@ -9,7 +9,7 @@ import { formatCommandLine } from '../core/transport/commandLine';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
 import { cutAtSpace, hoverMarkdown } from '../core/tools/hoverText';
 import { formatArgument, summarizeArguments } from '../core/tools/schemaSummary';
-import { ASSUMED_MARK, BADGE_SENTENCE, hintSource, toolBadges } from '../core/tools/toolBadges';
+import { ASSUMED_MARK, BADGE_SENTENCE, badgeText, hintSource, toolBadges } from '../core/tools/toolBadges';
 
 /** Server text longer than this is cut in a tooltip (Show Schema has all of it). */
 const MAX_DESCRIPTION_CHARS = 1500;
@@ -74,7 +74,7 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
 
   const badges = toolBadges(a);
   md.appendMarkdown(`\n\n**${vscode.l10n.t('What it may do')}**`);
-  for (const b of badges) md.appendMarkdown(`\n- ${b.word}${b.assumed ? ASSUMED_MARK : ''}: ${BADGE_SENTENCE[b.word]}`);
+  for (const b of badges) md.appendMarkdown(`\n- ${badgeText(b)}: ${BADGE_SENTENCE[b.word]}`);
   const sentence = verdictSentence(verdict);
   md.appendMarkdown('\n\n');
   if (sentence.headline) md.appendMarkdown(`**${hoverMarkdown(sentence.headline)}** `);

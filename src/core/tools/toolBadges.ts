@@ -36,9 +36,12 @@ export function badgeWords(a: EffectiveAnnotations): string[] {
   return toolBadges(a).map((b) => b.word);
 }
 
+/** One badge as text: its word, marked when assumed (`destructive?`). */
+export const badgeText = (b: Badge): string => `${b.word}${b.assumed ? ASSUMED_MARK : ''}`;
+
 /** The badges as text (`destructive? · open-world?`, plus a note when hints are not trusted): every surface shows this. */
 export function badgeDescription(a: EffectiveAnnotations): string {
-  const words = toolBadges(a).map((b) => `${b.word}${b.assumed ? ASSUMED_MARK : ''}`);
+  const words = toolBadges(a).map(badgeText);
   if (a.readOnly.source === 'untrusted') words.push(UNTRUSTED_NOTE);
   return words.join(' · ');
 }
@@ -51,7 +54,7 @@ export function badgeDescription(a: EffectiveAnnotations): string {
 export function rowBadgeDescription(a: EffectiveAnnotations): string {
   return toolBadges(a)
     .filter((b) => b.word !== 'idempotent')
-    .map((b) => `${b.word}${b.assumed ? ASSUMED_MARK : ''}`)
+    .map(badgeText)
     .join(' · ');
 }
 
