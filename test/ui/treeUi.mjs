@@ -75,7 +75,8 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         if (suggested !== 'demo') throw new Error(`suggested name "${suggested}"`);
         await row(/^notes/).waitFor({ timeout: 30_000 });
         await page.getByRole('treeitem', { name: /List Notes/ }).first().waitFor({ timeout: 30_000 });
-        // "starting it…" closes itself once the server runs (a toast saying "it is starting" outlived the start).
+        // "starting it…" closes itself once the server runs (a toast saying "it is starting" outlived the start), and the status bar says it runs.
+        await page.locator('.part.statusbar', { hasText: '"notes" is running' }).waitFor({ timeout: 10_000 });
         await page.locator('.notification-toast', { hasText: 'starting it' }).waitFor({ state: 'detached', timeout: 15_000 });
         await shot('add-server-running');
         const settings = JSON.parse(fs.readFileSync(userSettings, 'utf8'))[SERVERS_KEY];
