@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
+import type { TaskBoard } from '../../src/core/calls/taskBoard';
 import type { OAuthHost } from '../../src/core/auth/ports';
 import type { ApprovalDecision, ApprovalRequest, CallSink } from '../../src/core/calls/ports';
 import { resolveLaunch } from '../../src/core/config/launch';
@@ -26,6 +27,8 @@ export interface HostOptions {
   readonly oauth?: OAuthHost;
   /** Roots from each server's definition, as the extension decides them (config/roots.ts), for the folder ROOT. */
   readonly rootsFromConfig?: boolean;
+  /** The pipeline's task board (tasks the servers run). */
+  readonly tasks?: TaskBoard;
 }
 
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
@@ -58,6 +61,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
   };
   const pipeline = new CallPipeline(pool, validator, { approve: async (r) => (approvals.push(r), answer) }, sink, {
     saveBinary: async (data, mime, hint) => `/saved/${hint}.${mime.split('/')[1]} (${data.length} bytes)`,
+    tasks: options.tasks,
   });
   pool.apply(parseServers(servers, 'user'), { autoStart: false });
   return { pool, pipeline, logs, approvals, events, async close() { await pool.stopAll(); pool.dispose(); } };

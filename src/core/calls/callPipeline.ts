@@ -8,7 +8,7 @@ import type { SchemaValidator } from '../tools/schemaValidator';
 import type { ApprovalRules } from '../policy/approvalPolicy';
 import { GrantStore, memoryPersistence } from '../policy/grants';
 import { RateLimiter } from '../policy/rateLimiter';
-import { renderResult, type BinarySaver, type RenderedResult } from '../render/renderResult';
+import { renderResult, type BinarySaver, type RawToolResult, type RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
 import { approveCall } from './approvalStep';
@@ -19,6 +19,9 @@ import { PROGRESS_PER_SECOND, ProgressCoalescer } from './progressCoalescer';
 import { launchKey } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
 import { readResourceLink, type ResourceOutcome } from './resourceRead';
+import type { ServerConnection } from '../connection/serverConnection';
+import { TaskEnded, type CallOptions } from '../connection/sdkClient';
+import type { TaskBoard } from './taskBoard';
 
 export interface CallRequest {
   readonly server: string;
@@ -52,6 +55,16 @@ export interface CallPipelineOptions {
   readonly grants?: GrantStore;
   readonly audit?: AuditLog;
   readonly rateLimiter?: RateLimiter;
+  /** Where calls that the server runs as tasks are tracked (the tree, the status bar, Fetch Result). */
+  readonly tasks?: TaskBoard;
+}
+
+/** Fetching the result of a task started earlier (TaskBoard): `tasks/get` until it ends, then its result. */
+export interface TaskResultRequest {
+  readonly server: string;
+  readonly taskId: string;
+  readonly origin: CallOrigin;
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -98,7 +111,35 @@ export class CallPipeline {
     return readResourceLink(this._pool, this._options.audit, request);
   }
 
-  async call(request: CallRequest): Promise<CallOutcome> {
+  call(request: CallRequest): Promise<CallOutcome> {
+    return this._traced(request, (callId, trace) => this._run(callId, request, trace));
+  }
+
+  /**
+   * Follows a task an earlier call started (this session or before a reload) and reports its
+   * result like a call's. It was approved when it started: nothing new is sent to run.
+   */
+  fetchTaskResult(request: TaskResultRequest): Promise<CallOutcome> {
+    const entry = this._options.tasks?.get(request.server, request.taskId);
+    const tool = entry?.tool ?? '?';
+    return this._traced({ ...request, tool, args: {} }, async (callId, trace) => {
+      trace.decision = 'approved when it started';
+      const connection = this._pool.get(request.server);
+      if (!entry) return { kind: 'failed', message: `No task "${sanitizeLine(request.taskId)}" of "${sanitizeLine(request.server)}" is known.` };
+      if (!connection || !ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${sanitizeLine(request.server)}" is not running: start it, then fetch the result.` };
+      this._sink.line(callId, `task ${sanitizeLine(entry.taskId)}: started ${entry.startedAt}; asking the server for it`);
+      const def = connection.definition;
+      const timeoutSeconds = def.toolTimeouts?.[tool] ?? def.timeoutSeconds;
+      return this._follow(callId, request.server, tool, connection, { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) }, request, (options) => {
+        options.task(entry.taskId);
+        this._options.tasks?.started(entry, options.abort);
+        return connection.resumeTask(entry.reference, options);
+      });
+    });
+  }
+
+  /** Begin, run, mask, end and audit: the frame every call and task fetch is reported in. */
+  private async _traced(request: CallRequest, run: (callId: string, trace: CallTrace) => Promise<CallOutcome>): Promise<CallOutcome> {
     const callId = randomUUID().slice(0, 8);
     const startedAt = new Date();
     // Names come from the server (or a model): one line each, so they cannot forge lines of the log.
@@ -106,7 +147,7 @@ export class CallPipeline {
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
     const trace: CallTrace = { decision: 'none', sentArgs: request.args };
     const secrets = this._pool.get(request.server)?.secrets;
-    const outcome = maskOutcome(await this._run(callId, request, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
+    const outcome = maskOutcome(await run(callId, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
     await this._sink.end(callId, summarize(outcome));
     this._options.audit?.append({
       time: startedAt.toISOString(),
@@ -162,34 +203,82 @@ export class CallPipeline {
 
     const def = connection.definition;
     const timeoutSeconds = def.toolTimeouts?.[tool.name] ?? def.timeoutSeconds;
+    const limits = { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) };
+    const startedAt = new Date().toISOString();
+    return this._follow(callId, request.server, tool, connection, limits, request, (options) =>
+      connection.callTool(request.tool, approval.args, {
+        ...options,
+        onprogress: (p) => options.progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
+        onTask: (task) => {
+          options.task(task.taskId);
+          this._sink.line(callId, `task ${sanitizeLine(task.taskId)}: the server runs this call as a task; it may run past the call timeout (Cancel Task stops it).`);
+          this._options.tasks?.started({ server: request.server, tool: request.tool, taskId: task.taskId, startedAt, reference: task.reference }, options.abort);
+        },
+        maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
+      }),
+    );
+  }
+
+  /**
+   * Sends a call (or a task fetch) and renders what comes back: progress coalesced, task status
+   * on the call's lines and the task board, a cancelled signal or Cancel Task ending it as cancelled.
+   */
+  private async _follow(
+    callId: string,
+    server: string,
+    tool: Tool | string,
+    connection: ServerConnection,
+    limits: { timeoutSeconds: number; maxTotalSeconds: number },
+    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress'] },
+    send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressCoalescer; abort: () => void; task: (taskId: string) => void }) => Promise<RawToolResult>,
+  ): Promise<CallOutcome> {
+    const { signal, onProgress } = caller;
+    const sink = this._sink;
+    const board = this._options.tasks;
     const started = performance.now();
+    // Cancel Task (the board) stops the call as the caller's signal would.
+    const stop = new AbortController();
+    const abort = () => stop.abort();
+    signal?.addEventListener('abort', abort, { once: true });
+    if (signal?.aborted) abort();
+    let taskId: string | undefined;
     const progress = new ProgressCoalescer((clean) => {
       sink.progress(callId, clean);
-      request.onProgress?.(clean);
+      onProgress?.(clean);
     });
     // The last progress is shown before the result line, and the user told what was left out.
     const flushProgress = () => {
       const dropped = progress.flush();
       if (dropped > 0) sink.line(callId, `progress: ${dropped} more updates were not shown (at most ${PROGRESS_PER_SECOND} a second are).`);
     };
+    const onTaskStatus: CallOptions['onTaskStatus'] = (status) => {
+      taskId = status.taskId;
+      const message = status.statusMessage === undefined ? '' : `: ${maskSecrets(sanitizeLine(status.statusMessage), connection.secrets)}`;
+      sink.line(callId, `task ${status.status}${message}`);
+      board?.status(server, status.taskId, status.status, status.statusMessage && maskSecrets(status.statusMessage, connection.secrets));
+    };
+    let outcome: CallOutcome;
+    let ended = false;
     try {
-      const raw = await connection.callTool(request.tool, approval.args, {
-        signal: request.signal,
-        onprogress: (p) => progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
-        timeoutMs: timeoutSeconds * 1000,
-        maxTotalTimeoutMs: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) * 1000,
-      });
+      const task = (id: string) => void (taskId = id);
+      const raw = await send({ signal: stop.signal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus, progress, abort, task });
       flushProgress();
       const result = await renderResult(raw, this._options.saveBinary);
       const durationMs = performance.now() - started;
-      const outputWarning = this._checkOutput(callId, tool, raw);
-      return result.isError ? { kind: 'tool-error', result, durationMs } : { kind: 'ok', result, durationMs, outputWarning };
+      const outputWarning = typeof tool === 'string' ? undefined : this._checkOutput(callId, tool, raw);
+      outcome = result.isError ? { kind: 'tool-error', result, durationMs } : { kind: 'ok', result, durationMs, outputWarning };
     } catch (err) {
       flushProgress();
+      ended = err instanceof TaskEnded;
       // The SDK reports a user abort with the timeout code: the signal tells us who stopped it.
-      if (request.signal?.aborted) return { kind: 'cancelled' };
-      return describeCallError(err, { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) });
+      outcome = stop.signal.aborted ? { kind: 'cancelled' } : describeCallError(err, limits);
+    } finally {
+      signal?.removeEventListener('abort', abort);
     }
+    // A task whose call failed on our side (the session ended, a request timed out) may still run:
+    // it stays on the board for Fetch Result. An answer from the server settles it.
+    if (taskId !== undefined) board?.ended(server, taskId, ended || (outcome.kind !== 'failed' && outcome.kind !== 'timeout'));
+    return outcome;
   }
 
   /**

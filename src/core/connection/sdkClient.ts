@@ -5,6 +5,7 @@ import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
 import type { ElicitationAnswer, FormField } from '../elicitation/formElicitation';
+import type { TaskEnabledSession, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -23,7 +24,41 @@ export interface CallOptions {
   readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   readonly timeoutMs: number;
   readonly maxTotalTimeoutMs: number;
+  /** The server runs this call as a task (2025-11-25 tasks): what identifies it, and how to cancel it. */
+  readonly onTask?: (task: StartedTask) => void;
+  /** A running task's status as the server reports it (each poll that tells something new). */
+  readonly onTaskStatus?: (status: TaskStatus) => void;
 }
+
+/** Where a task can be found again, in this session or the next (the Tasks package's serialized reference, JSON). */
+export interface TaskReference {
+  readonly endpointId: string;
+  readonly generation: 'v1' | 'v2';
+  readonly taskId: string;
+  readonly originalOperation: string;
+}
+
+/** A call that the server runs as a task. */
+export interface StartedTask {
+  readonly taskId: string;
+  readonly reference: TaskReference;
+  /** Asks the server to cancel the task (`tasks/cancel`); rejects when it cannot. */
+  readonly cancel: () => Promise<void>;
+}
+
+export type TaskState = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskStatus {
+  readonly taskId: string;
+  readonly status: TaskState;
+  readonly statusMessage?: string;
+}
+
+/** A task ended without a result (the server failed or cancelled it): the server's answer, not a lost connection. */
+export class TaskEnded extends Error {}
+
+/** A result parser that takes any answer (the pipeline renders what it can, as for a plain call). */
+const ANY_RESULT = { parse: (value: unknown) => ({ success: true as const, value }) };
 
 /** A resource's contents as `resources/read` returns them. */
 export type ResourceContents = { uri: string; mimeType?: string; text?: string; blob?: string }[];
@@ -49,6 +84,8 @@ export interface SdkClientOptions {
   readonly onToolsChanged: () => void;
   /** How many tools, and how many bytes of them, one listing may hold (defaults in toolListing.ts). */
   readonly listingLimits?: ListingLimits;
+  /** Names this server for the Tasks package: stable across sessions, so a task started before a reload can be resumed. */
+  readonly endpointId?: string;
   /** Asks the user a server's form (elicitation, form mode); without it the capability is not declared. */
   readonly elicit?: (message: string, fields: readonly FormField[]) => Promise<ElicitationAnswer>;
 }
@@ -63,11 +100,16 @@ export class SdkClient {
   private readonly _log: ServerLog;
   private readonly _limits: ListingLimits;
   private _overHttp = false;
+  private readonly _endpointId: string;
+  private _tasks: Promise<TaskEnabledSession> | undefined;
+  private _onclose: (() => void) | undefined;
+  private readonly _closeListeners = new Set<() => void>();
 
   constructor(options: SdkClientOptions) {
     const { roots, log } = options;
     this._log = log;
     this._limits = options.listingLimits ?? {};
+    this._endpointId = options.endpointId ?? 'mcp-tool-host';
     this._client = new (loadHeavy().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {
@@ -90,6 +132,10 @@ export class SdkClient {
       else log.info(line);
     });
     client.onerror = (err) => log.warn(`Protocol: ${err.message}`);
+    client.onclose = () => {
+      this._onclose?.();
+      for (const listener of [...this._closeListeners]) listener();
+    };
   }
 
   /**
@@ -113,7 +159,7 @@ export class SdkClient {
 
   /** Called once when the session ends (the server closed or crashed). */
   set onclose(handler: () => void) {
-    this._client.onclose = handler;
+    this._onclose = handler;
   }
 
   get info(): ServerInfo {
@@ -149,8 +195,19 @@ export class SdkClient {
     return listAllTools(fetchPage, this._limits, this._log, checkHeaders);
   }
 
-  /** `tools/call`, with timeouts reset by progress and a hard maximum. */
+  /** The server runs `tools/call` as tasks (2025-11-25: the `tasks.requests.tools.call` capability). */
+  get offersTasks(): boolean {
+    const tasks = this._client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
+    return !this._modern && tasks?.requests?.tools?.call !== undefined;
+  }
+
+  /**
+   * `tools/call`, with timeouts reset by progress and a hard maximum. A tool that declares task
+   * support, on a server that runs tasks, is called as a task instead (callAsTask).
+   */
   async callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
+    const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+    if ((taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks) return this._callAsTask(tool, args, taskSupport, options);
     const params = { name: tool.name, arguments: args };
     const sendOptions = {
       signal: options.signal,
@@ -164,6 +221,81 @@ export class SdkClient {
     const scan = this._overHttp && this._modern ? scanParamHeaders(tool.inputSchema) : undefined;
     const headers = scan && 'headers' in scan ? paramHeaderValues(scan.headers, args) : {};
     return resultOf(rawAnswer(await this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers })));
+  }
+
+  /**
+   * A call run as a task: the server answers at once with a task, which is polled (`tasks/get`,
+   * at the server's interval within bounds, taskSession.ts) until it ends, then its result fetched.
+   * Each request has the call's timeout; the task as a whole has none, as a long job needs. A
+   * cancelled signal cancels the task on the server.
+   */
+  private async _callAsTask(tool: Tool, args: Record<string, unknown>, taskSupport: 'required' | 'optional', options: CallOptions): Promise<RawToolResult> {
+    const session = await this._taskSession();
+    // The caller's signal stops the call before the task exists; after, it cancels the task (_settle).
+    const beforeTask = new AbortController();
+    const stop = () => beforeTask.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    if (options.signal?.aborted) stop();
+    let execution: ToolExecution<unknown>;
+    try {
+      execution = await session.callTool(tool.name, args as never, {
+        declaration: { name: tool.name, inputSchema: tool.inputSchema as never, taskSupport },
+        resultCodec: ANY_RESULT as never,
+        signal: beforeTask.signal,
+        task: { preference: 'prefer' },
+        requestTimeoutMs: options.timeoutMs,
+        resetTimeoutOnProgress: true,
+      });
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+    }
+    if (execution.kind === 'task') {
+      options.onTask?.({ taskId: execution.handle.taskId, reference: execution.serializeReference(), cancel: () => execution.cancel() });
+    }
+    return this._settle(execution, options);
+  }
+
+  /** Picks up a task started earlier (this session or before a reload) and waits for its result. */
+  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>): Promise<RawToolResult> {
+    const session = await this._taskSession();
+    const execution = await session.resumeTask(reference as never, { resultCodec: ANY_RESULT as never, requestTimeoutMs: options.timeoutMs });
+    return this._settle(execution, options);
+  }
+
+  /**
+   * Follows an execution to its end, reporting each new status. A cancelled signal cancels the
+   * task on the server (or, where the server cannot cancel, stops following it).
+   */
+  private async _settle(execution: ToolExecution<unknown>, options: Pick<CallOptions, 'signal' | 'onTaskStatus'>): Promise<RawToolResult> {
+    const signal = options.signal;
+    const onAbort = () => void execution.cancel().catch(() => execution.detach());
+    signal?.addEventListener('abort', onAbort, { once: true });
+    let last = '';
+    const report = (task: TaskView) => {
+      const key = `${task.status}\n${task.statusMessage ?? ''}`;
+      if (key === last) return;
+      last = key;
+      options.onTaskStatus?.({ taskId: task.taskId, status: task.status, statusMessage: task.statusMessage });
+    };
+    try {
+      if (signal?.aborted) onAbort();
+      const { outcome } = await execution.settle({ onEvent: (event) => void (event.type === 'task' ? report(event.task) : event.outcome.task && report(event.outcome.task)) });
+      if (outcome.status === 'completed') return resultOf(rawAnswer(outcome.result));
+      if (outcome.status === 'cancelled') throw new TaskEnded('The task was cancelled.');
+      throw new TaskEnded(`The task failed: ${outcome.error.message}`);
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+    }
+  }
+
+  private _taskSession(): Promise<TaskEnabledSession> {
+    this._tasks ??= loadHeavy().openTaskSession({
+      endpointId: this._endpointId,
+      capability: this._client.getServerCapabilities()?.tasks,
+      request: async (method, params, options) => rawAnswer(await this._client.request({ method, ...(params && { params }) } as never, ANY_ANSWER, options)),
+      onClose: (listener) => this._closeListeners.add(listener),
+    });
+    return this._tasks;
   }
 
   /** `resources/read`, for opening a resource link from a result. */
@@ -184,6 +316,8 @@ export class SdkClient {
 }
 
 /** A `tools/call` answer we can render: any object (renderResult.ts copes with odd content); anything else fails the call. */
+const rawAnswer = (answer: unknown) => loadHeavy().rawAnswer(answer);
+
 function resultOf(answer: unknown): RawToolResult {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('tools/call: the answer is not an object');
   return answer as RawToolResult;

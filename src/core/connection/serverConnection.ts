@@ -1,6 +1,6 @@
 import type { Tool, Transport } from '@modelcontextprotocol/client';
 import { Emitter, type Disposable, type Event } from '../events';
-import type { ServerDefinition } from '../config/serverConfig';
+import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import type { ResolvedLaunch } from '../config/launch';
 import { OAuthSignIn } from '../auth/oauthSignIn';
 import type { OAuthHost } from '../auth/ports';
@@ -11,7 +11,7 @@ import { maskingLog, maskSecrets, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { RestartPolicy } from './restartPolicy';
-import { SdkClient, type CallOptions, type ResourceContents } from './sdkClient';
+import { SdkClient, type CallOptions, type ResourceContents, type TaskReference } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
 import { ToolCatalog, type ToolCache } from './toolCatalog';
@@ -218,6 +218,8 @@ export class ServerConnection implements Disposable {
       elicit: this._deps.elicit && ((message, fields) => this._deps.elicit!({ server: this.name, calls: [...new Set([...this._callsInFlight].map((c) => c.name))], message: safeText(message, this._secrets), fields })),
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
+      // The same launch is the same server to the Tasks package, across sessions and reloads.
+      endpointId: `mcp-tool-host/${launchKey(this._definition.spec)}`,
       onToolsChanged: () => this._catalog.relistSoon(() => this._listTools(generation)),
     });
   }
@@ -280,6 +282,18 @@ export class ServerConnection implements Disposable {
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
       this._callsInFlight.delete(call);
+    }
+  }
+
+  /** Follows a task started earlier (tasks/get until it ends) and returns its result. Only the CallPipeline calls this. */
+  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>): Promise<RawToolResult> {
+    const client = this._client;
+    if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
+    const transport = this._transport;
+    try {
+      return await client.resumeTask(reference, options);
+    } catch (err) {
+      throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     }
   }
 

@@ -25,3 +25,4 @@ export { keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
 export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
 export { oneLine, plainMessage } from '../tools/plainMessages';
 export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicitation';
+export { openTaskSession } from '../connection/taskSession';

@@ -1,0 +1,162 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { TaskBoard, type SavedTask, type TaskMemory } from '../../src/core/calls/taskBoard';
+import { FIXTURES, makeHost, node, until } from './helpers';
+
+/** A TaskMemory that a second board can read, as workspace state survives a window reload. */
+function memory(): TaskMemory & { saved: readonly SavedTask[] } {
+  const kept = { saved: [] as readonly SavedTask[], load: () => kept.saved, save: (tasks: readonly SavedTask[]) => void (kept.saved = tasks) };
+  return kept;
+}
+
+const polls = (dir: string) => (fs.existsSync(path.join(dir, 'polls.log')) ? fs.readFileSync(path.join(dir, 'polls.log'), 'utf8').trim().split('\n') : []);
+
+describe('tool calls that the server runs as tasks (2025-11-25)', function () {
+  this.timeout(60_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tasks-test-'));
+  const saved = memory();
+  const board = new TaskBoard(saved);
+  // A call timeout of 1 s: every task here outlives it.
+  const host = makeHost({ t: node(path.join(FIXTURES, 'tasks.cjs'), { timeoutSeconds: 1, env: { TASKS_DIR: dir } }) }, 'allow-once', { tasks: board });
+  before(() => host.pool.get('t')!.start());
+  after(async () => {
+    await host.close();
+    board.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => (host.events.length = 0));
+
+  it('a tool that requires tasks runs as one past the call timeout, its status on the call\'s lines, its result like any result', async () => {
+    const seen: string[] = [];
+    const listener = board.onDidChange(() => seen.push(board.entries().map((e) => `${e.tool}:${e.status}:${e.live}`).join(',')));
+    const outcome = await host.pipeline.call({ server: 't', tool: 'build', args: { seconds: 2.5 }, origin: 'api' });
+    listener.dispose();
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'build finished after 2.5 s', JSON.stringify(outcome));
+    assert.ok(host.events.some((e) => /^task task-\d+-\w+: the server runs this call as a task/.test(e)), host.events.join('\n'));
+    assert.ok(host.events.includes('task working: step 1 of 5'), host.events.join('\n'));
+    assert.ok(host.events.some((e) => /^task working: step [2-5] of 5$/.test(e)), host.events.join('\n'));
+    assert.match(host.events.at(-1)!, /^end result \(\d+ ms\):$/);
+    // The board showed it running, and let it go once its result was shown.
+    assert.ok(seen.includes('build:working:true'), seen.join(' | '));
+    assert.deepEqual(board.entries(), []);
+    assert.deepEqual(saved.saved, []);
+  });
+
+  it('a tool that may run as a task is called as one', async () => {
+    const outcome = await host.pipeline.call({ server: 't', tool: 'report', args: {}, origin: 'api' });
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'report finished after 1 s', JSON.stringify(outcome));
+  });
+
+  it('a failed task fails the call with what the server said', async () => {
+    const outcome = await host.pipeline.call({ server: 't', tool: 'breaks', args: { seconds: 0.5 }, origin: 'api' });
+    assert.deepEqual(outcome, { kind: 'failed', message: 'The task failed: the build broke' });
+    assert.deepEqual(board.entries(), []);
+  });
+
+  it('cancelling the call cancels the task on the server', async () => {
+    const controller = new AbortController();
+    const call = host.pipeline.call({ server: 't', tool: 'build', args: { seconds: 30 }, origin: 'api', signal: controller.signal });
+    await until('the task to start', () => board.entries().length === 1);
+    controller.abort();
+    assert.deepEqual(await call, { kind: 'cancelled' });
+    const files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { seconds: number; cancelled?: boolean });
+    assert.equal(files.find((t) => t.seconds === 30)?.cancelled, true);
+    assert.deepEqual(board.entries(), []);
+  });
+
+  it('Cancel Task on the board cancels it too', async () => {
+    const call = host.pipeline.call({ server: 't', tool: 'build', args: { seconds: 31 }, origin: 'api' });
+    await until('the task to start', () => board.entries().length === 1);
+    const [entry] = board.entries();
+    assert.equal(board.cancel('t', entry.taskId), true);
+    assert.deepEqual(await call, { kind: 'cancelled' });
+    assert.equal(board.cancel('t', entry.taskId), false, 'nothing left to cancel');
+  });
+
+  it('a hostile task: a 0 ms poll interval is not polled flat out, and its status cannot forge lines', async () => {
+    const before = polls(dir).length;
+    const outcome = await host.pipeline.call({ server: 't', tool: 'hostile', args: { seconds: 2 }, origin: 'api' });
+    assert.equal(outcome.kind, 'ok');
+    const asked = polls(dir).length - before;
+    // 2 s at the 250 ms floor: about 8 polls (the package's own 10 ms floor would be 200).
+    assert.ok(asked >= 3 && asked <= 12, `${asked} polls in 2 s`);
+    const status = host.events.filter((e) => e.startsWith('task working'));
+    assert.ok(status.length > 0);
+    // eslint-disable-next-line no-control-regex -- the escape is what must not get through
+    for (const line of status) assert.doesNotMatch(line, /[\u001b\n\r]/, JSON.stringify(line));
+  });
+
+  it('a task outlives its session: after the server restarts (a window reload), Fetch Result picks it up', async () => {
+    const call = host.pipeline.call({ server: 't', tool: 'build', args: { seconds: 3 }, origin: 'api' });
+    await until('the task to start', () => board.entries().length === 1);
+    await host.pool.get('t')!.stop();
+    const cut = await call;
+    assert.equal(cut.kind, 'failed', JSON.stringify(cut));
+    // Kept for the next session, as a reload would find it.
+    assert.equal(saved.saved.length, 1);
+    const reloaded = new TaskBoard(saved);
+    const [earlier] = reloaded.entries();
+    assert.deepEqual({ tool: earlier.tool, status: earlier.status, live: earlier.live }, { tool: 'build', status: 'earlier', live: false });
+    reloaded.dispose();
+    // This session's board kept it too; the server starts again (a new process, the same task files).
+    assert.equal(board.entries()[0].status, 'earlier');
+    await host.pool.get('t')!.start();
+    host.events.length = 0;
+    const fetched = await host.pipeline.fetchTaskResult({ server: 't', taskId: earlier.taskId, origin: 'api' });
+    assert.ok(fetched.kind === 'ok' && fetched.result.text === 'build finished after 3 s', JSON.stringify(fetched));
+    assert.equal(host.events[0], 'begin t/build');
+    assert.ok(host.events.includes(`task ${earlier.taskId}: started ${earlier.startedAt}; asking the server for it`), host.events.join('\n'));
+    assert.deepEqual(board.entries(), []);
+    assert.deepEqual(saved.saved, []);
+  });
+
+  it('a task the server no longer knows: Fetch Result says so, and the task is dropped', async () => {
+    const call = host.pipeline.call({ server: 't', tool: 'build', args: { seconds: 5 }, origin: 'api' });
+    await until('the task to start', () => board.entries().length === 1);
+    await host.pool.get('t')!.stop();
+    await call;
+    for (const f of fs.readdirSync(dir)) if (f.endsWith('.json')) fs.rmSync(path.join(dir, f));
+    await host.pool.get('t')!.start();
+    const [entry] = board.entries();
+    const fetched = await host.pipeline.fetchTaskResult({ server: 't', taskId: entry.taskId, origin: 'api' });
+    assert.equal(fetched.kind, 'protocol-error', JSON.stringify(fetched));
+    assert.match((fetched as { message: string }).message, /Unknown task/);
+    assert.deepEqual(board.entries(), []);
+  });
+
+  it('a server that does not run tasks gets a plain call, even for a tool that declares them', async () => {
+    const plain = makeHost({ p: node(path.join(FIXTURES, 'tasks.cjs'), { env: { NO_TASKS: '1', TASKS_DIR: dir } }) }, 'allow-once', { tasks: board });
+    try {
+      await plain.pool.get('p')!.start();
+      const outcome = await plain.pipeline.call({ server: 'p', tool: 'build', args: {}, origin: 'api' });
+      assert.ok(outcome.kind === 'ok' && outcome.result.text === 'build: done at once (not as a task)', JSON.stringify(outcome));
+    } finally {
+      await plain.close();
+    }
+  });
+});
+
+describe('the task board', function () {
+  it('reads kept tasks as untrusted: damaged or oversized entries are dropped', () => {
+    const reference = { endpointId: 'e', generation: 'v1' as const, taskId: 'a', originalOperation: 'tools/call' };
+    const good: SavedTask = { server: 's', tool: 't', taskId: 'a', startedAt: '2026-11-23T00:00:00.000Z', reference };
+    const kept = [good, { ...good, taskId: 'x'.repeat(201), reference: { ...reference, taskId: 'x'.repeat(201) } }, { ...good, taskId: 'b' }, null, { server: 1 }] as unknown as SavedTask[];
+    const board = new TaskBoard({ load: () => kept, save: () => undefined });
+    assert.deepEqual(board.entries().map((e) => e.taskId), ['a']);
+    board.dispose();
+  });
+
+  it('keeps at most 50 tasks for the next session, the newest', () => {
+    let saved: readonly SavedTask[] = [];
+    const board = new TaskBoard({ load: () => [], save: (tasks) => void (saved = tasks) });
+    for (let i = 0; i < 60; i++) {
+      const taskId = `task-${String(i).padStart(2, '0')}`;
+      board.started({ server: 's', tool: 't', taskId, startedAt: new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString(), reference: { endpointId: 'e', generation: 'v1', taskId, originalOperation: 'tools/call' } }, () => undefined);
+    }
+    assert.equal(saved.length, 50);
+    assert.equal(saved[0].taskId, 'task-59');
+    board.dispose();
+  });
+});
