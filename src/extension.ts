@@ -39,6 +39,8 @@ import { vscodeOAuthHost } from './vscode/oauthHost';
 import { SignOutCommand } from './vscode/signOutCommand';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { rootsOffer } from './core/config/roots';
+import { TaskBoard } from './core/calls/taskBoard';
+import { mementoTasks, TaskCommands, type TaskTarget } from './vscode/taskCommands';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -49,6 +51,8 @@ export interface McpToolHostApi {
   readonly pool: ServerPool;
   readonly pipeline: CallPipeline;
   readonly tree: ToolTreeProvider;
+  /** The calls that servers run as tasks. */
+  readonly tasks: TaskBoard;
   /** How long activate() took, in ms (the bench reads it; budget 20 ms, ARCHITECTURE.md "Limits"). */
   readonly activationMs: number;
   /** Fires with the title of the approval or launch prompt just shown: the tests answer it then. */
@@ -98,22 +102,28 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   });
   const grants = new GrantStore(mementoGrants(context.globalState));
   const audit = new FileAuditLog(path.join(storage, 'audit.jsonl'));
+  // Calls the servers run as tasks; kept per workspace, so a reload can still fetch their results.
+  const tasks = new TaskBoard(mementoTasks(context.workspaceState));
   const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(prompts), sink, {
     approveAll: approveAllCalls,
     saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),
     grants,
     audit,
     rateLimiter: new RateLimiter(rateLimit),
+    tasks,
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
-  const tree = new ToolTreeProvider(pool, pipeline.rules, review);
+  const tree = new ToolTreeProvider(pool, pipeline.rules, review, tasks);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
   const reload = () => pool?.apply(servers.read(), { autoStart: true });
   const editors = new ArgumentEditors();
   const schemas = new ToolSchemaDocuments(pool);
 
+  const taskCommands = new TaskCommands({ pool, pipeline, tasks, output, logs });
+
   context.subscriptions.push(
     output,
+    taskCommands,
     prompts,
     logs,
     tree,
@@ -123,7 +133,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     editors,
     schemas,
     new ErrorBadge(pool, view),
-    new ServerStatusBar(pool, pipeline),
+    new ServerStatusBar(pool, pipeline, tasks),
+    tasks,
     new ViewContextKeys(pool),
     registerReadOnlyDocuments(),
     registerChatParticipant({ context, pool, pipeline }),
@@ -134,6 +145,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
         approvals: new ApprovalCommands(grants, pool, audit),
         signOut: new SignOutCommand(pool, context.secrets),
+        tasks: taskCommands,
         review,
         editors,
       }),
@@ -145,7 +157,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */
@@ -155,6 +167,7 @@ interface CommandHandlers {
   readonly view: ViewCommands;
   readonly approvals: ApprovalCommands;
   readonly signOut: SignOutCommand;
+  readonly tasks: TaskCommands;
   readonly review: DefinitionReview;
   readonly editors: ArgumentEditors;
 }
@@ -191,6 +204,10 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.showSchema': (t?: ViewTarget) => view.showSchema(t),
     'mcpToolHost.openWalkthrough': () => view.openWalkthrough(),
     'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut.run(arg),
+
+    'mcpToolHost.cancelTask': (t?: TaskTarget) => h.tasks.cancel(t),
+    'mcpToolHost.fetchTaskResult': (t?: TaskTarget) => h.tasks.fetchResult(t),
+    'mcpToolHost.forgetTask': (t?: TaskTarget) => h.tasks.forget(t),
 
     'mcpToolHost.manageApprovals': () => h.approvals.manage(),
     'mcpToolHost.resetApprovals': () => h.approvals.reset(),

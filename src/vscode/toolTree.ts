@@ -4,9 +4,10 @@ import type { ServerConnection } from '../core/connection/serverConnection';
 import { assertNever, type Disposable } from '../core/events';
 import { effectiveAnnotations } from '../core/tools/annotations';
 import { callVerdict, type ApprovalRules } from '../core/policy/approvalPolicy';
-import { actionItem, configErrorItem, messageItem, serverItem, toolItem } from './treeItems';
+import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem } from './treeItems';
+import type { TaskBoard } from '../core/calls/taskBoard';
 import { toolTooltip, type LastError } from './tooltips';
-import type { ServerNode, ToolNode, TreeNode } from './treeNodes';
+import type { ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
 import { CONTEXT_KEYS } from './viewContextKeys';
 
 export type { TreeNode } from './treeNodes';
@@ -43,13 +44,25 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   private _shownConfigured = false;
 
   /** `rules` (approve-all and the user's grants) let a tool's tooltip say whether a call would ask, as the pipeline decides it. */
-  constructor(private readonly _pool: ServerPool, private readonly _rules: ApprovalRules = { approveAll: () => false }, private readonly _review?: ChangeLookup) {
+  constructor(
+    private readonly _pool: ServerPool,
+    private readonly _rules: ApprovalRules = { approveAll: () => false },
+    private readonly _review?: ChangeLookup,
+    private readonly _tasks?: TaskBoard,
+  ) {
     const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
+    // A task appears, changes or ends: the servers that have or had tasks are shown again.
+    let withTasks = new Set<string>();
+    const tasks = _tasks?.onDidChange(() => {
+      const now = new Set(_tasks.entries().map((e) => e.server));
+      for (const server of new Set([...withTasks, ...now])) this._changed(_pool.get(server));
+      withTasks = now;
+    });
     const pool = _pool.onDidChange((connection) => {
       if (connection === undefined) this._configured = true;
       this._changed(connection);
     });
-    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose()) };
+    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose()) };
     for (const c of _pool.connections) this._remember(c);
   }
 
@@ -57,7 +70,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     if (!node) return this._roots();
     if (node.kind !== 'server') return [];
     const connection = this._pool.get(node.server);
-    return connection ? this._serverChildren(connection) : [];
+    return connection ? [...this._taskNodes(node.server), ...this._serverChildren(connection)] : [];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -70,6 +83,10 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
       }
       case 'tool':
         return toolItem(node, this._annotations(node), this._review?.changeOf(node.server, node.tool)?.parts);
+      case 'task': {
+        const entry = this._tasks?.get(node.server, node.taskId);
+        return entry ? taskItem(node, entry) : new vscode.TreeItem(node.taskId);
+      }
       case 'message':
         return messageItem(node);
       case 'action':
@@ -148,6 +165,10 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
       default:
         return assertNever(state);
     }
+  }
+
+  private _taskNodes(server: string): TaskNode[] {
+    return (this._tasks?.entries(server) ?? []).map((e) => ({ kind: 'task', server, taskId: e.taskId, id: `task:${JSON.stringify([server, e.taskId])}` }));
   }
 
   private _toolNodes(c: ServerConnection): ToolNode[] {

@@ -6,7 +6,8 @@ import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
 import { rowBadgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
 import { serverTooltip, type LastError } from './tooltips';
-import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, ToolNode } from './treeNodes';
+import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, TaskNode, ToolNode } from './treeNodes';
+import type { TaskEntry } from '../core/calls/taskBoard';
 
 const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? new vscode.ThemeColor(color) : undefined);
 const toolCount = (n: number) => (n === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', n));
@@ -79,6 +80,52 @@ export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, chan
   item.command = { command: 'mcpToolHost.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ server: node.server, tool: node.tool }] };
   item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
   return item;
+}
+
+/**
+ * A task row: the tool, and what the server said of the task last. Running: a spinner, Cancel
+ * Task inline. From an earlier session: a history icon, Fetch Result (the click) and Forget inline.
+ */
+export function taskItem(node: TaskNode, entry: TaskEntry): vscode.TreeItem {
+  const item = new vscode.TreeItem(vscode.l10n.t('{0} (task)', sanitizeLine(entry.tool)), vscode.TreeItemCollapsibleState.None);
+  item.id = node.id;
+  const said = entry.statusMessage ? ` · ${entry.statusMessage}` : '';
+  if (entry.live) {
+    item.iconPath = entry.status === 'input_required' ? icon('bell-dot', 'notificationsInfoIcon.foreground') : icon('sync~spin');
+    item.description = `${taskStatusWord(entry.status)}${said}`;
+  } else {
+    item.iconPath = icon('history', 'descriptionForeground');
+    item.description = entry.status === 'earlier' ? vscode.l10n.t('from an earlier session') : `${taskStatusWord(entry.status)}${said} · ${vscode.l10n.t('from an earlier session')}`;
+    item.command = { command: 'mcpToolHost.fetchTaskResult', title: vscode.l10n.t('Fetch Result'), arguments: [node] };
+  }
+  item.contextValue = `mcpTask;${entry.live ? 'live' : 'earlier'};`;
+  item.tooltip = [
+    vscode.l10n.t('Task {0} of {1}', sanitizeLine(entry.taskId), sanitizeLine(entry.tool)),
+    vscode.l10n.t('Started {0}', new Date(entry.startedAt).toLocaleString()),
+    entry.live ? vscode.l10n.t('Running; Cancel Task asks the server to stop it.') : vscode.l10n.t('Started in an earlier session: Fetch Result shows its result in the output channel, where the server still keeps it.'),
+  ].join('\n');
+  item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
+  return item;
+}
+
+/** A task's status in words. */
+function taskStatusWord(status: TaskEntry['status']): string {
+  switch (status) {
+    case 'working':
+      return vscode.l10n.t('working');
+    case 'input_required':
+      return vscode.l10n.t('waiting for input');
+    case 'completed':
+      return vscode.l10n.t('completed');
+    case 'failed':
+      return vscode.l10n.t('failed');
+    case 'cancelled':
+      return vscode.l10n.t('cancelled');
+    case 'earlier':
+      return vscode.l10n.t('from an earlier session');
+    default:
+      return assertNever(status);
+  }
 }
 
 /** A line under a server: the reason it failed (error), or why it has no tools (info). */

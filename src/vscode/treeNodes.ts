@@ -18,6 +18,14 @@ export interface ToolNode {
   readonly id: string;
 }
 
+/** A task the server runs for a call (TaskBoard), above the server's tools. */
+export interface TaskNode {
+  readonly kind: 'task';
+  readonly server: string;
+  readonly taskId: string;
+  readonly id: string;
+}
+
 /** A line of text under a server: why it failed, or why it shows no tools. */
 export interface MessageNode {
   readonly kind: 'message';
@@ -45,4 +53,4 @@ export interface ConfigErrorNode {
 }
 
 /** Every row of the Tools view. Commands receive these as their first argument. */
-export type TreeNode = ServerNode | ToolNode | MessageNode | ActionNode | ConfigErrorNode;
+export type TreeNode = ServerNode | ToolNode | TaskNode | MessageNode | ActionNode | ConfigErrorNode;

@@ -103,6 +103,10 @@ describe('tool calls that the server runs as tasks (2025-11-25)', function () {
     // This session's board kept it too; the server starts again (a new process, the same task files).
     assert.equal(board.entries()[0].status, 'earlier');
     await host.pool.get('t')!.start();
+    // Asked again, the server says it still runs.
+    assert.deepEqual(await host.pipeline.checkEarlierTasks('t'), []);
+    assert.deepEqual([board.entries()[0].status, board.entries()[0].live], ['working', false]);
+    assert.match(board.entries()[0].statusMessage ?? '', /^step \d of 6$/);
     host.events.length = 0;
     const fetched = await host.pipeline.fetchTaskResult({ server: 't', taskId: earlier.taskId, origin: 'api' });
     assert.ok(fetched.kind === 'ok' && fetched.result.text === 'build finished after 3 s', JSON.stringify(fetched));
@@ -123,6 +127,12 @@ describe('tool calls that the server runs as tasks (2025-11-25)', function () {
     const fetched = await host.pipeline.fetchTaskResult({ server: 't', taskId: entry.taskId, origin: 'api' });
     assert.equal(fetched.kind, 'protocol-error', JSON.stringify(fetched));
     assert.match((fetched as { message: string }).message, /Unknown task/);
+    assert.deepEqual(board.entries(), []);
+    // Asked on its own (as at each start of the server), it is dropped too, saying why.
+    const gone = { ...entry, taskId: 'task-gone-too', reference: { ...entry.reference, taskId: 'task-gone-too' } };
+    board.started(gone, () => undefined);
+    board.ended('t', gone.taskId, false);
+    assert.deepEqual(await host.pipeline.checkEarlierTasks('t'), ['Task task-gone-too of "build" is no longer known to the server: invalid params: Unknown task: task-gone-too']);
     assert.deepEqual(board.entries(), []);
   });
 

@@ -138,6 +138,30 @@ export class CallPipeline {
     });
   }
 
+  /**
+   * Asks a running server about the tasks an earlier session left (`tasks/get`): each shows what
+   * the server says of it now; one the server no longer knows is dropped. Returns a line for each
+   * dropped task, for the log.
+   */
+  async checkEarlierTasks(server: string): Promise<string[]> {
+    const board = this._options.tasks;
+    const connection = this._pool.get(server);
+    if (!board || !connection || !ServerState.isRunning(connection.state)) return [];
+    const dropped: string[] = [];
+    for (const entry of board.entries(server).filter((e) => !e.live)) {
+      try {
+        const now = await connection.taskStatus(entry.reference, connection.definition.timeoutSeconds * 1000);
+        board.status(server, entry.taskId, now.status, now.statusMessage && maskSecrets(now.statusMessage, connection.secrets));
+      } catch (err) {
+        // Only the server's own "no such task" drops it; a failure on our side keeps it for later.
+        if (typeof (err as { code?: unknown }).code !== 'number') continue;
+        board.ended(server, entry.taskId, true);
+        dropped.push(`Task ${sanitizeLine(entry.taskId)} of "${sanitizeLine(entry.tool)}" is no longer known to the server: ${describeCallError(err, { timeoutSeconds: 0, maxTotalSeconds: 0 }).message}`);
+      }
+    }
+    return dropped;
+  }
+
   /** Begin, run, mask, end and audit: the frame every call and task fetch is reported in. */
   private async _traced(request: CallRequest, run: (callId: string, trace: CallTrace) => Promise<CallOutcome>): Promise<CallOutcome> {
     const callId = randomUUID().slice(0, 8);

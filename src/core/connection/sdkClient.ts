@@ -262,6 +262,13 @@ export class SdkClient {
     return this._settle(execution, options);
   }
 
+  /** What the server says of a task now (`tasks/get`), without following it. */
+  async taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus> {
+    const session = await this._taskSession();
+    const view = await session.task(reference.taskId as never, { requestTimeoutMs: timeoutMs }).snapshot();
+    return { taskId: view.taskId, status: view.status, statusMessage: view.statusMessage };
+  }
+
   /**
    * Follows an execution to its end, reporting each new status. A cancelled signal cancels the
    * task on the server (or, where the server cannot cancel, stops following it).

@@ -11,7 +11,7 @@ import { maskingLog, maskSecrets, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { RestartPolicy } from './restartPolicy';
-import { SdkClient, type CallOptions, type ResourceContents, type TaskReference } from './sdkClient';
+import { SdkClient, type CallOptions, type ResourceContents, type TaskReference, type TaskStatus } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
 import { ToolCatalog, type ToolCache } from './toolCatalog';
@@ -295,6 +295,13 @@ export class ServerConnection implements Disposable {
     } catch (err) {
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     }
+  }
+
+  /** What the server says of a task now (`tasks/get`). */
+  async taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus> {
+    const client = this._client;
+    if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
+    return client.taskStatus(reference, timeoutMs);
   }
 
   dispose(): void {

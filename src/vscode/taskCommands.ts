@@ -1,0 +1,99 @@
+import * as vscode from 'vscode';
+import type { CallOutcome, CallPipeline } from '../core/calls/callPipeline';
+import type { SavedTask, TaskBoard, TaskEntry, TaskMemory } from '../core/calls/taskBoard';
+import type { ServerPool } from '../core/connection/serverPool';
+import { ServerState } from '../core/connection/serverState';
+import type { Disposable } from '../core/events';
+import { sanitizeLine } from '../core/render/sanitize';
+import type { ServerLogs } from './serverLogs';
+
+/** Where the tasks a window started are kept: this workspace's state, so a reload finds them. */
+const TASKS_KEY = 'mcpToolHost.tasks';
+
+export function mementoTasks(state: vscode.Memento): TaskMemory {
+  return {
+    load: () => {
+      const kept = state.get<unknown>(TASKS_KEY);
+      return Array.isArray(kept) ? (kept as SavedTask[]) : [];
+    },
+    save: (tasks) => void state.update(TASKS_KEY, tasks),
+  };
+}
+
+/** A task command's argument: a task row of the Tools view, or nothing (palette: it asks). */
+export type TaskTarget = { readonly server: string; readonly taskId: string } | undefined;
+
+export interface TaskCommandDeps {
+  readonly pool: ServerPool;
+  readonly pipeline: CallPipeline;
+  readonly tasks: TaskBoard;
+  readonly output: vscode.OutputChannel;
+  readonly logs: ServerLogs;
+}
+
+/**
+ * Cancel Task, Fetch Result and Forget Task, from the task rows of the Tools view or the palette;
+ * and, whenever a server starts, asking it about the tasks an earlier session left.
+ */
+export class TaskCommands implements Disposable {
+  private readonly _subscription: Disposable;
+  private readonly _checked = new Set<string>();
+
+  constructor(private readonly _deps: TaskCommandDeps) {
+    this._subscription = _deps.pool.onDidChange((c) => {
+      if (!c) return;
+      if (!ServerState.isRunning(c.state)) return void this._checked.delete(c.name);
+      if (this._checked.has(c.name) || !_deps.tasks.entries(c.name).some((e) => !e.live)) return;
+      this._checked.add(c.name);
+      void _deps.pipeline.checkEarlierTasks(c.name).then((dropped) => dropped.forEach((line) => _deps.logs.logFor(c.name).warn(line)));
+    });
+  }
+
+  /** Asks the server to cancel a running task (the call that follows it ends as cancelled). */
+  async cancel(target?: TaskTarget): Promise<void> {
+    const entry = target ? this._deps.tasks.get(target.server, target.taskId) : await this._pick(vscode.l10n.t('Cancel which task?'), (e) => e.live);
+    if (entry && !this._deps.tasks.cancel(entry.server, entry.taskId)) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('Task {0} is not running in this window: nothing to cancel.', sanitizeLine(entry.taskId)));
+    }
+  }
+
+  /** Follows a task of an earlier session until it ends and shows its result in the output channel (and returns how it ended). */
+  async fetchResult(target?: TaskTarget): Promise<CallOutcome | undefined> {
+    const entry = target ? this._deps.tasks.get(target.server, target.taskId) : await this._pick(vscode.l10n.t('Fetch the result of which task?'), (e) => !e.live);
+    if (!entry || entry.live) return undefined;
+    this._deps.output.show(true);
+    const outcome = await this._deps.pipeline.fetchTaskResult({ server: entry.server, taskId: entry.taskId, origin: 'tree' });
+    if (outcome.kind === 'failed' || outcome.kind === 'protocol-error' || outcome.kind === 'timeout') {
+      void vscode.window.showErrorMessage(vscode.l10n.t('Fetching the result of task {0} failed: {1}', sanitizeLine(entry.taskId), outcome.message));
+    }
+    return outcome;
+  }
+
+  /** Drops a task of an earlier session, without asking the server. */
+  async forget(target?: TaskTarget): Promise<void> {
+    const entry = target ? this._deps.tasks.get(target.server, target.taskId) : await this._pick(vscode.l10n.t('Forget which task?'), (e) => !e.live);
+    if (entry) this._deps.tasks.forget(entry.server, entry.taskId);
+  }
+
+  dispose(): void {
+    this._subscription.dispose();
+  }
+
+  private async _pick(title: string, which: (e: TaskEntry) => boolean): Promise<TaskEntry | undefined> {
+    const entries = this._deps.tasks.entries().filter(which);
+    if (entries.length === 0) {
+      void vscode.window.showInformationMessage(vscode.l10n.t('No task to choose from.'));
+      return undefined;
+    }
+    const picked = await vscode.window.showQuickPick(
+      entries.map((entry) => ({
+        label: `${sanitizeLine(entry.server)} · ${sanitizeLine(entry.tool)}`,
+        description: entry.statusMessage ?? entry.status,
+        detail: vscode.l10n.t('Task {0}, started {1}', sanitizeLine(entry.taskId), new Date(entry.startedAt).toLocaleString()),
+        entry,
+      })),
+      { title, placeHolder: title },
+    );
+    return picked?.entry;
+  }
+}
