@@ -40,7 +40,7 @@ import { SignOutCommand } from './vscode/signOutCommand';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { rootsOffer } from './core/config/roots';
 import { TaskBoard } from './core/calls/taskBoard';
-import { mementoTasks, TaskCommands, type TaskTarget } from './vscode/taskCommands';
+import { fileTasks, TaskCommands, type TaskTarget } from './vscode/taskCommands';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -103,7 +103,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const grants = new GrantStore(mementoGrants(context.globalState));
   const audit = new FileAuditLog(path.join(storage, 'audit.jsonl'));
   // Calls the servers run as tasks; kept per workspace, so a reload can still fetch their results.
-  const tasks = new TaskBoard(mementoTasks(context.workspaceState));
+  const tasks = new TaskBoard(fileTasks((context.storageUri ?? context.globalStorageUri).fsPath));
   const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(prompts), sink, {
     approveAll: approveAllCalls,
     saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),

@@ -1,3 +1,5 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallOutcome, CallPipeline } from '../core/calls/callPipeline';
 import type { SavedTask, TaskBoard, TaskEntry, TaskMemory } from '../core/calls/taskBoard';
@@ -7,16 +9,30 @@ import type { Disposable } from '../core/events';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ServerLogs } from './serverLogs';
 
-/** Where the tasks a window started are kept: this workspace's state, so a reload finds them. */
-const TASKS_KEY = 'mcpToolHost.tasks';
-
-export function mementoTasks(state: vscode.Memento): TaskMemory {
+/**
+ * Where the tasks a window started are kept: a file in the workspace's storage folder, written at
+ * once. (Workspace state is flushed later: a task started just before a reload was lost with it.)
+ */
+export function fileTasks(folder: string): TaskMemory {
+  const file = path.join(folder, 'tasks.json');
   return {
     load: () => {
-      const kept = state.get<unknown>(TASKS_KEY);
-      return Array.isArray(kept) ? (kept as SavedTask[]) : [];
+      try {
+        const kept: unknown = JSON.parse(fs.readFileSync(file, 'utf8'));
+        return Array.isArray(kept) ? (kept as SavedTask[]) : [];
+      } catch {
+        return []; // none yet, or damaged: the board reads each entry as untrusted anyway
+      }
     },
-    save: (tasks) => void state.update(TASKS_KEY, tasks),
+    save: (tasks) => {
+      try {
+        fs.mkdirSync(folder, { recursive: true });
+        fs.writeFileSync(`${file}.tmp`, JSON.stringify(tasks));
+        fs.renameSync(`${file}.tmp`, file);
+      } catch {
+        // Storage unavailable: the tasks still show for this session.
+      }
+    },
   };
 }
 

@@ -59,6 +59,9 @@ export interface CallPipelineOptions {
   readonly tasks?: TaskBoard;
 }
 
+/** How often a running task's changing message gets a line of the call's log at most. */
+const TASK_LINE_MS = 2_000;
+
 /** Fetching the result of a task started earlier (TaskBoard): `tasks/get` until it ends, then its result. */
 export interface TaskResultRequest {
   readonly server: string;
@@ -275,10 +278,17 @@ export class CallPipeline {
       const dropped = progress.flush();
       if (dropped > 0) sink.line(callId, `progress: ${dropped} more updates were not shown (at most ${PROGRESS_PER_SECOND} a second are).`);
     };
+    // A new status always gets a line; a new message of the same status, one every TASK_LINE_MS
+    // (the task's row shows each): an hour of "step k" messages is not an hour of lines.
+    let shown: { status: string; at: number } | undefined;
     const onTaskStatus: CallOptions['onTaskStatus'] = (status) => {
       taskId = status.taskId;
       const message = status.statusMessage === undefined ? '' : `: ${maskSecrets(sanitizeLine(status.statusMessage), connection.secrets)}`;
-      sink.line(callId, `task ${status.status}${message}`);
+      const now = performance.now();
+      if (!shown || shown.status !== status.status || now - shown.at >= TASK_LINE_MS) {
+        shown = { status: status.status, at: now };
+        sink.line(callId, `task ${status.status}${message}`);
+      }
       board?.status(server, status.taskId, status.status, status.statusMessage && maskSecrets(status.statusMessage, connection.secrets));
     };
     let outcome: CallOutcome;
