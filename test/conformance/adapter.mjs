@@ -30,7 +30,9 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
 const config = path.join(dir, 'servers.json');
 fs.writeFileSync(config, JSON.stringify({ servers: { s: { type: 'http', url } } }));
 // A form the server sends during a call is answered with its defaults (the suite checks SEP-1034 defaults).
-const flags = ['--config', config, '--json', '--yes', '--trust-config', '--elicitation', 'defaults', '--audit', path.join(dir, 'audit.jsonl')];
+// A sign-in page opens in browser.mjs, which follows the suite's redirects back to the CLI, as a browser would.
+const browser = `"${process.execPath}" "${path.join(root, 'test/conformance/browser.mjs')}"`;
+const flags = ['--config', config, '--json', '--yes', '--trust-config', '--elicitation', 'defaults', '--browser', browser, '--audit', path.join(dir, 'audit.jsonl')];
 
 /** Runs the CLI with `args`, prints what it said (the suite keeps it), returns its result. @param {string[]} args */
 function cli(args) {

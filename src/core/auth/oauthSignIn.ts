@@ -102,9 +102,12 @@ export class OAuthSignIn implements Disposable {
       this._log.info(`${message} (sign-in page: ${request.url.origin}${request.url.pathname})`);
       onWaiting(message);
       const callback = receiver.waitForCallback(request.state); // before the browser opens: it may come back at once
+      let browserFailed: (error: Error) => void = () => undefined;
+      const failure = new Promise<never>((_, reject) => (browserFailed = reject));
+      failure.catch(() => undefined); // a browser that fails after the callback came changes nothing
       const params = await this._bounded(async () => {
-        if (!(await this._host.openBrowser(request.url.href, name))) throw new SignInError(`Signing in to "${name}" was cancelled.`);
-        return callback;
+        if (!(await this._host.openBrowser(request.url.href, name, (error) => browserFailed(error)))) throw new SignInError(`Signing in to "${name}" was cancelled.`);
+        return Promise.race([callback, failure]);
       });
       await transport.finishAuth(params).catch((err: unknown) => {
         throw new SignInError(explainSignInFailure(err, name), { cause: err });
