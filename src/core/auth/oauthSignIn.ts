@@ -1,14 +1,16 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ResolvedOAuth } from '../config/oauthConfig';
 import type { ServerLog } from '../serverLog';
 import type { Disposable } from '../events';
 import { loadHeavy } from '../lazy/load';
 import { sanitizeLine } from '../render/sanitize';
 import { httpStatus } from '../transport/httpTransports';
 import type { LoopbackRedirectReceiver } from './loopbackReceiver';
+import { machineProvider } from './machineProviders';
 import { HostOAuthProvider, type AuthorizationRequest } from './oauthProvider';
 import type { OAuthHost } from './ports';
 import { ServerCredentials } from './serverCredentials';
-import { SignInError } from './signInErrors';
+import { OAuthUnsupportedError, SignInError } from './signInErrors';
 
 /** How long the user has to finish signing in, in the browser. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -31,6 +33,8 @@ export interface AuthFinisher {
  */
 export class OAuthSignIn implements Disposable {
   private _provider: HostOAuthProvider | undefined;
+  /** The provider of a grant without a browser (client credentials, cross-app access). */
+  private _machine: OAuthClientProvider | undefined;
   private _port = 0;
   private _request: AuthorizationRequest | undefined;
   private _attempted = false;
@@ -42,22 +46,25 @@ export class OAuthSignIn implements Disposable {
     private readonly _host: OAuthHost,
     private readonly _credentials: ServerCredentials,
     private readonly _log: ServerLog,
+    private readonly _oauth?: ResolvedOAuth,
   ) {}
 
   /**
    * The sign-in for a remote launch, or undefined when there is nothing to sign in with: no OAuth
    * host, or an `Authorization` header configured by the user, who then manages credentials.
    */
-  static async prepare(serverName: string, url: string, headers: Readonly<Record<string, string>>, host: OAuthHost | undefined, log: ServerLog): Promise<OAuthSignIn | undefined> {
+  static async prepare(serverName: string, url: string, headers: Readonly<Record<string, string>>, oauth: ResolvedOAuth | undefined, host: OAuthHost | undefined, log: ServerLog): Promise<OAuthSignIn | undefined> {
     if (!host || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
-    const signIn = new OAuthSignIn(serverName, host, await ServerCredentials.load(host.secrets, serverName, url), log);
-    if (signIn._credentials.record.client) await signIn._arm();
+    const signIn = new OAuthSignIn(serverName, host, await ServerCredentials.load(host.secrets, serverName, url), log, oauth);
+    // Without a browser the credentials are configured: the provider is there from the start (it asks for a token on the first 401).
+    if (oauth && oauth.grant !== 'authorization_code') signIn._machine = machineProvider(oauth);
+    else if (signIn._credentials.record.client || oauth?.clientId) await signIn._arm();
     return signIn;
   }
 
   /** The SDK's provider for the transport, once the server has shown that it wants OAuth. */
   get provider(): OAuthClientProvider | undefined {
-    return this._provider;
+    return this._machine ?? this._provider;
   }
 
   /**
@@ -66,10 +73,18 @@ export class OAuthSignIn implements Disposable {
    * SignInError when signing in failed.
    */
   async recover(err: unknown, transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
+    if (err instanceof SignInError) throw err;
+    if (this._machine) {
+      // The configured credentials were refused, or the token request failed: no browser can help.
+      if (httpStatus(err) === 401 || err instanceof loadHeavy().OAuthError) throw new SignInError(explainSignInFailure(err, this._serverName), { cause: err });
+      return false;
+    }
     if (this._request) {
       await this._complete(transport, onWaiting);
       return true;
     }
+    // No metadata, and the 2025-03-26 default endpoints failed too: the server offers no OAuth we can use.
+    if (this._provider?.usesFallbackEndpoints && !this._attempted) throw new OAuthUnsupportedError({ cause: err });
     if (this._provider || httpStatus(err) !== 401) return false;
     await this._arm();
     return true;
@@ -80,7 +95,15 @@ export class OAuthSignIn implements Disposable {
     this._port = this._credentials.record.redirectPort ?? (await loadHeavy().LoopbackRedirectReceiver.freePort());
     const local = `http://127.0.0.1:${this._port}/callback`;
     const redirectUrl = this._host.externalUrl ? await this._host.externalUrl(local) : local;
-    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request));
+    const oauth = this._oauth;
+    const identity = oauth && {
+      serverName: this._serverName,
+      ...(oauth.clientId !== undefined && { preregistered: { clientId: oauth.clientId, ...(oauth.clientSecret !== undefined && { clientSecret: oauth.clientSecret }) } }),
+      ...(oauth.clientMetadataUrl !== undefined && { clientMetadataUrl: oauth.clientMetadataUrl }),
+      ...(oauth.scope !== undefined && { scope: oauth.scope }),
+      ...(oauth.issuer !== undefined && { issuer: oauth.issuer }),
+    };
+    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request), identity);
   }
 
   /** Lets the user sign in and redeems the code; rejects with a SignInError that says what to do. */

@@ -170,7 +170,7 @@ export class ServerConnection implements Disposable {
       if (generation !== this._generation) return;
       if (this._state.kind === 'starting' && this._state.message) this._setState(ServerState.starting);
       this._signIn?.dispose();
-      this._signIn = launch.type === 'http' ? await OAuthSignIn.prepare(this.name, launch.url, launch.headers, this._deps.oauth, this._deps.log) : undefined;
+      this._signIn = launch.type === 'http' ? await OAuthSignIn.prepare(this.name, launch.url, launch.headers, launch.oauth, this._deps.oauth, this._deps.log) : undefined;
       if (generation !== this._generation) return;
       this._launchLine = shown;
       const { client } = await openSession(launch, shown, {
