@@ -92,6 +92,12 @@ export interface OAuthFixtureStats {
   refreshGrants: number;
   pkceFailures: number;
   unauthorized: number;
+  clientAuthFailures: number;
+  clientCredentialGrants: number;
+  insufficientScope: number;
+  /** The client_id and scope of each authorization request, in order. */
+  clientIds: string[];
+  scopes: (string | null)[];
 }
 
 /** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */

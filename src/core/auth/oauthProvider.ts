@@ -88,7 +88,8 @@ export class HostOAuthProvider implements OAuthClientProvider {
       if (issuer && ctx && !sameIssuer(issuer, ctx.issuer)) {
         throw new SignInError(`"${this._identity?.serverName}" sends you to the authorization server ${ctx.issuer}, but its client id (oauth.clientId) belongs to ${issuer} (oauth.issuer): nothing was sent. Check the server's URL and oauth.issuer.`);
       }
-      return { client_id: preregistered.clientId, ...(preregistered.clientSecret !== undefined && { client_secret: preregistered.clientSecret }) };
+      // Stamped with the issuer it is used with (SEP-2352): the SDK binds the tokens it gets to that server.
+      return { client_id: preregistered.clientId, ...(preregistered.clientSecret !== undefined && { client_secret: preregistered.clientSecret }), ...(ctx && { issuer: ctx.issuer }) };
     }
     const { client, redirectUrl } = this._credentials.record;
     return client && redirectUrl === this._redirect.url ? client : undefined;
