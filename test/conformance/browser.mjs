@@ -20,8 +20,10 @@ for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
     console.error(`browser: refusing to open a ${url.protocol} page`);
     process.exit(1);
   }
+  /** @type {Response} */
   const page = await fetch(url, { redirect: 'manual' });
   await page.arrayBuffer();
+  /** @type {string | null} */
   const location = page.headers.get('location');
   if (page.status >= 300 && page.status < 400 && location) {
     url = new URL(location, url);

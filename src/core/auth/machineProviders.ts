@@ -1,5 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { ResolvedOAuth } from '../config/oauthConfig';
+import type { ResolvedOAuth } from '../oauthCredentials';
 import { loadHeavy } from '../lazy/load';
 
 /**

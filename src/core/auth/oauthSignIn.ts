@@ -1,5 +1,5 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
-import type { ResolvedOAuth } from '../config/oauthConfig';
+import type { ResolvedOAuth } from '../oauthCredentials';
 import type { ServerLog } from '../serverLog';
 import type { Disposable } from '../events';
 import { loadHeavy } from '../lazy/load';
