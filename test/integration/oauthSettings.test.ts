@@ -121,3 +121,42 @@ describe('the "oauth" settings of a remote server, against a real authorization 
     assert.deepEqual([stats.registrations, stats.authorizations, stats.tokenGrants], [1, 1, 1]);
   });
 });
+
+describe('asking for more scope during a session (403 insufficient_scope, step-up)', function () {
+  this.timeout(20_000);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  async function signedIn(...args: string[]) {
+    const f = await startOAuthFixture(...args);
+    cleanups.push(() => void f.child.kill());
+    const opened: string[] = [];
+    const h = makeHost({ remote: { type: 'http', url: f.url } }, 'allow-once', { oauth: { secrets: memorySecrets(), openBrowser: browser(opened) } });
+    cleanups.push(() => h.close());
+    await h.pool.get('remote')!.start();
+    return { f, h, opened };
+  }
+
+  it('signs in again with the wider scope the server names, then sends the call once more', async () => {
+    const { f, h, opened } = await signedIn('--step-up');
+    const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
+    assert.ok(call.kind === 'ok' && call.result.text.includes('signed in as'), JSON.stringify(call));
+    assert.equal(opened.length, 2, 'the first sign-in, then the step-up');
+    const stats = await f.stats();
+    assert.deepEqual(stats.scopes.map((s) => s?.split(' ').sort().join(' ')), ['mcp', 'admin mcp']);
+    assert.equal(stats.insufficientScope, 1);
+  });
+
+  it('a server that still refuses with the scope it asked for is not asked again and again', async () => {
+    const { f, h, opened } = await signedIn('--step-up-never');
+    const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
+    assert.ok(call.kind !== 'ok', JSON.stringify(call));
+    assert.ok(opened.length <= 3, `${opened.length} sign-ins`);
+    const stats = await f.stats();
+    assert.equal(stats.authorizations, opened.length);
+    // Bounded either way: our limit on sign-ins, or the SDK's on step-up retries of one request.
+    assert.match(JSON.stringify(call), /still refuses the connection after you signed in|403 insufficient_scope after step-up re-authorization/);
+  });
+});

@@ -14,6 +14,8 @@ import { OAuthUnsupportedError, SignInError } from './signInErrors';
 
 /** How long the user has to finish signing in, in the browser. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** Sign-ins one launch may ask of the user: the first and two step-ups to a wider scope (a server that keeps asking is refused). */
+const MAX_SIGN_INS = 3;
 /** Server-sent error descriptions are shown at most this long. */
 const MAX_DETAIL_CHARS = 200;
 
@@ -37,7 +39,8 @@ export class OAuthSignIn implements Disposable {
   private _machine: OAuthClientProvider | undefined;
   private _port = 0;
   private _request: AuthorizationRequest | undefined;
-  private _attempted = false;
+  /** Sign-ins in this launch: the first, then step-ups to a wider scope (bounded by MAX_SIGN_INS). */
+  private _signIns = 0;
   private readonly _abort = new AbortController();
   private _receiver: LoopbackRedirectReceiver | undefined;
 
@@ -84,9 +87,20 @@ export class OAuthSignIn implements Disposable {
       return true;
     }
     // No metadata, and the 2025-03-26 default endpoints failed too: the server offers no OAuth we can use.
-    if (this._provider?.usesFallbackEndpoints && !this._attempted) throw new OAuthUnsupportedError({ cause: err });
+    if (this._provider?.usesFallbackEndpoints && this._signIns === 0) throw new OAuthUnsupportedError({ cause: err });
     if (this._provider || httpStatus(err) !== 401) return false;
     await this._arm();
+    return true;
+  }
+
+  /**
+   * A request failed after the session was up: true when the SDK asked for a sign-in (a 401, or a
+   * 403 insufficient_scope asking for more scope) and the user signed in, so the request can be
+   * sent again. Rejects with a SignInError when signing in failed.
+   */
+  async recoverRequest(transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
+    if (!this._request) return false;
+    await this._complete(transport, onWaiting);
     return true;
   }
 
@@ -116,8 +130,11 @@ export class OAuthSignIn implements Disposable {
       const where = request.url.host ? `${request.url.protocol}//${request.url.host}` : request.url.protocol;
       throw new SignInError(`Refused to open the sign-in page of "${name}" at ${sanitizeLine(where)}: only https pages, or http on this computer, are opened. Check the server's URL.`);
     }
-    if (this._attempted) throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
-    this._attempted = true;
+    // Signing in again helps only when the server asks for more scope than the token has (a step-up, 403 insufficient_scope), and only so often.
+    if (this._signIns > 0 && (this._signIns >= MAX_SIGN_INS || !widens(request.url.searchParams.get('scope'), this._credentials.record.tokens?.scope))) {
+      throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
+    }
+    this._signIns++;
     const receiver = (this._receiver = new (loadHeavy().LoopbackRedirectReceiver)(name));
     try {
       await this._listen(receiver);
@@ -209,4 +226,10 @@ function duration(ms: number): string {
 export function isSignInPage(url: URL): boolean {
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+/** Whether `wanted` names a scope that `held` lacks (a step-up worth signing in again for). */
+function widens(wanted: string | null, held: string | undefined): boolean {
+  const have = new Set((held ?? '').split(' ').filter(Boolean));
+  return (wanted ?? '').split(' ').some((scope) => scope !== '' && !have.has(scope));
 }

@@ -17,6 +17,7 @@ import { ServerState } from './serverState';
 import { ToolCatalog, type ToolCache } from './toolCatalog';
 import type { ListingLimits } from './toolListing';
 import { openSession } from './transportChoice';
+import type { HttpTransport } from '../transport/httpTransports';
 import { floodGuardedLog } from './logFlood';
 import type { Elicitor } from '../elicitation/formElicitation';
 
@@ -273,8 +274,16 @@ export class ServerConnection implements Disposable {
     const transport = this._transport;
     const call = { name };
     this._callsInFlight.add(call);
+    const tool = this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
     try {
-      return await client.callTool(this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } }, args, options);
+      try {
+        return await client.callTool(tool, args, options);
+      } catch (err) {
+        // The server wants a sign-in now (a token that expired for good, or more scope for this tool): sign in, then send it once more.
+        const signIn = this._signIn;
+        if (!signIn || !transport || !(await signIn.recoverRequest(transport as HttpTransport, (message) => this._log.info(message)))) throw err;
+        return await client.callTool(tool, args, options);
+      }
     } catch (err) {
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
