@@ -1,3 +1,5 @@
+import { parseBrowserCommand } from './browserCommand';
+
 /** The CLI's exit codes; --help documents them and scripts rely on them. */
 export const Exit = {
   ok: 0,
@@ -36,6 +38,10 @@ options:
   --elicitation ask|decline|defaults
                      when a server asks for input during a call: ask on a terminal and decline
                      elsewhere (ask, the default), always decline, or accept the form's defaults
+  --browser COMMAND  the program that opens a server's sign-in page (OAuth), run without a shell
+                     with the URL as its last argument (or in place of %s); works without a
+                     terminal too. Default: the BROWSER environment variable, else the system
+                     browser on a terminal
   -h, --help         this text
   --                 every word after it is a SERVER or TOOL name, even one starting with "-"
 
@@ -67,12 +73,14 @@ export interface CliArgs {
   readonly timeoutSeconds?: number;
   /** How a server's request for input during a call is answered (see --elicitation). */
   readonly elicitation: ElicitationMode;
+  /** The program that opens a sign-in page (--browser), as written; checked here. */
+  readonly browser?: string;
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--elicitation']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--elicitation', '--browser']);
 
 /**
  * Parses argv (without node and the script); `--flag=value` and `--flag value` both work, and
@@ -108,6 +116,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (timeoutSeconds !== undefined && !(timeoutSeconds > 0)) throw new CliError(`--timeout must be a positive number of seconds, not "${timeoutText}".`, Exit.usage, true);
   const elicitation = values.get('--elicitation') ?? 'ask';
   if (elicitation !== 'ask' && elicitation !== 'decline' && elicitation !== 'defaults') throw new CliError(`--elicitation must be ask, decline or defaults, not "${elicitation}".`, Exit.usage, true);
+  const browser = values.get('--browser');
+  if (browser !== undefined) {
+    try {
+      parseBrowserCommand(browser, '--browser');
+    } catch (err) {
+      throw new CliError((err as Error).message, Exit.usage, true);
+    }
+  }
   const [command, ...rest] = positional;
   return {
     elicitation,
@@ -121,5 +137,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     json: booleans.has('--json'),
     help: booleans.has('--help') || booleans.has('-h'),
     timeoutSeconds,
+    browser,
   };
 }

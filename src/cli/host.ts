@@ -7,7 +7,7 @@ import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
 import { silentLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
-import { cliOAuthHost } from './oauthHost';
+import { cliOAuthHost, type BrowserChoice } from './oauthHost';
 import type { Elicitor } from '../core/elicitation/formElicitation';
 
 export interface CliHost {
@@ -19,11 +19,11 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice }): CliHost {
   const cwd = process.cwd();
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
-  const oauth = cliOAuthHost();
+  const oauth = cliOAuthHost(options.browser);
   // Nothing prints a server's log in a terminal: doctor reads the connection's facts instead.
   const pool = new ServerPool(() => ({
     validator,

@@ -27,7 +27,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   // Entries we are not asked about only get a mention; the one asked for fails in selectServers.
   if (server === undefined) for (const e of config.errors) console.error(`config: ${e.message}`);
 
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation) });
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation), browser: { flag: args.browser, env: process.env.BROWSER } });
   try {
     let code: ExitCode;
     switch (command) {

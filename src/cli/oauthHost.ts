@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import type { OAuthHost, SecretStore } from '../core/auth/ports';
 import { SignInError } from '../core/auth/signInErrors';
 import { sanitizeLine } from '../core/render/sanitize';
+import { BrowserCommandError, parseBrowserCommand, runBrowserCommand } from './browserCommand';
 
 /** Secrets for one CLI run, in memory: tokens never touch the disk, so each run signs in again. */
 export function memorySecretStore(): SecretStore {
@@ -13,17 +14,45 @@ export function memorySecretStore(): SecretStore {
   };
 }
 
+/** Where the CLI's browser command comes from: --browser, else the BROWSER environment variable. */
+export interface BrowserChoice {
+  /** The --browser value, already checked by parseArgs. */
+  readonly flag?: string;
+  /** The BROWSER environment variable, checked when a sign-in needs it (a bad one must not break runs that never sign in). */
+  readonly env?: string;
+}
+
 /**
- * Signing in from a terminal: the sign-in URL goes to stderr and the system browser is tried.
- * Without a terminal (CI, pipes) nobody can sign in, so the sign-in ends at once with a reason
- * rather than waiting five minutes.
+ * Signing in from the command line. With a browser command (--browser, or BROWSER as many CLIs
+ * honour it) the sign-in page opens with that program, run without a shell, on a terminal or
+ * not (a headless machine, CI). Without one, a terminal gets the URL on stderr and the system
+ * browser is tried; elsewhere nobody can sign in, so the sign-in ends at once with a reason
+ * rather than waiting five minutes. The user always sees exactly what is opened, and with what.
  */
-export function cliOAuthHost(): OAuthHost {
+export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
   return {
     secrets: memorySecretStore(),
-    openBrowser: async (url, serverName) => {
-      if (!process.stderr.isTTY) throw new SignInError(`"${sanitizeLine(serverName)}" needs you to sign in in a browser: run this command in a terminal.`);
-      process.stderr.write(`Sign in to "${sanitizeLine(serverName)}" in your browser: ${url}\n`);
+    openBrowser: async (url, serverName, onFailed) => {
+      const name = sanitizeLine(serverName);
+      const shownUrl = sanitizeLine(url);
+      const source = browser.flag !== undefined ? '--browser' : browser.env ? 'BROWSER' : undefined;
+      if (source) {
+        try {
+          const command = parseBrowserCommand(source === '--browser' ? browser.flag! : browser.env!, source);
+          process.stderr.write(`Sign in to "${name}": opening ${shownUrl} with ${sanitizeLine(command.join(' '))} (${source})\n`);
+          await runBrowserCommand(command, url, (code, signal) => {
+            if (code !== 0) onFailed?.(new SignInError(`Signing in to "${name}" failed: the browser command (${source}) ended with ${code === null ? `signal ${signal}` : `exit code ${code}`} before the sign-in finished.`));
+          });
+        } catch (err) {
+          if (err instanceof BrowserCommandError) throw new SignInError(`Cannot sign in to "${name}": ${err.message}`);
+          throw err;
+        }
+        return true;
+      }
+      if (!process.stderr.isTTY) {
+        throw new SignInError(`"${name}" needs you to sign in in a browser: run this command in a terminal, or name a program that opens web pages with --browser (or the BROWSER environment variable).`);
+      }
+      process.stderr.write(`Sign in to "${name}" in your browser: ${shownUrl}\n`);
       openSystemBrowser(url);
       return true;
     },

@@ -25,16 +25,52 @@ if (!/^https?:\/\//.test(url)) {
   console.error(`adapter: the server URL must be the last argument, not ${JSON.stringify(url)}`);
   process.exit(2);
 }
-// Everything the CLI keeps (config, audit log) stays in a folder of this run.
+// Everything the CLI keeps (config, audit log, a key) stays in a folder of this run.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
 const config = path.join(dir, 'servers.json');
-fs.writeFileSync(config, JSON.stringify({ servers: { s: { type: 'http', url } } }));
+/** @type {Record<string, string>} Secrets reach the CLI as a user's would: environment variables the config names. */
+const secretEnv = {};
+const oauth = oauthSettings(scenario, JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}'));
+fs.writeFileSync(config, JSON.stringify({ servers: { s: { type: 'http', url, ...(oauth && { oauth }) } } }));
 // A form the server sends during a call is answered with its defaults (the suite checks SEP-1034 defaults).
-const flags = ['--config', config, '--json', '--yes', '--trust-config', '--elicitation', 'defaults', '--audit', path.join(dir, 'audit.jsonl')];
+// A sign-in page opens in browser.mjs, which follows the suite's redirects back to the CLI, as a browser would.
+const browser = `"${process.execPath}" "${path.join(root, 'test/conformance/browser.mjs')}"`;
+const flags = ['--config', config, '--json', '--yes', '--trust-config', '--elicitation', 'defaults', '--browser', browser, '--audit', path.join(dir, 'audit.jsonl')];
+
+/**
+ * The server's `oauth` settings for a scenario whose credentials a user would configure: the
+ * suite hands them over in MCP_CONFORMANCE_CONTEXT (the CIMD scenario expects its fixed URL).
+ * @param {string} name @param {Record<string, string>} context
+ */
+function oauthSettings(name, context) {
+  const secret = (/** @type {string} */ key, /** @type {string} */ value) => ((secretEnv[key] = value), `\${env:${key}}`);
+  switch (name) {
+    case 'auth/basic-cimd':
+      return { clientMetadataUrl: 'https://conformance-test.local/client-metadata.json' };
+    case 'auth/pre-registration':
+      return { clientId: context.client_id, clientSecret: secret('CONFORMANCE_CLIENT_SECRET', context.client_secret) };
+    case 'auth/client-credentials-basic':
+      return { grant: 'client_credentials', clientId: context.client_id, clientSecret: secret('CONFORMANCE_CLIENT_SECRET', context.client_secret) };
+    case 'auth/client-credentials-jwt': {
+      const keyFile = path.join(dir, 'client-key.pem');
+      fs.writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
+      return { grant: 'client_credentials', clientId: context.client_id, privateKeyFile: keyFile, signingAlgorithm: context.signing_algorithm };
+    }
+    case 'auth/cross-app-access-complete-flow':
+      return {
+        grant: 'cross_app_access',
+        clientId: context.client_id,
+        clientSecret: secret('CONFORMANCE_CLIENT_SECRET', context.client_secret),
+        idp: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: secret('CONFORMANCE_ID_TOKEN', context.idp_id_token) },
+      };
+    default:
+      return undefined;
+  }
+}
 
 /** Runs the CLI with `args`, prints what it said (the suite keeps it), returns its result. @param {string[]} args */
 function cli(args) {
-  const run = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), ...args, ...flags], { encoding: 'utf8', timeout: 25_000, env: { ...process.env, XDG_STATE_HOME: dir } });
+  const run = spawnSync(process.execPath, [path.join(root, 'dist/cli.js'), ...args, ...flags], { encoding: 'utf8', timeout: 25_000, env: { ...process.env, ...secretEnv, XDG_STATE_HOME: dir } });
   console.log(`$ mcp-tool-host ${args.join(' ')}: exit ${run.status ?? run.signal}`);
   if (run.stdout) console.log(run.stdout.trimEnd());
   if (run.stderr) console.error(run.stderr.trimEnd());
@@ -51,8 +87,16 @@ function toolNames(stdout) {
   }
 }
 
+/**
+ * Scenarios that count every authorization request: the CLI keeps tokens for one run only, so a
+ * second run would sign in again and count as one more. One `call` starts the server, lists its
+ * tools and calls, as a user's single command does.
+ */
+const ONE_RUN = new Set(['auth/scope-step-up', 'auth/scope-retry-limit']);
+
 /** Lists the tools, then makes the scenario's call; the exit code of the last CLI run. */
 function drive() {
+  if (ONE_RUN.has(scenario)) return cli(['call', 's', 'test-tool', '--args', '{}']).status ?? 4;
   const list = cli(['tools', 's']);
   /** @type {[string, Record<string, unknown>] | null} */
   const call = scenario in CALLS ? CALLS[scenario] : [toolNames(list.stdout)[0] ?? 'test-tool', {}];

@@ -1,4 +1,6 @@
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
 import type { TaskBoard } from '../../src/core/calls/taskBoard';
@@ -85,4 +87,30 @@ export async function until(what: string, probe: () => boolean, ms = 10_000): Pr
 function configuredRoots(definition: ServerDefinition): { roots?: () => { uri: string; name?: string }[]; rootsWhy: string } {
   const offer = rootsOffer(definition, () => [{ name: 'root', path: ROOT }]);
   return offer.kind === 'offered' ? { roots: offer.roots, rootsWhy: offer.why } : { rootsWhy: offer.why };
+}
+
+export interface OAuthFixtureStats {
+  registrations: number;
+  authorizations: number;
+  tokenGrants: number;
+  refreshGrants: number;
+  pkceFailures: number;
+  unauthorized: number;
+  clientAuthFailures: number;
+  clientCredentialGrants: number;
+  insufficientScope: number;
+  /** The client_id and scope of each authorization request, in order. */
+  clientIds: string[];
+  scopes: (string | null)[];
+}
+
+/** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */
+export async function startOAuthFixture(...args: string[]): Promise<{ url: string; child: ChildProcess; stats(): Promise<OAuthFixtureStats> }> {
+  const child = spawn(process.execPath, [path.join(FIXTURES, 'oauth-server.cjs'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    readline.createInterface({ input: child.stdout! }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the OAuth fixture exited with ${code}`)));
+  });
+  const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
+  return { url: `${base}/mcp`, child, stats: async () => (await (await fetch(`${base}/stats`)).json()) as OAuthFixtureStats };
 }

@@ -1,35 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import * as path from 'node:path';
-import * as readline from 'node:readline';
 import { createHost } from '../../src/cli/host';
 import type { OAuthHost, SecretStore } from '../../src/core/auth/ports';
 import { parseServers } from '../../src/core/config/serverConfig';
 import { credentialKey, type CredentialRecord } from '../../src/core/auth/serverCredentials';
 import type { ServerState } from '../../src/core/connection/serverState';
-import { FIXTURES, makeHost } from './helpers';
-
-interface FixtureStats {
-  registrations: number;
-  authorizations: number;
-  tokenGrants: number;
-  refreshGrants: number;
-  pkceFailures: number;
-  unauthorized: number;
-}
-
-/** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */
-async function startFixture(...args: string[]): Promise<{ url: string; child: ChildProcess; stats(): Promise<FixtureStats> }> {
-  const child = spawn(process.execPath, [path.join(FIXTURES, 'oauth-server.cjs'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
-  const line = await new Promise<string>((resolve, reject) => {
-    readline.createInterface({ input: child.stdout! }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`the OAuth fixture exited with ${code}`)));
-  });
-  const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
-  return { url: `${base}/mcp`, child, stats: async () => (await (await fetch(`${base}/stats`)).json()) as FixtureStats };
-}
+import { makeHost, startOAuthFixture as startFixture } from './helpers';
 
 /** A secret store in memory, open to the test's inspection. */
 function memorySecrets(): SecretStore & { readonly map: Map<string, string> } {
@@ -207,7 +184,7 @@ describe('remote servers that require OAuth', function () {
     cleanups.push(() => cli.close());
     await cli.pool.get('remote')!.start();
     const state = cli.pool.get('remote')!.state;
-    assert.ok(state.kind === 'error' && state.message === '"remote" needs you to sign in in a browser: run this command in a terminal.', JSON.stringify(state));
+    assert.ok(state.kind === 'error' && state.message === '"remote" needs you to sign in in a browser: run this command in a terminal, or name a program that opens web pages with --browser (or the BROWSER environment variable).', JSON.stringify(state));
   });
 
   it('a 401 without OAuth metadata keeps the plain error and opens no browser', async () => {

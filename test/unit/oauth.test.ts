@@ -41,12 +41,15 @@ describe('OAuth: stored credentials and the provider', () => {
     assert.equal(secrets.map.size, 0);
   });
 
-  it('a 401 from a server without OAuth metadata stays the plain "needs credentials" error', async () => {
+  it('a server without OAuth metadata: the 2025-03-26 default endpoints, and the plain "needs credentials" error when they fail too', async () => {
     const provider = new HostOAuthProvider(await ServerCredentials.load(memory(), 's', URL_A), { url: 'http://127.0.0.1:1/callback', port: 1 }, () => undefined);
-    assert.throws(() => provider.saveDiscoveryState({ authorizationServerUrl: 'https://a.example/' }), OAuthUnsupportedError);
+    // No metadata: the 2025-03-26 default endpoints are tried (the sign-in turns their failure into this error).
+    provider.saveDiscoveryState({ authorizationServerUrl: 'https://a.example/' });
+    assert.equal(provider.usesFallbackEndpoints, true);
     assert.match(explainHttpFailure(new OAuthUnsupportedError(), URL_A), /answered 401 Unauthorized: it needs credentials\. Check the "headers"/);
     provider.saveDiscoveryState({ authorizationServerUrl: 'https://a.example/', resourceMetadata: { resource: URL_A, authorization_servers: ['https://a.example/'] } });
     assert.ok(provider.discoveryState());
+    assert.equal(provider.usesFallbackEndpoints, false);
   });
 
   it('explains failed sign-ins in one sentence, without trusting server text blindly', () => {

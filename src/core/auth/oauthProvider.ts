@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type {
+  OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
   OAuthDiscoveryState,
@@ -8,7 +9,21 @@ import type {
 } from '@modelcontextprotocol/client';
 import { assertNever } from '../events';
 import type { ServerCredentials } from './serverCredentials';
-import { OAuthUnsupportedError } from './signInErrors';
+import { SignInError } from './signInErrors';
+
+/** Who the client is, when the user said so (oauthConfig.ts); otherwise it registers dynamically. */
+export interface ClientIdentity {
+  /** A client registered with the authorization server beforehand (a secret makes it confidential). */
+  readonly preregistered?: { readonly clientId: string; readonly clientSecret?: string };
+  /** The URL of the client's metadata document, used as its client id where the server supports it (SEP-991). */
+  readonly clientMetadataUrl?: string;
+  /** The scope asked for when neither the server's challenge nor its metadata names one. */
+  readonly scope?: string;
+  /** The authorization server a pre-registered client belongs to: its credentials go to no other. */
+  readonly issuer?: string;
+  /** The server's name, for errors. */
+  readonly serverName: string;
+}
 
 /** What the SDK asked for when it decided the user must sign in. */
 export interface AuthorizationRequest {
@@ -27,12 +42,19 @@ export class HostOAuthProvider implements OAuthClientProvider {
   private _state: string | undefined;
   /** Discovery results, for this session only: the redirect round trip needs them, a later start discovers again. */
   private _discovery: OAuthDiscoveryState | undefined;
+  private _fallback = false;
 
   constructor(
     private readonly _credentials: ServerCredentials,
     private readonly _redirect: { readonly url: string; readonly port: number },
     private readonly _onAuthorizationRequest: (request: AuthorizationRequest) => void,
+    private readonly _identity?: ClientIdentity,
   ) {}
+
+  /** Read by the SDK: with an authorization server that supports it, this URL is the client id and nothing is registered. */
+  get clientMetadataUrl(): string | undefined {
+    return this._identity?.clientMetadataUrl;
+  }
 
   get redirectUrl(): string {
     return this._redirect.url;
@@ -45,6 +67,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
       grant_types: ['authorization_code', 'refresh_token'],
       response_types: ['code'],
       token_endpoint_auth_method: 'none',
+      ...(this._identity?.scope && { scope: this._identity.scope }),
     };
   }
 
@@ -53,14 +76,28 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return this._state;
   }
 
-  /** The registration, unless it was made for another redirect URL (a new port): then the SDK registers again. */
-  clientInformation(): StoredOAuthClientInformation | undefined {
+  /**
+   * The pre-registered client (refused to any authorization server but its own, when the user
+   * named it), or the registration, unless it was made for another redirect URL (a new port):
+   * then the SDK registers again.
+   */
+  clientInformation(ctx?: OAuthClientInformationContext): StoredOAuthClientInformation | undefined {
+    const preregistered = this._identity?.preregistered;
+    if (preregistered) {
+      const issuer = this._identity?.issuer;
+      if (issuer && ctx && !sameIssuer(issuer, ctx.issuer)) {
+        throw new SignInError(`"${this._identity?.serverName}" sends you to the authorization server ${ctx.issuer}, but its client id (oauth.clientId) belongs to ${issuer} (oauth.issuer): nothing was sent. Check the server's URL and oauth.issuer.`);
+      }
+      // Stamped with the issuer it is used with (SEP-2352): the SDK binds the tokens it gets to that server.
+      return { client_id: preregistered.clientId, ...(preregistered.clientSecret !== undefined && { client_secret: preregistered.clientSecret }), ...(ctx && { issuer: ctx.issuer }) };
+    }
     const { client, redirectUrl } = this._credentials.record;
     return client && redirectUrl === this._redirect.url ? client : undefined;
   }
 
-  /** Keeps the registration with the redirect URL and port it names, so later sign-ins listen on the same port. */
+  /** Keeps the registration with the redirect URL and port it names, so later sign-ins listen on the same port. A pre-registered client is configuration: nothing to keep. */
   async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
+    if (this._identity?.preregistered) return;
     await this._credentials.update({ client, redirectUrl: this._redirect.url, redirectPort: this._redirect.port });
   }
 
@@ -93,13 +130,19 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   /**
    * Called by the SDK after discovery, before it registers a client or builds an authorization
-   * URL. Without any metadata the SDK would guess `/register` and `/authorize` at the server's
-   * origin (the 2025-03-26 fallback); a server that publishes nothing about OAuth gets today's
-   * plain 401 error instead of a browser opened on a guess.
+   * URL. Without any metadata the SDK uses `/register`, `/authorize` and `/token` at the server's
+   * origin, as the 2025-03-26 revision says clients must ("fallbacks for servers without metadata
+   * discovery"); `usesFallbackEndpoints` lets the sign-in say "this server publishes no OAuth"
+   * when those endpoints are not there either (OAuthSignIn.recover).
    */
   saveDiscoveryState(state: OAuthDiscoveryState): void {
-    if (!state.resourceMetadata && !state.authorizationServerMetadata) throw new OAuthUnsupportedError();
+    this._fallback = !state.resourceMetadata && !state.authorizationServerMetadata;
     this._discovery = state;
+  }
+
+  /** Discovery found no metadata: the endpoints are the 2025-03-26 defaults at the server's origin. */
+  get usesFallbackEndpoints(): boolean {
+    return this._fallback;
   }
 
   async invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): Promise<void> {
@@ -119,4 +162,9 @@ export class HostOAuthProvider implements OAuthClientProvider {
         assertNever(scope);
     }
   }
+}
+
+/** Issuer identifiers compare as strings (RFC 8414 §3.3), a trailing slash aside. */
+function sameIssuer(a: string, b: string): boolean {
+  return a.replace(/\/+$/, '') === b.replace(/\/+$/, '');
 }

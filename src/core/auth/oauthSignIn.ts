@@ -1,17 +1,21 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import type { ResolvedOAuth } from '../oauthCredentials';
 import type { ServerLog } from '../serverLog';
 import type { Disposable } from '../events';
 import { loadHeavy } from '../lazy/load';
 import { sanitizeLine } from '../render/sanitize';
 import { httpStatus } from '../transport/httpTransports';
 import type { LoopbackRedirectReceiver } from './loopbackReceiver';
+import { machineProvider } from './machineProviders';
 import { HostOAuthProvider, type AuthorizationRequest } from './oauthProvider';
 import type { OAuthHost } from './ports';
 import { ServerCredentials } from './serverCredentials';
-import { SignInError } from './signInErrors';
+import { OAuthUnsupportedError, SignInError } from './signInErrors';
 
 /** How long the user has to finish signing in, in the browser. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
+/** Sign-ins one launch may ask of the user: the first and two step-ups to a wider scope (a server that keeps asking is refused). */
+const MAX_SIGN_INS = 3;
 /** Server-sent error descriptions are shown at most this long. */
 const MAX_DETAIL_CHARS = 200;
 
@@ -31,9 +35,12 @@ export interface AuthFinisher {
  */
 export class OAuthSignIn implements Disposable {
   private _provider: HostOAuthProvider | undefined;
+  /** The provider of a grant without a browser (client credentials, cross-app access). */
+  private _machine: OAuthClientProvider | undefined;
   private _port = 0;
   private _request: AuthorizationRequest | undefined;
-  private _attempted = false;
+  /** Sign-ins in this launch: the first, then step-ups to a wider scope (bounded by MAX_SIGN_INS). */
+  private _signIns = 0;
   private readonly _abort = new AbortController();
   private _receiver: LoopbackRedirectReceiver | undefined;
 
@@ -42,22 +49,25 @@ export class OAuthSignIn implements Disposable {
     private readonly _host: OAuthHost,
     private readonly _credentials: ServerCredentials,
     private readonly _log: ServerLog,
+    private readonly _oauth?: ResolvedOAuth,
   ) {}
 
   /**
    * The sign-in for a remote launch, or undefined when there is nothing to sign in with: no OAuth
    * host, or an `Authorization` header configured by the user, who then manages credentials.
    */
-  static async prepare(serverName: string, url: string, headers: Readonly<Record<string, string>>, host: OAuthHost | undefined, log: ServerLog): Promise<OAuthSignIn | undefined> {
+  static async prepare(serverName: string, url: string, headers: Readonly<Record<string, string>>, oauth: ResolvedOAuth | undefined, host: OAuthHost | undefined, log: ServerLog): Promise<OAuthSignIn | undefined> {
     if (!host || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
-    const signIn = new OAuthSignIn(serverName, host, await ServerCredentials.load(host.secrets, serverName, url), log);
-    if (signIn._credentials.record.client) await signIn._arm();
+    const signIn = new OAuthSignIn(serverName, host, await ServerCredentials.load(host.secrets, serverName, url), log, oauth);
+    // Without a browser the credentials are configured: the provider is there from the start (it asks for a token on the first 401).
+    if (oauth && oauth.grant !== 'authorization_code') signIn._machine = machineProvider(oauth);
+    else if (signIn._credentials.record.client || oauth?.clientId) await signIn._arm();
     return signIn;
   }
 
   /** The SDK's provider for the transport, once the server has shown that it wants OAuth. */
   get provider(): OAuthClientProvider | undefined {
-    return this._provider;
+    return this._machine ?? this._provider;
   }
 
   /**
@@ -66,12 +76,31 @@ export class OAuthSignIn implements Disposable {
    * SignInError when signing in failed.
    */
   async recover(err: unknown, transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
+    if (err instanceof SignInError) throw err;
+    if (this._machine) {
+      // The configured credentials were refused, or the token request failed: no browser can help.
+      if (httpStatus(err) === 401 || err instanceof loadHeavy().OAuthError) throw new SignInError(explainSignInFailure(err, this._serverName), { cause: err });
+      return false;
+    }
     if (this._request) {
       await this._complete(transport, onWaiting);
       return true;
     }
+    // No metadata, and the 2025-03-26 default endpoints failed too: the server offers no OAuth we can use.
+    if (this._provider?.usesFallbackEndpoints && this._signIns === 0) throw new OAuthUnsupportedError({ cause: err });
     if (this._provider || httpStatus(err) !== 401) return false;
     await this._arm();
+    return true;
+  }
+
+  /**
+   * A request failed after the session was up: true when the SDK asked for a sign-in (a 401, or a
+   * 403 insufficient_scope asking for more scope) and the user signed in, so the request can be
+   * sent again. Rejects with a SignInError when signing in failed.
+   */
+  async recoverRequest(transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
+    if (!this._request) return false;
+    await this._complete(transport, onWaiting);
     return true;
   }
 
@@ -80,7 +109,15 @@ export class OAuthSignIn implements Disposable {
     this._port = this._credentials.record.redirectPort ?? (await loadHeavy().LoopbackRedirectReceiver.freePort());
     const local = `http://127.0.0.1:${this._port}/callback`;
     const redirectUrl = this._host.externalUrl ? await this._host.externalUrl(local) : local;
-    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request));
+    const oauth = this._oauth;
+    const identity = oauth && {
+      serverName: this._serverName,
+      ...(oauth.clientId !== undefined && { preregistered: { clientId: oauth.clientId, ...(oauth.clientSecret !== undefined && { clientSecret: oauth.clientSecret }) } }),
+      ...(oauth.clientMetadataUrl !== undefined && { clientMetadataUrl: oauth.clientMetadataUrl }),
+      ...(oauth.scope !== undefined && { scope: oauth.scope }),
+      ...(oauth.issuer !== undefined && { issuer: oauth.issuer }),
+    };
+    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request), identity);
   }
 
   /** Lets the user sign in and redeems the code; rejects with a SignInError that says what to do. */
@@ -93,8 +130,11 @@ export class OAuthSignIn implements Disposable {
       const where = request.url.host ? `${request.url.protocol}//${request.url.host}` : request.url.protocol;
       throw new SignInError(`Refused to open the sign-in page of "${name}" at ${sanitizeLine(where)}: only https pages, or http on this computer, are opened. Check the server's URL.`);
     }
-    if (this._attempted) throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
-    this._attempted = true;
+    // Signing in again helps only when the server asks for more scope than the token has (a step-up, 403 insufficient_scope), and only so often.
+    if (this._signIns > 0 && (this._signIns >= MAX_SIGN_INS || !widens(request.url.searchParams.get('scope'), this._credentials.record.tokens?.scope))) {
+      throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
+    }
+    this._signIns++;
     const receiver = (this._receiver = new (loadHeavy().LoopbackRedirectReceiver)(name));
     try {
       await this._listen(receiver);
@@ -102,9 +142,12 @@ export class OAuthSignIn implements Disposable {
       this._log.info(`${message} (sign-in page: ${request.url.origin}${request.url.pathname})`);
       onWaiting(message);
       const callback = receiver.waitForCallback(request.state); // before the browser opens: it may come back at once
+      let browserFailed: (error: Error) => void = () => undefined;
+      const failure = new Promise<never>((_, reject) => (browserFailed = reject));
+      failure.catch(() => undefined); // a browser that fails after the callback came changes nothing
       const params = await this._bounded(async () => {
-        if (!(await this._host.openBrowser(request.url.href, name))) throw new SignInError(`Signing in to "${name}" was cancelled.`);
-        return callback;
+        if (!(await this._host.openBrowser(request.url.href, name, (error) => browserFailed(error)))) throw new SignInError(`Signing in to "${name}" was cancelled.`);
+        return Promise.race([callback, failure]);
       });
       await transport.finishAuth(params).catch((err: unknown) => {
         throw new SignInError(explainSignInFailure(err, name), { cause: err });
@@ -183,4 +226,10 @@ function duration(ms: number): string {
 export function isSignInPage(url: URL): boolean {
   if (url.protocol === 'https:') return true;
   return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+}
+
+/** Whether `wanted` names a scope that `held` lacks (a step-up worth signing in again for). */
+function widens(wanted: string | null, held: string | undefined): boolean {
+  const have = new Set((held ?? '').split(' ').filter(Boolean));
+  return (wanted ?? '').split(' ').some((scope) => scope !== '' && !have.has(scope));
 }

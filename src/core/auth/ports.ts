@@ -14,9 +14,11 @@ export interface OAuthHost {
   /**
    * Shows the authorization page to the user (opens the browser). Resolves false when the user
    * declined or it could not be opened: the sign-in then ends as cancelled. A SignInError thrown
-   * here ends it with that error's message.
+   * here ends it with that error's message. `onFailed`, when the host can tell, reports a
+   * failure after the page was handed over (a browser command that exited with an error): the
+   * sign-in then ends with that error instead of waiting for a callback that cannot come.
    */
-  openBrowser(url: string, serverName: string): Promise<boolean>;
+  openBrowser(url: string, serverName: string, onFailed?: (error: Error) => void): Promise<boolean>;
   /**
    * The address a browser can reach for the loopback redirect URL `localUrl`. In VS Code remote
    * setups (SSH, containers, code-server) the extension host is not where the browser runs, and

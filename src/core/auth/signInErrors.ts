@@ -7,8 +7,8 @@ import { McpHostError } from '../errors';
  */
 export class OAuthUnsupportedError extends McpHostError {
   readonly status = 401;
-  constructor() {
-    super('The server answered 401 Unauthorized and publishes no OAuth metadata.');
+  constructor(options?: { cause?: unknown }) {
+    super('The server answered 401 Unauthorized and publishes no OAuth metadata.', options);
   }
 }
 

@@ -3,13 +3,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
 import type { StdioLaunch } from '../transport/commandLine';
+import { oauthStrings, resolveOAuth, type ResolvedOAuth } from './oauthConfig';
 import type { ServerDefinition } from './serverConfig';
 import { inputIds, substitute, type VariableContext } from './variables';
 
 /** A launch with every variable resolved: what actually runs or is contacted. */
 export type ResolvedLaunch = (
   | { readonly type: 'stdio'; readonly launch: StdioLaunch }
-  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>> }
+  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly oauth?: ResolvedOAuth }
 ) & {
   /** Secret values substituted into the launch (`${input:...}`): masked wherever it is shown. */
   readonly secrets?: readonly string[];
@@ -18,7 +19,7 @@ export type ResolvedLaunch = (
 /** Every string of a definition that variables may appear in. */
 export function definitionStrings(def: ServerDefinition): string[] {
   const spec = def.spec;
-  if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers)];
+  if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers), ...(spec.oauth ? oauthStrings(spec.oauth) : [])];
   return [spec.command, ...spec.args, ...Object.values(spec.env).filter((v): v is string => v !== null), spec.cwd ?? '', spec.envFile ?? ''];
 }
 
@@ -57,8 +58,13 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
   if (spec.type === 'http') {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.headers)) headers[k] = sub(v, `headers.${k}`);
+    const fail = (message: string): never => {
+      throw new ConfigError(def.name, message);
+    };
+    const readFile = (file: string, where: string) => readSettingsFile(path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), file), where, fail);
+    const oauth = spec.oauth && resolveOAuth(spec.oauth, sub, readFile, fail);
     // Header values are credentials more often than not: mask them everywhere too.
-    return { type: 'http', url: sub(spec.url, 'url'), headers, secrets: [...secrets, ...Object.values(headers)] };
+    return { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers), ...(oauth?.secrets ?? [])] };
   }
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
@@ -82,6 +88,15 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
     launch: { command: sub(spec.command, 'command'), args: spec.args.map((a, i) => sub(a, `args[${i}]`)), env, cwd },
     secrets,
   };
+}
+
+/** A file a setting names (a key, a token): its text, or a ConfigError naming the setting and why, never the contents. */
+function readSettingsFile(file: string, where: string, fail: (message: string) => never): string {
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    return fail(`"${where}" names "${file}", which cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
+  }
 }
 
 /** KEY=value lines; `#` comments, `export ` prefixes and matching quotes are allowed. */

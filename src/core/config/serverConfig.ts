@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors';
+import { parseOAuthSettings, type OAuthSettings } from './oauthConfig';
 
 /** Where a definition came from: user settings are trusted more than a workspace's. */
 export type ConfigSource = 'user' | 'workspace';
@@ -19,6 +20,8 @@ export interface HttpServerSpec {
   readonly type: 'http';
   readonly url: string;
   readonly headers: Readonly<Record<string, string>>;
+  /** How OAuth credentials are obtained (oauthConfig.ts); absent: sign in with a dynamically registered client. */
+  readonly oauth?: OAuthSettings;
 }
 
 /** How a server is reached: everything that decides what runs (or where it connects). */
@@ -66,7 +69,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 600;
 
 /** The keys a server entry may have (our format; other hosts' entries are converted to these). */
-export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations', 'roots']);
+export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations', 'roots', 'oauth']);
 
 export interface ParsedServers {
   readonly servers: ServerDefinition[];
@@ -159,12 +162,15 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     if (!command || !command.trim()) fail('"command" is required for a stdio server (for example "npx").');
     const args = e.args ?? [];
     if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) fail('"args" must be an array of strings.');
+    if (e.oauth !== undefined) fail('"oauth" is for http servers (a stdio server gets its credentials through "env").');
     spec = { type: 'stdio', command: command!, args: args as string[], env: stringMap('env', true), envFile: optionalString('envFile'), cwd: optionalString('cwd') };
   } else {
     const url = optionalString('url');
     if (!url) return fail('"url" is required for an http server.');
     if (!/^https?:\/\//i.test(url)) fail(`"url" must start with http:// or https:// (got "${url}").`);
-    spec = { type: 'http', url, headers: stringMap('headers', false) as Record<string, string> };
+    const headers = stringMap('headers', false) as Record<string, string>;
+    if (e.oauth !== undefined && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) fail('"oauth" and an Authorization header both say how to authenticate: keep one.');
+    spec = { type: 'http', url, headers, ...(e.oauth !== undefined && { oauth: parseOAuthSettings(e.oauth, fail) }) };
   }
   return {
     name,

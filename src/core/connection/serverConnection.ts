@@ -17,6 +17,7 @@ import { ServerState } from './serverState';
 import { ToolCatalog, type ToolCache } from './toolCatalog';
 import type { ListingLimits } from './toolListing';
 import { openSession } from './transportChoice';
+import type { HttpTransport } from '../transport/httpTransports';
 import { floodGuardedLog } from './logFlood';
 import type { Elicitor } from '../elicitation/formElicitation';
 
@@ -170,7 +171,7 @@ export class ServerConnection implements Disposable {
       if (generation !== this._generation) return;
       if (this._state.kind === 'starting' && this._state.message) this._setState(ServerState.starting);
       this._signIn?.dispose();
-      this._signIn = launch.type === 'http' ? await OAuthSignIn.prepare(this.name, launch.url, launch.headers, this._deps.oauth, this._deps.log) : undefined;
+      this._signIn = launch.type === 'http' ? await OAuthSignIn.prepare(this.name, launch.url, launch.headers, launch.oauth, this._deps.oauth, this._deps.log) : undefined;
       if (generation !== this._generation) return;
       this._launchLine = shown;
       const { client } = await openSession(launch, shown, {
@@ -275,8 +276,16 @@ export class ServerConnection implements Disposable {
     const transport = this._transport;
     const call = { name };
     this._callsInFlight.add(call);
+    const tool = this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
     try {
-      return await client.callTool(this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } }, args, options);
+      try {
+        return await client.callTool(tool, args, options);
+      } catch (err) {
+        // The server wants a sign-in now (a token that expired for good, or more scope for this tool): sign in, then send it once more.
+        const signIn = this._signIn;
+        if (!signIn || !transport || !(await signIn.recoverRequest(transport as HttpTransport, (message) => this._log.info(message)))) throw err;
+        return await client.callTool(tool, args, options);
+      }
     } catch (err) {
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;

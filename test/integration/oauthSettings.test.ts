@@ -1,0 +1,162 @@
+import * as assert from 'node:assert/strict';
+import type { OAuthHost, SecretStore } from '../../src/core/auth/ports';
+import type { ServerState } from '../../src/core/connection/serverState';
+import { makeHost, startOAuthFixture } from './helpers';
+
+function memorySecrets(): SecretStore & { readonly map: Map<string, string> } {
+  const map = new Map<string, string>();
+  return { map, get: async (k) => map.get(k), store: async (k, v) => void map.set(k, v), delete: async (k) => void map.delete(k) };
+}
+
+/** A browser that loads the page and follows its redirect back to the loopback receiver. */
+function browser(opened: string[]): OAuthHost['openBrowser'] {
+  return async (url) => {
+    opened.push(url);
+    void (async () => {
+      const answer = await fetch(url, { redirect: 'manual' });
+      await answer.text();
+      const location = answer.headers.get('location');
+      if (location) await (await fetch(location)).text();
+    })().catch((err: unknown) => opened.push(`browser failed: ${String(err)}`));
+    return true;
+  };
+}
+
+const SECRET = 'pre-registered-s3cret-value';
+
+describe('the "oauth" settings of a remote server, against a real authorization server', function () {
+  this.timeout(20_000);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+  before(() => {
+    process.env.MCP_TEST_OAUTH_SECRET = SECRET;
+    process.env.MCP_TEST_OAUTH_WRONG = 'wrong-secret-value';
+  });
+  after(() => {
+    delete process.env.MCP_TEST_OAUTH_SECRET;
+    delete process.env.MCP_TEST_OAUTH_WRONG;
+  });
+
+  async function fixture(...args: string[]) {
+    const f = await startOAuthFixture(...args);
+    cleanups.push(() => void f.child.kill());
+    return f;
+  }
+  function host(url: string, oauth: Record<string, unknown> | undefined, opened: string[] = []) {
+    const h = makeHost({ remote: { type: 'http', url, ...(oauth && { oauth }) } }, 'allow-once', { oauth: { secrets: memorySecrets(), openBrowser: browser(opened) } });
+    cleanups.push(() => h.close());
+    const states: ServerState[] = [];
+    h.pool.get('remote')!.onDidChangeState((s) => states.push(s));
+    const everything = () => [...h.logs, ...h.events, ...states.map((s) => JSON.stringify(s))];
+    return { ...h, opened, states, everything, connection: h.pool.get('remote')! };
+  }
+
+  it('a pre-registered confidential client signs in without registering; its secret (from ${env:}) is sent only as client authentication, never shown', async () => {
+    const f = await fixture('--preregistered', `my-client:${SECRET}`);
+    const h = host(f.url, { clientId: 'my-client', clientSecret: '${env:MCP_TEST_OAUTH_SECRET}' });
+    await h.connection.start();
+    assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+    const stats = await f.stats();
+    assert.deepEqual([stats.registrations, stats.tokenGrants, stats.clientAuthFailures], [0, 1, 0]);
+    assert.deepEqual(stats.clientIds, ['my-client']);
+    assert.ok(!h.opened[0].includes(SECRET), 'the secret is not in the sign-in page URL');
+    for (const line of h.everything()) assert.ok(!line.includes(SECRET), `the secret leaked: ${line}`);
+  });
+
+  it('a pre-registered client pinned to its authorization server (oauth.issuer) is sent nowhere else', async () => {
+    const f = await fixture('--preregistered', `my-client:${SECRET}`);
+    const h = host(f.url, { clientId: 'my-client', clientSecret: '${env:MCP_TEST_OAUTH_SECRET}', issuer: 'https://login.example.com' });
+    await h.connection.start();
+    const state = h.connection.state;
+    assert.ok(state.kind === 'error' && /sends you to the authorization server http:\/\/127\.0\.0\.1:\d+, but its client id \(oauth\.clientId\) belongs to https:\/\/login\.example\.com \(oauth\.issuer\): nothing was sent\./.test(state.message), JSON.stringify(state));
+    assert.deepEqual(h.opened, []);
+    const stats = await f.stats();
+    assert.deepEqual([stats.authorizations, stats.tokenGrants, stats.clientAuthFailures], [0, 0, 0]);
+  });
+
+  it('client_credentials: no browser, no user; a wrong secret is a clear error', async () => {
+    const f = await fixture('--client-credentials', `robot:${SECRET}`);
+    const h = host(f.url, { grant: 'client_credentials', clientId: 'robot', clientSecret: '${env:MCP_TEST_OAUTH_SECRET}' });
+    await h.connection.start();
+    assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+    assert.deepEqual(h.opened, []);
+    const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
+    assert.ok(call.kind === 'ok' && call.result.text.includes('signed in as robot'), JSON.stringify(call));
+    assert.equal((await f.stats()).clientCredentialGrants, 1);
+    for (const line of h.everything()) assert.ok(!line.includes(SECRET), `the secret leaked: ${line}`);
+
+    const wrong = host(f.url, { grant: 'client_credentials', clientId: 'robot', clientSecret: '${env:MCP_TEST_OAUTH_WRONG}' });
+    await wrong.connection.start();
+    const state = wrong.connection.state;
+    assert.ok(state.kind === 'error' && /^Signing in to "remote" failed: invalid_client \(client authentication failed\)\.$/.test(state.message), JSON.stringify(state));
+    for (const line of wrong.everything()) assert.ok(!line.includes('wrong-secret-value'), `the secret leaked: ${line}`);
+  });
+
+  it('a client metadata URL (CIMD) is the client id where the server supports it: nothing is registered', async () => {
+    const f = await fixture('--cimd');
+    const h = host(f.url, { clientMetadataUrl: 'https://app.example/mcp-tool-host/client.json' });
+    await h.connection.start();
+    assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+    const stats = await f.stats();
+    assert.deepEqual([stats.registrations, stats.tokenGrants], [0, 1]);
+    assert.deepEqual(stats.clientIds, ['https://app.example/mcp-tool-host/client.json']);
+    // A server that does not support it gets a dynamically registered client instead.
+    const plain = await fixture();
+    const other = host(plain.url, { clientMetadataUrl: 'https://app.example/mcp-tool-host/client.json' });
+    await other.connection.start();
+    assert.equal(other.connection.state.kind, 'running', JSON.stringify(other.connection.state));
+    assert.equal((await plain.stats()).registrations, 1);
+  });
+
+  it('a server without any OAuth metadata (2025-03-26): /register, /authorize and /token at its origin', async () => {
+    const f = await fixture('--no-metadata');
+    const h = host(f.url, undefined);
+    await h.connection.start();
+    assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+    assert.equal(new URL(h.opened[0]).origin, new URL(f.url).origin);
+    assert.equal(new URL(h.opened[0]).pathname, '/authorize');
+    const stats = await f.stats();
+    assert.deepEqual([stats.registrations, stats.authorizations, stats.tokenGrants], [1, 1, 1]);
+  });
+});
+
+describe('asking for more scope during a session (403 insufficient_scope, step-up)', function () {
+  this.timeout(20_000);
+  const cleanups: (() => Promise<void> | void)[] = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  async function signedIn(...args: string[]) {
+    const f = await startOAuthFixture(...args);
+    cleanups.push(() => void f.child.kill());
+    const opened: string[] = [];
+    const h = makeHost({ remote: { type: 'http', url: f.url } }, 'allow-once', { oauth: { secrets: memorySecrets(), openBrowser: browser(opened) } });
+    cleanups.push(() => h.close());
+    await h.pool.get('remote')!.start();
+    return { f, h, opened };
+  }
+
+  it('signs in again with the wider scope the server names, then sends the call once more', async () => {
+    const { f, h, opened } = await signedIn('--step-up');
+    const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
+    assert.ok(call.kind === 'ok' && call.result.text.includes('signed in as'), JSON.stringify(call));
+    assert.equal(opened.length, 2, 'the first sign-in, then the step-up');
+    const stats = await f.stats();
+    assert.deepEqual(stats.scopes.map((s) => s?.split(' ').sort().join(' ')), ['mcp', 'admin mcp']);
+    assert.equal(stats.insufficientScope, 1);
+  });
+
+  it('a server that still refuses with the scope it asked for is not asked again and again', async () => {
+    const { f, h, opened } = await signedIn('--step-up-never');
+    const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
+    assert.ok(call.kind !== 'ok', JSON.stringify(call));
+    assert.ok(opened.length <= 3, `${opened.length} sign-ins`);
+    const stats = await f.stats();
+    assert.equal(stats.authorizations, opened.length);
+    // Bounded either way: our limit on sign-ins, or the SDK's on step-up retries of one request.
+    assert.match(JSON.stringify(call), /still refuses the connection after you signed in|403 insufficient_scope after step-up re-authorization/);
+  });
+});
