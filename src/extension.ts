@@ -38,6 +38,7 @@ import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
 import { SignOutCommand } from './vscode/signOutCommand';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
+import { ChatAsks } from './vscode/chatAsks';
 import { rootsOffer } from './core/config/roots';
 
 /**
@@ -49,6 +50,8 @@ export interface McpToolHostApi {
   readonly pool: ServerPool;
   readonly pipeline: CallPipeline;
   readonly tree: ToolTreeProvider;
+  /** Where a chat call's elicitations are shown (the chat tests hand it to their handler). */
+  readonly chatAsks: ChatAsks;
   /** How long activate() took, in ms (the bench reads it; budget 20 ms, ARCHITECTURE.md "Limits"). */
   readonly activationMs: number;
   /** Fires with the title of the approval or launch prompt just shown: the tests answer it then. */
@@ -70,6 +73,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const inputs = new InputVariables(context.secrets);
   let elicitor: Elicitor | undefined;
   const prompts = new PromptEvents();
+  const chatAsks = new ChatAsks();
   const gate = new LaunchGate(context.workspaceState, prompts);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
   pool = new ServerPool((name, definition) => {
@@ -86,8 +90,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       confirmLaunch: (def, shown, waiting) => gate.confirm(def, shown, waiting),
       toolCache: toolCacheFor(context.globalState, definition),
       eraMemory: eraMemoryFor(context.globalState, definition),
-      // A server's form during a call (elicitation, form mode): quick inputs, loaded at the first form.
-      elicit: (request) => (elicitor ??= loadForms().vscodeElicitor(prompts))(request),
+      // A server's form or link during a call (elicitation): in the chat for chat calls, else quick inputs; loaded at first use.
+      elicit: (request) => (elicitor ??= loadForms().vscodeElicitor(prompts, chatAsks))(request),
       oauth: vscodeOAuthHost(context.secrets),
     };
   });
@@ -126,7 +130,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     new ServerStatusBar(pool, pipeline),
     new ViewContextKeys(pool),
     registerReadOnlyDocuments(),
-    registerChatParticipant({ context, pool, pipeline }),
+    chatAsks,
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks }),
     ...registerAll(
       commandTable({
         calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output }),
@@ -145,7 +150,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */
