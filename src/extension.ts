@@ -13,7 +13,8 @@ import { GrantStore } from './core/policy/grants';
 import { RateLimiter } from './core/policy/rateLimiter';
 import { ApprovalCommands, mementoGrants } from './vscode/approvalCommands';
 import { FileAuditLog } from './core/calls/fileAuditLog';
-import { ArgumentEditors, CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/argumentEditor';
+import type { ArgumentEditors } from './vscode/argumentEditor';
+import { CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/argumentCommands';
 import { ConfiguredServers } from './vscode/configuredServers';
 import { registerReadOnlyDocuments } from './vscode/readOnlyDocuments';
 import { importServers } from './vscode/importServers';
@@ -38,6 +39,7 @@ import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
 import { SignOutCommand } from './vscode/signOutCommand';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
+import { ChatAsks } from './vscode/chatAsks';
 import { rootsOffer } from './core/config/roots';
 import { TaskBoard } from './core/calls/taskBoard';
 import { fileTasks, TaskCommands, type TaskTarget } from './vscode/taskCommands';
@@ -53,6 +55,8 @@ export interface McpToolHostApi {
   readonly tree: ToolTreeProvider;
   /** The calls that servers run as tasks. */
   readonly tasks: TaskBoard;
+  /** Where a chat call's elicitations are shown (the chat tests hand it to their handler). */
+  readonly chatAsks: ChatAsks;
   /** How long activate() took, in ms (the bench reads it; budget 20 ms, ARCHITECTURE.md "Limits"). */
   readonly activationMs: number;
   /** Fires with the title of the approval or launch prompt just shown: the tests answer it then. */
@@ -74,6 +78,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const inputs = new InputVariables(context.secrets);
   let elicitor: Elicitor | undefined;
   const prompts = new PromptEvents();
+  const chatAsks = new ChatAsks();
   const gate = new LaunchGate(context.workspaceState, prompts);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
   pool = new ServerPool((name, definition) => {
@@ -90,8 +95,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       confirmLaunch: (def, shown, waiting) => gate.confirm(def, shown, waiting),
       toolCache: toolCacheFor(context.globalState, definition),
       eraMemory: eraMemoryFor(context.globalState, definition),
-      // A server's form during a call (elicitation, form mode): quick inputs, loaded at the first form.
-      elicit: (request) => (elicitor ??= loadForms().vscodeElicitor(prompts))(request),
+      // A server's form or link during a call (elicitation): in the chat for chat calls, else quick inputs; loaded at first use.
+      elicit: (request) => (elicitor ??= loadForms().vscodeElicitor(prompts, chatAsks))(request),
       oauth: vscodeOAuthHost(context.secrets),
     };
   });
@@ -116,7 +121,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const tree = new ToolTreeProvider(pool, pipeline.rules, review, tasks);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
   const reload = () => pool?.apply(servers.read(), { autoStart: true });
-  const editors = new ArgumentEditors();
+  // The arguments editor (code lens, diagnostics, status bar item) comes with its first use (dist/forms.js).
+  let editorsMade: ArgumentEditors | undefined;
+  const editors = () => (editorsMade ??= new (loadForms().ArgumentEditors)());
   const schemas = new ToolSchemaDocuments(pool);
 
   const taskCommands = new TaskCommands({ pool, pipeline, tasks, output, logs });
@@ -130,14 +137,15 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     view,
     pool,
     review,
-    editors,
+    { dispose: () => editorsMade?.dispose() },
     schemas,
     new ErrorBadge(pool, view),
     new ServerStatusBar(pool, pipeline, tasks),
     tasks,
     new ViewContextKeys(pool),
     registerReadOnlyDocuments(),
-    registerChatParticipant({ context, pool, pipeline }),
+    chatAsks,
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks }),
     ...registerAll(
       commandTable({
         calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output }),
@@ -147,7 +155,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         signOut: new SignOutCommand(pool, context.secrets),
         tasks: taskCommands,
         review,
-        editors,
+        editors: () => editorsMade,
       }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
@@ -157,7 +165,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */
@@ -169,7 +177,8 @@ interface CommandHandlers {
   readonly signOut: SignOutCommand;
   readonly tasks: TaskCommands;
   readonly review: DefinitionReview;
-  readonly editors: ArgumentEditors;
+  /** The arguments editor, if one was opened (the commands have nothing to do otherwise). */
+  readonly editors: () => ArgumentEditors | undefined;
 }
 
 /** A command's handler; `never[]` because VS Code passes whatever the caller (menu, tree row, test) gives. */
@@ -186,8 +195,8 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
   const { servers, view } = h;
   return {
     'mcpToolHost.callTool': (t?: ToolTarget | TreeNode) => h.calls.run(t),
-    [RUN_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors.run(uri instanceof vscode.Uri ? uri : undefined),
-    [CANCEL_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors.cancel(uri instanceof vscode.Uri ? uri : undefined),
+    [RUN_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.run(uri instanceof vscode.Uri ? uri : undefined),
+    [CANCEL_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.cancel(uri instanceof vscode.Uri ? uri : undefined),
 
     'mcpToolHost.addDemoServer': () => servers.addDemoServer(),
     'mcpToolHost.addServer': () => view.addServer(),

@@ -76,3 +76,50 @@ export function runBrowserCommand(command: readonly string[], url: string, onExi
     });
   });
 }
+
+/** Where the CLI's browser command comes from: --browser, else the BROWSER environment variable. */
+export interface BrowserChoice {
+  /** The --browser value, already checked by parseArgs. */
+  readonly flag?: string;
+  /** The BROWSER environment variable, checked when a page is opened (a bad one must not break runs that open none). */
+  readonly env?: string;
+}
+
+/** Which of the two names the browser command, if either does. */
+export function browserSource(choice: BrowserChoice): '--browser' | 'BROWSER' | undefined {
+  return choice.flag !== undefined ? '--browser' : choice.env ? 'BROWSER' : undefined;
+}
+
+/**
+ * Opens `url` for the user: with their browser command (--browser, BROWSER), else the platform's
+ * opener; always without a shell. False when nothing could be started (the caller then shows the
+ * URL to copy); a browser command that cannot be used says why on stderr.
+ */
+export async function openInBrowser(choice: BrowserChoice, url: string): Promise<boolean> {
+  const source = browserSource(choice);
+  if (source) {
+    try {
+      await runBrowserCommand(parseBrowserCommand(source === '--browser' ? choice.flag! : choice.env!, source), url, () => undefined);
+      return true;
+    } catch (err) {
+      if (!(err instanceof BrowserCommandError)) throw err;
+      process.stderr.write(`${err.message}\n`);
+      return false;
+    }
+  }
+  return openSystemBrowser(url);
+}
+
+/** The platform's own opener. Windows: rundll32's URL handler, which takes the URL as an argument (`start` is a shell built-in). */
+export function openSystemBrowser(url: string): Promise<boolean> {
+  const [command, args] =
+    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', url]] : ['xdg-open', [url]];
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: 'ignore', detached: true, shell: false });
+    child.once('error', () => resolve(false));
+    child.once('spawn', () => {
+      child.unref();
+      resolve(true);
+    });
+  });
+}

@@ -3,6 +3,7 @@ import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } f
 import { loadHeavy } from '../core/lazy/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
+import { answerUrl, browserOpener, type UrlOpener } from './elicitUrl';
 
 /** Tries per field before the form is cancelled. */
 const TRIES = 3;
@@ -13,8 +14,9 @@ const TRIES = 3;
  * to the decline, so the exit code is the call's). `defaults` accepts the form's defaults, and
  * `decline` always declines.
  */
-export function cliElicitor(mode: ElicitationMode): Elicitor {
+export function cliElicitor(mode: ElicitationMode, opener: UrlOpener = browserOpener({ env: process.env.BROWSER })): Elicitor {
   return async (request) => {
+    if (request.mode === 'url') return answerUrl(request, mode, opener);
     const who = `"${sanitizeLine(request.server)}"`;
     const during = duringWhich(request);
     if (mode === 'defaults') {
@@ -67,6 +69,7 @@ function duringWhich(request: FormRequest): string {
 async function askField(question: (text: string) => Promise<string>, field: FormField, say: (line: string) => void): Promise<FormValue | undefined | 'cancel'> {
   const name = sanitizeLine(field.title ?? field.name);
   if (field.description) say(`  ${sanitizeLine(field.description)}`);
+  if (field.secret) say(`  Warning: this looks like a password, token or key. Do not type secrets into a server's form: what you type is sent to the server as plain text.`);
   field.options?.forEach((o, i) => say(`    ${i + 1}. ${sanitizeLine(o.label)}`));
   const shownDefault = field.default === undefined ? '' : ` [${sanitizeLine(Array.isArray(field.default) ? field.default.join(', ') : String(field.default))}]`;
   for (let i = 0; i < TRIES; i++) {

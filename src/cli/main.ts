@@ -3,6 +3,7 @@ import { callTool } from './call';
 import { loadConfig, selectServers } from './config';
 import { doctor } from './doctor';
 import { cliElicitor } from './elicit';
+import { browserOpener } from './elicitUrl';
 import { createHost } from './host';
 import { listServers } from './list';
 
@@ -27,7 +28,9 @@ async function main(args: CliArgs): Promise<ExitCode> {
   // Entries we are not asked about only get a mention; the one asked for fails in selectServers.
   if (server === undefined) for (const e of config.errors) console.error(`config: ${e.message}`);
 
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation), browser: { flag: args.browser, env: process.env.BROWSER } });
+  // One browser command for sign-in pages and for links a server asks to open.
+  const browser = { flag: args.browser, env: process.env.BROWSER };
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation, browserOpener(browser)), browser });
   try {
     let code: ExitCode;
     switch (command) {

@@ -1,8 +1,9 @@
-import { spawn } from 'node:child_process';
 import type { OAuthHost, SecretStore } from '../core/auth/ports';
 import { SignInError } from '../core/auth/signInErrors';
 import { sanitizeLine } from '../core/render/sanitize';
-import { BrowserCommandError, parseBrowserCommand, runBrowserCommand } from './browserCommand';
+import { BrowserCommandError, browserSource, openSystemBrowser, parseBrowserCommand, runBrowserCommand, type BrowserChoice } from './browserCommand';
+
+export type { BrowserChoice } from './browserCommand';
 
 /** Secrets for one CLI run, in memory: tokens never touch the disk, so each run signs in again. */
 export function memorySecretStore(): SecretStore {
@@ -12,14 +13,6 @@ export function memorySecretStore(): SecretStore {
     store: async (key, value) => void values.set(key, value),
     delete: async (key) => void values.delete(key),
   };
-}
-
-/** Where the CLI's browser command comes from: --browser, else the BROWSER environment variable. */
-export interface BrowserChoice {
-  /** The --browser value, already checked by parseArgs. */
-  readonly flag?: string;
-  /** The BROWSER environment variable, checked when a sign-in needs it (a bad one must not break runs that never sign in). */
-  readonly env?: string;
 }
 
 /**
@@ -35,7 +28,7 @@ export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
     openBrowser: async (url, serverName, onFailed) => {
       const name = sanitizeLine(serverName);
       const shownUrl = sanitizeLine(url);
-      const source = browser.flag !== undefined ? '--browser' : browser.env ? 'BROWSER' : undefined;
+      const source = browserSource(browser);
       if (source) {
         try {
           const command = parseBrowserCommand(source === '--browser' ? browser.flag! : browser.env!, source);
@@ -53,20 +46,8 @@ export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
         throw new SignInError(`"${name}" needs you to sign in in a browser: run this command in a terminal, or name a program that opens web pages with --browser (or the BROWSER environment variable).`);
       }
       process.stderr.write(`Sign in to "${name}" in your browser: ${shownUrl}\n`);
-      openSystemBrowser(url);
+      void openSystemBrowser(url); // no browser here: the URL on stderr is enough
       return true;
     },
   };
-}
-
-function openSystemBrowser(url: string): void {
-  const [command, args] =
-    process.platform === 'darwin' ? ['open', [url]] : process.platform === 'win32' ? ['rundll32', ['url.dll,FileProtocolHandler', url]] : ['xdg-open', [url]];
-  try {
-    const child = spawn(command, args, { stdio: 'ignore', detached: true, shell: false });
-    child.on('error', () => undefined); // no browser here: the URL on stderr is enough
-    child.unref();
-  } catch {
-    // as above
-  }
 }

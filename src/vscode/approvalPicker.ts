@@ -19,7 +19,12 @@ interface DecisionItem extends vscode.QuickPickItem {
 export class QuickPickApprover implements Approver {
   constructor(private readonly _prompts: PromptEvents) {}
 
-  async approve(request: ApprovalRequest): Promise<ApprovalDecision> {
+  /** Waits its turn among the other prompts (PromptEvents.oneAtATime): an approval never hides an open elicitation. */
+  approve(request: ApprovalRequest): Promise<ApprovalDecision> {
+    return this._prompts.oneAtATime(() => this._approve(request));
+  }
+
+  private async _approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     const args = request.args;
     for (;;) {
       const picked = await pickDecision(request, this._prompts);

@@ -3,10 +3,7 @@ import { firstValueSpan, parseArgumentsText, placeProblems, type PlacedProblem, 
 import type { ValidateArguments } from '../core/tools/argumentValues';
 import type { SchemaProblem } from '../core/tools/schemaProblems';
 
-/** Calls the tool with the arguments in the active arguments editor (editor title, CodeLens, status bar); bound to `ArgumentEditors.run` in `src/extension.ts`. */
-export const RUN_ARGUMENTS_COMMAND = 'mcpToolHost.runArgumentsEditor';
-/** Closes an arguments editor without calling; bound to `ArgumentEditors.cancel`. */
-export const CANCEL_ARGUMENTS_COMMAND = 'mcpToolHost.cancelArgumentsEditor';
+import { CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './argumentCommands';
 /** True while the active editor is an arguments editor (shows the editor-title actions). */
 const CONTEXT_KEY = 'mcpToolHost.argumentsEditor';
 const CHECK_DELAY_MS = 150;

@@ -16,7 +16,8 @@ export interface CallToolDeps {
   readonly pipeline: CallPipeline;
   /** Where the last arguments of each tool are kept (per workspace). */
   readonly workspaceState: vscode.Memento;
-  readonly editors: ArgumentEditors;
+  /** The arguments editor, made at its first use. */
+  readonly editors: () => ArgumentEditors;
   readonly output: vscode.OutputChannel;
 }
 
@@ -48,7 +49,7 @@ export class CallToolCommand {
       // The tool as listed now: its schema may have changed since the last attempt.
       const tool = pool.findTool(picked.server, picked.tool)?.tool ?? found.tool;
       const validate = (a: Record<string, unknown>) => pipeline.validateArguments(tool, a).problems;
-      const args = picked.args ?? (await loadForms().askArguments(tool, previous, validate, { editors: this._deps.editors, server: picked.server, problems }));
+      const args = picked.args ?? (await loadForms().askArguments(tool, previous, validate, { editors: this._deps.editors(), server: picked.server, problems }));
       if (!args) return undefined;
       await workspaceState.update(key, args);
       const outcome = await runWithProgress(this._deps, { ...picked, args }, origin);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { ServerConnection } from '../core/connection/serverConnection';
+import type { ConnectionDeps, ServerConnection } from '../core/connection/serverConnection';
+import type { ServerDefinition } from '../core/config/serverConfig';
 import type { ServerPool } from '../core/connection/serverPool';
 import { doctorServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDoctor';
 import { silentLog } from '../core/serverLog';
@@ -11,8 +12,9 @@ import type { ServerLogs } from './serverLogs';
  * is left alone (a running server keeps running; a failed one keeps its error until Restart).
  * The report goes to the server's log channel, which is shown; a short verdict pops up.
  * Workspace-defined servers still pass the launch prompt. Returns the report (tests read it).
+ * `connect` makes the separate connection (the class stays in dist/extension.js; this file loads with dist/forms.js).
  */
-export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string): Promise<DoctorReport | undefined> {
+export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string, connect: (definition: ServerDefinition, deps: ConnectionDeps) => ServerConnection): Promise<DoctorReport | undefined> {
   const live = pool.get(name);
   if (!live) {
     void vscode.window.showErrorMessage(vscode.l10n.t('No server named "{0}" is configured.', sanitizeLine(name)));
@@ -21,7 +23,7 @@ export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string
   // The pool's own dependencies (variables, inputs, the launch prompt); the doctor reads the
   // connection's facts, so its log goes nowhere.
   const deps = pool.connectionDeps(live.definition);
-  const connection = new ServerConnection(live.definition, { ...deps, log: silentLog, toolCache: undefined });
+  const connection = connect(live.definition, { ...deps, log: silentLog, toolCache: undefined });
   const channel = logs.channel(name);
   const report = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running doctor on "{0}"…', sanitizeLine(name)) },

@@ -2,7 +2,12 @@ import * as vscode from 'vscode';
 import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
 import { loadHeavy } from '../core/lazy/load';
 import { sanitizeLine } from '../core/render/sanitize';
+import type { ChatAsks } from './chatAsks';
+import { askLink, refuseLink } from './linkPrompt';
 import type { PromptEvents } from './promptEvents';
+
+/** Said beside a field that looks like a credential (formElicitation.ts `secret`). */
+const SECRET_WARNING = () => vscode.l10n.t('This looks like a password, token or key: do not type secrets into a server\'s form (it goes to the server as plain text).');
 
 type Choice<T> = vscode.QuickPickItem & { readonly value: T };
 
@@ -15,13 +20,21 @@ type Step = { readonly value: FormValue | undefined } | 'cancel';
  * form's default, checked as the user types. Everything the server wrote is shown as one line
  * without hidden characters; nothing is answered for the user.
  */
-export function vscodeElicitor(prompts: PromptEvents): Elicitor {
-  // One form at a time (a quick input that opens hides the one before): the next waits its turn.
-  let turn: Promise<unknown> = Promise.resolve();
-  return (request) => {
-    const answered = turn.then(() => askForm(prompts, request));
-    turn = answered.catch(() => undefined);
-    return answered;
+export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor {
+  return async (request) => {
+    const link = request.mode === 'url' ? request.link : undefined;
+    if (request.mode === 'url' && link?.kind === 'refused') return refuseLink({ ...request, link });
+    // A call made from chat asks in the chat: the prompt opens only when the user chooses to answer.
+    const inChat = chat?.ask(request);
+    if (inChat) {
+      const choice = await inChat;
+      if (choice !== 'answer') return { action: choice };
+    }
+    // One prompt at a time, approvals included (a quick input that opens hides the one before).
+    return prompts.oneAtATime(() => {
+      if (request.mode === 'url') return link?.kind === 'offered' ? askLink(prompts, { ...request, link }) : Promise.resolve({ action: 'decline' as const });
+      return inChat ? answerFields(prompts, request) : askForm(prompts, request);
+    });
   };
 }
 
@@ -38,7 +51,12 @@ async function askForm(prompts: PromptEvents, request: FormRequest): Promise<Eli
     title,
     placeholder: sanitizeLine(request.message).slice(0, 300) || vscode.l10n.t('(no message)'),
     items: [
-      { label: `$(edit) ${vscode.l10n.t('Answer…')}`, description: request.fields.length === 1 ? vscode.l10n.t('1 field') : vscode.l10n.t('{0} fields', request.fields.length), value: 'answer' },
+      {
+        label: `$(edit) ${vscode.l10n.t('Answer…')}`,
+        description: request.fields.length === 1 ? vscode.l10n.t('1 field') : vscode.l10n.t('{0} fields', request.fields.length),
+        detail: request.fields.some((f) => f.secret) ? `$(warning) ${SECRET_WARNING()}` : undefined,
+        value: 'answer',
+      },
       { label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('the server is told you declined'), value: 'decline' },
     ],
   });
@@ -85,7 +103,9 @@ async function askField(prompts: PromptEvents, field: FormField, title: string):
 function box(prompts: PromptEvents, field: FormField, title: string, description: string | undefined): Promise<Step> {
   const input = vscode.window.createInputBox();
   input.title = title;
-  input.prompt = description;
+  // A field that looks like a credential: warned about, and masked as it is typed.
+  input.prompt = field.secret ? `${SECRET_WARNING()}${description ? ` ${description}` : ''}` : description;
+  input.password = field.secret === true;
   input.value = field.default === undefined ? '' : String(field.default);
   input.ignoreFocusOut = true;
   const parse = (text: string): FormValue | undefined => (text === '' ? undefined : field.kind === 'string' ? text : Number(text));

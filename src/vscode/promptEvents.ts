@@ -16,6 +16,19 @@ export class PromptEvents implements vscode.Disposable {
   /** Fires with the title of the prompt the moment it is on screen, armed or not. */
   readonly onDidOpenPrompt = this._onDidOpenPrompt.event;
 
+  private _turn: Promise<unknown> = Promise.resolve();
+
+  /**
+   * Runs `prompt` when the prompts before it are done: approvals and a server's requests during
+   * calls are shown one at a time (a quick input that opens hides the one before), each naming
+   * its call. What waits outside the queue (a chat's buttons, a page being completed) holds no turn.
+   */
+  oneAtATime<T>(prompt: () => Promise<T>): Promise<T> {
+    const mine = this._turn.then(prompt);
+    this._turn = mine.catch(() => undefined);
+    return mine;
+  }
+
   /** Shows `input`, and tells the listeners once it takes answers. */
   show(input: vscode.QuickInput, armAfterMs = 0): void {
     input.show();

@@ -4,7 +4,8 @@ import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
 import { displayName } from '../core/tools/annotations';
 import { addServer, addServerQuestions } from './addServerWizard';
-import { runDoctor } from './doctorCommand';
+import { ServerConnection } from '../core/connection/serverConnection';
+import { loadForms } from './lazy/load';
 import { pickServer } from './pickServer';
 import { configErrorPlace, openServerConfiguration } from './serverLocation';
 import type { ServerLogs } from './serverLogs';
@@ -71,7 +72,7 @@ export class ViewCommands {
 
   async runDoctor(t?: ViewTarget): Promise<unknown> {
     const name = serverOf(t) ?? (await pickServer(this._deps.pool, vscode.l10n.t('Run doctor on which server?'), (c) => ServerState.canRestart(c.state)));
-    return name && runDoctor(this._deps.pool, this._deps.logs, name);
+    return name && loadForms().runDoctor(this._deps.pool, this._deps.logs, name, (definition, deps) => new ServerConnection(definition, deps));
   }
 
   openWalkthrough(): Thenable<unknown> {

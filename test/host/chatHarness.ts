@@ -34,6 +34,10 @@ export const recorded = async () => (await vscode.commands.executeCommand<Record
 export class RecordingStream {
   readonly markdownParts: string[] = [];
   readonly progressParts: string[] = [];
+  readonly buttons: vscode.Command[] = [];
+  button(command: vscode.Command): void {
+    this.buttons.push(command);
+  }
   markdown(value: string | vscode.MarkdownString): void {
     this.markdownParts.push(typeof value === 'string' ? value : value.value);
   }
@@ -57,7 +61,7 @@ export interface AskOptions {
 /** Calls the participant's handler as the Chat view would, and returns what it streamed and its result. */
 export async function ask(api: McpToolHostApi, prompt: string, options: AskOptions = {}): Promise<{ stream: RecordingStream; result: vscode.ChatResult; meta: ToolLoopMetadata }> {
   const model = options.model === null ? undefined : (options.model ?? (await fakeModel()));
-  const handler = createChatHandler({ pool: api.pool, pipeline: api.pipeline });
+  const handler = createChatHandler({ pool: api.pool, pipeline: api.pipeline, asks: api.chatAsks });
   const stream = new RecordingStream();
   const request = { prompt, command: options.command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
   const context = { history: options.history ?? [] } as unknown as vscode.ChatContext;

@@ -31,6 +31,41 @@ function cli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }):
   });
 }
 
+/** Where the test browser (fixtures/servers/fetching-browser.cjs) writes the URLs it opened. */
+const BROWSER_LOG = path.join(STATE, 'opened.txt');
+/** The URLs the test browser opened since the last look (and forgets them). */
+function opened(): string {
+  const text = fs.existsSync(BROWSER_LOG) ? fs.readFileSync(BROWSER_LOG, 'utf8') : '';
+  fs.rmSync(BROWSER_LOG, { force: true });
+  return text;
+}
+
+/**
+ * Runs the built CLI on a real terminal (a pseudo-terminal from util-linux `script`), typing
+ * `answers` one line each whenever it waits at a question ("…: " or "[y/N]: "). $BROWSER is the
+ * test browser, which fetches the page as a browser would. Returns everything the terminal showed.
+ */
+function terminal(args: string[], answers: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dirOf.current, env: { ...process.env, XDG_STATE_HOME: STATE, BROWSER: path.join(FIXTURES, 'fetching-browser.cjs'), BROWSER_LOG, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let mark = 0; // where the output stood at the last answer: each question is answered once
+    const left = [...answers];
+    child.stdout.setEncoding('utf8').on('data', (t: string) => {
+      output += t;
+      // A question ends in ": ", then readline's cursor move (ESC [ n G).
+      if (left.length === 0 || !/: (.\[\d*G)?$/.test(output.slice(mark))) return;
+      mark = output.length;
+      child.stdin.write(`${left.shift()}\r`);
+    });
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
+const dirOf: { current?: string } = {};
+
 describe('the CLI (node dist/cli.js, real child processes)', function () {
   this.timeout(60_000);
   let dir: string;
@@ -39,6 +74,7 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
   before(() => {
     assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `node esbuild.mjs` first');
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-'));
+    dirOf.current = dir;
     const node = JSON.stringify(process.execPath);
     // Our own format.
     fs.writeFileSync(path.join(dir, 'servers.json'), `{ "servers": { "demo": { "command": ${node}, "args": [${JSON.stringify(DEMO_SERVER)}] }, "ghost": { "command": "no-such-command-xyz" } } }`);
@@ -133,15 +169,104 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       assert.deepEqual(JSON.parse(r.stdout.trim()), { action: 'accept', content: { name: 'Ada', age: 36, score: 9.5, status: 'away', verified: true, tags: ['a', 'c'] } });
     });
 
-    it('--elicitation decline declines; a form the spec does not allow, and URL mode (not offered), are refused whatever the option', async () => {
+    it('--elicitation decline declines; a form the spec does not allow is refused whatever the option', async () => {
       assert.equal(JSON.parse((await call('profile', '--elicitation', 'decline')).stdout.trim()).action, 'decline');
       const nested = JSON.parse((await call('nested', '--elicitation', 'defaults')).stdout.trim()) as { error?: { code: number } };
       assert.equal(nested.error?.code, -32602, 'a nested object is not a form: invalid params');
-      const url = JSON.parse((await call('url', '--elicitation', 'defaults')).stdout.trim()) as { error?: { message: string } };
-      assert.match(String(url.error?.message), /does not support URL-mode/);
       const bad = await call('profile', '--elicitation', 'always');
       assert.equal(bad.code, 2);
       assert.match(bad.stderr, /--elicitation must be ask, decline or defaults, not "always"/);
+    });
+
+    it('URL mode, not on a terminal (any --elicitation): declined with the URL and the reason on stderr; the call goes on', async () => {
+      for (const flags of [[], ['--elicitation', 'defaults'], ['--elicitation', 'decline']]) {
+        const r = await call('url', ...flags);
+        assert.equal(r.code, 0, r.stderr);
+        assert.deepEqual(JSON.parse(r.stdout.trim()), { action: 'decline' });
+        assert.match(r.stderr, /"e" asked to open http:\/\/127\.0\.0\.1:\d+\/page\?id=e1 during its call "url"; declined: (not a terminal|--elicitation \w+) \(a link opens only when you agree at a prompt\)\./);
+      }
+    });
+
+    it('URL mode: a link the host refuses is declined with its reason, even on a terminal, and nothing is opened', async () => {
+      const cases: [string, RegExp][] = [
+        ['javascript:alert(document.cookie)', /only https: links are opened, not javascript:/],
+        ['data:text/html,<script>alert(1)</script>', /not data:/],
+        ['file:///etc/passwd', /not file:/],
+        ['http://example.com/login', /an http: link is opened only to this machine/],
+        ['https://good.example@evil.example/login', /user name before its host \("good\.example@…"\), which hides the real site, evil\.example/],
+        [`https://example.com/${'a'.repeat(3000)}`, /characters long \(at most 2048\)/],
+      ];
+      for (const [url, why] of cases) {
+        const r = await terminal(['call', 'e', 'evil-url', '--config', 'elicits.json'], ['y'], { EVIL_URL: url });
+        assert.equal(r.code, 0, r.output);
+        assert.match(r.output, new RegExp(`"e" asked to open a link during its call "evil-url"; refused: .*${why.source}`), url);
+        assert.match(r.output, /\{"action":"decline"\}/);
+        assert.doesNotMatch(r.output, /in your browser\?/, 'no prompt for a refused link');
+        assert.equal(opened(), '', 'nothing opened');
+      }
+    });
+
+    it('URL mode on a terminal: domain and URL shown, y/N asked; "y" opens it through $BROWSER (no shell) and the server\'s completion is reported', async () => {
+      const r = await terminal(['call', 'e', 'url', '--config', 'elicits.json'], ['y']);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /"e" asks you to open a link during its call "url": Open this to connect your account/);
+      assert.match(r.output, /Domain: 127\.0\.0\.1:\d+\r?\n\s+URL: +http:\/\/127\.0\.0\.1:\d+\/page\?id=e1/);
+      assert.match(r.output, /"e" says the page at 127\.0\.0\.1:\d+ is done\./);
+      assert.match(r.output, /\{"action":"accept","pageFetched":true\}/);
+      assert.match(opened(), /^http:\/\/127\.0\.0\.1:\d+\/page\?id=e1\n$/);
+    });
+
+    it('URL mode on a terminal: Enter (the default, No) declines and opens nothing', async () => {
+      const r = await terminal(['call', 'e', 'url', '--config', 'elicits.json'], ['']);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /Declined: the link was not opened\./);
+      assert.match(r.output, /\{"action":"decline"\}/);
+      assert.equal(opened(), '');
+    });
+
+    it('a call refused with -32042 (URL elicitation required): the same consent; opened and completed, the call is sent again and runs', async () => {
+      const r = await terminal(['call', 'e', 'needs-link', '--config', 'elicits.json'], ['y']);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /"e" asks you to open a link during its call "needs-link": Authorize the fixture/);
+      assert.match(r.output, /linked: the call ran after the page was done/);
+      assert.match(opened(), /id=e2/);
+      const off = await call('needs-link');
+      assert.equal(off.code, 4, 'the call failed: it never ran');
+      assert.match(off.stderr, /"needs-link" needs you to open a link first; it was declined or refused, so the call did not run\./);
+    });
+
+    it('a form field that looks like a credential is flagged on the terminal', async () => {
+      const r = await terminal(['call', 'e', 'secret', '--config', 'elicits.json'], ['y', '', '']);
+      assert.match(r.output, /Warning: this looks like a password, token or key\. Do not type secrets into a server's form: what you type is sent to the server as plain text\./);
+      assert.match(r.output, /\{"action":"accept","content":\{"user":"ada"\}\}/);
+    });
+  });
+
+  describe('a 2026-07-28 server that asks by answering input_required (MRTR)', () => {
+    const call = (tool: string, ...flags: string[]) => run('call', 'e', tool, '--config', 'modern-elicits.json', ...flags);
+    before(() => fs.writeFileSync(path.join(dir, 'modern-elicits.json'), JSON.stringify({ servers: { e: { command: process.execPath, args: [path.join(FIXTURES, 'elicits.cjs')], env: { MODERN: '1' } } } })));
+
+    it('--elicitation defaults: the embedded form is answered with its defaults, the call is retried with the answer and its result shown', async () => {
+      const r = await call('profile', '--elicitation', 'defaults');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), { action: 'accept', content: { name: 'Ada', age: 36, score: 9.5, status: 'away', verified: true, tags: ['a', 'c'] }, era: 'input_required', requestState: 'round-1' });
+    });
+
+    it('--elicitation decline, and no terminal: the retried call carries the decline; same message on stderr as in the 2025 era', async () => {
+      const declined = await call('profile', '--elicitation', 'decline');
+      assert.equal(declined.code, 0, declined.stderr);
+      assert.deepEqual(JSON.parse(declined.stdout.trim()), { action: 'decline', era: 'input_required', requestState: 'round-1' });
+      assert.match(declined.stderr, /"e" asked for input during its call "profile" \("Who are you\?"\); declined: --elicitation decline\./);
+      const off = await call('url');
+      assert.deepEqual(JSON.parse(off.stdout.trim()), { action: 'decline', era: 'input_required', requestState: 'round-1' });
+      assert.match(off.stderr, /declined: not a terminal/);
+    });
+
+    it('on a terminal: the embedded form is asked field by field and the answer reaches the server', async () => {
+      const r = await terminal(['call', 'e', 'profile', '--config', 'modern-elicits.json'], ['y', 'Grace', '', '', '', '', '', 'hello']);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /"e" asks during its call "profile": Who are you\?/);
+      assert.match(r.output, /"action":"accept","content":\{"name":"Grace","age":36,"score":9\.5,"status":"away","verified":true,"tags":\["a","c"\],"note":"hello"\},"era":"input_required"/);
     });
   });
 

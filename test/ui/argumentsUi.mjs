@@ -193,6 +193,31 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await waitOutput(new RegExp([...sent].map((c) => c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('\\s*')));
         await shot('elicitation-output');
       });
+
+      await check('a link: who asks, the domain and the whole URL, starting on Decline; a field that looks like a credential is warned about and masked', async () => {
+        await clickTool('url');
+        await promptTitle(/"asks" asks you to open a page on 127\.0\.0\.1:\d+ during its call "url"/, 30_000);
+        await promptRow('Open 127.0.0.1').waitFor();
+        await promptRow(/http:\/\/127\.0\.0\.1:\d+\/page\?id=e1/).waitFor();
+        const active = await quickInput.locator('.monaco-list-row.focused').innerText();
+        if (!/Decline/.test(active)) throw new Error(`the link prompt starts on "${active}", not Decline`);
+        await shot('elicitation-link-consent');
+        await promptRow('Decline').click();
+        await waitOutput(/"action":\s*"decline"/);
+        await clickTool('secret');
+        await promptTitle('"asks" asks for input during its call "secret"', 30_000);
+        await promptRow(/do not type secrets into a server's form/).waitFor();
+        await shot('elicitation-secret-warning');
+        await promptRow('Answer').click();
+        await promptTitle('asks (1/2): user');
+        await box.press('Enter');
+        await promptTitle('asks (2/2): API key');
+        await message(/do not type secrets/).catch(() => undefined);
+        await page.keyboard.type('hunter2', { delay: 20 });
+        if ((await box.getAttribute('type')) !== 'password') throw new Error(`the API key box is of type "${await box.getAttribute('type')}", not password`);
+        await shot('elicitation-secret-masked');
+        await page.keyboard.press('Escape');
+      });
   }, async () => {
     await browser.close();
   });

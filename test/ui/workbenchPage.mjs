@@ -104,7 +104,7 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   };
   const quickInput = page.locator('.quick-input-widget');
-  /** Waits for the quick input titled with `text` (a step title, a prompt) and returns its title. @param {string} text @param {number} [ms] */
+  /** Waits for the quick input titled with `text` (a step title, a prompt) and returns its title. @param {string | RegExp} text @param {number} [ms] */
   const promptTitle = async (text, ms = 15_000) => {
     const title = quickInput.locator('.quick-input-title', { hasText: text });
     await title.waitFor({ timeout: ms });

@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
 import type { StdioLaunch } from '../transport/commandLine';
-import { oauthStrings, resolveOAuth, type ResolvedOAuth } from './oauthConfig';
+import type { ResolvedOAuth } from './oauthConfig';
+import { loadHeavy } from '../lazy/load';
 import type { ServerDefinition } from './serverConfig';
 import { inputIds, substitute, type VariableContext } from './variables';
 
@@ -19,7 +20,7 @@ export type ResolvedLaunch = (
 /** Every string of a definition that variables may appear in. */
 export function definitionStrings(def: ServerDefinition): string[] {
   const spec = def.spec;
-  if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers), ...(spec.oauth ? oauthStrings(spec.oauth) : [])];
+  if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers), ...(spec.oauth ? loadHeavy().oauthStrings(spec.oauth) : [])];
   return [spec.command, ...spec.args, ...Object.values(spec.env).filter((v): v is string => v !== null), spec.cwd ?? '', spec.envFile ?? ''];
 }
 
@@ -62,7 +63,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
       throw new ConfigError(def.name, message);
     };
     const readFile = (file: string, where: string) => readSettingsFile(path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), file), where, fail);
-    const oauth = spec.oauth && resolveOAuth(spec.oauth, sub, readFile, fail);
+    const oauth = spec.oauth && loadHeavy().resolveOAuth(spec.oauth, sub, readFile, fail);
     // Header values are credentials more often than not: mask them everywhere too.
     return { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers), ...(oauth?.secrets ?? [])] };
   }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors';
-import { parseOAuthSettings, type OAuthSettings } from './oauthConfig';
+import type { OAuthSettings } from './oauthConfig';
+import { loadHeavy } from '../lazy/load';
 
 /** Where a definition came from: user settings are trusted more than a workspace's. */
 export type ConfigSource = 'user' | 'workspace';
@@ -170,7 +171,7 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     if (!/^https?:\/\//i.test(url)) fail(`"url" must start with http:// or https:// (got "${url}").`);
     const headers = stringMap('headers', false) as Record<string, string>;
     if (e.oauth !== undefined && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) fail('"oauth" and an Authorization header both say how to authenticate: keep one.');
-    spec = { type: 'http', url, headers, ...(e.oauth !== undefined && { oauth: parseOAuthSettings(e.oauth, fail) }) };
+    spec = { type: 'http', url, headers, ...(e.oauth !== undefined && { oauth: loadHeavy().parseOAuthSettings(e.oauth, fail) }) };
   }
   return {
     name,

@@ -1,11 +1,13 @@
 import type { Client, StandardSchemaV1, Tool, Transport } from '@modelcontextprotocol/client';
 import { loadHeavy } from '../lazy/load';
+import { sanitizeLine } from '../render/sanitize';
 import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
-import type { ElicitationAnswer, FormField } from '../elicitation/formElicitation';
 import type { TaskEnabledSession, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import type { ElicitationCompletions } from '../elicitation/urlElicitation';
+import { answerElicitation, withLinkConsent, type AskUser } from './elicitationRequests';
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
@@ -86,8 +88,8 @@ export interface SdkClientOptions {
   readonly listingLimits?: ListingLimits;
   /** Names this server for the Tasks package: stable across sessions, so a task started before a reload can be resumed. */
   readonly endpointId?: string;
-  /** Asks the user a server's form (elicitation, form mode); without it the capability is not declared. */
-  readonly elicit?: (message: string, fields: readonly FormField[]) => Promise<ElicitationAnswer>;
+  /** Asks the user a server's form or link (elicitation, both modes); without it the capability is not declared. */
+  readonly elicit?: AskUser;
 }
 
 /**
@@ -104,16 +106,20 @@ export class SdkClient {
   private _tasks: Promise<TaskEnabledSession> | undefined;
   private _onclose: (() => void) | undefined;
   private readonly _closeListeners = new Set<() => void>();
+  private readonly _elicit: AskUser | undefined;
+  /** The links the user opened for this server, until it says each page is done. */
+  private readonly _completions: ElicitationCompletions = new (loadHeavy().ElicitationCompletions)();
 
   constructor(options: SdkClientOptions) {
     const { roots, log } = options;
     this._log = log;
     this._limits = options.listingLimits ?? {};
     this._endpointId = options.endpointId ?? 'mcp-tool-host';
+    this._elicit = options.elicit;
     this._client = new (loadHeavy().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {
-        capabilities: { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {} } }) },
+        capabilities: { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }) },
         jsonSchemaValidator: options.validator,
         // Speak 2026-07-28 to servers that do; others get the classic initialize after a short probe.
         versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
@@ -122,7 +128,14 @@ export class SdkClient {
     const client = this._client;
     if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
     const elicit = options.elicit;
-    if (elicit) client.setRequestHandler('elicitation/create', (request) => answerForm(request.params, elicit, log));
+    if (elicit) {
+      client.setRequestHandler('elicitation/create', (request) => answerElicitation(request.params, elicit, log, this._completions));
+      client.setNotificationHandler('notifications/elicitation/complete', (n) => {
+        const id = sanitizeLine(String(n.params.elicitationId)).slice(0, 200);
+        if (this._completions.complete(n.params.elicitationId)) log.info(`The server says the page it asked the user to open is done (elicitation ${id}).`);
+        else log.warn(`The server says elicitation ${id} is done, but the host opened no page under that id: ignored.`);
+      });
+    }
     client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
     client.setNotificationHandler('notifications/message', (n) => {
       const text = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
@@ -133,6 +146,7 @@ export class SdkClient {
     });
     client.onerror = (err) => log.warn(`Protocol: ${err.message}`);
     client.onclose = () => {
+      this._completions.closeAll();
       this._onclose?.();
       for (const listener of [...this._closeListeners]) listener();
     };
@@ -220,7 +234,9 @@ export class SdkClient {
     const { paramHeaderValues, rawAnswer, scanParamHeaders } = loadHeavy();
     const scan = this._overHttp && this._modern ? scanParamHeaders(tool.inputSchema) : undefined;
     const headers = scan && 'headers' in scan ? paramHeaderValues(scan.headers, args) : {};
-    return resultOf(rawAnswer(await this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers })));
+    // A server may refuse the call until the user opens a link (-32042): asked like any link, then sent again.
+    const send = () => this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers });
+    return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._elicit, this._log, this._completions, options.signal)));
   }
 
   /**
@@ -318,6 +334,7 @@ export class SdkClient {
 
   /** Closes the session and its transport; never throws. */
   async close(): Promise<void> {
+    this._completions.closeAll();
     await this._client.close().catch(() => undefined);
   }
 }
@@ -334,22 +351,4 @@ function resultOf(answer: unknown): RawToolResult {
 function headerFault(tool: Tool): string | undefined {
   const scan = loadHeavy().scanParamHeaders(tool.inputSchema);
   return 'fault' in scan ? scan.fault : undefined;
-}
-
-/**
- * An `elicitation/create` request: a form is shown when its schema is one the spec allows (else
- * declined, saying why in the server's log); URL mode is not offered, so a URL request is declined.
- */
-async function answerForm(params: unknown, elicit: NonNullable<SdkClientOptions['elicit']>, log: ServerLog): Promise<ElicitationAnswer> {
-  const request = (typeof params === 'object' && params !== null ? params : {}) as { mode?: unknown; message?: unknown; requestedSchema?: unknown };
-  if (request.mode !== undefined && request.mode !== 'form') {
-    log.warn(`The server asked for input in "${String(request.mode)}" mode, which the host does not offer: declined.`);
-    return { action: 'decline' };
-  }
-  const fields = loadHeavy().formFields(request.requestedSchema);
-  if (typeof fields === 'string') {
-    log.warn(`The server asked for input with a form the host cannot show (${fields}): declined.`);
-    return { action: 'decline' };
-  }
-  return elicit(typeof request.message === 'string' ? request.message : '', fields);
 }

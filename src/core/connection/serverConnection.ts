@@ -216,7 +216,7 @@ export class ServerConnection implements Disposable {
       validator: this._deps.validator,
       roots: this._deps.roots,
       // A form names the calls it may belong to: a server's request does not say which of its calls asks.
-      elicit: this._deps.elicit && ((message, fields) => this._deps.elicit!({ server: this.name, calls: [...new Set([...this._callsInFlight].map((c) => c.name))], message: safeText(message, this._secrets), fields })),
+      elicit: this._deps.elicit && ((asked) => this._deps.elicit!({ ...asked, server: this.name, calls: [...new Set([...this._callsInFlight].map((c) => c.name))], message: safeText(asked.message, this._secrets) })),
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
       // The same launch is the same server to the Tasks package, across sessions and reloads.

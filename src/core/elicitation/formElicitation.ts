@@ -6,6 +6,8 @@
  * shape is declined, never half-shown.
  */
 
+import type { UrlRequest } from './urlElicitation';
+
 /** One value a form asks for, as a prompt needs it. */
 export interface FormField {
   readonly name: string;
@@ -22,12 +24,15 @@ export interface FormField {
   readonly maximum?: number;
   readonly minLength?: number;
   readonly maxLength?: number;
+  /** The field looks like it asks for a credential (a password, token, key): the prompt warns and masks it. */
+  readonly secret?: boolean;
 }
 
 export type FormValue = string | number | boolean | string[];
 
 /** What a server asks: who, during which calls, the message it shows, and the fields. */
 export interface FormRequest {
+  readonly mode?: 'form';
   readonly server: string;
   /** The tools of that server being called when it asked (a server's request does not say which call it belongs to). */
   readonly calls?: readonly string[];
@@ -38,12 +43,14 @@ export interface FormRequest {
 /** The user's answer, as `elicitation/create` returns it. */
 export type ElicitationAnswer = { readonly action: 'accept'; readonly content: Record<string, FormValue> } | { readonly action: 'decline' } | { readonly action: 'cancel' };
 
-/** Asks the user (a terminal, a quick input); the host's way to answer a form. */
-export type Elicitor = (request: FormRequest) => Promise<ElicitationAnswer>;
+/** Asks the user (a terminal, a quick input); the host's way to answer a form or a link to open. */
+export type Elicitor = (request: FormRequest | UrlRequest) => Promise<ElicitationAnswer>;
 
 /** At most this many fields: a form is a few questions, not a document. */
 const MAX_FIELDS = 50;
 const FORMATS = new Set(['email', 'uri', 'date', 'date-time']);
+/** Words that say a field wants a credential (in its name, title or description). */
+const SECRET_WORDS = /pass(word|wd|phrase|code)|secret|token|api[\s_-]?key|private[\s_-]?key|access[\s_-]?key|credential|\bpin\b|\bcvv\b|\bssn\b/i;
 
 /** The fields of a form's `requestedSchema`, or why the form cannot be shown. */
 export function formFields(requestedSchema: unknown): FormField[] | string {
@@ -110,8 +117,9 @@ function fieldOf(name: string, schema: unknown, required: boolean): FormField | 
     return withDefault({ ...base, kind: 'choice', options }, schema.default);
   }
   if (schema.type === 'string') {
+    const secret = looksSecret(name, schema) || undefined;
     const format = typeof schema.format === 'string' && FORMATS.has(schema.format) ? schema.format : undefined;
-    return withDefault({ ...base, kind: 'string', format, minLength: count(schema.minLength), maxLength: count(schema.maxLength) }, schema.default);
+    return withDefault({ ...base, kind: 'string', format, minLength: count(schema.minLength), maxLength: count(schema.maxLength), secret }, schema.default);
   }
   if (schema.type === 'number' || schema.type === 'integer') {
     return withDefault({ ...base, kind: schema.type, minimum: finite(schema.minimum), maximum: finite(schema.maximum) }, schema.default);
@@ -126,6 +134,15 @@ function withDefault(field: FormField, value: unknown): FormField {
   const candidate = Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : value;
   if (typeof candidate !== 'string' && typeof candidate !== 'number' && typeof candidate !== 'boolean' && !Array.isArray(candidate)) return field;
   return checkValue(field, candidate) === undefined ? { ...field, default: candidate } : field;
+}
+
+/**
+ * A text field that asks for a credential: its name, title or description says so, or its format
+ * or `writeOnly` does. Servers should use URL mode for secrets; a form that asks anyway is flagged.
+ */
+function looksSecret(name: string, schema: Record<string, unknown>): boolean {
+  if (schema.format === 'password' || schema.writeOnly === true) return true;
+  return [name, schema.title, schema.description].some((t) => typeof t === 'string' && SECRET_WORDS.test(t));
 }
 
 function optionsOf(values: unknown, names: unknown): FormField['options'] | undefined {

@@ -1,8 +1,9 @@
 import * as vscode from 'vscode';
-import type { CallOutcome, CallPipeline } from '../../core/calls/callPipeline';
+import type { CallOutcome } from '../../core/calls/callPipeline';
 import { callLine, toolResultText } from '../../core/chat/callReport';
 import { shortArgs } from '../../core/chat/markdown';
 import { sanitizeLine } from '../../core/render/sanitize';
+import type { ChatDeps } from './toolLoop';
 
 /** How one tool call of a chat request ended (the chat result's metadata lists them, tests read it). */
 export interface ChatCallRecord {
@@ -14,19 +15,22 @@ export interface ChatCallRecord {
 
 /** Runs one call through the pipeline (origin "chat"), showing it as it happens. */
 export async function runChatCall(
-  pipeline: CallPipeline,
+  deps: ChatDeps,
   target: { server: string; tool: string; args: Record<string, unknown> },
   stream: vscode.ChatResponseStream,
   signal: AbortSignal,
 ): Promise<CallOutcome> {
   const label = `${sanitizeLine(target.server)} › ${sanitizeLine(target.tool)}`;
   stream.progress(vscode.l10n.t('Calling {0} {1}', label, shortArgs(target.args, 60)));
-  const outcome = await pipeline.call({
-    ...target,
-    origin: 'chat',
-    signal,
-    onProgress: (p) => stream.progress(`${label}: ${p.message ?? (p.total ? vscode.l10n.t('{0} of {1}', p.progress, p.total) : String(p.progress))}`),
-  });
+  const call = () =>
+    deps.pipeline.call({
+      ...target,
+      origin: 'chat',
+      signal,
+      onProgress: (p) => stream.progress(`${label}: ${p.message ?? (p.total ? vscode.l10n.t('{0} of {1}', p.progress, p.total) : String(p.progress))}`),
+    });
+  // A server that asks for input during this call asks in this chat response (chatAsks.ts).
+  const outcome = await (deps.asks ? deps.asks.during(target, stream, signal, call) : call());
   stream.markdown(callLine(target.server, target.tool, target.args, outcome));
   return outcome;
 }

@@ -34,7 +34,7 @@ export async function answerDirectCall(deps: ChatDeps, prompt: string, stream: v
   const abort = new AbortController();
   const subscription = token.onCancellationRequested(() => abort.abort());
   try {
-    const outcome = await runChatCall(deps.pipeline, parsed, stream, abort.signal);
+    const outcome = await runChatCall(deps, parsed, stream, abort.signal);
     if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
       stream.markdown(`\n${mdBlock(cutForModel(outcome.result.text, MAX_SHOWN_CHARS, vscode.l10n.t('the "MCP Tool Host" output channel')))}\n`);
     }

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { CallPipeline } from '../../core/calls/callPipeline';
 import type { ServerPool } from '../../core/connection/serverPool';
+import type { ChatAsks } from '../chatAsks';
 import { callLine } from '../../core/chat/callReport';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { modelToolNames } from '../../core/chat/modelToolNames';
@@ -13,6 +14,8 @@ import { readChatSettings, type ChatSettings } from './chatSettings';
 export interface ChatDeps {
   readonly pool: ServerPool;
   readonly pipeline: CallPipeline;
+  /** Where a server's request during a chat call is shown (in that chat response); without it, in a prompt. */
+  readonly asks?: ChatAsks;
 }
 
 /** What a free-text request did; the ChatResult's metadata (tests and follow-ups read it). */
@@ -118,7 +121,7 @@ async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, 
     stream.markdown(callLine(target.server, target.tool, args, vscode.l10n.t('not sent: this request reached its limit of {0} tool calls (`mcpToolHost.chat.maxToolCalls`)', settings.maxToolCalls)));
     return resultPart(part.callId, `Not sent: this chat request reached its limit of ${settings.maxToolCalls} tool calls. Answer with what you have.`);
   }
-  const outcome = await runChatCall(deps.pipeline, { server: target.server, tool: target.tool, args }, stream, signal);
+  const outcome = await runChatCall(deps, { server: target.server, tool: target.tool, args }, stream, signal);
   calls.push({ server: target.server, tool: target.tool, modelName: part.name, outcome: outcome.kind });
   return outcomePart(part.callId, outcome);
 }

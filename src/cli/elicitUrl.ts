@@ -1,0 +1,65 @@
+import * as readline from 'node:readline/promises';
+import type { ElicitationAnswer } from '../core/elicitation/formElicitation';
+import type { OfferedUrl, UrlRequest } from '../core/elicitation/urlElicitation';
+import { sanitizeLine } from '../core/render/sanitize';
+import type { ElicitationMode } from './args';
+import { openInBrowser, type BrowserChoice } from './browserCommand';
+
+/** Opens `url` in the user's browser; false when no browser could be started. */
+export type UrlOpener = (url: string) => Promise<boolean>;
+
+/**
+ * A server's request to open a link during a call, on the CLI: a refused link is declined with
+ * the reason on stderr; on a terminal the user sees the domain and the whole URL and answers y/N
+ * (only "y" opens it); off a terminal, or with --elicitation decline or defaults, it is declined,
+ * saying so on stderr. The call goes on with the server's answer, so the exit code is the call's.
+ */
+export async function answerUrl(request: UrlRequest, mode: ElicitationMode, opener: UrlOpener): Promise<ElicitationAnswer> {
+  const who = `"${sanitizeLine(request.server)}"`;
+  const during = duringWhich(request);
+  const link = request.link;
+  if (link.kind === 'refused') {
+    console.error(`${who} asked to open a link ${during}; refused: ${link.why} (${link.shown}).`);
+    return { action: 'decline' };
+  }
+  if (mode !== 'ask' || !process.stdin.isTTY) {
+    const why = mode === 'ask' ? 'not a terminal (a link opens only when you agree at a prompt)' : `--elicitation ${mode} (a link opens only when you agree at a prompt)`;
+    console.error(`${who} asked to open ${link.url} ${during}; declined: ${why}.`);
+    return { action: 'decline' };
+  }
+  return askUrl(request, link, process.stdin, process.stderr, opener);
+}
+
+/** On a terminal: who asks and why, the domain, the URL, then "Open it? [y/N]". */
+export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJS.ReadableStream, output: NodeJS.WritableStream, opener: UrlOpener): Promise<ElicitationAnswer> {
+  const say = (line: string) => void output.write(`${line}\n`);
+  const who = `"${sanitizeLine(request.server)}"`;
+  say(`${who} asks you to open a link ${duringWhich(request)}: ${sanitizeLine(request.message).slice(0, 300)}`);
+  say(`  Domain: ${link.domain}${link.punycode ? '  (an international name, shown as punycode: check it is the site you expect)' : ''}`);
+  say(`  URL:    ${link.url}`);
+  const rl = readline.createInterface({ input, output });
+  const ended = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
+  let reply: string;
+  try {
+    reply = (await Promise.race([rl.question(`Open ${link.domain} in your browser? [y/N]: `), ended])).trim().toLowerCase();
+  } finally {
+    rl.close();
+  }
+  if (reply !== 'y' && reply !== 'yes') {
+    say('Declined: the link was not opened.');
+    return { action: 'decline' };
+  }
+  if (!(await opener(link.url))) say(`No browser could be started: copy the URL above into your browser.`);
+  if (request.completion) {
+    say(`Waiting for ${who} to say the page is done (the call goes on meanwhile).`);
+    void request.completion.then((done) => done && say(`${who} says the page at ${link.domain} is done.`));
+  }
+  return { action: 'accept', content: {} };
+}
+
+/** Opens links the user agreed to with their browser command (--browser, BROWSER) or the platform's opener, never a shell. */
+export const browserOpener = (choice: BrowserChoice): UrlOpener => (url) => openInBrowser(choice, url);
+
+function duringWhich(request: UrlRequest): string {
+  return request.calls?.length === 1 ? `during its call "${sanitizeLine(request.calls[0])}"` : 'during a call';
+}
