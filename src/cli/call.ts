@@ -62,10 +62,26 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
     progress: (_id, p) => {
       if (!options.json) console.error(`progress ${p.progress}${p.total ? `/${p.total}` : ''} ${p.message ?? ''}`.trimEnd());
     },
+    // A call the server runs as a task: its status as it goes (Ctrl+C cancels the task).
+    task: (_id, text) => {
+      if (!options.json) console.error(text);
+    },
   };
   const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: saveToTemp, audit: new FileAuditLog(options.auditFile ?? defaultCliAuditFile()) });
-  const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli' });
-  return report(options, outcome, refusedHeadless);
+  // Ctrl+C cancels the call (and a task the server runs for it); a second one quits at once.
+  const stop = new AbortController();
+  const interrupted = () => {
+    if (stop.signal.aborted) process.exit(130);
+    console.error('Cancelling the call (Ctrl+C again quits at once)…');
+    stop.abort();
+  };
+  process.on('SIGINT', interrupted);
+  try {
+    const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli', signal: stop.signal });
+    return report(options, outcome, refusedHeadless);
+  } finally {
+    process.off('SIGINT', interrupted);
+  }
 }
 
 function parseArgsJson(text: string | undefined): Record<string, unknown> {

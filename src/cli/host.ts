@@ -9,6 +9,9 @@ import { silentLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
 import { cliOAuthHost, type BrowserChoice } from './oauthHost';
 import type { Elicitor } from '../core/elicitation/formElicitation';
+import { rememberedEra } from '../core/connection/eraMemory';
+import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
+import { eraFile } from './eraFile';
 
 export interface CliHost {
   readonly pool: ServerPool;
@@ -24,8 +27,10 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
   const oauth = cliOAuthHost(options.browser);
+  // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.
+  const eras = eraFile(path.join(path.dirname(defaultCliAuditFile()), 'eras.json'));
   // Nothing prints a server's log in a terminal: doctor reads the connection's facts instead.
-  const pool = new ServerPool(() => ({
+  const pool = new ServerPool((_name, definition) => ({
     validator,
     clientVersion: options.clientVersion,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
@@ -33,6 +38,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
     elicit: options.elicit,
+    eraMemory: rememberedEra(eras, definition),
   }));
   pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });
   return {

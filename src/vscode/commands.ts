@@ -61,32 +61,42 @@ export class CallToolCommand {
   }
 }
 
-/** Runs the call under a cancellable progress notification; cancel aborts the request. */
+/**
+ * Runs the call under a cancellable progress notification; cancel aborts the request. A call the
+ * server runs as a task leaves the notification when the task starts: its row in the Tools view
+ * and the status bar follow it from there (Cancel Task), for as long as it takes, and a window
+ * that closes meanwhile does not cancel it.
+ */
 async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>, origin: CallOrigin) {
-  return vscode.window.withProgress(
+  const controller = new AbortController();
+  let call: Promise<CallOutcome> | undefined;
+  await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: `${sanitizeLine(target.server)} / ${sanitizeLine(target.tool)}`, cancellable: true },
-    async (progress, token) => {
-      const controller = new AbortController();
+    (progress, token) => {
       const sub = token.onCancellationRequested(() => controller.abort());
-      try {
-        let reported = 0;
-        const onProgress = (p: { progress: number; total?: number; message?: string }) => {
-          const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
-          progress.report({ message: p.message ?? (p.total ? vscode.l10n.t('{0} of {1}', p.progress, p.total) : `${p.progress}`), increment: percent === undefined ? undefined : percent - reported });
-          if (percent !== undefined) reported = percent;
+      let reported = 0;
+      const onProgress = (p: { progress: number; total?: number; message?: string }) => {
+        const percent = p.total ? Math.min(100, (p.progress / p.total) * 100) : undefined;
+        progress.report({ message: p.message ?? (p.total ? vscode.l10n.t('{0} of {1}', p.progress, p.total) : `${p.progress}`), increment: percent === undefined ? undefined : percent - reported });
+        if (percent !== undefined) reported = percent;
+      };
+      return new Promise<void>((leave) => {
+        const onTaskStarted = () => {
+          sub.dispose();
+          leave();
         };
-        const outcome = await deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress });
-        if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links, origin);
-        if (outcome.kind === 'failed') {
-          const showOutput = vscode.l10n.t('Show Output');
-          void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', sanitizeLine(target.tool), outcome.message), showOutput).then((a) => a && deps.output.show());
-        }
-        return outcome;
-      } finally {
-        sub.dispose();
-      }
+        call = deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress, onTaskStarted });
+        void call.finally(() => (sub.dispose(), leave()));
+      });
     },
   );
+  const outcome = await call!;
+  if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links, origin);
+  if (outcome.kind === 'failed') {
+    const showOutput = vscode.l10n.t('Show Output');
+    void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', sanitizeLine(target.tool), outcome.message), showOutput).then((a) => a && deps.output.show());
+  }
+  return outcome;
 }
 
 /** A result with resource links offers to open them (read through resources/read). */

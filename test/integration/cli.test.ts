@@ -422,4 +422,59 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.match(graph.stdout, /made by the CLI test/);
     fs.rmSync(files, { recursive: true, force: true });
   });
+
+  describe('a call the server runs as a task', () => {
+    let tasksDir: string;
+    before(() => {
+      tasksDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-tasks-'));
+      const jobs = { command: process.execPath, args: [path.join(FIXTURES, 'tasks.cjs')], env: { TASKS_DIR: tasksDir }, timeoutSeconds: 1 };
+      fs.writeFileSync(path.join(dir, 'tasks.json'), JSON.stringify({ servers: { jobs } }));
+    });
+    after(() => fs.rmSync(tasksDir, { recursive: true, force: true }));
+
+    it('without a terminal: its status on stderr, its result on stdout, past the 1 s call timeout (exit 0)', async () => {
+      const r = await run('call', 'jobs', 'build', '--args', '{"seconds":2.5}', '--config', 'tasks.json');
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'build finished after 2.5 s\n');
+      assert.match(r.stderr, /^task task-\d+-\w+: the server runs this call as a task; it may run past the call timeout, and cancelling the call cancels it\.\ntask working: step 1 of 5\n/);
+      assert.match(r.stderr, /\ntask completed: built\n$/);
+    });
+
+    it('on a terminal: the same lines; --json keeps stderr quiet', async () => {
+      const t = await terminal(['call', 'jobs', 'build', '--args', '{"seconds":1}', '--config', 'tasks.json'], []);
+      assert.equal(t.code, 0, t.output);
+      assert.match(t.output, /task working: step 1 of 2[\s\S]*task completed: built[\s\S]*build finished after 1 s/);
+      const json = await run('call', 'jobs', 'build', '--args', '{"seconds":0.5}', '--config', 'tasks.json', '--json');
+      assert.equal(json.code, 0, json.stderr);
+      assert.equal(json.stderr, '');
+      assert.equal((JSON.parse(json.stdout) as { result: { text: string } }).result.text, 'build finished after 0.5 s');
+    });
+
+    it('Ctrl+C cancels the task on the server, then exits (4, "cancelled by user.")', async () => {
+      const child = spawn(process.execPath, [CLI, 'call', 'jobs', 'build', '--args', '{"seconds":30}', '--config', 'tasks.json'], { cwd: dir, env: { ...process.env, XDG_STATE_HOME: STATE }, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stderr = '';
+      const ended = new Promise<number | null>((resolve) => child.on('close', resolve));
+      await new Promise<void>((resolve) => child.stderr.setEncoding('utf8').on('data', (t: string) => ((stderr += t), /task working/.test(stderr) && resolve())));
+      child.kill('SIGINT');
+      assert.equal(await ended, 4, stderr);
+      assert.match(stderr, /Cancelling the call \(Ctrl\+C again quits at once\)…\ncancelled by user\.\n$/);
+      const kept = fs.readdirSync(tasksDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(tasksDir, f), 'utf8')) as { seconds: number; cancelled?: boolean });
+      assert.equal(kept.find((t) => t.seconds === 30)?.cancelled, true, 'the server heard tasks/cancel');
+    });
+  });
+
+  it('remembers a 2025-era server between runs: the next run skips the 2026-07-28 probe', async () => {
+    const methods = path.join(dir, 'methods.log');
+    const quiet = { command: process.execPath, args: [path.join(FIXTURES, 'ignores-unknown.cjs')], env: { METHODS_LOG: methods } };
+    fs.writeFileSync(path.join(dir, 'quiet.json'), JSON.stringify({ servers: { quiet } }));
+    const first = await run('tools', 'quiet', '--config', 'quiet.json');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(fs.readFileSync(methods, 'utf8'), /^server\/discover\ninitialize\n/);
+    fs.rmSync(methods);
+    const second = await run('tools', 'quiet', '--config', 'quiet.json');
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(fs.readFileSync(methods, 'utf8'), /^initialize\n/);
+    const eras = JSON.parse(fs.readFileSync(path.join(STATE, 'mcp-tool-host/eras.json'), 'utf8')) as Record<string, { era: string }>;
+    assert.deepEqual(Object.entries(eras).filter(([k]) => k.startsWith('protocolEra:quiet:')).map(([, v]) => v.era), ['legacy']);
+  });
 });

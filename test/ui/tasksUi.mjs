@@ -9,6 +9,11 @@ import { workbenchPage } from './workbenchPage.mjs';
 
 const SERVERS_KEY = 'mcpToolHost.servers';
 
+/** Every file named `name` under `dir`. @param {string} dir @param {string} name @returns {string[]} */
+function findFiles(dir, name) {
+  return fs.readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => path.basename(f) === name).map((f) => path.join(dir, f));
+}
+
 /**
  * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
  * @param {import('./workbenchPage.mjs').UiSuiteOptions} options
@@ -32,7 +37,7 @@ export async function runTasksUiTests(cs, { runDir, shotsDir, root, log = consol
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'tasks', log });
-  const { shot, check, openWorkbench, sidebar, row, openView, waitOutput, widenSidebar, runCommand } = ui;
+  const { shot, check, openWorkbench, sidebar, row, openView, viewTitle, waitOutput, widenSidebar, runCommand } = ui;
   const statusBar = page.locator('.part.statusbar');
   const taskRow = () => row(/^deploy \(task\)/);
 
@@ -70,10 +75,17 @@ export async function runTasksUiTests(cs, { runDir, shotsDir, root, log = consol
         await row(/^Deploy|^deploy/).filter({ hasNotText: 'task)' }).click();
         await taskRow().filter({ hasText: /working · step/ }).waitFor({ timeout: 20_000 });
         await page.reload();
-        await openView();
+        // The view comes back open by itself: clicking its tab before it is restored would close it.
+        await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
+        await viewTitle.waitFor({ timeout: 20_000 }).catch(() => openView());
         // After the reload the server starts again and is asked about the task: it still works.
         const earlier = taskRow().filter({ hasText: /working · step \d+ of 40 · from an earlier session/ });
-        await earlier.waitFor({ timeout: 60_000 });
+        await earlier.waitFor({ timeout: 60_000 }).catch((err) => {
+          // What the server and the host kept, to tell a task cancelled on the way out from one never kept.
+          const serverSide = fs.readdirSync(tasksDir).filter((f) => f.endsWith('.json')).map((f) => fs.readFileSync(path.join(tasksDir, f), 'utf8'));
+          const kept = findFiles(path.join(runDir, 'ud'), 'tasks.json').map((f) => fs.readFileSync(f, 'utf8'));
+          throw new Error(`${err.message}\nserver's tasks: ${serverSide.join(' ')}\nhost's kept tasks: ${kept.join(' ')}`);
+        });
         await shot('task-after-reload', sidebar);
         await earlier.click();
         await waitOutput(/result \(\d+ ms\):\s*deploy finished after 20 s/, 40_000);

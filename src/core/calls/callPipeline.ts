@@ -29,6 +29,8 @@ export interface CallRequest {
   readonly args: Record<string, unknown>;
   readonly origin: CallOrigin;
   readonly signal?: AbortSignal;
+  /** The server runs the call as a task: from here on the task board follows it (and Cancel Task cancels it). */
+  readonly onTaskStarted?: () => void;
   /** Progress for the caller's own UI (a notification, a chat response), besides the sink. */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
 }
@@ -238,7 +240,10 @@ export class CallPipeline {
         onprogress: (p) => options.progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
         onTask: (task) => {
           options.task(task.taskId);
-          this._sink.line(callId, `task ${sanitizeLine(task.taskId)}: the server runs this call as a task; it may run past the call timeout (Cancel Task stops it).`);
+          request.onTaskStarted?.();
+          const text = `task ${sanitizeLine(task.taskId)}: the server runs this call as a task; it may run past the call timeout, and cancelling the call cancels it.`;
+          this._sink.line(callId, text);
+          this._sink.task?.(callId, text);
           this._options.tasks?.started({ server: request.server, tool: request.tool, taskId: task.taskId, startedAt, reference: task.reference }, options.abort);
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
@@ -288,6 +293,7 @@ export class CallPipeline {
       if (!shown || shown.status !== status.status || now - shown.at >= TASK_LINE_MS) {
         shown = { status: status.status, at: now };
         sink.line(callId, `task ${status.status}${message}`);
+        sink.task?.(callId, `task ${status.status}${message}`);
       }
       board?.status(server, status.taskId, status.status, status.statusMessage && maskSecrets(status.statusMessage, connection.secrets));
     };

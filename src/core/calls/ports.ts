@@ -49,6 +49,8 @@ export interface CallSink {
   begin(header: CallHeader): void;
   line(callId: string, text: string): void;
   progress(callId: string, progress: { progress: number; total?: number; message?: string }): void;
+  /** Also hears the lines of a call the server runs as a task (its status as it changes); they go to `line` too. */
+  task?(callId: string, text: string): void;
   /** May be async: a sink that writes a large result in chunks resolves when it is written. */
   end(callId: string, summary: string): void | Promise<void>;
 }

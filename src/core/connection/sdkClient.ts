@@ -9,6 +9,9 @@ import type { TaskEnabledSession, TaskView, ToolExecution } from '@modelcontextp
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskUser } from './elicitationRequests';
 
+/** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
+const FOR_THE_SESSION_MS = 2_147_483_647;
+
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
 
@@ -106,6 +109,11 @@ export class SdkClient {
   private _tasks: Promise<TaskEnabledSession> | undefined;
   private _onclose: (() => void) | undefined;
   private readonly _closeListeners = new Set<() => void>();
+  /** Ends the `subscriptions/listen` request (2026-07-28) when the session closes. */
+  private readonly _listening = new AbortController();
+  /** A `subscriptions/listen` request is open: list changes are pushed. */
+  private _listenedTo = false;
+  private _listingTtlMs: number | undefined;
   private readonly _elicit: AskUser | undefined;
   /** The links the user opened for this server, until it says each page is done. */
   private readonly _completions: ElicitationCompletions = new (loadHeavy().ElicitationCompletions)();
@@ -146,6 +154,7 @@ export class SdkClient {
     });
     client.onerror = (err) => log.warn(`Protocol: ${err.message}`);
     client.onclose = () => {
+      this._listening.abort();
       this._completions.closeAll();
       this._onclose?.();
       for (const listener of [...this._closeListeners]) listener();
@@ -204,9 +213,24 @@ export class SdkClient {
    */
   async listTools(): Promise<Tool[]> {
     const { rawAnswer } = loadHeavy();
-    const fetchPage = async (cursor: string | undefined) => rawAnswer(await this._client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ANY_ANSWER));
+    let ttlMs: unknown;
+    const fetchPage = async (cursor: string | undefined) => {
+      const page = rawAnswer(await this._client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ANY_ANSWER));
+      if (cursor === undefined) ttlMs = (page as { ttlMs?: unknown } | undefined)?.ttlMs;
+      return page;
+    };
     const checkHeaders = this._overHttp && this._modern ? headerFault : undefined;
-    return listAllTools(fetchPage, this._limits, this._log, checkHeaders);
+    const tools = await listAllTools(fetchPage, this._limits, this._log, checkHeaders);
+    this._listingTtlMs = this._modern && typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0 ? ttlMs : undefined;
+    return tools;
+  }
+
+  /**
+   * How long the last tool listing stays fresh, as a 2026-07-28 server said (`ttlMs`); undefined:
+   * it did not say, or said not to cache, or the session listens for changes (they come pushed).
+   */
+  get listingTtlMs(): number | undefined {
+    return this._listenedTo ? undefined : this._listingTtlMs;
   }
 
   /** The server runs `tools/call` as tasks (2025-11-25: the `tasks.requests.tools.call` capability). */
@@ -321,6 +345,24 @@ export class SdkClient {
     return this._tasks;
   }
 
+  /**
+   * In the 2026-07-28 era a server tells of tool list changes only to a client that listens: one
+   * `subscriptions/listen` request, held open for the session, asks for them when the server
+   * declares `tools.listChanged`. The notifications reach the same handler as in the 2025 era.
+   */
+  listenForChanges(): void {
+    const tools = this._client.getServerCapabilities()?.tools as { listChanged?: boolean } | undefined;
+    if (!this._modern || !tools?.listChanged) return;
+    const listen = { method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } };
+    const signal = this._listening.signal;
+    this._listenedTo = true;
+    const ended = () => void (this._listenedTo = false);
+    this._client.request(listen as never, ANY_ANSWER, { signal, timeout: FOR_THE_SESSION_MS, maxTotalTimeout: FOR_THE_SESSION_MS }).finally(ended).then(
+      () => this._log.info('The server ended its subscription to tool list changes (subscriptions/listen): Refresh lists the tools again.'),
+      (err: unknown) => signal.aborted || this._log.warn(`Listening for tool list changes failed (subscriptions/listen: ${err instanceof Error ? err.message : String(err)}): Refresh lists the tools again.`),
+    );
+  }
+
   /** `resources/read`, for opening a resource link from a result. */
   async readResource(uri: string): Promise<ResourceContents> {
     const result = await this._client.readResource({ uri });
@@ -334,6 +376,7 @@ export class SdkClient {
 
   /** Closes the session and its transport; never throws. */
   async close(): Promise<void> {
+    this._listening.abort();
     this._completions.closeAll();
     await this._client.close().catch(() => undefined);
   }

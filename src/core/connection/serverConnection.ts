@@ -196,6 +196,7 @@ export class ServerConnection implements Disposable {
       this._log.info(`Connected: ${info.serverName ?? '?'} ${info.serverVersion ?? ''}, protocol ${info.protocolVersion ?? '?'}`);
       if (this._deps.rootsWhy) this._log.info(`Roots: ${this._deps.rootsWhy}`);
       this._setState({ kind: 'running', ...info });
+      client.listenForChanges(); // 2026-07-28: before the listing, so no change falls between the two
       await this._listTools(generation);
     } catch (err) {
       if (generation !== this._generation) return;
@@ -320,10 +321,13 @@ export class ServerConnection implements Disposable {
     this._serverMessages.dispose();
   }
 
-  private _listTools(generation: number): Promise<void> {
+  private async _listTools(generation: number): Promise<void> {
     const client = this._client;
-    if (!client) return Promise.resolve();
-    return this._catalog.list(client, () => generation === this._generation);
+    if (!client) return;
+    await this._catalog.list(client, () => generation === this._generation);
+    // A 2026-07-28 listing that goes stale is fetched again (unless changes come pushed: listenForChanges).
+    const ttlMs = client.listingTtlMs;
+    if (ttlMs !== undefined && generation === this._generation && this._client === client) this._catalog.relistAfter(ttlMs, () => this._listTools(generation));
   }
 
   private _onClosed(generation: number): void {

@@ -4,6 +4,9 @@ import type { ServerLog } from '../serverLog';
 import { sanitizeLine } from '../render/sanitize';
 import { mergeDuplicateTools } from '../tools/duplicateTools';
 
+/** How soon and how late a listing that went stale (its `ttlMs`) is fetched again. */
+export const TTL_BOUNDS_MS = { min: 2_000, max: 60 * 60_000 } as const;
+
 /** list_changed notifications often come in bursts: one `tools/list` after the last of them. */
 const LIST_CHANGED_DEBOUNCE_MS = 250;
 
@@ -87,6 +90,16 @@ export class ToolCatalog implements Disposable {
   relistSoon(relist: () => Promise<void>): void {
     clearTimeout(this._relistTimer);
     this._relistTimer = setTimeout(() => void relist(), LIST_CHANGED_DEBOUNCE_MS);
+  }
+
+  /**
+   * Lists again when the listing goes stale: a 2026-07-28 server says how long a listing stays
+   * fresh (`ttlMs`), and tells a client that does not listen of no change. Kept within
+   * TTL_BOUNDS_MS, so a server cannot have us list flat out, nor never again.
+   */
+  relistAfter(ttlMs: number, relist: () => Promise<void>): void {
+    clearTimeout(this._relistTimer);
+    this._relistTimer = setTimeout(() => void relist(), Math.min(TTL_BOUNDS_MS.max, Math.max(TTL_BOUNDS_MS.min, ttlMs)));
   }
 
   /** The session ended: a pending re-list would ask a client that is gone. */
