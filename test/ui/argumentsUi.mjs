@@ -21,7 +21,9 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   fs.mkdirSync(path.dirname(settingsFile), { recursive: true });
   writeSettings({ demo });
   const asks = { command: NODE24, args: [path.join(root, 'test/fixtures/servers/elicits.cjs')] };
-  trustWorkspaceServers(runDir, ['demo', 'forms', 'asks']);
+  // The same server in the 2026-07-28 era, where it asks by answering input_required (MRTR).
+  const modern = { ...asks, env: { MODERN: '1' } };
+  trustWorkspaceServers(runDir, ['demo', 'forms', 'asks', 'modern']);
 
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
@@ -217,6 +219,26 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         if ((await box.getAttribute('type')) !== 'password') throw new Error(`the API key box is of type "${await box.getAttribute('type')}", not password`);
         await shot('elicitation-secret-masked');
         await page.keyboard.press('Escape');
+      });
+
+      await check('a 2026-07-28 server asks by answering input_required (MRTR): the same prompts, then the retried call\'s result', async () => {
+        writeSettings({ demo, forms, asks, modern });
+        await startWorkspaceServer('modern');
+        // Its tools come after those of "asks", which has a "profile" too.
+        const modernProfile = page.getByRole('treeitem', { name: /^profile/ }).nth(1);
+        await modernProfile.waitFor({ timeout: 30_000 });
+        await modernProfile.click();
+        await promptTitle('"modern" asks for input during its call "profile"', 30_000);
+        await promptRow('Answer').waitFor();
+        await shot('mrtr-who-asks');
+        await promptRow('Answer').click();
+        for (const [i, field] of ['Name', 'age', 'score', 'status', 'verified', 'tags', 'note'].entries()) {
+          await promptTitle(`modern (${i + 1}/7): ${field}`);
+          await page.keyboard.press('Enter');
+        }
+        // The server read the answer from the retried call (inputResponses), with its requestState.
+        await waitOutput(/"era":\s*"input_required",\s*"requestState":\s*"round-1"/);
+        await shot('mrtr-output');
       });
   }, async () => {
     await browser.close();
