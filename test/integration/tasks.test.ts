@@ -13,14 +13,19 @@ function memory(): TaskMemory & { saved: readonly SavedTask[] } {
 
 const polls = (dir: string) => (fs.existsSync(path.join(dir, 'polls.log')) ? fs.readFileSync(path.join(dir, 'polls.log'), 'utf8').trim().split('\n') : []);
 
-describe('tool calls that the server runs as tasks (2025-11-25)', function () {
+// The same cases in both eras: 2025-11-25 tasks, and the 2026-07-28 tasks extension (SEP-2663, MODERN=1).
+for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`tool calls that the server runs as tasks (${era})`, function () {
   this.timeout(60_000);
+  const modern = era === '2026-07-28' ? { MODERN: '1' } : {};
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tasks-test-'));
   const saved = memory();
   const board = new TaskBoard(saved);
   // A call timeout of 1 s: every task here outlives it.
-  const host = makeHost({ t: node(path.join(FIXTURES, 'tasks.cjs'), { timeoutSeconds: 1, env: { TASKS_DIR: dir } }) }, 'allow-once', { tasks: board });
-  before(() => host.pool.get('t')!.start());
+  const host = makeHost({ t: node(path.join(FIXTURES, 'tasks.cjs'), { timeoutSeconds: 1, env: { TASKS_DIR: dir, ...modern } }) }, 'allow-once', { tasks: board });
+  before(async () => {
+    await host.pool.get('t')!.start();
+    assert.equal((host.pool.get('t')!.state as { protocolVersion?: string }).protocolVersion, era);
+  });
   after(async () => {
     await host.close();
     board.dispose();
@@ -94,8 +99,9 @@ describe('tool calls that the server runs as tasks (2025-11-25)', function () {
     await host.pool.get('t')!.stop();
     const cut = await call;
     assert.equal(cut.kind, 'failed', JSON.stringify(cut));
-    // Kept for the next session, as a reload would find it.
+    // Kept for the next session, as a reload would find it, in its era's generation.
     assert.equal(saved.saved.length, 1);
+    assert.equal(saved.saved[0].reference.generation, era === '2026-07-28' ? 'v2' : 'v1');
     const reloaded = new TaskBoard(saved);
     const [earlier] = reloaded.entries();
     assert.deepEqual({ tool: earlier.tool, status: earlier.status, live: earlier.live }, { tool: 'build', status: 'earlier', live: false });
@@ -137,7 +143,7 @@ describe('tool calls that the server runs as tasks (2025-11-25)', function () {
   });
 
   it('a server that does not run tasks gets a plain call, even for a tool that declares them', async () => {
-    const plain = makeHost({ p: node(path.join(FIXTURES, 'tasks.cjs'), { env: { NO_TASKS: '1', TASKS_DIR: dir } }) }, 'allow-once', { tasks: board });
+    const plain = makeHost({ p: node(path.join(FIXTURES, 'tasks.cjs'), { env: { NO_TASKS: '1', TASKS_DIR: dir, ...modern } }) }, 'allow-once', { tasks: board });
     try {
       await plain.pool.get('p')!.start();
       const outcome = await plain.pipeline.call({ server: 'p', tool: 'build', args: {}, origin: 'api' });
