@@ -400,7 +400,8 @@ export class SdkClient {
 /** A result without the 2026-07-28 envelope field `resultType` (the Tasks package has acted on it). */
 function withoutEnvelope(answer: unknown): unknown {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('resultType' in answer)) return answer;
-  const { resultType: _envelope, ...rest } = answer as Record<string, unknown>;
+  const rest = { ...(answer as Record<string, unknown>) };
+  delete rest.resultType;
   return rest;
 }
 
