@@ -12,9 +12,6 @@ import type { RawRequests } from './rawAnswers';
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
-
-/** The 2026-07-28 tasks extension (SEP-2663), as a server declares it under `capabilities.extensions`. */
-const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 /** The longest task id followed; a longer one is refused (and the board would not keep it either, taskBoard.ts). */
 const MAX_TASK_ID = 200;
 
@@ -235,9 +232,7 @@ export class SdkClient {
 
   /** A 2026-07-28 server that declared the tasks extension: it may answer any `tools/call` with a task. */
   private get _tasksExtension(): boolean {
-    if (!this._modern) return false;
-    const declared: unknown = (this._client.getServerCapabilities()?.extensions as Record<string, unknown> | undefined)?.[TASKS_EXTENSION_ID];
-    return typeof declared === 'object' && declared !== null && !Array.isArray(declared) && Object.keys(declared).length === 0;
+    return this._modern && loadHeavy().declaresTasksExtension(this._client.getServerCapabilities());
   }
 
   /**
@@ -341,7 +336,7 @@ export class SdkClient {
     try {
       if (signal?.aborted) onAbort();
       const { outcome } = await execution.settle({ onEvent: (event) => void (event.type === 'task' ? report(event.task) : event.outcome.task && report(event.outcome.task)) });
-      if (outcome.status === 'completed') return resultOf(withoutEnvelope(rawAnswer(outcome.result)));
+      if (outcome.status === 'completed') return resultOf(loadHeavy().withoutEnvelope(rawAnswer(outcome.result)));
       if (outcome.status === 'cancelled') throw new TaskEnded('The task was cancelled.');
       throw new TaskEnded(`The task failed: ${outcome.error.message}`);
     } finally {
@@ -395,14 +390,6 @@ export class SdkClient {
     this._completions.closeAll();
     await this._client.close().catch(() => undefined);
   }
-}
-
-/** A result without the 2026-07-28 envelope field `resultType` (the Tasks package has acted on it). */
-function withoutEnvelope(answer: unknown): unknown {
-  if (typeof answer !== 'object' || answer === null || Array.isArray(answer) || !('resultType' in answer)) return answer;
-  const rest = { ...(answer as Record<string, unknown>) };
-  delete rest.resultType;
-  return rest;
 }
 
 const isTaskSupport = (v: unknown): v is 'required' | 'optional' | 'forbidden' => v === 'required' || v === 'optional' || v === 'forbidden';

@@ -162,6 +162,21 @@ class RequestPort implements ConnectedMcpSessionPort {
   }
 }
 
+/** The server declared the 2026-07-28 tasks extension (SEP-2663): an empty object under `capabilities.extensions`, as the extension defines it. */
+export function declaresTasksExtension(capabilities: unknown): boolean {
+  const extensions = isObject(capabilities) ? capabilities.extensions : undefined;
+  const declared = isObject(extensions) ? extensions[TASKS_EXTENSION_ID] : undefined;
+  return isObject(declared) && Object.keys(declared).length === 0;
+}
+
+/** A result without the 2026-07-28 envelope field `resultType` (the Tasks package has acted on it). */
+export function withoutEnvelope(answer: unknown): unknown {
+  if (!isObject(answer) || !('resultType' in answer)) return answer;
+  const rest = { ...answer };
+  delete rest.resultType;
+  return rest;
+}
+
 /** Each request of the 2026-07-28 era says its version, client and capabilities in `_meta`; ours include the tasks extension. */
 function frame(extension: TasksExtension, params: Record<string, unknown> | undefined): Record<string, unknown> {
   const meta = isObject(params?._meta) ? params._meta : {};
