@@ -2,12 +2,12 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { CallOutcome, CallPipeline } from '../core/calls/callPipeline';
-import type { SavedTask, TaskBoard, TaskEntry, TaskMemory } from '../core/calls/taskBoard';
+import type { SavedTask, TaskBoard, TaskMemory } from '../core/calls/taskBoard';
 import type { ServerPool } from '../core/connection/serverPool';
 import { ServerState } from '../core/connection/serverState';
 import type { Disposable } from '../core/events';
-import { sanitizeLine } from '../core/render/sanitize';
 import type { ServerLogs } from './serverLogs';
+import { loadForms } from './lazy/load';
 
 /**
  * Where the tasks a window started are kept: a file in the workspace's storage folder, written at
@@ -48,7 +48,7 @@ export interface TaskCommandDeps {
 }
 
 /**
- * Cancel Task, Fetch Result and Forget Task, from the task rows of the Tools view or the palette;
+ * Cancel Task, Fetch Result and Forget Task (taskActions.ts, loaded at first use), from the task rows of the Tools view or the palette;
  * and, whenever a server starts, asking it about the tasks an earlier session left.
  */
 export class TaskCommands implements Disposable {
@@ -66,50 +66,21 @@ export class TaskCommands implements Disposable {
   }
 
   /** Asks the server to cancel a running task (the call that follows it ends as cancelled). */
-  async cancel(target?: TaskTarget): Promise<void> {
-    const entry = target ? this._deps.tasks.get(target.server, target.taskId) : await this._pick(vscode.l10n.t('Cancel which task?'), (e) => e.live);
-    if (entry && !this._deps.tasks.cancel(entry.server, entry.taskId)) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('Task {0} is not running in this window: nothing to cancel.', sanitizeLine(entry.taskId)));
-    }
+  cancel(target?: TaskTarget): Promise<void> {
+    return loadForms().cancelTask(this._deps, target);
   }
 
   /** Follows a task of an earlier session until it ends and shows its result in the output channel (and returns how it ended). */
-  async fetchResult(target?: TaskTarget): Promise<CallOutcome | undefined> {
-    const entry = target ? this._deps.tasks.get(target.server, target.taskId) : await this._pick(vscode.l10n.t('Fetch the result of which task?'), (e) => !e.live);
-    if (!entry || entry.live) return undefined;
-    this._deps.output.show(true);
-    const outcome = await this._deps.pipeline.fetchTaskResult({ server: entry.server, taskId: entry.taskId, origin: 'tree' });
-    if (outcome.kind === 'failed' || outcome.kind === 'protocol-error' || outcome.kind === 'timeout') {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Fetching the result of task {0} failed: {1}', sanitizeLine(entry.taskId), outcome.message));
-    }
-    return outcome;
+  fetchResult(target?: TaskTarget): Promise<CallOutcome | undefined> {
+    return loadForms().fetchTaskResult(this._deps, target);
   }
 
   /** Drops a task of an earlier session, without asking the server. */
-  async forget(target?: TaskTarget): Promise<void> {
-    const entry = target ? this._deps.tasks.get(target.server, target.taskId) : await this._pick(vscode.l10n.t('Forget which task?'), (e) => !e.live);
-    if (entry) this._deps.tasks.forget(entry.server, entry.taskId);
+  forget(target?: TaskTarget): Promise<void> {
+    return loadForms().forgetTask(this._deps, target);
   }
 
   dispose(): void {
     this._subscription.dispose();
-  }
-
-  private async _pick(title: string, which: (e: TaskEntry) => boolean): Promise<TaskEntry | undefined> {
-    const entries = this._deps.tasks.entries().filter(which);
-    if (entries.length === 0) {
-      void vscode.window.showInformationMessage(vscode.l10n.t('No task to choose from.'));
-      return undefined;
-    }
-    const picked = await vscode.window.showQuickPick(
-      entries.map((entry) => ({
-        label: `${sanitizeLine(entry.server)} · ${sanitizeLine(entry.tool)}`,
-        description: entry.statusMessage ?? entry.status,
-        detail: vscode.l10n.t('Task {0}, started {1}', sanitizeLine(entry.taskId), new Date(entry.startedAt).toLocaleString()),
-        entry,
-      })),
-      { title, placeHolder: title },
-    );
-    return picked?.entry;
   }
 }

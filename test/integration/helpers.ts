@@ -11,6 +11,7 @@ import { parseServers, type ServerDefinition } from '../../src/core/config/serve
 import { rootsOffer } from '../../src/core/config/roots';
 import { ServerPool } from '../../src/core/connection/serverPool';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import type { Elicitor } from '../../src/core/elicitation/formElicitation';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
@@ -31,6 +32,8 @@ export interface HostOptions {
   readonly rootsFromConfig?: boolean;
   /** The pipeline's task board (tasks the servers run). */
   readonly tasks?: TaskBoard;
+  /** Answers servers' forms and links (elicitation); without it the host offers none. */
+  readonly elicit?: Elicitor;
 }
 
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
@@ -54,6 +57,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
     ...(options.roots !== undefined && { roots: options.roots }),
     ...(options.oauth !== undefined && { oauth: options.oauth }),
+    ...(options.elicit !== undefined && { elicit: options.elicit }),
   }));
   const sink: CallSink = {
     begin: (h) => events.push(`begin ${h.server}/${h.tool}`),

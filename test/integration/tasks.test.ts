@@ -13,14 +13,19 @@ function memory(): TaskMemory & { saved: readonly SavedTask[] } {
 
 const polls = (dir: string) => (fs.existsSync(path.join(dir, 'polls.log')) ? fs.readFileSync(path.join(dir, 'polls.log'), 'utf8').trim().split('\n') : []);
 
-describe('tool calls that the server runs as tasks (2025-11-25)', function () {
+// The same cases in both eras: 2025-11-25 tasks, and the 2026-07-28 tasks extension (SEP-2663, MODERN=1).
+for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`tool calls that the server runs as tasks (${era})`, function () {
   this.timeout(60_000);
+  const modern = era === '2026-07-28' ? { MODERN: '1' } : {};
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tasks-test-'));
   const saved = memory();
   const board = new TaskBoard(saved);
   // A call timeout of 1 s: every task here outlives it.
-  const host = makeHost({ t: node(path.join(FIXTURES, 'tasks.cjs'), { timeoutSeconds: 1, env: { TASKS_DIR: dir } }) }, 'allow-once', { tasks: board });
-  before(() => host.pool.get('t')!.start());
+  const host = makeHost({ t: node(path.join(FIXTURES, 'tasks.cjs'), { timeoutSeconds: 1, env: { TASKS_DIR: dir, ...modern } }) }, 'allow-once', { tasks: board });
+  before(async () => {
+    await host.pool.get('t')!.start();
+    assert.equal((host.pool.get('t')!.state as { protocolVersion?: string }).protocolVersion, era);
+  });
   after(async () => {
     await host.close();
     board.dispose();
@@ -94,8 +99,9 @@ describe('tool calls that the server runs as tasks (2025-11-25)', function () {
     await host.pool.get('t')!.stop();
     const cut = await call;
     assert.equal(cut.kind, 'failed', JSON.stringify(cut));
-    // Kept for the next session, as a reload would find it.
+    // Kept for the next session, as a reload would find it, in its era's generation.
     assert.equal(saved.saved.length, 1);
+    assert.equal(saved.saved[0].reference.generation, era === '2026-07-28' ? 'v2' : 'v1');
     const reloaded = new TaskBoard(saved);
     const [earlier] = reloaded.entries();
     assert.deepEqual({ tool: earlier.tool, status: earlier.status, live: earlier.live }, { tool: 'build', status: 'earlier', live: false });
@@ -137,7 +143,7 @@ describe('tool calls that the server runs as tasks (2025-11-25)', function () {
   });
 
   it('a server that does not run tasks gets a plain call, even for a tool that declares them', async () => {
-    const plain = makeHost({ p: node(path.join(FIXTURES, 'tasks.cjs'), { env: { NO_TASKS: '1', TASKS_DIR: dir } }) }, 'allow-once', { tasks: board });
+    const plain = makeHost({ p: node(path.join(FIXTURES, 'tasks.cjs'), { env: { NO_TASKS: '1', TASKS_DIR: dir, ...modern } }) }, 'allow-once', { tasks: board });
     try {
       await plain.pool.get('p')!.start();
       const outcome = await plain.pipeline.call({ server: 'p', tool: 'build', args: {}, origin: 'api' });
@@ -145,6 +151,88 @@ describe('tool calls that the server runs as tasks (2025-11-25)', function () {
     } finally {
       await plain.close();
     }
+  });
+});
+
+describe('a hostile 2026-07-28 server of the tasks extension', function () {
+  this.timeout(60_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tasks-hostile-'));
+  const board = new TaskBoard(memory());
+  const script = path.join(FIXTURES, 'tasks.cjs');
+  const host = makeHost(
+    {
+      t: node(script, { timeoutSeconds: 1, env: { TASKS_DIR: dir, MODERN: '1' } }),
+      u: node(script, { timeoutSeconds: 1, env: { TASKS_DIR: dir, MODERN: '1', NO_TASKS: '1', UNASKED_TASKS: '1' } }),
+    },
+    'allow-once',
+    { tasks: board },
+  );
+  before(() => Promise.all([host.pool.get('t')!.start(), host.pool.get('u')!.start()]));
+  after(async () => {
+    await host.close();
+    board.dispose();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('a call answered twice: the first answer counts, the second is dropped', async () => {
+    const outcome = await host.pipeline.call({ server: 't', tool: 'twice', args: { seconds: 0.5 }, origin: 'api' });
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'twice finished after 0.5 s', JSON.stringify(outcome));
+  });
+
+  it('an answer under an id the host never used is dropped; the call times out, and the session goes on', async () => {
+    const outcome = await host.pipeline.call({ server: 't', tool: 'wrong_id', args: {}, origin: 'api' });
+    assert.equal(outcome.kind, 'failed', JSON.stringify(outcome));
+    assert.match((outcome as { message: string }).message, /tools\/call within 1000 ms/);
+    const next = await host.pipeline.call({ server: 't', tool: 'build', args: { seconds: 0.3 }, origin: 'api' });
+    assert.ok(next.kind === 'ok' && next.result.text === 'build finished after 0.3 s', JSON.stringify(next));
+  });
+
+  it('a call never answered times out at the call timeout', async () => {
+    const started = Date.now();
+    const outcome = await host.pipeline.call({ server: 't', tool: 'silent', args: {}, origin: 'api' });
+    assert.equal(outcome.kind, 'failed', JSON.stringify(outcome));
+    assert.match((outcome as { message: string }).message, /did not answer tools\/call within 1000 ms/);
+    assert.ok(Date.now() - started < 5_000);
+  });
+
+  it('a task id of 100,000 characters is refused, not followed, shown or kept', async () => {
+    const outcome = await host.pipeline.call({ server: 't', tool: 'huge_id', args: {}, origin: 'api' });
+    assert.equal(outcome.kind, 'failed', JSON.stringify(outcome));
+    assert.match((outcome as { message: string }).message, /^The server gave its task an id of 100005 characters \(at most 200 are accepted\)/);
+    assert.ok(host.events.every((e) => e.length < 1000), 'no line carries the id');
+    assert.deepEqual(board.entries(), []);
+  });
+
+  it('a task handle for a call that asked for none (no extension declared) fails the call, saying so', async () => {
+    const outcome = await host.pipeline.call({ server: 'u', tool: 'build', args: {}, origin: 'api' });
+    assert.deepEqual(outcome, { kind: 'failed', message: "Unsupported result type 'task' for tools/call" });
+    assert.deepEqual(board.entries(), []);
+  });
+});
+
+describe('a 2026-07-28 task that asks for input (input_required, tasks/update)', function () {
+  this.timeout(60_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tasks-ask-'));
+  const asked: string[] = [];
+  const host = makeHost({ t: node(path.join(FIXTURES, 'tasks.cjs'), { timeoutSeconds: 1, env: { TASKS_DIR: dir, MODERN: '1' } }) }, 'allow-once', {
+    tasks: new TaskBoard(memory()),
+    elicit: async (request) => {
+      asked.push(`${request.server} (${(request.calls ?? []).join(', ')}): ${request.message}`);
+      return { action: 'accept', content: { branch: 'release' } };
+    },
+  });
+  before(() => host.pool.get('t')!.start());
+  after(async () => {
+    await host.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the form goes to the same prompt as elicitation, naming server and call; the answer reaches the task, which completes', async () => {
+    const outcome = await host.pipeline.call({ server: 't', tool: 'ask', args: {}, origin: 'api' });
+    assert.ok(outcome.kind === 'ok', JSON.stringify(outcome));
+    assert.equal(outcome.result.text, 'ask: {"action":"accept","content":{"branch":"release"}}');
+    assert.deepEqual(asked, ['t (ask): Which branch?']);
+    assert.ok(host.events.includes('task input_required: waiting for an answer'), host.events.join('\n'));
   });
 });
 

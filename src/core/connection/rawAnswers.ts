@@ -14,6 +14,24 @@ const NOT_CACHED = { ttlMs: 0, cacheScope: 'private' };
 /** Where the server's own answer rides on the stand-in the SDK checks. */
 const RAW = Symbol('mcp-tool-host.rawAnswer');
 
+/** A server's answer to a request sent past the SDK (`RawRequests`): its result or its JSON-RPC error. */
+export type RawResponse = { readonly kind: 'result'; readonly result: unknown } | { readonly kind: 'error'; readonly error: { code: number; message: string; data?: unknown } };
+
+export interface RawRequestOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
+  /** HTTP headers for this request only (Streamable HTTP; stdio ignores them). */
+  readonly headers?: Readonly<Record<string, string>>;
+}
+
+/** Sends a request past the SDK and its codec, over the same transport, with ids of its own. */
+export interface RawRequests {
+  request(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse>;
+}
+
+/** Ids of requests sent past the SDK: strings, which the SDK never uses (its ids are numbers). */
+const RAW_ID_PREFIX = 'mcp-tool-host-raw-';
+
 /**
  * Lets the server's answers to `tools/list` and `tools/call` reach us unchecked in both protocol
  * eras. The 2025 codec takes the result schema we give it; the 2026-07-28 codec parses every
@@ -24,11 +42,17 @@ const RAW = Symbol('mcp-tool-host.rawAnswer');
  * Any answer whose result is not an object fails its request at once (the SDK would not
  * recognise it, and the request would wait for its timeout).
  *
+ * It also opens a path past the SDK (the returned `RawRequests`) for requests its 2026-07-28
+ * codec cannot carry (the tasks extension: `tasks/*`, and a `tools/call` answered with a task):
+ * their answers are taken off before the SDK sees them. An answer to a raw id nobody waits for
+ * (a second answer, a made-up id) is dropped.
+ *
  * Installed on the transport object itself, not a wrapper: the SDK tells transports apart by
  * their properties (stdio or HTTP), and a wrapper would change that.
  */
-export function keepRawAnswers(transport: Transport): void {
+export function keepRawAnswers(transport: Transport): RawRequests {
   const asked = new Map<string | number, string>();
+  const raw = new RawPending();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     if ('method' in message && 'id' in message && Object.hasOwn(OWN_CHECKS, message.method)) asked.set(message.id, OWN_CHECKS[message.method]);
@@ -37,6 +61,7 @@ export function keepRawAnswers(transport: Transport): void {
   const close = transport.close.bind(transport);
   transport.close = () => {
     asked.clear();
+    raw.endAll();
     return close();
   };
   let handler = transport.onmessage;
@@ -45,9 +70,72 @@ export function keepRawAnswers(transport: Transport): void {
     enumerable: true,
     get: () => handler,
     set: (next: Transport['onmessage']) => {
-      handler = next && ((message, extra) => next(standIn(message, asked), extra));
+      handler = next && ((message, extra) => void (raw.take(message) || next(standIn(message, asked), extra)));
     },
   });
+  // A session that ends on the server's side (a crash, a closed stream) ends the raw requests too.
+  const endingRaw = (next: Transport['onclose']) => () => {
+    raw.endAll();
+    next?.();
+  };
+  let onclose = endingRaw(transport.onclose);
+  Object.defineProperty(transport, 'onclose', {
+    configurable: true,
+    enumerable: true,
+    get: () => onclose,
+    set: (next: Transport['onclose']) => void (onclose = endingRaw(next)),
+  });
+  return { request: (method, params, options) => raw.send(send, method, params, options) };
+}
+
+/** The raw requests in flight, by id. */
+class RawPending {
+  private _next = 1;
+  private _ended = false;
+  private readonly _waiting = new Map<string, { resolve: (r: RawResponse) => void; reject: (e: unknown) => void }>();
+
+  send(send: Transport['send'], method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse> {
+    if (this._ended) return Promise.reject(new Error('The server session ended'));
+    if (options.signal?.aborted) return Promise.reject(options.signal.reason);
+    const id = `${RAW_ID_PREFIX}${this._next++}`;
+    return new Promise<RawResponse>((resolve, reject) => {
+      const timer = setTimeout(() => settle(() => reject(new Error(`The server did not answer ${method} within ${options.timeoutMs} ms`))), options.timeoutMs);
+      const onAbort = () => settle(() => reject(options.signal?.reason));
+      const settle = (then: () => void) => {
+        if (!this._waiting.delete(id)) return;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        then();
+      };
+      this._waiting.set(id, { resolve: (r) => settle(() => resolve(r)), reject: (e) => settle(() => reject(e)) });
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      const message = { jsonrpc: '2.0' as const, id, method, ...(params && { params }) };
+      send(message, { ...(options.headers && { headers: options.headers }), ...(options.signal && { requestSignal: options.signal }) }).catch((err: unknown) => settle(() => reject(err)));
+    });
+  }
+
+  /** True when the message is an answer to a raw id (ours to keep, or to drop): the SDK never sees it. */
+  take(message: JSONRPCMessage): boolean {
+    if ('method' in message || !('id' in message) || typeof message.id !== 'string' || !message.id.startsWith(RAW_ID_PREFIX)) return false;
+    this._waiting.get(message.id)?.resolve(responseOf(message));
+    return true;
+  }
+
+  endAll(): void {
+    this._ended = true;
+    for (const waiter of [...this._waiting.values()]) waiter.reject(new Error('The server session ended'));
+  }
+}
+
+/** A raw answer as the Tasks package reads it; a malformed error is reported as one, saying why. */
+function responseOf(message: JSONRPCMessage): RawResponse {
+  const m = message as { result?: unknown; error?: unknown };
+  if ('result' in m) return { kind: 'result', result: m.result };
+  const error = m.error;
+  if (isObject(error) && Number.isInteger(error.code) && typeof error.message === 'string') {
+    return { kind: 'error', error: { code: error.code as number, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) } };
+  }
+  return { kind: 'error', error: { code: -32603, message: 'The server answered with neither a result nor a well-formed error' } };
 }
 
 /** The server's own answer, when `keepRawAnswers` put it aside; otherwise the answer as it came. */

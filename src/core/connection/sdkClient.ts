@@ -5,15 +5,18 @@ import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
-import type { TaskEnabledSession, TaskView, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskUser } from './elicitationRequests';
+import type { RawRequests } from './rawAnswers';
 
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
 const FOR_THE_SESSION_MS = 2_147_483_647;
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
+/** The longest task id followed; a longer one is refused (and the board would not keep it either, taskBoard.ts). */
+const MAX_TASK_ID = 200;
 
 /**
  * A result schema that accepts any answer: the SDK's strict parse fails a whole list for one bad
@@ -115,6 +118,11 @@ export class SdkClient {
   private _listenedTo = false;
   private _listingTtlMs: number | undefined;
   private readonly _elicit: AskUser | undefined;
+  private readonly _roots: SdkClientOptions['roots'];
+  private readonly _clientVersion: string;
+  private readonly _capabilities: Record<string, unknown>;
+  /** The path past the SDK for the tasks extension's requests (rawAnswers.ts), once connected. */
+  private _raw: RawRequests | undefined;
   /** The links the user opened for this server, until it says each page is done. */
   private readonly _completions: ElicitationCompletions = new (loadHeavy().ElicitationCompletions)();
 
@@ -124,10 +132,13 @@ export class SdkClient {
     this._limits = options.listingLimits ?? {};
     this._endpointId = options.endpointId ?? 'mcp-tool-host';
     this._elicit = options.elicit;
+    this._roots = roots;
+    this._clientVersion = options.clientVersion;
+    this._capabilities = { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }) };
     this._client = new (loadHeavy().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {
-        capabilities: { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }) },
+        capabilities: structuredClone(this._capabilities),
         jsonSchemaValidator: options.validator,
         // Speak 2026-07-28 to servers that do; others get the classic initialize after a short probe.
         versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
@@ -167,7 +178,7 @@ export class SdkClient {
    */
   connect(transport: Transport, kind: 'stdio' | 'http', knownLegacy = false): Promise<void> {
     this._overHttp = kind === 'http';
-    loadHeavy().keepRawAnswers(transport);
+    this._raw = loadHeavy().keepRawAnswers(transport);
     return this._client.connect(transport, knownLegacy ? { prior: { kind: 'legacy' } } : undefined);
   }
 
@@ -233,10 +244,19 @@ export class SdkClient {
     return this._listenedTo ? undefined : this._listingTtlMs;
   }
 
-  /** The server runs `tools/call` as tasks (2025-11-25: the `tasks.requests.tools.call` capability). */
+  /**
+   * The server runs `tools/call` as tasks: 2025-11-25, the `tasks.requests.tools.call` capability;
+   * 2026-07-28, the tasks extension (an empty object, as the extension defines it).
+   */
   get offersTasks(): boolean {
+    if (this._modern) return this._tasksExtension;
     const tasks = this._client.getServerCapabilities()?.tasks as { requests?: { tools?: { call?: unknown } } } | undefined;
-    return !this._modern && tasks?.requests?.tools?.call !== undefined;
+    return tasks?.requests?.tools?.call !== undefined;
+  }
+
+  /** A 2026-07-28 server that declared the tasks extension: it may answer any `tools/call` with a task. */
+  private get _tasksExtension(): boolean {
+    return this._modern && loadHeavy().declaresTasksExtension(this._client.getServerCapabilities());
   }
 
   /**
@@ -245,7 +265,13 @@ export class SdkClient {
    */
   async callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
-    if ((taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks) return this._callAsTask(tool, args, taskSupport, options);
+    // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header declares travel as headers too.
+    const { paramHeaderValues, rawAnswer, scanParamHeaders } = loadHeavy();
+    const scan = this._overHttp && this._modern ? scanParamHeaders(tool.inputSchema) : undefined;
+    const headers = scan && 'headers' in scan ? paramHeaderValues(scan.headers, args) : {};
+    // The tasks extension: the server, not the tool, decides whether a call becomes a task.
+    if (this._tasksExtension) return this._callAsTask(tool, args, isTaskSupport(taskSupport) ? taskSupport : undefined, options, headers);
+    if ((taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks) return this._callAsTask(tool, args, taskSupport, options, headers);
     const params = { name: tool.name, arguments: args };
     const sendOptions = {
       signal: options.signal,
@@ -254,10 +280,6 @@ export class SdkClient {
       resetTimeoutOnProgress: true,
       maxTotalTimeout: options.maxTotalTimeoutMs,
     };
-    // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header travel as headers too.
-    const { paramHeaderValues, rawAnswer, scanParamHeaders } = loadHeavy();
-    const scan = this._overHttp && this._modern ? scanParamHeaders(tool.inputSchema) : undefined;
-    const headers = scan && 'headers' in scan ? paramHeaderValues(scan.headers, args) : {};
     // A server may refuse the call until the user opens a link (-32042): asked like any link, then sent again.
     const send = () => this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers });
     return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._elicit, this._log, this._completions, options.signal)));
@@ -267,9 +289,10 @@ export class SdkClient {
    * A call run as a task: the server answers at once with a task, which is polled (`tasks/get`,
    * at the server's interval within bounds, taskSession.ts) until it ends, then its result fetched.
    * Each request has the call's timeout; the task as a whole has none, as a long job needs. A
-   * cancelled signal cancels the task on the server.
+   * cancelled signal cancels the task on the server. With the 2026-07-28 extension every call
+   * comes here and the server may answer at once instead (or ask for input first, MRTR).
    */
-  private async _callAsTask(tool: Tool, args: Record<string, unknown>, taskSupport: 'required' | 'optional', options: CallOptions): Promise<RawToolResult> {
+  private async _callAsTask(tool: Tool, args: Record<string, unknown>, taskSupport: 'required' | 'optional' | 'forbidden' | undefined, options: CallOptions, headers: Record<string, string>): Promise<RawToolResult> {
     const session = await this._taskSession();
     // The caller's signal stops the call before the task exists; after, it cancels the task (_settle).
     const beforeTask = new AbortController();
@@ -277,17 +300,27 @@ export class SdkClient {
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
     let execution: ToolExecution<unknown>;
-    try {
-      execution = await session.callTool(tool.name, args as never, {
-        declaration: { name: tool.name, inputSchema: tool.inputSchema as never, taskSupport },
+    const v2 = this._tasksExtension;
+    const send = () =>
+      session.callTool(tool.name, args as never, {
+        declaration: { name: tool.name, inputSchema: tool.inputSchema as never, ...(taskSupport && { taskSupport }) },
         resultCodec: ANY_RESULT as never,
         signal: beforeTask.signal,
-        task: { preference: 'prefer' },
+        // 2025-11-25: ask for a task; 2026-07-28: the server decides (the extension is declared in every call).
+        task: { preference: v2 ? 'allow' : 'prefer' },
         requestTimeoutMs: options.timeoutMs,
         resetTimeoutOnProgress: true,
+        ...(Object.keys(headers).length > 0 && { headers }),
       });
+    try {
+      execution = await withLinkConsent(send, tool.name, this._elicit, this._log, this._completions, options.signal);
     } finally {
       options.signal?.removeEventListener('abort', stop);
+    }
+    if (execution.kind === 'task' && execution.handle.taskId.length > MAX_TASK_ID) {
+      // Not followed: it would be shown, kept and sent back in every poll. The server is asked to drop it.
+      void execution.cancel().catch(() => execution.detach());
+      throw new Error(`The server gave its task an id of ${execution.handle.taskId.length} characters (at most ${MAX_TASK_ID} are accepted): the task is not followed, and was asked to stop.`);
     }
     if (execution.kind === 'task') {
       options.onTask?.({ taskId: execution.handle.taskId, reference: execution.serializeReference(), cancel: () => execution.cancel() });
@@ -314,33 +347,27 @@ export class SdkClient {
    * task on the server (or, where the server cannot cancel, stops following it).
    */
   private async _settle(execution: ToolExecution<unknown>, options: Pick<CallOptions, 'signal' | 'onTaskStatus'>): Promise<RawToolResult> {
-    const signal = options.signal;
-    const onAbort = () => void execution.cancel().catch(() => execution.detach());
-    signal?.addEventListener('abort', onAbort, { once: true });
-    let last = '';
-    const report = (task: TaskView) => {
-      const key = `${task.status}\n${task.statusMessage ?? ''}`;
-      if (key === last) return;
-      last = key;
-      options.onTaskStatus?.({ taskId: task.taskId, status: task.status, statusMessage: task.statusMessage });
-    };
-    try {
-      if (signal?.aborted) onAbort();
-      const { outcome } = await execution.settle({ onEvent: (event) => void (event.type === 'task' ? report(event.task) : event.outcome.task && report(event.outcome.task)) });
-      if (outcome.status === 'completed') return resultOf(rawAnswer(outcome.result));
-      if (outcome.status === 'cancelled') throw new TaskEnded('The task was cancelled.');
-      throw new TaskEnded(`The task failed: ${outcome.error.message}`);
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-    }
+    const { followTask, withoutEnvelope } = loadHeavy();
+    const end = await followTask(execution, options.signal, options.onTaskStatus);
+    if (end.kind === 'completed') return resultOf(withoutEnvelope(rawAnswer(end.result)));
+    throw new TaskEnded(end.message);
   }
 
   private _taskSession(): Promise<TaskEnabledSession> {
+    const raw = this._raw;
+    const extension = this._tasksExtension && raw && {
+      raw,
+      protocolVersion: this._client.getNegotiatedProtocolVersion() ?? '2026-07-28',
+      clientInfo: { name: 'mcp-tool-host', version: this._clientVersion },
+      clientCapabilities: structuredClone(this._capabilities),
+    };
     this._tasks ??= loadHeavy().openTaskSession({
       endpointId: this._endpointId,
       capability: this._client.getServerCapabilities()?.tasks,
+      ...(extension && { extension }),
       request: async (method, params, options) => rawAnswer(await this._client.request({ method, ...(params && { params }) } as never, ANY_ANSWER, options)),
       onClose: (listener) => this._closeListeners.add(listener),
+      onInputRequest: (request) => this._answerInput(request) as never,
     });
     return this._tasks;
   }
@@ -363,6 +390,17 @@ export class SdkClient {
     );
   }
 
+  /**
+   * What a task, or a 2026-07-28 call of the tasks session, asks of the user (MRTR): a form or a
+   * link goes to the same prompt as `elicitation/create`; roots are the workspace folders; the
+   * host does no sampling. Without a way to ask, a form is declined.
+   */
+  private async _answerInput(request: { kind: string; params?: unknown }): Promise<unknown> {
+    if (request.kind === 'elicitation') return this._elicit ? answerElicitation(request.params, this._elicit, this._log, this._completions) : { action: 'decline' };
+    if (request.kind === 'roots' && this._roots) return { roots: this._roots() };
+    throw new Error(`The server asked for ${request.kind === 'roots' ? 'the roots' : 'sampling'}, which the host does not offer it.`);
+  }
+
   /** `resources/read`, for opening a resource link from a result. */
   async readResource(uri: string): Promise<ResourceContents> {
     const result = await this._client.readResource({ uri });
@@ -381,6 +419,8 @@ export class SdkClient {
     await this._client.close().catch(() => undefined);
   }
 }
+
+const isTaskSupport = (v: unknown): v is 'required' | 'optional' | 'forbidden' => v === 'required' || v === 'optional' || v === 'forbidden';
 
 /** A `tools/call` answer we can render: any object (renderResult.ts copes with odd content); anything else fails the call. */
 const rawAnswer = (answer: unknown) => loadHeavy().rawAnswer(answer);

@@ -1,11 +1,15 @@
 import type {
+  ApplicationInputHandler,
   ConnectedMcpSessionPort,
   DispatchOptions,
   JsonRpcResponse,
   SessionTaskCapabilities,
   TaskEnabledSession,
+  TaskView,
+  ToolExecution,
 } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import type { JsonValue } from '@modelcontextprotocol/ext-tasks/core' with { 'resolution-mode': 'import' };
+import type { RawRequests } from './rawAnswers';
 
 /**
  * The shortest and longest wait between two polls of one task. A server's `pollInterval` is
@@ -19,15 +23,32 @@ const BACK_OFF_SHARE = 0.1;
 /** One request of the session, sent by the SDK client and answered with the server's own result (sdkClient.ts). */
 export type TaskRequest = (method: string, params: Record<string, unknown> | undefined, options: { signal?: AbortSignal; timeout?: number; resetTimeoutOnProgress?: boolean; headers?: Record<string, string> }) => Promise<unknown>;
 
+/** The tasks extension of the 2026-07-28 era (SEP-2663): its requests go past the SDK, framed as the era wants. */
+export interface TasksExtension {
+  readonly raw: RawRequests;
+  readonly protocolVersion: string;
+  readonly clientInfo: Readonly<Record<string, unknown>>;
+  /** The client's capabilities, sent in each request's `_meta` (the tasks extension is added). */
+  readonly clientCapabilities: Readonly<Record<string, unknown>>;
+}
+
 export interface TaskSessionOptions {
   /** Stable for one server across sessions and reloads: task references are only resumed where it matches. */
   readonly endpointId: string;
   /** The server's `tasks` capability (2025-11-25), as it declared it; undefined: no tasks. */
   readonly capability: unknown;
+  /** Set when the server declared the 2026-07-28 tasks extension: the session speaks its generation (v2). */
+  readonly extension?: TasksExtension;
   readonly request: TaskRequest;
   /** Registers a listener for the session's end (the port is then invalid). */
   readonly onClose: (listener: () => void) => void;
+  /** Answers what a task (or a 2026-07-28 call) asks of the user: elicitation, roots. */
+  readonly onInputRequest?: ApplicationInputHandler['handle'];
 }
+
+/** How long a raw request may wait when the package names no timeout. */
+const RAW_TIMEOUT_MS = 60_000;
+const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
 
 /**
  * A session that runs tool calls as tasks, from the MCP Tasks package (@modelcontextprotocol/ext-tasks):
@@ -40,10 +61,13 @@ export interface TaskSessionOptions {
  */
 export async function openTaskSession(options: TaskSessionOptions): Promise<TaskEnabledSession> {
   const tasks = await import('@modelcontextprotocol/ext-tasks/client');
-  return tasks.withTasks(new RequestPort(options, tasks.DispatchError), { onError: () => undefined });
+  return tasks.withTasks(new RequestPort(options, tasks.DispatchError), { onError: () => undefined, ...(options.onInputRequest && { onInputRequest: options.onInputRequest }) });
 }
 
-/** The package's port over one SDK client session (the 2025-11-25 generation of tasks). */
+/**
+ * The package's port over one SDK client session: the 2025-11-25 generation of tasks through the
+ * SDK's requests, or the 2026-07-28 extension (v2), whose `tools/call` and `tasks/*` go raw.
+ */
 class RequestPort implements ConnectedMcpSessionPort {
   readonly endpointId: string;
   readonly taskCapabilities: SessionTaskCapabilities;
@@ -58,7 +82,7 @@ class RequestPort implements ConnectedMcpSessionPort {
   ) {
     this.endpointId = _options.endpointId;
     const capability = _options.capability;
-    this.taskCapabilities = isObject(capability) ? { generation: 'v1', capabilities: structuredClone(capability) } : { generation: 'none' };
+    this.taskCapabilities = _options.extension ? { generation: 'v2', capabilities: {} } : isObject(capability) ? { generation: 'v1', capabilities: structuredClone(capability) } : { generation: 'none' };
     _options.onClose(() => {
       if (this._invalidated) return;
       this._invalidated = true;
@@ -74,6 +98,8 @@ class RequestPort implements ConnectedMcpSessionPort {
     if (!isObject(request) || typeof request.method !== 'string') throw new this._dispatchError('A task request must be an object with a method');
     const params = isObject(request.params) ? request.params : undefined;
     if (request.method === 'tasks/get' && typeof params?.taskId === 'string') await this._backOff(params.taskId, options.signal);
+    const extension = this._options.extension;
+    if (extension && (request.method === 'tools/call' || request.method.startsWith('tasks/'))) return this._dispatchRaw(extension, request.method, params, options);
     try {
       const context = options.context;
       const result = await this._options.request(request.method, params, {
@@ -91,6 +117,23 @@ class RequestPort implements ConnectedMcpSessionPort {
       }
       throw new this._dispatchError(err instanceof Error ? err.message : String(err), false, { cause: err });
     }
+  }
+
+  /** A request of the tasks extension, framed as a 2026-07-28 request (`_meta`), sent past the SDK. */
+  private async _dispatchRaw(extension: TasksExtension, method: string, params: Record<string, unknown> | undefined, options: DispatchOptions): Promise<JsonRpcResponse> {
+    const context = options.context;
+    const headers = context?.headers && Object.fromEntries(Object.entries(context.headers).filter(([name]) => name.toLowerCase() !== 'mcp-name'));
+    let response;
+    try {
+      response = await extension.raw.request(method, frame(extension, params), { timeoutMs: context?.requestTimeoutMs ?? RAW_TIMEOUT_MS, signal: options.signal, headers });
+    } catch (err) {
+      throw new this._dispatchError(err instanceof Error ? err.message : String(err), false, { cause: err });
+    }
+    if (response.kind === 'error') {
+      const { code, message, data } = response.error;
+      return { kind: 'error', error: { code, message, ...(data === undefined ? {} : { data: JSON.parse(JSON.stringify(data)) as JsonValue }) } };
+    }
+    return { kind: 'result', result: boundPollInterval(response.result) as JsonValue };
   }
 
   onServerRequest(): () => void {
@@ -121,11 +164,45 @@ class RequestPort implements ConnectedMcpSessionPort {
   }
 }
 
-/** A task's suggested poll interval, kept within POLL_BOUNDS_MS (in a task answer or a created task). */
+/** The server declared the 2026-07-28 tasks extension (SEP-2663): an empty object under `capabilities.extensions`, as the extension defines it. */
+export function declaresTasksExtension(capabilities: unknown): boolean {
+  const extensions = isObject(capabilities) ? capabilities.extensions : undefined;
+  const declared = isObject(extensions) ? extensions[TASKS_EXTENSION_ID] : undefined;
+  return isObject(declared) && Object.keys(declared).length === 0;
+}
+
+/** A result without the 2026-07-28 envelope field `resultType` (the Tasks package has acted on it). */
+export function withoutEnvelope(answer: unknown): unknown {
+  if (!isObject(answer) || !('resultType' in answer)) return answer;
+  const rest = { ...answer };
+  delete rest.resultType;
+  return rest;
+}
+
+/** Each request of the 2026-07-28 era says its version, client and capabilities in `_meta`; ours include the tasks extension. */
+function frame(extension: TasksExtension, params: Record<string, unknown> | undefined): Record<string, unknown> {
+  const meta = isObject(params?._meta) ? params._meta : {};
+  const extensions = isObject(extension.clientCapabilities.extensions) ? extension.clientCapabilities.extensions : {};
+  return {
+    ...params,
+    _meta: {
+      ...meta,
+      'io.modelcontextprotocol/protocolVersion': extension.protocolVersion,
+      'io.modelcontextprotocol/clientInfo': extension.clientInfo,
+      'io.modelcontextprotocol/clientCapabilities': { ...extension.clientCapabilities, extensions: { ...extensions, [TASKS_EXTENSION_ID]: {} } },
+    },
+  };
+}
+
+/** A task's suggested poll interval, kept within POLL_BOUNDS_MS (in a task answer or a created task; `pollIntervalMs` in the 2026-07-28 form). */
 export function boundPollInterval(result: unknown): unknown {
   if (!isObject(result)) return result;
-  const bound = (task: Record<string, unknown>) =>
-    typeof task.pollInterval === 'number' ? { ...task, pollInterval: Math.min(POLL_BOUNDS_MS.max, Math.max(POLL_BOUNDS_MS.min, task.pollInterval)) } : task;
+  const clamp = (ms: number) => Math.min(POLL_BOUNDS_MS.max, Math.max(POLL_BOUNDS_MS.min, ms));
+  const bound = (task: Record<string, unknown>) => ({
+    ...task,
+    ...(typeof task.pollInterval === 'number' && { pollInterval: clamp(task.pollInterval) }),
+    ...(typeof task.pollIntervalMs === 'number' && Number.isInteger(task.pollIntervalMs) && { pollIntervalMs: clamp(task.pollIntervalMs) }),
+  });
   if (isObject(result.task)) return { ...result, task: bound(result.task) };
   return 'taskId' in result ? bound(result) : result;
 }
@@ -147,3 +224,38 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** How a followed task ended: its result, or the server's word that it failed or was cancelled. */
+export type TaskEnd = { readonly kind: 'completed'; readonly result: unknown } | { readonly kind: 'ended'; readonly message: string };
+
+/** A task's status as the views show it. */
+export interface TaskStatusReport {
+  readonly taskId: string;
+  readonly status: TaskView['status'];
+  readonly statusMessage?: string;
+}
+
+/**
+ * Follows an execution to its end, reporting each new status (a repeat is not reported). A
+ * cancelled signal cancels the task on the server (or, where the server cannot cancel, stops
+ * following it).
+ */
+export async function followTask(execution: ToolExecution<unknown>, signal: AbortSignal | undefined, onStatus: ((status: TaskStatusReport) => void) | undefined): Promise<TaskEnd> {
+  const onAbort = () => void execution.cancel().catch(() => execution.detach());
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let last = '';
+  const report = (task: TaskView) => {
+    const key = `${task.status}\n${task.statusMessage ?? ''}`;
+    if (key === last) return;
+    last = key;
+    onStatus?.({ taskId: task.taskId, status: task.status, statusMessage: task.statusMessage });
+  };
+  try {
+    if (signal?.aborted) onAbort();
+    const { outcome } = await execution.settle({ onEvent: (event) => void (event.type === 'task' ? report(event.task) : event.outcome.task && report(event.outcome.task)) });
+    if (outcome.status === 'completed') return { kind: 'completed', result: outcome.result };
+    return { kind: 'ended', message: outcome.status === 'cancelled' ? 'The task was cancelled.' : `The task failed: ${outcome.error.message}` };
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
+}

@@ -25,7 +25,7 @@ export { keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
 export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
 export { oneLine, plainMessage } from '../tools/plainMessages';
 export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicitation';
-export { openTaskSession } from '../connection/taskSession';
+export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from '../connection/taskSession';
 export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';

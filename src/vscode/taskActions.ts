@@ -1,0 +1,52 @@
+import * as vscode from 'vscode';
+import type { CallOutcome } from '../core/calls/callPipeline';
+import type { TaskEntry } from '../core/calls/taskBoard';
+import { sanitizeLine } from '../core/render/sanitize';
+import type { TaskCommandDeps, TaskTarget } from './taskCommands';
+
+// What Cancel Task, Fetch Task Result and Forget Task do (taskCommands.ts registers them): loaded
+// with dist/forms.js at the first use.
+
+/** Asks the server to cancel a running task (the call that follows it ends as cancelled). */
+export async function cancelTask(deps: TaskCommandDeps, target?: TaskTarget): Promise<void> {
+  const entry = target ? deps.tasks.get(target.server, target.taskId) : await pick(deps, vscode.l10n.t('Cancel which task?'), (e) => e.live);
+  if (entry && !deps.tasks.cancel(entry.server, entry.taskId)) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('Task {0} is not running in this window: nothing to cancel.', sanitizeLine(entry.taskId)));
+  }
+}
+
+/** Follows a task of an earlier session until it ends and shows its result in the output channel (and returns how it ended). */
+export async function fetchTaskResult(deps: TaskCommandDeps, target?: TaskTarget): Promise<CallOutcome | undefined> {
+  const entry = target ? deps.tasks.get(target.server, target.taskId) : await pick(deps, vscode.l10n.t('Fetch the result of which task?'), (e) => !e.live);
+  if (!entry || entry.live) return undefined;
+  deps.output.show(true);
+  const outcome = await deps.pipeline.fetchTaskResult({ server: entry.server, taskId: entry.taskId, origin: 'tree' });
+  if (outcome.kind === 'failed' || outcome.kind === 'protocol-error' || outcome.kind === 'timeout') {
+    void vscode.window.showErrorMessage(vscode.l10n.t('Fetching the result of task {0} failed: {1}', sanitizeLine(entry.taskId), outcome.message));
+  }
+  return outcome;
+}
+
+/** Drops a task of an earlier session, without asking the server. */
+export async function forgetTask(deps: TaskCommandDeps, target?: TaskTarget): Promise<void> {
+  const entry = target ? deps.tasks.get(target.server, target.taskId) : await pick(deps, vscode.l10n.t('Forget which task?'), (e) => !e.live);
+  if (entry) deps.tasks.forget(entry.server, entry.taskId);
+}
+
+async function pick(deps: TaskCommandDeps, title: string, which: (e: TaskEntry) => boolean): Promise<TaskEntry | undefined> {
+  const entries = deps.tasks.entries().filter(which);
+  if (entries.length === 0) {
+    void vscode.window.showInformationMessage(vscode.l10n.t('No task to choose from.'));
+    return undefined;
+  }
+  const picked = await vscode.window.showQuickPick(
+    entries.map((entry) => ({
+      label: `${sanitizeLine(entry.server)} · ${sanitizeLine(entry.tool)}`,
+      description: entry.statusMessage ?? entry.status,
+      detail: vscode.l10n.t('Task {0}, started {1}', sanitizeLine(entry.taskId), new Date(entry.startedAt).toLocaleString()),
+      entry,
+    })),
+    { title, placeHolder: title },
+  );
+  return picked?.entry;
+}
