@@ -49,6 +49,13 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`tool calls th
     assert.deepEqual(saved.saved, []);
   });
 
+  it('a plain call\'s progress is shown and keeps it alive past the 1 s call timeout (in the 2026-07-28 era through the Tasks package too)', async () => {
+    const outcome = await host.pipeline.call({ server: 't', tool: 'progressive', args: { seconds: 1.8 }, origin: 'api' });
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === 'progressive: 6 steps', JSON.stringify(outcome));
+    assert.ok(host.events.includes('progress 6/6'), host.events.join('\n'));
+    assert.ok(!host.logs.some((l) => /unknown token|progress notification/i.test(l)), host.logs.join('\n'));
+  });
+
   it('a tool that may run as a task is called as one', async () => {
     const outcome = await host.pipeline.call({ server: 't', tool: 'report', args: {}, origin: 'api' });
     assert.ok(outcome.kind === 'ok' && outcome.result.text === 'report finished after 1 s', JSON.stringify(outcome));

@@ -22,15 +22,28 @@ export interface RawRequestOptions {
   readonly signal?: AbortSignal;
   /** HTTP headers for this request only (Streamable HTTP; stdio ignores them). */
   readonly headers?: Readonly<Record<string, string>>;
+  /** Progress on the request's own progress token (one of `watchProgress`) re-arms its timeout. */
+  readonly resetTimeoutOnProgress?: boolean;
 }
+
+/** A call's progress, as `notifications/progress` says it. */
+export type RawProgress = { progress: number; total?: number; message?: string };
 
 /** Sends a request past the SDK and its codec, over the same transport, with ids of its own. */
 export interface RawRequests {
   request(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse>;
+  /**
+   * A progress token of our own, for a request the SDK does not follow (a call of the Tasks
+   * package): `notifications/progress` on it go to `listener`, never to the SDK (which would not
+   * know the token). `stop` forgets it.
+   */
+  watchProgress(listener: (progress: RawProgress) => void): { readonly token: string; stop(): void };
 }
 
 /** Ids of requests sent past the SDK: strings, which the SDK never uses (its ids are numbers). */
 const RAW_ID_PREFIX = 'mcp-tool-host-raw-';
+/** Progress tokens of ours: strings too (the SDK's are its numeric request ids). */
+const PROGRESS_PREFIX = 'mcp-tool-host-progress-';
 
 /**
  * Lets the server's answers to `tools/list` and `tools/call` reach us unchecked in both protocol
@@ -52,7 +65,8 @@ const RAW_ID_PREFIX = 'mcp-tool-host-raw-';
  */
 export function keepRawAnswers(transport: Transport): RawRequests {
   const asked = new Map<string | number, string>();
-  const raw = new RawPending();
+  const progress = new ProgressRoutes();
+  const raw = new RawPending(progress);
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
     if ('method' in message && 'id' in message && Object.hasOwn(OWN_CHECKS, message.method)) asked.set(message.id, OWN_CHECKS[message.method]);
@@ -70,7 +84,7 @@ export function keepRawAnswers(transport: Transport): RawRequests {
     enumerable: true,
     get: () => handler,
     set: (next: Transport['onmessage']) => {
-      handler = next && ((message, extra) => void (raw.take(message) || next(standIn(message, asked), extra)));
+      handler = next && ((message, extra) => void (raw.take(message) || progress.take(message) || next(standIn(message, asked), extra)));
     },
   });
   // A session that ends on the server's side (a crash, a closed stream) ends the raw requests too.
@@ -85,11 +99,44 @@ export function keepRawAnswers(transport: Transport): RawRequests {
     get: () => onclose,
     set: (next: Transport['onclose']) => void (onclose = endingRaw(next)),
   });
-  return { request: (method, params, options) => raw.send(send, method, params, options) };
+  return { request: (method, params, options) => raw.send(send, method, params, options), watchProgress: (listener) => progress.watch(listener) };
+}
+
+/** Where progress on our own tokens goes. */
+class ProgressRoutes {
+  private _next = 1;
+  private readonly _listeners = new Map<string, Set<(p: RawProgress) => void>>();
+
+  watch(listener: (p: RawProgress) => void): { readonly token: string; stop(): void } {
+    const token = `${PROGRESS_PREFIX}${this._next++}`;
+    this._listeners.set(token, new Set([listener]));
+    return { token, stop: () => void this._listeners.delete(token) };
+  }
+
+  /** Also hears progress on `token` while it is watched (a raw request re-arms its timeout). */
+  also(token: string, listener: (p: RawProgress) => void): () => void {
+    const set = this._listeners.get(token);
+    set?.add(listener);
+    return () => void set?.delete(listener);
+  }
+
+  /** True when the message is progress on a token of ours (delivered, or dropped once forgotten). */
+  take(message: JSONRPCMessage): boolean {
+    if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message) return false;
+    const params = (message as { params?: Record<string, unknown> }).params;
+    const token = params?.progressToken;
+    if (typeof token !== 'string' || !token.startsWith(PROGRESS_PREFIX)) return false;
+    if (typeof params?.progress !== 'number') return true;
+    const p: RawProgress = { progress: params.progress, ...(typeof params.total === 'number' && { total: params.total }), ...(typeof params.message === 'string' && { message: params.message }) };
+    for (const listener of [...(this._listeners.get(token) ?? [])]) listener(p);
+    return true;
+  }
 }
 
 /** The raw requests in flight, by id. */
 class RawPending {
+  constructor(private readonly _progress: ProgressRoutes) {}
+
   private _next = 1;
   private _ended = false;
   private readonly _waiting = new Map<string, { resolve: (r: RawResponse) => void; reject: (e: unknown) => void }>();
@@ -99,11 +146,16 @@ class RawPending {
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = `${RAW_ID_PREFIX}${this._next++}`;
     return new Promise<RawResponse>((resolve, reject) => {
-      const timer = setTimeout(() => settle(() => reject(new Error(`The server did not answer ${method} within ${options.timeoutMs} ms`))), options.timeoutMs);
+      const expire = () => settle(() => reject(new Error(`The server did not answer ${method} within ${options.timeoutMs} ms`)));
+      let timer = setTimeout(expire, options.timeoutMs);
+      // Progress on the request's own token shows it is alive: its timeout starts again.
+      const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
+      const unhear = options.resetTimeoutOnProgress && typeof token === 'string' ? this._progress.also(token, () => (clearTimeout(timer), (timer = setTimeout(expire, options.timeoutMs)))) : undefined;
       const onAbort = () => settle(() => reject(options.signal?.reason));
       const settle = (then: () => void) => {
         if (!this._waiting.delete(id)) return;
         clearTimeout(timer);
+        unhear?.();
         options.signal?.removeEventListener('abort', onAbort);
         then();
       };

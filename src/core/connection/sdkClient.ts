@@ -301,8 +301,11 @@ export class SdkClient {
     if (options.signal?.aborted) stop();
     let execution: ToolExecution<unknown>;
     const v2 = this._tasksExtension;
+    // The package's requests bypass the SDK's progress tracking: a token of ours carries the call's progress.
+    const progress = options.onprogress && this._raw?.watchProgress(options.onprogress);
     const send = () =>
       session.callTool(tool.name, args as never, {
+        ...(progress && { metadata: { progressToken: progress.token } }),
         declaration: { name: tool.name, inputSchema: tool.inputSchema as never, ...(taskSupport && { taskSupport }) },
         resultCodec: ANY_RESULT as never,
         signal: beforeTask.signal,
@@ -314,10 +317,14 @@ export class SdkClient {
       });
     try {
       execution = await withLinkConsent(send, tool.name, this._elicit, this._log, this._completions, options.signal);
+    } catch (err) {
+      progress?.stop();
+      throw err;
     } finally {
       options.signal?.removeEventListener('abort', stop);
     }
     if (execution.kind === 'task' && execution.handle.taskId.length > MAX_TASK_ID) {
+      progress?.stop();
       // Not followed: it would be shown, kept and sent back in every poll. The server is asked to drop it.
       void execution.cancel().catch(() => execution.detach());
       throw new Error(`The server gave its task an id of ${execution.handle.taskId.length} characters (at most ${MAX_TASK_ID} are accepted): the task is not followed, and was asked to stop.`);
@@ -325,7 +332,11 @@ export class SdkClient {
     if (execution.kind === 'task') {
       options.onTask?.({ taskId: execution.handle.taskId, reference: execution.serializeReference(), cancel: () => execution.cancel() });
     }
-    return this._settle(execution, options);
+    try {
+      return await this._settle(execution, options);
+    } finally {
+      progress?.stop();
+    }
   }
 
   /** Picks up a task started earlier (this session or before a reload) and waits for its result. */

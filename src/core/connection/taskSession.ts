@@ -125,7 +125,7 @@ class RequestPort implements ConnectedMcpSessionPort {
     const headers = context?.headers && Object.fromEntries(Object.entries(context.headers).filter(([name]) => name.toLowerCase() !== 'mcp-name'));
     let response;
     try {
-      response = await extension.raw.request(method, frame(extension, params), { timeoutMs: context?.requestTimeoutMs ?? RAW_TIMEOUT_MS, signal: options.signal, headers });
+      response = await extension.raw.request(method, frame(extension, params), { timeoutMs: context?.requestTimeoutMs ?? RAW_TIMEOUT_MS, signal: options.signal, headers, resetTimeoutOnProgress: context?.resetTimeoutOnProgress });
     } catch (err) {
       throw new this._dispatchError(err instanceof Error ? err.message : String(err), false, { cause: err });
     }
