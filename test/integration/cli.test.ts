@@ -108,6 +108,15 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.match(claude.stdout, /\n {2}get-sum {2}\[read-only · idempotent\]/);
   });
 
+  it('shows each tool\'s inputSchema as the server sent it in `tools --json` (what --args must match)', async () => {
+    const listed = await run('tools', 'demo', '--config', 'servers.json', '--json');
+    assert.equal(listed.code, 0, listed.stderr);
+    const [row] = JSON.parse(listed.stdout) as { tools: { name: string; inputSchema?: { properties?: Record<string, { type?: string; minLength?: number }>; required?: string[] } }[] }[];
+    const read = row.tools.find((t) => t.name === 'read_note');
+    assert.deepEqual(read?.inputSchema?.properties?.name, { type: 'string', minLength: 1, description: 'The note to read' });
+    assert.deepEqual(read?.inputSchema?.required, ['name']);
+  });
+
   it('calls a read-only tool (exit 0) and one that returns isError (exit 1)', async () => {
     const ok = await run('call', 'demo', 'read_note', '--args', '{"name":"shopping"}', '--config', 'servers.json');
     assert.equal(ok.code, 0, ok.stderr);
