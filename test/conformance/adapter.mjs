@@ -16,22 +16,27 @@ const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 /** @typedef {[string, Record<string, unknown>]} Call */
 
 /**
- * The call each scenario is about (name and arguments), or a function of the listed tools that
- * picks it; null: listing the tools is all it asks. Others call the first tool. A scenario that
- * names its calls in MCP_CONFORMANCE_CONTEXT (`toolCalls`) gets those, in order.
- * @type {Record<string, Call | ((tools: ListedTool[]) => Call) | null>}
+ * The calls each scenario is about (tool name and arguments, made in order, one CLI run each), or
+ * a function of the listed tools that picks them; none: listing the tools is all it asks. Others
+ * call the first tool. A scenario that names its calls in MCP_CONFORMANCE_CONTEXT (`toolCalls`)
+ * gets those.
+ * @type {Record<string, Call[] | ((tools: ListedTool[]) => Call[])>}
  */
 const CALLS = {
-  initialize: null,
-  tools_call: ['add_numbers', { a: 5, b: 3 }],
-  'elicitation-sep1034-client-defaults': ['test_client_elicitation_defaults', {}],
-  'sse-retry': ['test_reconnection', {}],
+  initialize: [],
+  tools_call: [['add_numbers', { a: 5, b: 3 }]],
+  'elicitation-sep1034-client-defaults': [['test_client_elicitation_defaults', {}]],
+  'sse-retry': [['test_reconnection', {}]],
+  // Its server has no tools: its checks are on the _meta and headers of every request.
+  'request-metadata': [],
   // The tool whose x-mcp-header is valid; the others must not even be listed.
-  'http-invalid-tool-headers': ['valid_tool', { region: 'us-west1' }],
+  'http-invalid-tool-headers': [['valid_tool', { region: 'us-west1' }]],
   // Its server answers tools/list only: what it checks is that listing fetched no network $ref.
-  'json-schema-ref-no-deref': null,
+  'json-schema-ref-no-deref': [],
   // Hands the focal tool's inputSchema, as `tools --json` shows it, back to the echo tool.
-  'json-schema-2020-12-preservation': (tools) => ['json_schema_echo', { schema: tools.find((t) => t.name === 'json_schema_2020_12_tool')?.inputSchema ?? {} }],
+  'json-schema-2020-12-preservation': (tools) => [['json_schema_echo', { schema: tools.find((t) => t.name === 'json_schema_2020_12_tool')?.inputSchema ?? {} }]],
+  // Each of its tools checks one rule of input_required rounds (a form answered with its defaults).
+  'sep-2322-client-request-state': [['test_mrtr_echo_state', {}], ['test_mrtr_no_state', {}], ['test_mrtr_unrelated', {}], ['test_mrtr_no_result_type', {}]],
 };
 
 if (!/^https?:\/\//.test(url)) {
@@ -115,9 +120,8 @@ function drive() {
   if (ONE_RUN.has(scenario)) return cli(['call', 's', 'test-tool', '--args', '{}']).status ?? 4;
   const list = cli(['tools', 's']);
   const tools = listedTools(list.stdout);
-  const wanted = scenario in CALLS ? CALLS[scenario] : [String(tools[0]?.name ?? 'test-tool'), {}];
-  /** @type {Call[]} */
-  const calls = contextCalls ?? (wanted === null ? [] : [typeof wanted === 'function' ? wanted(tools) : wanted]);
+  const wanted = CALLS[scenario] ?? [[String(tools[0]?.name ?? 'test-tool'), {}]];
+  const calls = contextCalls ?? (typeof wanted === 'function' ? wanted(tools) : wanted);
   if (calls.length === 0) return list.status ?? 4;
   const statuses = calls.map(([name, args]) => cli(['call', 's', name, '--args', JSON.stringify(args)]).status ?? 4);
   return statuses.find((s) => s !== 0) ?? 0;

@@ -271,6 +271,21 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       assert.match(off.stderr, /declined: not a terminal/);
     });
 
+    it('an answer without resultType is read as complete, in either era: its result shown, no retry for its inputRequests', async () => {
+      fs.writeFileSync(path.join(dir, 'no-result-type.json'), JSON.stringify({ servers: {
+        modern: { command: process.execPath, args: [path.join(FIXTURES, 'no-result-type.cjs')], env: { MODERN: '1' } },
+        older: { command: process.execPath, args: [path.join(FIXTURES, 'no-result-type.cjs')] },
+      } }));
+      const listed = await run('servers', '--config', 'no-result-type.json', '--json');
+      const eras = (JSON.parse(listed.stdout) as { server: string; serverInfo?: { protocolVersion?: string } }[]).map((r) => [r.server, r.serverInfo?.protocolVersion]);
+      assert.deepEqual(eras, [['modern', '2026-07-28'], ['older', '2025-11-25']]);
+      for (const server of ['modern', 'older']) {
+        const r = await run('call', server, 'plain', '--config', 'no-result-type.json');
+        assert.equal(r.code, 0, `${server}: ${r.stderr}`);
+        assert.equal(r.stdout, 'call 1, inputResponses none\n', server);
+      }
+    });
+
     it('on a terminal: the embedded form is asked field by field and the answer reaches the server', async () => {
       const r = await terminal(['call', 'e', 'profile', '--config', 'modern-elicits.json'], ['y', 'Grace', '', '', '', '', '', 'hello']);
       assert.equal(r.code, 0, r.output);
