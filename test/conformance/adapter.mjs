@@ -77,7 +77,7 @@ function oauthSettings(name, context) {
       fs.writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
       return { grant: 'client_credentials', clientId: context.client_id, privateKeyFile: keyFile, signingAlgorithm: context.signing_algorithm };
     }
-    case 'auth/cross-app-access-complete-flow':
+    case 'auth/enterprise-managed-authorization': // cross-app access (SEP-990), auth/cross-app-access-complete-flow before 0.2
       return {
         grant: 'cross_app_access',
         clientId: context.client_id,
