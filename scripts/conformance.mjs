@@ -1,6 +1,7 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance) against our client: every
-// client scenario, one at a time (all at once, a 2-core machine misses the suite's timing), each
-// driving dist/cli.js through test/conformance/adapter.mjs. A scenario passes when the suite says
+// client scenario at each spec version it lists (`name@version` when it lists several; by default
+// the suite would run one), one at a time (all at once, a 2-core machine misses the suite's
+// timing), each driving dist/cli.js through test/conformance/adapter.mjs. A scenario passes when the suite says
 // so (exit 0) and it recorded at least one successful check (a client that never connected records
 // none). test/conformance/expected-failures.json lists what fails today, with why: a listed failure
 // is expected, an unlisted one fails the run, and so does a listed scenario that passes.
@@ -20,7 +21,7 @@ const ADAPTER = path.join(root, 'test/conformance/adapter.mjs');
 export function runConformance({ node, outDir, log = console.log }) {
   const baseline = /** @type {{ client: Record<string, string> }} */ (JSON.parse(fs.readFileSync(path.join(root, 'test/conformance/expected-failures.json'), 'utf8')));
   const listed = spawnSync(node, [SUITE, 'list', '--client'], { encoding: 'utf8' });
-  const scenarios = [...listed.stdout.matchAll(/^\s+- (\S+)/gm)].map((m) => m[1]);
+  const scenarios = [...listed.stdout.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?/gm)].flatMap((m) => runsOf(m[1], m[2]));
   /** @type {ConformanceResults} */
   const results = { passed: [], expected: [], failed: [] };
   if (scenarios.length === 0) {
@@ -28,12 +29,13 @@ export function runConformance({ node, outDir, log = console.log }) {
     return results;
   }
   for (const name of Object.keys(baseline.client)) {
-    if (!scenarios.includes(name)) results.failed.push({ scenario: name, why: 'listed in expected-failures.json but not a scenario of the suite: take it off' });
+    if (!scenarios.some((s) => s.scenario === name)) results.failed.push({ scenario: name, why: 'listed in expected-failures.json but not a scenario of the suite: take it off' });
   }
   fs.mkdirSync(outDir, { recursive: true });
-  for (const scenario of scenarios) {
+  for (const { scenario, name, version } of scenarios) {
     // The suite appends the server URL to --command, split at spaces: paths without spaces only.
-    const run = spawnSync(node, [SUITE, 'client', '--command', `${node} ${ADAPTER}`, '--scenario', scenario, '--verbose', '-o', outDir], { encoding: 'utf8', timeout: 120_000 });
+    const at = version ? ['--spec-version', version] : [];
+    const run = spawnSync(node, [SUITE, 'client', '--command', `${node} ${ADAPTER}`, '--scenario', name, ...at, '--verbose', '-o', outDir], { encoding: 'utf8', timeout: 120_000 });
     const checks = parseChecks(run.stdout);
     const failing = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
     const ok = run.status === 0 && failing.length === 0 && checks.some((c) => c.status === 'SUCCESS');
@@ -45,6 +47,19 @@ export function runConformance({ node, outDir, log = console.log }) {
     log(`conformance ${ok ? 'ok' : scenario in baseline.client ? 'expected failure' : 'FAILED'}: ${scenario}${ok ? '' : ` (${why.slice(0, 160)})`}`);
   }
   return results;
+}
+
+/**
+ * The runs of one listed scenario: one at each spec version it lists (`name@version` when it
+ * lists several), and one as the suite chooses for an extension (`[extension]`).
+ * @param {string} name @param {string | undefined} versions the list after the name, e.g. `2025-06-18,2025-11-25`
+ * @returns {{ scenario: string, name: string, version?: string }[]}
+ */
+function runsOf(name, versions) {
+  const dated = (versions ?? '').split(',').filter((v) => /^\d{4}-\d{2}-\d{2}$/.test(v));
+  if (dated.length === 0) return [{ scenario: name, name }];
+  if (dated.length === 1) return [{ scenario: name, name, version: dated[0] }];
+  return dated.map((version) => ({ scenario: `${name}@${version}`, name, version }));
 }
 
 /**

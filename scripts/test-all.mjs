@@ -95,7 +95,7 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
   step('e2e setup', setup);
   if (setup) {
     // The official conformance suite (its engines ask for Node >= 22: the setup's Node 24) against dist/cli.js.
-    say('MCP conformance suite: client scenarios, one at a time');
+    say('MCP conformance suite: client scenarios at each of their spec versions, one at a time');
     const conformance = runConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance'), log: (line) => void (line.includes('FAILED') && say(line)) });
     counts.passed += conformance.passed.length;
     counts.failed += conformance.failed.length;

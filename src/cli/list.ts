@@ -25,7 +25,7 @@ export async function listServers(host: CliHost, withTools: boolean, json: boole
       ? c.tools.map((t) => {
           const a = effectiveAnnotations(t, c.definition.trustAnnotations);
           const asksFirst = callVerdict(c.name, t, a, CLI_RULES).kind === 'asks';
-          return { name: t.name, title: displayName(t), description: t.description, badges: badgeWords(a), badgeText: badgeDescription(a), asksFirst };
+          return { name: t.name, title: displayName(t), description: t.description, inputSchema: t.inputSchema, badges: badgeWords(a), badgeText: badgeDescription(a), asksFirst };
         })
       : undefined,
   }));

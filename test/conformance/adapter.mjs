@@ -12,13 +12,31 @@ const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../.
 const url = process.argv.at(-1) ?? '';
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 
-/** The call each scenario is about (name and arguments); null: listing the tools is all it asks. Others call the first tool. */
-/** @type {Record<string, [string, Record<string, unknown>] | null>} */
+/** @typedef {{ name?: unknown, inputSchema?: unknown }} ListedTool */
+/** @typedef {[string, Record<string, unknown>]} Call */
+
+/**
+ * The calls each scenario is about (tool name and arguments, made in order, one CLI run each), or
+ * a function of the listed tools that picks them; none: listing the tools is all it asks. Others
+ * call the first tool. A scenario that names its calls in MCP_CONFORMANCE_CONTEXT (`toolCalls`)
+ * gets those.
+ * @type {Record<string, Call[] | ((tools: ListedTool[]) => Call[])>}
+ */
 const CALLS = {
-  initialize: null,
-  tools_call: ['add_numbers', { a: 5, b: 3 }],
-  'elicitation-sep1034-client-defaults': ['test_client_elicitation_defaults', {}],
-  'sse-retry': ['test_reconnection', {}],
+  initialize: [],
+  tools_call: [['add_numbers', { a: 5, b: 3 }]],
+  'elicitation-sep1034-client-defaults': [['test_client_elicitation_defaults', {}]],
+  'sse-retry': [['test_reconnection', {}]],
+  // Its server has no tools: its checks are on the _meta and headers of every request.
+  'request-metadata': [],
+  // The tool whose x-mcp-header is valid; the others must not even be listed.
+  'http-invalid-tool-headers': [['valid_tool', { region: 'us-west1' }]],
+  // Its server answers tools/list only: what it checks is that listing fetched no network $ref.
+  'json-schema-ref-no-deref': [],
+  // Hands the focal tool's inputSchema, as `tools --json` shows it, back to the echo tool.
+  'json-schema-2020-12-preservation': (tools) => [['json_schema_echo', { schema: tools.find((t) => t.name === 'json_schema_2020_12_tool')?.inputSchema ?? {} }]],
+  // Each of its tools checks one rule of input_required rounds (a form answered with its defaults).
+  'sep-2322-client-request-state': [['test_mrtr_echo_state', {}], ['test_mrtr_no_state', {}], ['test_mrtr_unrelated', {}], ['test_mrtr_no_result_type', {}]],
 };
 
 if (!/^https?:\/\//.test(url)) {
@@ -30,7 +48,10 @@ const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-conformance-'));
 const config = path.join(dir, 'servers.json');
 /** @type {Record<string, string>} Secrets reach the CLI as a user's would: environment variables the config names. */
 const secretEnv = {};
-const oauth = oauthSettings(scenario, JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}'));
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
+const oauth = oauthSettings(scenario, context);
+/** @type {Call[] | undefined} The calls a scenario names in its context, each `{ name, arguments }`. */
+const contextCalls = Array.isArray(context.toolCalls) ? context.toolCalls.map((/** @type {{ name: string, arguments?: Record<string, unknown> }} */ c) => [c.name, c.arguments ?? {}]) : undefined;
 fs.writeFileSync(config, JSON.stringify({ servers: { s: { type: 'http', url, ...(oauth && { oauth }) } } }));
 // A form the server sends during a call is answered with its defaults (the suite checks SEP-1034 defaults).
 // A sign-in page opens in browser.mjs, which follows the suite's redirects back to the CLI, as a browser would.
@@ -56,7 +77,7 @@ function oauthSettings(name, context) {
       fs.writeFileSync(keyFile, context.private_key_pem, { mode: 0o600 });
       return { grant: 'client_credentials', clientId: context.client_id, privateKeyFile: keyFile, signingAlgorithm: context.signing_algorithm };
     }
-    case 'auth/cross-app-access-complete-flow':
+    case 'auth/enterprise-managed-authorization': // cross-app access (SEP-990), auth/cross-app-access-complete-flow before 0.2
       return {
         grant: 'cross_app_access',
         clientId: context.client_id,
@@ -77,11 +98,11 @@ function cli(args) {
   return run;
 }
 
-/** The tool names in `tools --json` output. @param {string} stdout */
-function toolNames(stdout) {
+/** The tools in `tools --json` output. @param {string} stdout @returns {ListedTool[]} */
+function listedTools(stdout) {
   try {
-    const listed = /** @type {{ tools?: { name?: unknown }[] }[] | { tools?: { name?: unknown }[] }} */ (JSON.parse(stdout));
-    return (Array.isArray(listed) ? listed : [listed]).flatMap((s) => s.tools ?? []).map((t) => t.name).filter(/** @returns {n is string} */ (n) => typeof n === 'string');
+    const listed = /** @type {{ tools?: ListedTool[] }[] | { tools?: ListedTool[] }} */ (JSON.parse(stdout));
+    return (Array.isArray(listed) ? listed : [listed]).flatMap((s) => s.tools ?? []);
   } catch {
     return [];
   }
@@ -94,13 +115,16 @@ function toolNames(stdout) {
  */
 const ONE_RUN = new Set(['auth/scope-step-up', 'auth/scope-retry-limit']);
 
-/** Lists the tools, then makes the scenario's call; the exit code of the last CLI run. */
+/** Lists the tools, then makes the scenario's calls; the exit code of the listing, else of the first call that failed. */
 function drive() {
   if (ONE_RUN.has(scenario)) return cli(['call', 's', 'test-tool', '--args', '{}']).status ?? 4;
   const list = cli(['tools', 's']);
-  /** @type {[string, Record<string, unknown>] | null} */
-  const call = scenario in CALLS ? CALLS[scenario] : [toolNames(list.stdout)[0] ?? 'test-tool', {}];
-  return (call ? cli(['call', 's', call[0], '--args', JSON.stringify(call[1])]) : list).status ?? 4;
+  const tools = listedTools(list.stdout);
+  const wanted = CALLS[scenario] ?? [[String(tools[0]?.name ?? 'test-tool'), {}]];
+  const calls = contextCalls ?? (typeof wanted === 'function' ? wanted(tools) : wanted);
+  if (calls.length === 0) return list.status ?? 4;
+  const statuses = calls.map(([name, args]) => cli(['call', 's', name, '--args', JSON.stringify(args)]).status ?? 4);
+  return statuses.find((s) => s !== 0) ?? 0;
 }
 
 try {

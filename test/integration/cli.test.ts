@@ -108,6 +108,15 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.match(claude.stdout, /\n {2}get-sum {2}\[read-only · idempotent\]/);
   });
 
+  it('shows each tool\'s inputSchema as the server sent it in `tools --json` (what --args must match)', async () => {
+    const listed = await run('tools', 'demo', '--config', 'servers.json', '--json');
+    assert.equal(listed.code, 0, listed.stderr);
+    const [row] = JSON.parse(listed.stdout) as { tools: { name: string; inputSchema?: { properties?: Record<string, { type?: string; minLength?: number }>; required?: string[] } }[] }[];
+    const read = row.tools.find((t) => t.name === 'read_note');
+    assert.deepEqual(read?.inputSchema?.properties?.name, { type: 'string', minLength: 1, description: 'The note to read' });
+    assert.deepEqual(read?.inputSchema?.required, ['name']);
+  });
+
   it('calls a read-only tool (exit 0) and one that returns isError (exit 1)', async () => {
     const ok = await run('call', 'demo', 'read_note', '--args', '{"name":"shopping"}', '--config', 'servers.json');
     assert.equal(ok.code, 0, ok.stderr);
@@ -260,6 +269,21 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       const off = await call('url');
       assert.deepEqual(JSON.parse(off.stdout.trim()), { action: 'decline', era: 'input_required', requestState: 'round-1' });
       assert.match(off.stderr, /declined: not a terminal/);
+    });
+
+    it('an answer without resultType is read as complete, in either era: its result shown, no retry for its inputRequests', async () => {
+      fs.writeFileSync(path.join(dir, 'no-result-type.json'), JSON.stringify({ servers: {
+        modern: { command: process.execPath, args: [path.join(FIXTURES, 'no-result-type.cjs')], env: { MODERN: '1' } },
+        older: { command: process.execPath, args: [path.join(FIXTURES, 'no-result-type.cjs')] },
+      } }));
+      const listed = await run('servers', '--config', 'no-result-type.json', '--json');
+      const eras = (JSON.parse(listed.stdout) as { server: string; serverInfo?: { protocolVersion?: string } }[]).map((r) => [r.server, r.serverInfo?.protocolVersion]);
+      assert.deepEqual(eras, [['modern', '2026-07-28'], ['older', '2025-11-25']]);
+      for (const server of ['modern', 'older']) {
+        const r = await run('call', server, 'plain', '--config', 'no-result-type.json');
+        assert.equal(r.code, 0, `${server}: ${r.stderr}`);
+        assert.equal(r.stdout, 'call 1, inputResponses none\n', server);
+      }
     });
 
     it('on a terminal: the embedded form is asked field by field and the answer reaches the server', async () => {

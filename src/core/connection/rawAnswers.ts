@@ -11,6 +11,15 @@ const OWN_CHECKS: Readonly<Record<string, string>> = {
 
 const NOT_CACHED = { ttlMs: 0, cacheScope: 'private' };
 
+/** On a request of the 2026-07-28 era: the envelope's protocol version in `_meta`. */
+const ERA_KEY = 'io.modelcontextprotocol/protocolVersion';
+
+/** What we asked: which items the answer lists, and whether in the 2026-07-28 era. */
+interface Asked {
+  readonly items: string;
+  readonly modern: boolean;
+}
+
 /** Where the server's own answer rides on the stand-in the SDK checks. */
 const RAW = Symbol('mcp-tool-host.rawAnswer');
 
@@ -52,6 +61,8 @@ const PROGRESS_PREFIX = 'mcp-tool-host-progress-';
  * these requests is replaced by a stand-in with no items (which the SDK's parse accepts) that
  * carries the real answer under a symbol; the SDK copies the result's own properties, symbols
  * included, and `rawAnswer` takes it back off. `input_required` and errors are left to the SDK.
+ * A 2026-07-28 answer without `resultType` (which its servers must send) is read as complete, as
+ * an earlier era's is: refusing the whole answer for it would cost the user the result.
  * Any answer whose result is not an object fails its request at once (the SDK would not
  * recognise it, and the request would wait for its timeout).
  *
@@ -64,12 +75,15 @@ const PROGRESS_PREFIX = 'mcp-tool-host-progress-';
  * their properties (stdio or HTTP), and a wrapper would change that.
  */
 export function keepRawAnswers(transport: Transport): RawRequests {
-  const asked = new Map<string | number, string>();
+  const asked = new Map<string | number, Asked>();
   const progress = new ProgressRoutes();
   const raw = new RawPending(progress);
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
-    if ('method' in message && 'id' in message && Object.hasOwn(OWN_CHECKS, message.method)) asked.set(message.id, OWN_CHECKS[message.method]);
+    if ('method' in message && 'id' in message && Object.hasOwn(OWN_CHECKS, message.method)) {
+      const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
+      asked.set(message.id, { items: OWN_CHECKS[message.method], modern: isObject(meta) && ERA_KEY in meta });
+    }
     return send(message, options);
   };
   const close = transport.close.bind(transport);
@@ -198,16 +212,17 @@ export function rawAnswer(answer: unknown): unknown {
   return raw;
 }
 
-function standIn(message: JSONRPCMessage, asked: Map<string | number, string>): JSONRPCMessage {
+function standIn(message: JSONRPCMessage, asked: Map<string | number, Asked>): JSONRPCMessage {
   if ('method' in message || !('id' in message) || message.id === undefined) return message;
-  const items = asked.get(message.id);
+  const request = asked.get(message.id);
   asked.delete(message.id);
   if (!('result' in message)) return message;
   const result: unknown = message.result;
   // The SDK does not recognise a response whose result is not an object, and its request would
   // wait for its timeout: fail it now, saying why.
   if (!isObject(result)) return { jsonrpc: '2.0', id: message.id, error: { code: -32603, message: `The server answered with ${result === null ? 'null' : Array.isArray(result) ? 'a list' : `a ${typeof result}`} where a result object belongs` } };
-  if (!items || result.resultType !== 'complete' || RAW in result) return message;
+  if (!request || (result.resultType ?? (request.modern ? 'complete' : undefined)) !== 'complete' || RAW in result) return message;
+  const { items } = request;
   // Only what the SDK needs to accept the answer, so a malformed cursor or cache hint is ours to
   // judge too. A list must say how long it may be cached: not at all (we do not cache through the SDK).
   const stand: Record<string | symbol, unknown> = { resultType: 'complete', [items]: [], ...(items === 'tools' && NOT_CACHED), [RAW]: result };
