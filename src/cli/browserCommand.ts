@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { splitCommandLine } from '../core/config/newServerEntry';
 
 /**
  * Characters a shell would act on. A browser command runs without a shell (its words are the
@@ -17,36 +18,17 @@ export class BrowserCommandError extends Error {
 
 /**
  * The program and arguments of a browser command (`--browser`, or the `BROWSER` environment
- * variable as many command-line tools honour it): words split at spaces, `"..."` and `'...'`
- * group words with spaces (a path like "C:\Program Files\..."). Nothing else is interpreted.
+ * variable as many command-line tools honour it): words split as Add Server splits a command
+ * line (splitCommandLine: quotes group words with spaces, a path like "C:\Program Files\..."
+ * in double quotes). Nothing else is interpreted.
  * `source` names where the command came from, for the error.
  */
 export function parseBrowserCommand(text: string, source: string): string[] {
   if (SHELL_CHARACTERS.test(text)) {
     throw new BrowserCommandError(`${source} is run as a program with arguments, never by a shell: remove ; & | $ \` < > and line breaks from it.`);
   }
-  const words: string[] = [];
-  let word = '';
-  let inWord = false;
-  let quote: '"' | "'" | undefined;
-  for (const c of text) {
-    if (quote) {
-      if (c === quote) quote = undefined;
-      else word += c;
-    } else if (c === '"' || c === "'") {
-      quote = c;
-      inWord = true;
-    } else if (/\s/.test(c)) {
-      if (inWord) words.push(word);
-      word = '';
-      inWord = false;
-    } else {
-      word += c;
-      inWord = true;
-    }
-  }
-  if (quote) throw new BrowserCommandError(`${source} has an unclosed ${quote} quote.`);
-  if (inWord) words.push(word);
+  const words = splitCommandLine(text);
+  if (typeof words === 'string') throw new BrowserCommandError(`${source}: ${words}`);
   if (words.length === 0 || words[0] === '') throw new BrowserCommandError(`${source} is empty: give the program that opens a web page, as in --browser firefox.`);
   return words;
 }

@@ -14,7 +14,7 @@ describe('the CLI browser command (--browser, BROWSER)', () => {
     for (const bad of ['a; b', 'a && b', 'a | b', '$(id)', '`id`', 'a > f', 'a < f', 'a\nb', 'x $HOME']) {
       assert.throws(() => parseBrowserCommand(bad, 'BROWSER'), /^BrowserCommandError: BROWSER is run as a program with arguments, never by a shell: remove ; & \| \$ ` < > and line breaks from it\.$/, bad);
     }
-    assert.throws(() => parseBrowserCommand('"firefox', '--browser'), /--browser has an unclosed " quote\./);
+    assert.throws(() => parseBrowserCommand('"firefox', '--browser'), /--browser: The double quote is not closed\./);
     assert.throws(() => parseBrowserCommand('   ', '--browser'), /--browser is empty: give the program that opens a web page, as in --browser firefox\./);
     assert.throws(() => parseBrowserCommand('""', '--browser'), /--browser is empty/);
   });
