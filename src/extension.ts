@@ -6,7 +6,7 @@ import { CallPipeline } from './core/calls/callPipeline';
 import { resolveLaunch } from './core/config/launch';
 import { ServerPool } from './core/connection/serverPool';
 import { SchemaValidator } from './core/tools/schemaValidator';
-import { QuickPickApprover } from './vscode/approvalPicker';
+import type { QuickPickApprover } from './vscode/approvalPicker';
 import { CallToolCommand, type ToolTarget } from './vscode/commands';
 import { OutputChannelSink } from './vscode/outputSink';
 import { GrantStore } from './core/policy/grants';
@@ -16,7 +16,8 @@ import { FileAuditLog } from './core/calls/fileAuditLog';
 import type { ArgumentEditors } from './vscode/argumentEditor';
 import { CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/argumentCommands';
 import { ConfiguredServers } from './vscode/configuredServers';
-import { registerReadOnlyDocuments } from './vscode/readOnlyDocuments';
+import { registerReadOnlyDocuments, showReadOnly } from './vscode/readOnlyDocuments';
+import { showDefinitionChanges } from './vscode/definitionDiff';
 import { importServers } from './vscode/importServers';
 import { DefinitionReview } from './vscode/definitionReview';
 import { ResultFiles, extensionFor } from './vscode/resultFiles';
@@ -109,7 +110,10 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const audit = new FileAuditLog(path.join(storage, 'audit.jsonl'));
   // Calls the servers run as tasks; kept per workspace, so a reload can still fetch their results.
   const tasks = new TaskBoard(fileTasks((context.storageUri ?? context.globalStorageUri).fsPath));
-  const pipeline = new CallPipeline(pool, validator, new QuickPickApprover(prompts), sink, {
+  // The approval prompt loads with the first call that needs one (dist/forms.js).
+  let approver: QuickPickApprover | undefined;
+  const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
+  const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     approveAll: approveAllCalls,
     saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),
     grants,

@@ -3,8 +3,8 @@ import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/calls/
 import { displayName } from '../core/tools/annotations';
 import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine, visibleJson } from '../core/render/sanitize';
-import { showDefinitionChanges } from './definitionDiff';
-import { showReadOnly } from './readOnlyDocuments';
+import type { showDefinitionChanges } from './definitionDiff';
+import type { showReadOnly } from './readOnlyDocuments';
 import type { PromptEvents } from './promptEvents';
 
 interface DecisionItem extends vscode.QuickPickItem {
@@ -17,7 +17,11 @@ interface DecisionItem extends vscode.QuickPickItem {
  * badges, showing the exact arguments (the full text one click away). Escape denies.
  */
 export class QuickPickApprover implements Approver {
-  constructor(private readonly _prompts: PromptEvents) {}
+  /** `views` open read-only documents; they keep state, so they come from dist/extension.js, where this file is not. */
+  constructor(
+    private readonly _prompts: PromptEvents,
+    private readonly _views: { readonly showReadOnly: typeof showReadOnly; readonly showDefinitionChanges: typeof showDefinitionChanges },
+  ) {}
 
   /** Waits its turn among the other prompts (PromptEvents.oneAtATime): an approval never hides an open elicitation. */
   approve(request: ApprovalRequest): Promise<ApprovalDecision> {
@@ -30,11 +34,11 @@ export class QuickPickApprover implements Approver {
       const picked = await pickDecision(request, this._prompts);
       switch (picked?.action) {
         case 'show-arguments': {
-          await showReadOnly(`/arguments/${encodeURIComponent(request.server)}/${encodeURIComponent(request.tool.name)} arguments.json`, visibleJson(args, 2));
+          await this._views.showReadOnly(`/arguments/${encodeURIComponent(request.server)}/${encodeURIComponent(request.tool.name)} arguments.json`, visibleJson(args, 2));
           continue;
         }
         case 'show-changes':
-          if (request.changed) await showDefinitionChanges(request.server, request.tool, request.changed.before);
+          if (request.changed) await this._views.showDefinitionChanges(request.server, request.tool, request.changed.before);
           continue;
         case 'edit-arguments': {
           const edited = await editArguments(args);
