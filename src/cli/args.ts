@@ -22,6 +22,10 @@ commands:
   call SERVER TOOL [--args JSON] call a tool (asks y/N on a terminal when approval is needed)
   doctor [SERVER]                explain how each server starts: executable, PATH, node version,
                                  launch line, then each handshake step or the exact failure
+  skills [SERVER]                list the skills every (or one) server offers (MCP skills
+                                 extension); no file of a skill is read
+  skill SERVER NAME [FILE]       load a skill: print its SKILL.md (or FILE), checked against the
+                                 server's listing (size, digest, frontmatter); refused if it fails
 
 options:
   --config FILE      servers as {"servers": {...}}, VS Code's .vscode/mcp.json,

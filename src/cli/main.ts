@@ -6,9 +6,10 @@ import { cliElicitor } from './elicit';
 import { browserOpener } from './elicitUrl';
 import { createHost } from './host';
 import { listServers } from './list';
+import { listSkills, readSkill } from './skillCommands';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'doctor']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'doctor', 'skills', 'skill']);
 
 /** The headless CLI: the same core as the extension, in a terminal. Exit codes: see USAGE. */
 async function main(args: CliArgs): Promise<ExitCode> {
@@ -20,6 +21,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (!COMMANDS.has(command)) throw new CliError(`Unknown command "${command}".`, Exit.usage, true);
   const [server, tool] = args.positional;
   if (command === 'call' && (!server || !tool)) throw new CliError('call needs SERVER and TOOL.', Exit.usage, true);
+  if (command === 'skill' && (!server || !tool)) throw new CliError('skill needs SERVER and NAME.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
 
   const config = loadConfig(args.config, { trust: args.trustConfig });
@@ -40,6 +42,12 @@ async function main(args: CliArgs): Promise<ExitCode> {
         break;
       case 'doctor':
         code = await doctor(host, args.json);
+        break;
+      case 'skills':
+        code = await listSkills(host, args.json);
+        break;
+      case 'skill':
+        code = await readSkill(host, server!, tool!, args.positional[2], args.json);
         break;
       default:
         code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json, auditFile: args.audit });

@@ -115,9 +115,22 @@ function listedTools(stdout) {
  */
 const ONE_RUN = new Set(['auth/scope-step-up', 'auth/scope-retry-limit']);
 
+/**
+ * The skills scenarios (SEP-2640) as a user of the CLI meets them: `skills` lists a server's skills
+ * (reading none of their files); the verification ones then load the skill with `skill`, which
+ * must refuse a SKILL.md that fails its check (exit 4) and read nothing more.
+ */
+const SKILLS = { 'sep-2640-client-no-prefetch': false, 'sep-2640-client-verify-digest': true, 'sep-2640-client-verify-size': true, 'sep-2640-client-verify-frontmatter': true };
+
 /** Lists the tools, then makes the scenario's calls; the exit code of the listing, else of the first call that failed. */
 function drive() {
   if (ONE_RUN.has(scenario)) return cli(['call', 's', 'test-tool', '--args', '{}']).status ?? 4;
+  if (scenario in SKILLS) {
+    const listed = cli(['skills', 's']);
+    if (!SKILLS[/** @type {keyof typeof SKILLS} */ (scenario)] || listed.status !== 0) return listed.status ?? 4;
+    const names = /** @type {{ skills?: { name: string }[] }[]} */ (JSON.parse(listed.stdout || '[]'))[0]?.skills?.map((s) => s.name) ?? [];
+    return cli(['skill', 's', names[0] ?? 'none']).status ?? 4;
+  }
   const list = cli(['tools', 's']);
   const tools = listedTools(list.stdout);
   const wanted = CALLS[scenario] ?? [[String(tools[0]?.name ?? 'test-tool'), {}]];

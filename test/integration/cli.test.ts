@@ -501,4 +501,54 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     const eras = JSON.parse(fs.readFileSync(path.join(STATE, 'mcp-tool-host/eras.json'), 'utf8')) as Record<string, { era: string }>;
     assert.deepEqual(Object.entries(eras).filter(([k]) => k.startsWith('protocolEra:quiet:')).map(([, v]) => v.era), ['legacy']);
   });
+
+  describe('skills (MCP skills extension, SEP-2640)', () => {
+    const reads = () => path.join(dir, 'skill-reads.log');
+    const readsSoFar = () => (fs.existsSync(reads()) ? fs.readFileSync(reads(), 'utf8').trim().split('\n').filter(Boolean) : []);
+    const server = (env: Record<string, string> = {}) => ({ command: process.execPath, args: [path.join(FIXTURES, 'skills.cjs')], env: { READS_LOG: reads(), ...env } });
+    const config = (name: string, env: Record<string, string> = {}) => {
+      fs.writeFileSync(path.join(dir, name), JSON.stringify({ servers: { k: server(env), demo: { command: process.execPath, args: [DEMO_SERVER] } } }));
+      fs.rmSync(reads(), { force: true });
+      return name;
+    };
+
+    it('skills lists each server\'s skills and reads none of their files; a server without the extension says so', async () => {
+      const r = await run('skills', '--config', config('skills.json'));
+      assert.equal(r.code, 0, r.stderr);
+      assert.equal(r.stdout, 'k: 1 skill\n  pdf-processing  Extract, fill, and assemble PDF documents  (2 files)\ndemo: no skills (the server does not offer the skills extension)\n');
+      assert.deepEqual(readsSoFar(), []);
+    });
+
+    it('skill loads one: its SKILL.md, checked and printed, and nothing else read; a file of it on request', async () => {
+      const r = await run('skill', 'k', 'pdf-processing', '--config', config('skills.json'));
+      assert.equal(r.code, 0, r.stderr);
+      assert.match(r.stdout, /^---\nname: pdf-processing\n[\s\S]*\nSkill body\.\n$/);
+      assert.deepEqual(readsSoFar(), ['skill://pdf-processing/SKILL.md']);
+      const forms = await run('skill', 'k', 'pdf-processing', 'references/FORMS.md', '--config', 'skills.json');
+      assert.equal(forms.code, 0, forms.stderr);
+      assert.equal(forms.stdout, '# Forms\n\nHow to fill a form.\n');
+    });
+
+    for (const tamper of ['digest', 'size', 'frontmatter']) {
+      it(`a SKILL.md that fails its ${tamper} check is refused, not printed, and nothing more is read (exit 4)`, async () => {
+        const r = await run('skill', 'k', 'pdf-processing', '--config', config(`skills-${tamper}.json`, { TAMPER: tamper }));
+        assert.equal(r.code, 4, r.stderr);
+        assert.equal(r.stdout, '');
+        assert.match(r.stderr, /^refused: skill:\/\/pdf-processing\/SKILL\.md failed its check against the server's listing, so it was not loaded: /);
+        assert.deepEqual(readsSoFar(), ['skill://pdf-processing/SKILL.md']);
+      });
+    }
+
+    it('a skill\'s text cannot drive the terminal; an unknown skill is a usage error naming the skills', async () => {
+      const hostile = await run('skill', 'k', 'pdf-processing', '--config', config('skills-hostile.json', { HOSTILE: '1' }));
+      // Its body passes every check (the listing covers it as served): printed, its escapes removed.
+      assert.equal(hostile.code, 0, hostile.stderr);
+      assert.match(hostile.stdout, /Skill body\./);
+      // eslint-disable-next-line no-control-regex -- the escapes are what must not reach the terminal
+      assert.doesNotMatch(hostile.stdout, /[\u001b\u0007]/);
+      const unknown = await run('skill', 'k', 'no-such', '--config', config('skills.json'));
+      assert.equal(unknown.code, 2);
+      assert.match(unknown.stderr, /Server "k" has no skill named "no-such"\. Its skills: pdf-processing\./);
+    });
+  });
 });

@@ -5,6 +5,7 @@ import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
+import type { SkillsAccess } from './skills';
 import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskUser } from './elicitationRequests';
@@ -410,6 +411,11 @@ export class SdkClient {
     if (request.kind === 'elicitation') return this._elicit ? answerElicitation(request.params, this._elicit, this._log, this._completions) : { action: 'decline' };
     if (request.kind === 'roots' && this._roots) return { roots: this._roots() };
     throw new Error(`The server asked for ${request.kind === 'roots' ? 'the roots' : 'sampling'}, which the host does not offer it.`);
+  }
+
+  /** The server's skills (the skills extension): listed and read, each file verified (skills.ts). */
+  get skills(): SkillsAccess {
+    return loadHeavy().skillsOf(this._client);
   }
 
   /** `resources/read`, for opening a resource link from a result. */

@@ -11,6 +11,7 @@ import { maskingLog, maskSecrets, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { RestartPolicy } from './restartPolicy';
+import type { SkillsAccess } from './skills';
 import { SdkClient, type CallOptions, type ResourceContents, type TaskReference, type TaskStatus } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
@@ -260,6 +261,13 @@ export class ServerConnection implements Disposable {
   /** Lists the tools again (every page); the Refresh command and list_changed use this. */
   async refreshTools(): Promise<void> {
     await this._listTools(this._generation);
+  }
+
+  /** The server's skills (the skills extension, SEP-2640); fails when the server is not running. */
+  skills(): SkillsAccess {
+    const client = this._client;
+    if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
+    return client.skills;
   }
 
   /** Reads a resource (`resources/read`), for opening a resource link from a result. */

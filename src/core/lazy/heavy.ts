@@ -29,3 +29,5 @@ export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } 
 export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
+// The skills extension (SEP-2640): the CLI's skills commands.
+export { skillsOf } from '../connection/skills';
