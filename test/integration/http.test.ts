@@ -60,6 +60,27 @@ describe('remote servers over HTTP', function () {
     assert.ok(sum.kind === 'ok' && sum.result.text.includes('42'), JSON.stringify(sum));
   });
 
+  it('2026-07-28 over HTTP with the tasks extension: a call runs as a task past its timeout, each request with its Mcp-Method header; cancel reaches the server', async () => {
+    const { port, child } = await listening([path.join(FIXTURES, 'tasks-http.cjs')]);
+    cleanups.push(() => void child.kill());
+    const h = makeHost({ jobs: { type: 'http', url: `http://127.0.0.1:${port}/mcp`, timeoutSeconds: 1 } }, 'allow-once');
+    cleanups.push(() => h.close());
+    await h.pool.get('jobs')!.start();
+    const done = await h.pipeline.call({ server: 'jobs', tool: 'build', args: { seconds: 1.5 }, origin: 'api' });
+    assert.ok(done.kind === 'ok' && done.result.text === 'build finished after 1.5 s', JSON.stringify(done));
+    assert.ok(h.events.some((e) => /^task working: step \d$/.test(e)), h.events.join('\n'));
+    const controller = new AbortController();
+    const cut = h.pipeline.call({ server: 'jobs', tool: 'build', args: { seconds: 30 }, origin: 'api', signal: controller.signal });
+    await new Promise((r) => setTimeout(r, 500));
+    controller.abort();
+    assert.deepEqual(await cut, { kind: 'cancelled' });
+    const seen = await h.pipeline.call({ server: 'jobs', tool: 'seen', args: {}, origin: 'api' });
+    assert.ok(seen.kind === 'ok', JSON.stringify(seen));
+    const lines = seen.result.text.split('\n');
+    for (const method of ['tools/call', 'tasks/get', 'tasks/cancel']) assert.ok(lines.includes(`${method} (Mcp-Method: ${method})`), `${method} with its header, in\n${seen.result.text}`);
+    assert.ok(!lines.some((l) => /Mcp-Method: none/.test(l)), seen.result.text);
+  });
+
   it('2026-07-28 over HTTP: x-mcp-header arguments travel as Mcp-Param headers; tools that break its rules are left out', async () => {
     const { port, child } = await listening([path.join(FIXTURES, 'modern-http.cjs')]);
     cleanups.push(() => void child.kill());
