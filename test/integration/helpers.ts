@@ -102,6 +102,8 @@ export interface OAuthFixtureStats {
   unauthorized: number;
   clientAuthFailures: number;
   clientCredentialGrants: number;
+  jwtBearerGrants: number;
+  jwtBearerRefusals: number;
   insufficientScope: number;
   /** The client_id and scope of each authorization request, in order. */
   clientIds: string[];

@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { OAuthHost, SecretStore } from '../../src/core/auth/ports';
 import type { ServerState } from '../../src/core/connection/serverState';
 import { makeHost, startOAuthFixture } from './helpers';
@@ -23,6 +26,12 @@ function browser(opened: string[]): OAuthHost['openBrowser'] {
 }
 
 const SECRET = 'pre-registered-s3cret-value';
+
+/** A workload's JWT as its platform would issue it (unsigned here: the fixture checks its claims only). */
+function workloadJwt(claims: Record<string, unknown>): string {
+  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  return `${part({ alg: 'RS256', typ: 'JWT' })}.${part({ iss: 'https://platform.example', ...claims })}.c2lnbmF0dXJl`;
+}
 
 describe('the "oauth" settings of a remote server, against a real authorization server', function () {
   this.timeout(20_000);
@@ -92,6 +101,44 @@ describe('the "oauth" settings of a remote server, against a real authorization 
     const state = wrong.connection.state;
     assert.ok(state.kind === 'error' && /^Signing in to "remote" failed: invalid_client \(client authentication failed\)\.$/.test(state.message), JSON.stringify(state));
     for (const line of wrong.everything()) assert.ok(!line.includes('wrong-secret-value'), `the secret leaked: ${line}`);
+  });
+
+  it('jwt_bearer (workload identity, SEP-1933): the workload token from a file is the grant of a public client; it is never shown', async () => {
+    const f = await fixture('--jwt-bearer', 'workload:spiffe://corp/ci');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wif-'));
+    cleanups.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+    const file = path.join(dir, 'token.jwt');
+    const jwt = workloadJwt({ aud: new URL(f.url).origin, sub: 'spiffe://corp/ci', exp: Math.floor(Date.now() / 1000) + 600 });
+    fs.writeFileSync(file, `${jwt}\n`);
+    const h = host(f.url, { grant: 'jwt_bearer', clientId: 'workload', assertionFile: file });
+    await h.connection.start();
+    assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+    assert.deepEqual(h.opened, []);
+    const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
+    assert.ok(call.kind === 'ok' && call.result.text.includes('signed in as workload'), JSON.stringify(call));
+    const stats = await f.stats();
+    assert.deepEqual([stats.jwtBearerGrants, stats.jwtBearerRefusals, stats.registrations, stats.tokenGrants], [1, 0, 0, 0]);
+    for (const line of h.everything()) assert.ok(!line.includes(jwt.split('.')[1]), `the workload token leaked: ${line}`);
+  });
+
+  it('jwt_bearer: a refused workload token (invalid_grant, unauthorized_client) is said once, with no retry and no other grant', async () => {
+    const f = await fixture('--jwt-bearer', 'workload:spiffe://corp/ci');
+    const expired = workloadJwt({ aud: new URL(f.url).origin, sub: 'spiffe://corp/ci', exp: Math.floor(Date.now() / 1000) - 60 });
+    process.env.MCP_TEST_WORKLOAD_JWT = expired;
+    cleanups.push(() => void delete process.env.MCP_TEST_WORKLOAD_JWT);
+    const h = host(f.url, { grant: 'jwt_bearer', clientId: 'workload', assertion: '${env:MCP_TEST_WORKLOAD_JWT}' });
+    await h.connection.start();
+    const state = h.connection.state;
+    assert.ok(state.kind === 'error' && /rejected the sign-in to "remote" \(invalid_grant: the authorization server refused the workload token \(oauth\.assertion\); it is not sent again\)/.test(state.message), JSON.stringify(state));
+    for (const line of h.everything()) assert.ok(!line.includes(expired.split('.')[1]), `the workload token leaked: ${line}`);
+
+    const other = host(f.url, { grant: 'jwt_bearer', clientId: 'someone-else', assertion: '${env:MCP_TEST_WORKLOAD_JWT}' });
+    await other.connection.start();
+    const refused = other.connection.state;
+    assert.ok(refused.kind === 'error' && /^Signing in to "remote" failed: unauthorized_client \(the authorization server refused the workload token \(oauth\.assertion\); it is not sent again\)\.$/.test(refused.message), JSON.stringify(refused));
+    const stats = await f.stats();
+    assert.deepEqual([stats.jwtBearerRefusals, stats.jwtBearerGrants, stats.registrations, stats.authorizations, stats.tokenGrants], [2, 0, 0, 0, 0], 'one token request each: no retry, no other grant');
+    assert.deepEqual([...h.opened, ...other.opened], []);
   });
 
   it('a client metadata URL (CIMD) is the client id where the server supports it: nothing is registered', async () => {

@@ -29,3 +29,4 @@ export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } 
 export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
+export { JwtBearerProvider } from '../auth/jwtBearerProvider';
