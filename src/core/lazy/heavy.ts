@@ -30,3 +30,4 @@ export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation'
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
 export { JwtBearerProvider } from '../auth/jwtBearerProvider';
+export { dpopSessionOf } from '../auth/dpopKeys';
