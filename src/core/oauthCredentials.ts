@@ -11,8 +11,11 @@
  * - `cross_app_access`: the user's ID token from the enterprise identity provider is exchanged
  *   there for an authorization grant (RFC 8693), which the server's authorization server
  *   exchanges for a token (RFC 7523 JWT bearer grant; SEP-990).
+ * - `jwt_bearer`: no user; the workload's own JWT (`assertion` or `assertionFile`, issued by its
+ *   platform) is the RFC 7523 jwt-bearer grant of the public client `clientId` (workload identity
+ *   federation, SEP-1933).
  */
-export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access';
+export type OAuthGrant = 'authorization_code' | 'client_credentials' | 'cross_app_access' | 'jwt_bearer';
 
 /** The settings with every variable substituted and every file read: secrets, never logged. */
 export interface ResolvedOAuth {
@@ -24,5 +27,7 @@ export interface ResolvedOAuth {
   readonly signingAlgorithm?: string;
   readonly scope?: string;
   readonly issuer?: string;
+  /** The workload JWT of the `jwt_bearer` grant. */
+  readonly assertion?: string;
   readonly idp?: { readonly tokenEndpoint: string; readonly clientId: string; readonly clientSecret?: string; readonly idToken: string };
 }

@@ -84,6 +84,11 @@ function oauthSettings(name, context) {
         clientSecret: secret('CONFORMANCE_CLIENT_SECRET', context.client_secret),
         idp: { tokenEndpoint: context.idp_token_endpoint, clientId: context.idp_client_id, idToken: secret('CONFORMANCE_ID_TOKEN', context.idp_id_token) },
       };
+    case 'auth/wif-jwt-bearer': { // workload identity federation (SEP-1933): the platform's token, in a file as a platform mounts it
+      const tokenFile = path.join(dir, 'workload-token.jwt');
+      fs.writeFileSync(tokenFile, context.valid_jwt, { mode: 0o600 });
+      return { grant: 'jwt_bearer', clientId: context.client_id, assertionFile: tokenFile };
+    }
     default:
       return undefined;
   }

@@ -102,6 +102,15 @@ export interface OAuthFixtureStats {
   unauthorized: number;
   clientAuthFailures: number;
   clientCredentialGrants: number;
+  jwtBearerGrants: number;
+  jwtBearerRefusals: number;
+  dpopTokens: number;
+  dpopRequests: number;
+  dpopRefusals: number;
+  /** Requests that presented a DPoP-bound token with the Bearer scheme (refused). */
+  boundTokenAsBearer: number;
+  /** The key thumbprint each DPoP-bound token was bound to. */
+  thumbprints: string[];
   insufficientScope: number;
   /** The client_id and scope of each authorization request, in order. */
   clientIds: string[];

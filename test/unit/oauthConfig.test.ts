@@ -23,6 +23,8 @@ describe('the "oauth" settings of an http server', () => {
       { grant: 'client_credentials', clientId: 'c', privateKey: '${env:KEY}', signingAlgorithm: 'RS256' },
       { grant: 'cross_app_access', clientId: 'c', clientSecret: '${env:S}', idp: { tokenEndpoint: 'https://idp.example/token', clientId: 'i', idToken: '${env:ID_TOKEN}' } },
       { grant: 'cross_app_access', clientId: 'c', clientSecret: '${env:S}', idp: { tokenEndpoint: 'https://idp.example/token', clientId: 'i', clientSecret: '${env:IS}', idTokenFile: 'token.jwt' } },
+      { grant: 'jwt_bearer', clientId: 'workload', assertionFile: '/var/run/secrets/tokens/mcp.jwt', scope: 'mcp' },
+      { grant: 'jwt_bearer', clientId: 'workload', assertion: '${env:WORKLOAD_JWT}', issuer: 'https://as.example' },
     ]) {
       assert.equal(problem(ok), '', JSON.stringify(ok));
     }
@@ -32,7 +34,7 @@ describe('the "oauth" settings of an http server', () => {
     const cases: [unknown, RegExp, Record<string, unknown>?][] = [
       ['x', /"oauth" must be an object/],
       [{ clientID: 'c' }, /unknown key "oauth\.clientID"/],
-      [{ grant: 'password' }, /"oauth\.grant" must be "authorization_code", "client_credentials", "cross_app_access" \(got "password"\)/],
+      [{ grant: 'password' }, /"oauth\.grant" must be "authorization_code", "client_credentials", "cross_app_access", "jwt_bearer" \(got "password"\)/],
       [{ clientId: '' }, /"oauth\.clientId" must be a non-empty string/],
       [{ clientId: 'c', clientSecret: 'hunter2' }, /"oauth\.clientSecret" is a secret: give it as a variable, \$\{env:NAME\} or \$\{input:id\}, never written in the file\./],
       [{ clientSecret: '${env:S}' }, /"oauth\.clientSecret" needs "oauth\.clientId"/],
@@ -53,6 +55,14 @@ describe('the "oauth" settings of an http server', () => {
       [{ grant: 'cross_app_access', clientId: 'c', clientSecret: '${env:S}', idp: { tokenEndpoint: 'https://i/t', clientId: 'i', idToken: 'eyJ...' } }, /"oauth\.idp\.idToken" is a secret/],
       [{ grant: 'cross_app_access', clientId: 'c', clientSecret: '${env:S}', idp: { tokenEndpoint: 'https://i/t', clientId: 'i', idToken: '${env:T}', extra: 1 } }, /unknown key "oauth\.idp\.extra"/],
       [{ idp: { tokenEndpoint: 'https://i/t', clientId: 'i', idToken: '${env:T}' } }, /"oauth\.idp" is for the "cross_app_access" grant/],
+      [{ grant: 'jwt_bearer', assertionFile: 't.jwt' }, /the "jwt_bearer" grant needs "oauth\.clientId" \(the client the workload is known as/],
+      [{ grant: 'jwt_bearer', clientId: 'w' }, /the "jwt_bearer" grant needs exactly one of "oauth\.assertion" \(a variable\) and "oauth\.assertionFile"/],
+      [{ grant: 'jwt_bearer', clientId: 'w', assertion: '${env:T}', assertionFile: 't.jwt' }, /exactly one of "oauth\.assertion" \(a variable\) and "oauth\.assertionFile"/],
+      [{ grant: 'jwt_bearer', clientId: 'w', assertion: 'eyJhbGciOiJSUzI1NiJ9.e30.sig' }, /"oauth\.assertion" is a secret: give it as a variable/],
+      [{ grant: 'jwt_bearer', clientId: 'w', clientSecret: '${env:S}', assertionFile: 't.jwt' }, /is for a public client: the workload token is its only credential, so "oauth\.clientSecret" is not used/],
+      [{ grant: 'jwt_bearer', clientId: 'w', assertionFile: 't.jwt', privateKeyFile: 'k.pem', signingAlgorithm: 'ES256' }, /a private key .* is for the "client_credentials" grant/],
+      [{ clientId: 'c', assertionFile: 't.jwt' }, /a workload token \("oauth\.assertion", "oauth\.assertionFile"\) is for the "jwt_bearer" grant/],
+      [{ grant: 'client_credentials', clientId: 'c', clientSecret: '${env:S}', assertion: '${env:T}' }, /is for the "jwt_bearer" grant/],
       [{ clientId: 'c', issuer: 'as.example' }, /"oauth\.issuer" must be the authorization server's URL/],
       [{ clientId: 'c' }, /"oauth" and an Authorization header both say how to authenticate: keep one/, { headers: { Authorization: 'Bearer x' } }],
     ];
@@ -83,6 +93,27 @@ describe('the "oauth" settings of an http server', () => {
       assert.ok(launch.secrets?.includes(pem.trim()));
       assert.throws(() => resolveLaunch(keyed('bad.pem'), ctx({}, dir)), (err: Error) => /is not a private key in PEM form/.test(err.message) && !err.message.includes('NOT-A-KEY'));
       assert.throws(() => resolveLaunch(keyed('missing.pem'), ctx({}, dir)), /"oauth\.privateKeyFile" names ".*missing\.pem", which cannot be read: ENOENT\./);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('reads the workload token of the jwt_bearer grant from its file or variable, masks it, and refuses a non-JWT without quoting it', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'oauth-wif-'));
+    try {
+      const jwt = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJ3b3JrbG9hZCJ9.c2lnbmF0dXJl';
+      fs.writeFileSync(path.join(dir, 'token.jwt'), `${jwt}\n`);
+      fs.writeFileSync(path.join(dir, 'bad.jwt'), 'NOT-A-JWT-but-maybe-a-secret');
+      const wif = (oauth: Record<string, unknown>) => parseServers({ s: { type: 'http', url: URL_A, oauth: { grant: 'jwt_bearer', clientId: 'w', ...oauth } } }, 'user').servers[0];
+      const fromFile = resolveLaunch(wif({ assertionFile: 'token.jwt' }), ctx({}, dir));
+      assert.ok(fromFile.type === 'http' && fromFile.oauth?.assertion === jwt && fromFile.oauth.grant === 'jwt_bearer');
+      assert.ok(fromFile.secrets?.includes(jwt), 'masked wherever the launch is shown');
+      const fromEnv = resolveLaunch(wif({ assertion: '${env:WORKLOAD_JWT}' }), ctx({ WORKLOAD_JWT: jwt }));
+      assert.ok(fromEnv.type === 'http' && fromEnv.oauth?.assertion === jwt && fromEnv.secrets?.includes(jwt));
+      assert.throws(() => resolveLaunch(wif({ assertionFile: 'bad.jwt' }), ctx({}, dir)), (err: Error) => /the workload token \("oauth\.assertionFile"\) is not a JWT \(three base64url parts separated by dots\)\./.test(err.message) && !err.message.includes('NOT-A-JWT'));
+      assert.throws(() => resolveLaunch(wif({ assertion: '${env:WORKLOAD_JWT}' }), ctx({ WORKLOAD_JWT: 'opaque secret value' })), (err: Error) => /"oauth\.assertion"\) is not a JWT/.test(err.message) && !err.message.includes('opaque'));
+      assert.throws(() => resolveLaunch(wif({ assertion: '${env:WORKLOAD_JWT}' }), ctx()), /"oauth\.assertion" is empty once its variables are filled in/);
+      assert.throws(() => resolveLaunch(wif({ assertionFile: 'missing.jwt' }), ctx({}, dir)), /"oauth\.assertionFile" names ".*missing\.jwt", which cannot be read: ENOENT\./);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }

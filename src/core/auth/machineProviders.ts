@@ -6,7 +6,8 @@ import { loadHeavy } from '../lazy/load';
  * The SDK's provider for a grant without a browser: `client_credentials` (client_secret_basic, or
  * private_key_jwt with the configured key, RFC 7523 §2.2) or `cross_app_access` (the user's ID
  * token is exchanged at the identity provider for an ID-JAG, RFC 8693, which the server's
- * authorization server takes as a JWT bearer grant, RFC 7523; SEP-990). The SDK requests the
+ * authorization server takes as a JWT bearer grant, RFC 7523; SEP-990) or `jwt_bearer` (the
+ * workload's own JWT is that grant, SEP-1933; jwtBearerProvider.ts). The SDK requests the
  * token on the server's first 401 and keeps it in memory; `issuer`, when configured, keeps the
  * credentials from any other authorization server. Nothing here is logged.
  */
@@ -17,6 +18,7 @@ export function machineProvider(oauth: ResolvedOAuth): OAuthClientProvider {
     if (oauth.privateKey !== undefined) return new PrivateKeyJwtProvider({ ...common, privateKey: oauth.privateKey, algorithm: oauth.signingAlgorithm ?? 'RS256' });
     return new ClientCredentialsProvider({ ...common, clientSecret: oauth.clientSecret ?? '' });
   }
+  if (oauth.grant === 'jwt_bearer') return new (loadHeavy().JwtBearerProvider)(oauth);
   const idp = oauth.idp;
   if (oauth.grant !== 'cross_app_access' || !idp) throw new Error(`No machine provider for the "${oauth.grant}" grant.`);
   return new CrossAppAccessProvider({

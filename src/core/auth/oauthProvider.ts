@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type {
+  DpopSession,
   OAuthClientInformationContext,
   OAuthClientMetadata,
   OAuthClientProvider,
@@ -8,6 +9,7 @@ import type {
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
 import { assertNever } from '../events';
+import { loadHeavy } from '../lazy/load';
 import type { ServerCredentials } from './serverCredentials';
 import { SignInError } from './signInErrors';
 
@@ -99,6 +101,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
   async saveClientInformation(client: StoredOAuthClientInformation): Promise<void> {
     if (this._identity?.preregistered) return;
     await this._credentials.update({ client, redirectUrl: this._redirect.url, redirectPort: this._redirect.port });
+  }
+
+  /** RFC 9449: the key tokens are bound to, when the authorization server offers DPoP (dpopKeys.ts). */
+  dpop(): Promise<DpopSession> | undefined {
+    return loadHeavy().dpopSessionOf(this._credentials, this._discovery);
   }
 
   tokens(): StoredOAuthTokens | undefined {

@@ -1,3 +1,4 @@
+import type { webcrypto } from 'node:crypto';
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 import type { SecretStore } from './ports';
 
@@ -13,6 +14,8 @@ export interface CredentialRecord {
   readonly tokens?: StoredOAuthTokens;
   /** The PKCE verifier of the sign-in in flight. */
   readonly codeVerifier?: string;
+  /** The private key (a JWK) that DPoP-bound `tokens` are bound to (dpopKeys.ts): a secret, like them. */
+  readonly dpopKey?: webcrypto.JsonWebKey;
 }
 
 const KEY_PREFIX = 'mcpToolHost.oauth.';

@@ -26,15 +26,18 @@ export interface OAuthSettings {
   /** The authorization server these credentials belong to: they are sent to no other. */
   readonly issuer?: string;
   readonly idp?: IdpSettings;
+  /** The workload JWT of the `jwt_bearer` grant (a variable), or the file it is kept in. */
+  readonly assertion?: string;
+  readonly assertionFile?: string;
 }
 
-const KEYS = new Set(['grant', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'signingAlgorithm', 'scope', 'issuer', 'idp']);
+const KEYS = new Set(['grant', 'clientId', 'clientSecret', 'clientMetadataUrl', 'privateKey', 'privateKeyFile', 'signingAlgorithm', 'scope', 'issuer', 'idp', 'assertion', 'assertionFile']);
 const IDP_KEYS = new Set(['tokenEndpoint', 'clientId', 'clientSecret', 'idToken', 'idTokenFile']);
-const GRANTS: readonly OAuthGrant[] = ['authorization_code', 'client_credentials', 'cross_app_access'];
+const GRANTS: readonly OAuthGrant[] = ['authorization_code', 'client_credentials', 'cross_app_access', 'jwt_bearer'];
 /** The JWS algorithms a private key may sign client assertions with (RFC 7518, RFC 8037). */
 export const SIGNING_ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA'];
 /** Values that must come from a variable: written into a settings file they would sit in plain text (and in a repository). */
-const SECRET_KEYS = new Set(['clientSecret', 'privateKey', 'idp.clientSecret', 'idp.idToken']);
+const SECRET_KEYS = new Set(['clientSecret', 'privateKey', 'idp.clientSecret', 'idp.idToken', 'assertion']);
 const VARIABLE = /\$\{(env|input):[^}]+\}/;
 
 /** Validates an http server's `oauth` entry; `fail` throws the entry's ConfigError. */
@@ -62,6 +65,8 @@ export function parseOAuthSettings(raw: unknown, fail: (message: string) => neve
     ...optional('scope', text(o.scope, 'scope')),
     ...optional('issuer', text(o.issuer, 'issuer')),
     ...(o.idp !== undefined && { idp: parseIdp(o.idp, text, fail) }),
+    ...optional('assertion', text(o.assertion, 'assertion')),
+    ...optional('assertionFile', text(o.assertionFile, 'assertionFile')),
   };
   checkCombination(settings, grant as OAuthGrant, fail);
   return settings;
@@ -83,6 +88,8 @@ function parseIdp(raw: unknown, text: (v: unknown, key: string) => string | unde
 
 function checkCombination(s: OAuthSettings, grant: OAuthGrant, fail: (m: string) => never): void {
   const keys = s.privateKey !== undefined || s.privateKeyFile !== undefined;
+  const assertion = s.assertion !== undefined || s.assertionFile !== undefined;
+  if (assertion && grant !== 'jwt_bearer') fail('a workload token ("oauth.assertion", "oauth.assertionFile") is for the "jwt_bearer" grant.');
   if (s.clientSecret !== undefined && s.clientId === undefined) fail('"oauth.clientSecret" needs "oauth.clientId".');
   if (s.clientMetadataUrl !== undefined) {
     if (grant !== 'authorization_code') fail('"oauth.clientMetadataUrl" is for signing in in a browser (grant "authorization_code").');
@@ -98,6 +105,11 @@ function checkCombination(s: OAuthSettings, grant: OAuthGrant, fail: (m: string)
   if (grant === 'client_credentials') {
     if (s.clientId === undefined) fail('the "client_credentials" grant needs "oauth.clientId".');
     if ((s.clientSecret !== undefined) === keys) fail('the "client_credentials" grant needs exactly one of "oauth.clientSecret", "oauth.privateKey" and "oauth.privateKeyFile".');
+  }
+  if (grant === 'jwt_bearer') {
+    if (s.clientId === undefined) fail('the "jwt_bearer" grant needs "oauth.clientId" (the client the workload is known as at the authorization server).');
+    if (s.clientSecret !== undefined) fail('the "jwt_bearer" grant is for a public client: the workload token is its only credential, so "oauth.clientSecret" is not used.');
+    if ((s.assertion === undefined) === (s.assertionFile === undefined)) fail('the "jwt_bearer" grant needs exactly one of "oauth.assertion" (a variable) and "oauth.assertionFile" (the workload token\'s file).');
   }
   if (grant === 'cross_app_access') {
     if (s.clientId === undefined || s.clientSecret === undefined) fail('the "cross_app_access" grant needs "oauth.clientId" and "oauth.clientSecret" (the client registered with the server\'s authorization server).');
@@ -119,7 +131,7 @@ function checkMetadataUrl(url: string, fail: (m: string) => never): void {
 /** Every string of the settings that variables may appear in (which `${input:}` a launch needs). */
 export function oauthStrings(s: OAuthSettings): string[] {
   const idp = s.idp;
-  return [s.clientId, s.clientSecret, s.clientMetadataUrl, s.privateKey, s.privateKeyFile, s.scope, s.issuer, idp?.tokenEndpoint, idp?.clientId, idp?.clientSecret, idp?.idToken, idp?.idTokenFile].filter((v): v is string => v !== undefined);
+  return [s.clientId, s.clientSecret, s.clientMetadataUrl, s.privateKey, s.privateKeyFile, s.scope, s.issuer, s.assertion, s.assertionFile, idp?.tokenEndpoint, idp?.clientId, idp?.clientSecret, idp?.idToken, idp?.idTokenFile].filter((v): v is string => v !== undefined);
 }
 
 /**
@@ -153,6 +165,11 @@ export function resolveOAuth(s: OAuthSettings, sub: (value: string, where: strin
     idToken: value(s.idp.idToken, 'idp.idToken') ?? readFile(value(s.idp.idTokenFile, 'idp.idTokenFile')!, 'oauth.idp.idTokenFile').trim(),
   };
   if (idp && !/^https?:\/\/[^/]/i.test(idp.tokenEndpoint)) fail(`"oauth.idp.tokenEndpoint" must be an http(s) URL (got "${idp.tokenEndpoint}").`);
+  const assertion = value(s.assertion, 'assertion') ?? (s.assertionFile === undefined ? undefined : readFile(value(s.assertionFile, 'assertionFile')!, 'oauth.assertionFile').trim());
+  // A JWT is three base64url parts (RFC 7519); anything else would only be refused by the server, after a round trip.
+  if (assertion !== undefined && !/^[\w-]+\.[\w-]+\.[\w-]*$/.test(assertion)) {
+    fail(`the workload token (${s.assertion !== undefined ? '"oauth.assertion"' : '"oauth.assertionFile"'}) is not a JWT (three base64url parts separated by dots).`);
+  }
   const oauth: ResolvedOAuth = {
     grant,
     ...optional('clientId', value(s.clientId, 'clientId')),
@@ -163,8 +180,9 @@ export function resolveOAuth(s: OAuthSettings, sub: (value: string, where: strin
     ...optional('scope', value(s.scope, 'scope')),
     ...optional('issuer', value(s.issuer, 'issuer')),
     ...(idp && { idp }),
+    ...optional('assertion', assertion),
   };
-  const secrets = [oauth.clientSecret, oauth.privateKey, idp?.clientSecret, idp?.idToken].filter((v): v is string => v !== undefined);
+  const secrets = [oauth.clientSecret, oauth.privateKey, idp?.clientSecret, idp?.idToken, assertion].filter((v): v is string => v !== undefined);
   return { oauth, secrets };
 }
 

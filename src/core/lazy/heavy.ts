@@ -31,3 +31,5 @@ export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation'
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
 // The skills extension (SEP-2640): the CLI's skills commands.
 export { skillsOf } from '../connection/skills';
+export { JwtBearerProvider } from '../auth/jwtBearerProvider';
+export { dpopSessionOf } from '../auth/dpopKeys';
