@@ -28,6 +28,15 @@ describe('the call pipeline against real servers', function () {
     assert.deepEqual(outcome, { kind: 'protocol-error', code: -32602, message: 'invalid params: Invalid params (reason: Missing required argument: location)' });
   });
 
+  it('a null for an optional argument that cannot be null is read as not given: left out, and the log says so; a required null is refused', async () => {
+    host.events.length = 0;
+    const outcome = await host.pipeline.call({ server: 'p', tool: 'echo_args', args: { region: 'eu', verbose: null, note: null }, origin: 'api' });
+    assert.ok(outcome.kind === 'ok' && outcome.result.text === '{"region":"eu","note":null}', JSON.stringify(outcome));
+    assert.ok(host.events.includes('arguments: "verbose" left out: null, which the tool\'s schema does not take for an optional argument, is read as not given.'), host.events.join('\n'));
+    const required = await host.pipeline.call({ server: 'p', tool: 'echo_args', args: { region: null }, origin: 'api' });
+    assert.equal(required.kind, 'invalid-arguments');
+  });
+
   it('flags structuredContent that breaks the outputSchema, without hiding the result', async () => {
     host.events.length = 0;
     const outcome = await host.pipeline.call({ server: 'p', tool: 'bad_output', args: {}, origin: 'api' });

@@ -15,6 +15,7 @@ import { approveCall } from './approvalStep';
 import { describeCallError, type CallFailure } from './callErrors';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 import { problemText, type SchemaProblem } from '../tools/schemaProblems';
+import { withoutNullOptionals } from '../tools/nullArguments';
 import { PROGRESS_PER_SECOND, ProgressCoalescer } from './progressCoalescer';
 import { launchKey } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
@@ -208,7 +209,12 @@ export class CallPipeline {
     const { connection, tool } = found;
 
     const validate = (args: Record<string, unknown>) => this.validateArguments(tool, args).problems;
-    const { problems, warning } = this.validateArguments(tool, request.args);
+    // A null for an optional argument that cannot be null means "not given" (nullArguments.ts).
+    const nulls = withoutNullOptionals(tool.inputSchema, request.args);
+    const args = nulls.args;
+    trace.sentArgs = args;
+    if (nulls.dropped.length > 0) sink.line(callId, `arguments: ${nulls.dropped.map((k) => `"${sanitizeLine(k)}"`).join(', ')} left out: null, which the tool's schema does not take for an optional argument, is read as not given.`);
+    const { problems, warning } = this.validateArguments(tool, args);
     if (warning) sink.line(callId, `warning: ${warning}`);
     if (problems.length > 0) return { kind: 'invalid-arguments', problems };
     const slot = this._rateLimiter.take(request.server);
@@ -218,7 +224,7 @@ export class CallPipeline {
 
     const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
     const approval = await approveCall(
-      { server: request.server, launch: launchKey(connection.definition.spec), tool, args: request.args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate },
+      { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate },
       this._approver,
       this.grants,
     );
@@ -227,7 +233,7 @@ export class CallPipeline {
     sink.line(callId, `approval: ${approval.decision}`);
     if (approval.kind === 'denied') return { kind: 'denied' };
     trace.sentArgs = approval.args;
-    if (approval.args !== request.args) sink.line(callId, `arguments (edited): ${JSON.stringify(approval.args)}`);
+    if (approval.args !== args) sink.line(callId, `arguments (edited): ${JSON.stringify(approval.args)}`);
     if (request.signal?.aborted) return { kind: 'cancelled' };
 
     const def = connection.definition;
