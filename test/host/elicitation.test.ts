@@ -16,7 +16,7 @@ describe('elicitation in VS Code: a form during a call', () => {
   before(async () => {
     api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
     await settings().update('servers', { ...settings().inspect<Record<string, unknown>>('servers')?.globalValue, asks: { command: process.execPath, args: [FIXTURE] } }, vscode.ConfigurationTarget.Global);
-    await until('asks running', () => api.pool.get('asks')?.state.kind === 'running');
+    await until('asks running with its tools', () => api.pool.get('asks')?.state.kind === 'running' && api.pool.get('asks')!.tools.length > 0);
   });
   after(async () => {
     const servers = { ...settings().inspect<Record<string, unknown>>('servers')?.globalValue };
@@ -69,7 +69,7 @@ describe('elicitation in VS Code: links, chat, one prompt at a time, MRTR', func
     const servers = settings().inspect<Record<string, unknown>>('servers')?.globalValue;
     const env = { ELECTRON_RUN_AS_NODE: '1' };
     await settings().update('servers', { ...servers, links: { command: process.execPath, args: [FIXTURE], env }, modern: { command: process.execPath, args: [FIXTURE], env: { ...env, MODERN: '1' } } }, vscode.ConfigurationTarget.Global);
-    await until('links and modern running', () => api.pool.get('links')?.state.kind === 'running' && api.pool.get('modern')?.state.kind === 'running', 30_000);
+    await until('links and modern running with their tools', () => ['links', 'modern'].every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), 30_000);
   });
   after(async () => {
     const servers = { ...settings().inspect<Record<string, unknown>>('servers')?.globalValue };

@@ -27,7 +27,7 @@ describe('tasks in VS Code: a call the server runs as a task', () => {
     // A 1 s call timeout: every task here outlives it.
     const jobs = { command: process.execPath, args: [FIXTURE], env: { TASKS_DIR: dir }, timeoutSeconds: 1 };
     await settings().update('servers', { ...settings().inspect<Record<string, unknown>>('servers')?.globalValue, jobs }, vscode.ConfigurationTarget.Global);
-    await until('jobs running', () => api.pool.get('jobs')?.state.kind === 'running');
+    await until('jobs running with its tools', () => api.pool.get('jobs')?.state.kind === 'running' && api.pool.get('jobs')!.tools.length > 0);
   });
   after(async () => {
     const servers = { ...settings().inspect<Record<string, unknown>>('servers')?.globalValue };
