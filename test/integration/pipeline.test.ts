@@ -28,6 +28,22 @@ describe('the call pipeline against real servers', function () {
     assert.deepEqual(outcome, { kind: 'protocol-error', code: -32602, message: 'invalid params: Invalid params (reason: Missing required argument: location)' });
   });
 
+  it('a call right after a start waits for the tool listing under way, instead of finding no tool', async () => {
+    const slow = makeHost({ s: node(path.join(FIXTURES, 'pipeline-cases.cjs'), { env: { LIST_DELAY_MS: '800' } }) }, 'allow-once');
+    try {
+      const connection = slow.pool.get('s')!;
+      const started = connection.start();
+      const end = Date.now() + 10_000;
+      while (connection.state.kind !== 'running' && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      assert.equal(connection.tools.length, 0, 'running, and the listing not done yet');
+      const outcome = await slow.pipeline.call({ server: 's', tool: 'echo_args', args: { region: 'eu' }, origin: 'api' });
+      assert.ok(outcome.kind === 'ok' && outcome.result.text === '{"region":"eu"}', JSON.stringify(outcome));
+      await started;
+    } finally {
+      await slow.close();
+    }
+  });
+
   it('a null for an optional argument that cannot be null is read as not given: left out, and the log says so; a required null is refused', async () => {
     host.events.length = 0;
     const outcome = await host.pipeline.call({ server: 'p', tool: 'echo_args', args: { region: 'eu', verbose: null, note: null }, origin: 'api' });

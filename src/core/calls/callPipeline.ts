@@ -195,7 +195,12 @@ export class CallPipeline {
 
   private async _run(callId: string, request: CallRequest, trace: CallTrace): Promise<CallOutcome> {
     const sink = this._sink;
-    const found = this._pool.findTool(request.server, request.tool);
+    // A server that has just started may still be listing its tools: the call waits for that listing.
+    let found = this._pool.findTool(request.server, request.tool);
+    if (!found) {
+      await this._pool.get(request.server)?.listed();
+      found = this._pool.findTool(request.server, request.tool);
+    }
     if (!found) {
       const connection = this._pool.get(request.server);
       const [server, tool] = [sanitizeLine(request.server), sanitizeLine(request.tool)];

@@ -258,6 +258,11 @@ export class ServerConnection implements Disposable {
     await this.start();
   }
 
+  /** Resolves once the listing under way (if any) has ended: a server that just started may still be listing. */
+  async listed(): Promise<void> {
+    await this._catalog.listing;
+  }
+
   /** Lists the tools again (every page); the Refresh command and list_changed use this. */
   async refreshTools(): Promise<void> {
     await this._listTools(this._generation);

@@ -34,6 +34,7 @@ export class ToolCatalog implements Disposable {
   private _fromCache = false;
   private _listingError: string | undefined;
   private _relistTimer: NodeJS.Timeout | undefined;
+  private _listing: Promise<void> | undefined;
 
   constructor(private readonly _log: ServerLog, private readonly _cache?: ToolCache) {
     const cached = _cache?.load();
@@ -66,7 +67,20 @@ export class ToolCatalog implements Disposable {
    * Lists the tools of a server that offers them. `isCurrent` is asked after the answer: a late
    * answer from an older launch is dropped.
    */
-  async list(lister: ToolLister, isCurrent: () => boolean): Promise<void> {
+  list(lister: ToolLister, isCurrent: () => boolean): Promise<void> {
+    const listing = this._list(lister, isCurrent).finally(() => {
+      if (this._listing === listing) this._listing = undefined;
+    });
+    this._listing = listing;
+    return listing;
+  }
+
+  /** The listing under way, if one is: a call that finds no tool yet waits for it. */
+  get listing(): Promise<void> | undefined {
+    return this._listing;
+  }
+
+  private async _list(lister: ToolLister, isCurrent: () => boolean): Promise<void> {
     if (!lister.offersTools) return;
     try {
       const listed = mergeDuplicateTools(await lister.listTools());
