@@ -85,6 +85,8 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`tool calls th
     assert.equal(board.cancel('t', entry.taskId), true);
     assert.deepEqual(await call, { kind: 'cancelled' });
     assert.equal(board.cancel('t', entry.taskId), false, 'nothing left to cancel');
+    const kept = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { seconds: number; cancelled?: boolean });
+    assert.equal(kept.find((t) => t.seconds === 31)?.cancelled, true, 'the server heard tasks/cancel');
   });
 
   it('a hostile task: a 0 ms poll interval is not polled flat out, and its status cannot forge lines', async () => {

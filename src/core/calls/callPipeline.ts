@@ -17,7 +17,7 @@ import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 import { problemText, type SchemaProblem } from '../tools/schemaProblems';
 import { withoutNullOptionals } from '../tools/nullArguments';
 import { PROGRESS_PER_SECOND, ProgressCoalescer } from './progressCoalescer';
-import { launchKey } from '../config/serverConfig';
+import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
 import { readResourceLink, type ResourceOutcome } from './resourceRead';
 import type { ServerConnection } from '../connection/serverConnection';
@@ -134,9 +134,7 @@ export class CallPipeline {
       if (!entry) return { kind: 'failed', message: `No task "${sanitizeLine(request.taskId)}" of "${sanitizeLine(request.server)}" is known.` };
       if (!connection || !ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${sanitizeLine(request.server)}" is not running: start it, then fetch the result.` };
       this._sink.line(callId, `task ${sanitizeLine(entry.taskId)}: started ${entry.startedAt}; asking the server for it`);
-      const def = connection.definition;
-      const timeoutSeconds = def.toolTimeouts?.[tool] ?? def.timeoutSeconds;
-      return this._follow(callId, request.server, tool, connection, { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) }, request, (options) => {
+      return this._follow(callId, request.server, tool, connection, callLimits(connection.definition, tool), request, (options) => {
         options.task(entry.taskId);
         this._options.tasks?.started(entry, options.abort);
         return connection.resumeTask(entry.reference, options);
@@ -241,9 +239,7 @@ export class CallPipeline {
     if (approval.args !== args) sink.line(callId, `arguments (edited): ${JSON.stringify(approval.args)}`);
     if (request.signal?.aborted) return { kind: 'cancelled' };
 
-    const def = connection.definition;
-    const timeoutSeconds = def.toolTimeouts?.[tool.name] ?? def.timeoutSeconds;
-    const limits = { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) };
+    const limits = callLimits(connection.definition, tool.name);
     const startedAt = new Date().toISOString();
     return this._follow(callId, request.server, tool, connection, limits, request, (options) =>
       connection.callTool(request.tool, approval.args, {
@@ -352,6 +348,12 @@ export class CallPipeline {
     if (warning) this._sink.line(callId, `warning: ${warning}`);
     return warning;
   }
+}
+
+/** How long a call of `tool` may go without an answer or progress, and in all (its own timeout may be longer than the total). */
+function callLimits(def: ServerDefinition, tool: string): { timeoutSeconds: number; maxTotalSeconds: number } {
+  const timeoutSeconds = def.toolTimeouts?.[tool] ?? def.timeoutSeconds;
+  return { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) };
 }
 
 /** A server's secrets never leave in a result or an error, even when the server echoes them. */

@@ -110,15 +110,6 @@ export class TaskBoard {
     this._onDidChange.fire();
   }
 
-  /** Marks an earlier task as followed again (Fetch Result), or back to earlier when that ends without a result. */
-  following(server: string, taskId: string, live: boolean): void {
-    const key = keyOf(server, taskId);
-    const entry = this._entries.get(key);
-    if (!entry) return;
-    this._entries.set(key, { ...entry, live, status: live ? 'working' : 'earlier', statusMessage: undefined });
-    this._onDidChange.fire();
-  }
-
   dispose(): void {
     this._onDidChange.dispose();
   }

@@ -47,12 +47,10 @@ export interface TaskReference {
   readonly originalOperation: string;
 }
 
-/** A call that the server runs as a task. */
+/** A call that the server runs as a task (cancelling the call's signal cancels it). */
 export interface StartedTask {
   readonly taskId: string;
   readonly reference: TaskReference;
-  /** Asks the server to cancel the task (`tasks/cancel`); rejects when it cannot. */
-  readonly cancel: () => Promise<void>;
 }
 
 export type TaskState = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
@@ -331,7 +329,7 @@ export class SdkClient {
       throw new Error(`The server gave its task an id of ${execution.handle.taskId.length} characters (at most ${MAX_TASK_ID} are accepted): the task is not followed, and was asked to stop.`);
     }
     if (execution.kind === 'task') {
-      options.onTask?.({ taskId: execution.handle.taskId, reference: execution.serializeReference(), cancel: () => execution.cancel() });
+      options.onTask?.({ taskId: execution.handle.taskId, reference: execution.serializeReference() });
     }
     try {
       return await this._settle(execution, options);
