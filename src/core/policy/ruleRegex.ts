@@ -23,7 +23,7 @@ export function compileRuleRegex(source: string): { readonly regex: RuleRegex } 
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(source));
   } catch (err) {
-    return { problem: `is not a regex the linear-time engine (RE2) accepts: ${(err as Error).message} (no backreferences or lookaround)` };
+    return { problem: `is not a regex the linear-time engine accepts (RE2: no backreferences or lookaround): ${(err as Error).message}` };
   }
   const size = compiled.programSize();
   if (size > MAX_PATTERN_SIZE) return { problem: `is too large (${size} RE2 instructions, over ${MAX_PATTERN_SIZE})` };
