@@ -29,6 +29,9 @@ describe('argument rules: parsing, and a specific error for every bad rule', () 
   });
 
   it('the list and each rule must have the right shape', () => {
+    const many = parseRules(Array.from({ length: 1001 }, (_, i) => ({ ...GOOD, name: `r${i}` })), 'user');
+    assert.deepEqual(many.problems.map((p) => p.message), ['User settings has 1001 rules; only the first 1000 are read.']);
+    assert.equal(many.rules.length, 1000);
     assert.match(parseRules({ rules: [] }, 'user').problems[0].message, /^The rules in user settings must be a list \(\[\.\.\.\]\) of rules, not an object\.$/);
     assert.equal(problemOf('allow everything'), 'Rule 1 (user settings) must be an object { name, server, tool, effect, when?, reason? }, not string "allow everything".');
     assert.equal(problemOf({ ...GOOD, efect: 'deny' }), 'Rule \'project files\' (user settings): "efect" is not a field of a rule (the fields are name, server, tool, when, effect, reason).');
@@ -91,7 +94,7 @@ describe('argument rules: parsing, and a specific error for every bad rule', () 
     assert.equal(parsed.rules.length, 1);
     assert.equal(parsed.rules[0].effect, 'ask');
     assert.deepEqual(parsed.rules[0].when, []);
-    assert.match(parsed.rules[0].broken ?? '', /"when\[0\]\.pointer" "branch" must start with "\/"/);
+    assert.match(parsed.rules[0].broken ?? '', /^"when\[0\]\.pointer" "branch" must start with "\/"/);
     assert.deepEqual(parseRules([{ ...GOOD, when: [{ pointer: 'path', under: '/p' }] }], 'user').rules, []);
     assert.equal(parseRules([{ ...GOOD, effect: 'dney' }], 'user').rules[0].effect, 'ask', 'an unknown effect is read as restricting');
   });

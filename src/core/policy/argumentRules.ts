@@ -51,7 +51,10 @@ export interface ArgumentRule {
 export interface RuleProblem {
   readonly rule: string;
   readonly field: string;
+  /** The whole sentence: rule, field, what is wrong. */
   readonly message: string;
+  /** The sentence without the rule (for a message already about the rule). */
+  readonly detail: string;
 }
 
 export interface ParsedRules {
@@ -75,11 +78,13 @@ const MAX_RULES = 1000;
 export function parseRules(raw: unknown, scope: RuleScope, source: string = SCOPE_WORDS[scope]): ParsedRules {
   const problems: RuleProblem[] = [];
   if (raw === undefined || raw === null) return { rules: [], problems };
-  if (!Array.isArray(raw)) return { rules: [], problems: [{ rule: `rules (${source})`, field: '', message: `The rules in ${source} must be a list ([...]) of rules, not ${kindOf(raw)}.` }] };
-  if (raw.length > MAX_RULES) return { rules: [], problems: [{ rule: `rules (${source})`, field: '', message: `${source} has ${raw.length} rules; at most ${MAX_RULES} are read.` }] };
+  const whole = (detail: string): RuleProblem => ({ rule: `rules (${source})`, field: '', detail, message: detail });
+  if (!Array.isArray(raw)) return { rules: [], problems: [whole(`The rules in ${source} must be a list ([...]) of rules, not ${kindOf(raw)}.`)] };
+  // Past the bound only the first rules are read (each call is matched against every rule).
+  if (raw.length > MAX_RULES) problems.push(whole(`${capital(source)} has ${raw.length} rules; only the first ${MAX_RULES} are read.`));
   const rules: ArgumentRule[] = [];
   const names = new Set<string>();
-  raw.forEach((entry, index) => {
+  raw.slice(0, MAX_RULES).forEach((entry, index) => {
     const rule = parseRule(entry, index, scope, source, problems);
     if (!rule) return;
     if (names.has(rule.name)) {
@@ -123,7 +128,7 @@ function parseRule(entry: unknown, index: number, scope: RuleScope, source: stri
   // Broken: keep it as an ask when it meant to restrict and its tools are known, so a typo never loosens.
   const restricting = effect === 'deny' || effect === 'ask' || (!effectOk && effect !== undefined);
   if (!restricting || server === undefined || tool === undefined) return undefined;
-  return { name, server, tool, when: [], effect: 'ask', scope, source, broken: problems.slice(before).map((p) => p.message).join(' ') };
+  return { name, server, tool, when: [], effect: 'ask', scope, source, broken: problems.slice(before).map((p) => p.detail).join(' ') };
 }
 
 function parseConditions(raw: unknown, add: (field: string, message: string) => void): RuleCondition[] {
@@ -235,7 +240,8 @@ function textProblem(value: unknown, max: number): string | undefined {
 }
 
 function problem(rule: string, field: string, message: string): RuleProblem {
-  return { rule, field, message: field === '' ? `${capital(rule)} ${message}` : `${capital(rule)}: "${field}" ${message}` };
+  const detail = field === '' ? message : `"${field}" ${message}`;
+  return { rule, field, detail, message: field === '' ? `${capital(rule)} ${message}` : `${capital(rule)}: ${detail}` };
 }
 
 function capital(text: string): string {

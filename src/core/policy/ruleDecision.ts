@@ -58,7 +58,13 @@ export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, pl
   if (!winner) return { kind: 'none' };
   const rule = winner.rule;
   const outweighs = matches.find((m) => m.rule.effect !== rule.effect && STRICTNESS[m.rule.effect] < STRICTNESS[rule.effect]);
-  const tail = `${rule.reason ? `: ${rule.reason}` : ''}${winner.unsure ? ` (${winner.unsure}; a rule that restricts applies when it cannot tell)` : ''}${rule.broken ? ` (the rule has a problem, so it asks: ${rule.broken})` : ''}${outweighs ? `; it outweighs ${ruleWords(outweighs.rule)}` : ''}`;
+  const notes = [
+    rule.reason,
+    winner.unsure && `${winner.unsure}, and a rule that restricts applies when it cannot tell`,
+    rule.broken && `the rule has a problem, so it asks: ${rule.broken}`,
+    outweighs && `it outweighs ${ruleWords(outweighs.rule)}`,
+  ].filter((n): n is string => typeof n === 'string' && n !== '');
+  const tail = notes.length > 0 ? `: ${notes.join('; ')}` : '';
   if (rule.effect === 'deny') return { kind: 'deny', rule, sentence: `denied by ${ruleWords(rule)}${tail}` };
   if (rule.effect === 'ask') return { kind: 'ask', rule, sentence: `needs approval by ${ruleWords(rule)}${tail}` };
   const key = bindingKey(rule, call);
