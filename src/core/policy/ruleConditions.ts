@@ -1,7 +1,7 @@
 import type { RuleCondition } from './argumentRules';
 import { valueAt } from './jsonPointer';
 import { segmentsMatch } from './ruleGlobs';
-import { isUnder, keyOf, readPath, ruleFolder, segmentsBelow, type PathPlace, type PathSystem } from './rulePaths';
+import { isUnder, keyOf, readPath, ruleFolder, segmentsBelow, type PathPlace, type PathReading, type PathSystem } from './rulePaths';
 import { canonicalJson } from './toolPin';
 
 /** Where a call's paths are read: the machine, the workspace folder and the server's folder. */
@@ -19,7 +19,45 @@ export type ConditionResult = { readonly kind: 'yes' } | { readonly kind: 'no' }
 const YES: ConditionResult = { kind: 'yes' };
 const NO: ConditionResult = { kind: 'no' };
 
-export function testCondition(condition: RuleCondition, args: Record<string, unknown>, place: MatchPlace): ConditionResult {
+/**
+ * Path readings and rule folders looked up once per decision: many rules name the same argument,
+ * and each reading costs an lstat per segment.
+ */
+export class PathMemo {
+  private readonly _paths = new Map<string, PathReading>();
+  private readonly _folders = new Map<string, string | undefined | Error>();
+
+  constructor(readonly place: MatchPlace) {}
+
+  path(value: string): PathReading {
+    let reading = this._paths.get(value);
+    if (!reading) this._paths.set(value, (reading = readPath(value, this.place.paths, this.place)));
+    return reading;
+  }
+
+  /** The rule's folder as a real path; `undefined` without the workspace it names. Throws what resolving threw. */
+  folder(text: string): string | undefined {
+    if (!this._folders.has(text)) {
+      try {
+        this._folders.set(text, ruleFolder(text, this.place.paths, this.place));
+      } catch (err) {
+        this._folders.set(text, err as Error);
+      }
+    }
+    const folder = this._folders.get(text);
+    if (folder instanceof Error) throw folder;
+    return folder;
+  }
+}
+
+/** Cheap tests first, so a rule whose `equals` fails never reads the file system. */
+export function costOf(condition: RuleCondition): number {
+  const kind = condition.test.kind;
+  return kind === 'under' || kind === 'glob' ? 2 : kind === 'regex' ? 1 : 0;
+}
+
+export function testCondition(condition: RuleCondition, args: Record<string, unknown>, place: MatchPlace | PathMemo): ConditionResult {
+  const memo = place instanceof PathMemo ? place : new PathMemo(place);
   const value = valueAt(args, condition.pointer);
   if (value === undefined) return NO;
   const test = condition.test;
@@ -42,13 +80,13 @@ export function testCondition(condition: RuleCondition, args: Record<string, unk
       return answer((test.min === undefined || value >= test.min) && (test.max === undefined || value <= test.max));
     case 'under':
     case 'glob':
-      return typeof value === 'string' ? testPath(value, test.kind === 'under' ? test.folder : test.glob, test.kind === 'glob', place) : notText(value);
+      return typeof value === 'string' ? testPath(value, test.kind === 'under' ? test.folder : test.glob, test.kind === 'glob', memo) : notText(value);
   }
 }
 
-function testPath(value: string, written: string, glob: boolean, place: MatchPlace): ConditionResult {
-  const sys = place.paths;
-  const reading = readPath(value, sys, place);
+function testPath(value: string, written: string, glob: boolean, memo: PathMemo): ConditionResult {
+  const sys = memo.place.paths;
+  const reading = memo.path(value);
   if (reading.kind === 'unreadable') return { kind: 'unsure', why: reading.why };
   // A glob is a folder (the segments before the first wildcard) and a pattern for the segments below it.
   const segments = glob ? written.split(/[\\/]/) : [written];
@@ -59,7 +97,7 @@ function testPath(value: string, written: string, glob: boolean, place: MatchPla
   const patterns = firstWild < 0 ? [] : segments.slice(firstWild).filter((s) => s !== '').map((s) => keyOf(s, sys));
   let folder: string | undefined;
   try {
-    folder = ruleFolder(baseText, sys, place);
+    folder = memo.folder(baseText);
   } catch (err) {
     return { kind: 'unsure', why: `is compared with the rule's folder ${JSON.stringify(baseText)}, which could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` };
   }

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { ArgumentRule, RuleEffect, RuleScope } from './argumentRules';
-import { testCondition, type MatchPlace } from './ruleConditions';
+import { costOf, PathMemo, testCondition, type MatchPlace } from './ruleConditions';
 import { globMatches, hasWildcard } from './ruleGlobs';
 import { canonicalJson, changedParts, type PinnedDefinition, type ToolPin } from './toolPin';
 
@@ -49,7 +49,8 @@ const STRICTNESS: Readonly<Record<RuleEffect, number>> = { allow: 0, ask: 1, den
  * definition the first time it allows it: a different definition later makes the call ask.
  */
 export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace, bindings: RuleBindingLookup): RuleDecision {
-  const matches = rules.map((rule, index) => matchOf(rule, index, call, place)).filter((m): m is Match => m !== undefined);
+  const memo = new PathMemo(place);
+  const matches = rules.map((rule, index) => matchOf(rule, index, call, memo)).filter((m): m is Match => m !== undefined);
   let winner: Match | undefined;
   for (const scope of SCOPES) {
     const own = winnerOf(matches.filter((m) => m.rule.scope === scope));
@@ -103,11 +104,11 @@ export function bindingKey(rule: ArgumentRule, call: RuleCall): string {
   return createHash('sha256').update(canonicalJson({ rule: written, server: call.server, launch: call.launch ?? null, tool: call.tool })).digest('hex');
 }
 
-function matchOf(rule: ArgumentRule, index: number, call: RuleCall, place: MatchPlace): Match | undefined {
+function matchOf(rule: ArgumentRule, index: number, call: RuleCall, memo: PathMemo): Match | undefined {
   if (!globMatches(rule.server, call.server) || !globMatches(rule.tool, call.tool)) return undefined;
   let unsure: string | undefined;
-  for (const condition of rule.when) {
-    const result = testCondition(condition, call.args, place);
+  for (const condition of [...rule.when].sort((a, b) => costOf(a) - costOf(b))) {
+    const result = testCondition(condition, call.args, memo);
     if (result.kind === 'no') return undefined;
     if (result.kind === 'unsure') {
       if (rule.effect === 'allow') return undefined;
