@@ -90,6 +90,8 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
     assert.equal(answer(under, `${project}/%2e%2e/outside/secret.txt`, place), 'unsure');
     assert.equal(answer(under, `${project}/%2E%2E%2Foutside`, place), 'unsure');
     assert.equal(answer(under, `${project}/..%5coutside`, place), 'unsure');
+    assert.equal(answer(under, `${project}/%252e%252e/outside`, place), 'unsure', 'encoded twice');
+    assert.equal(answer(under, `${project}/100%/a`, place), 'yes', 'a plain percent sign is a character');
     assert.equal(answer(under, pathToFileURL(`${project}/a/x.txt`).href, place), 'yes');
     assert.equal(answer(under, `file://${project}/%2e%2e/outside/secret.txt`, place), 'no');
     assert.equal(answer(under, `file://${project}/a%2f..%2f..%2foutside`, place), 'unsure', 'an encoded slash in a file URL');

@@ -65,8 +65,8 @@ export function readPath(value: string, sys: PathSystem, place: PathPlace): Path
       return unreadable(`is a file URL that does not name a local path (${(err as Error).message})`);
     }
     if (text.includes('\0')) return unreadable('contains a NUL character');
-  } else if (/%(2e|2f|5c|00)/i.test(text)) {
-    return unreadable('has a percent-encoded dot, slash or NUL (%2e, %2f, %5c, %00), which a server might decode');
+  } else if (/%(2e|2f|5c|00|25)/i.test(text)) {
+    return unreadable('has a percent-encoded dot, slash, NUL or percent (%2e, %2f, %5c, %00, %25), which a server might decode');
   }
   const expanded = expandHome(text, sys);
   if (expanded === undefined) return unreadable('starts with "~name" (another user\'s home)');
