@@ -1,0 +1,134 @@
+import { createHash } from 'node:crypto';
+import type { ArgumentRule, RuleEffect, RuleScope } from './argumentRules';
+import { costOf, PathMemo, testCondition, type MatchPlace } from './ruleConditions';
+import { globMatches, hasWildcard } from './ruleGlobs';
+import { canonicalJson, changedParts, type PinnedDefinition, type ToolPin } from './toolPin';
+
+/** The call a decision is about: which tool of which server (and launch), its arguments, and its definition now. */
+export interface RuleCall {
+  readonly server: string;
+  /** The server's launch (`launchKey`): a rule's binding holds for it only, as a grant's does. */
+  readonly launch?: string;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  readonly pin: ToolPin;
+}
+
+/** Which definition of a tool each allow rule last allowed (see RuleBindings). */
+export interface RuleBindingLookup {
+  pinOf(key: string): ToolPin | undefined;
+}
+
+export type RuleDecision =
+  /** No rule speaks of this call: the annotations and grants decide, as without rules. */
+  | { readonly kind: 'none' }
+  /** `bind`: the first call this rule allows for this tool; record `call.pin` under it (RuleBindings.bind). */
+  | { readonly kind: 'allow'; readonly rule: ArgumentRule; readonly sentence: string; readonly bind?: string }
+  /** `suspended`: an allow rule would hold, but the tool changed since the rule last allowed it. */
+  | { readonly kind: 'ask'; readonly rule: ArgumentRule; readonly sentence: string; readonly suspended?: { readonly changed: readonly string[]; readonly before: PinnedDefinition } }
+  | { readonly kind: 'deny'; readonly rule: ArgumentRule; readonly sentence: string };
+
+interface Match {
+  readonly rule: ArgumentRule;
+  readonly index: number;
+  /** Why a restricting rule applied without being sure (a value it could not read). */
+  readonly unsure?: string;
+}
+
+const SCOPES: readonly RuleScope[] = ['policy', 'user', 'workspace'];
+const STRICTNESS: Readonly<Record<RuleEffect, number>> = { allow: 0, ask: 1, deny: 2 };
+
+/**
+ * What the rules say of one call, and why, in a sentence.
+ *
+ * Within a scope a deny always wins; otherwise the most specific rule that matches wins: an exact
+ * tool name beats a glob, then an exact server name beats a glob, then more conditions beat
+ * fewer; on a tie an ask beats an allow, then the earlier rule in the list wins. Across scopes
+ * (policy, user, workspace) the strictest answer holds, so the user cannot loosen a policy and a
+ * workspace's asks and denies stand (a workspace has no allows). An allow is bound to the tool's
+ * definition the first time it allows it: a different definition later makes the call ask.
+ */
+export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace, bindings: RuleBindingLookup): RuleDecision {
+  const memo = new PathMemo(place);
+  const matches = rules.map((rule, index) => matchOf(rule, index, call, memo)).filter((m): m is Match => m !== undefined);
+  let winner: Match | undefined;
+  for (const scope of SCOPES) {
+    const own = winnerOf(matches.filter((m) => m.rule.scope === scope));
+    if (own && (!winner || STRICTNESS[own.rule.effect] > STRICTNESS[winner.rule.effect])) winner = own;
+  }
+  if (!winner) return { kind: 'none' };
+  const rule = winner.rule;
+  const outweighs = matches.find((m) => m.rule.effect !== rule.effect && STRICTNESS[m.rule.effect] < STRICTNESS[rule.effect]);
+  const notes = [
+    rule.reason,
+    winner.unsure && `${winner.unsure}, and a rule that restricts applies when it cannot tell`,
+    rule.broken && `the rule has a problem, so it asks: ${rule.broken}`,
+    outweighs && `it outweighs ${ruleWords(outweighs.rule)}`,
+  ].filter((n): n is string => typeof n === 'string' && n !== '');
+  const tail = notes.length > 0 ? `: ${notes.join('; ')}` : '';
+  if (rule.effect === 'deny') return { kind: 'deny', rule, sentence: `denied by ${ruleWords(rule)}${tail}` };
+  if (rule.effect === 'ask') return { kind: 'ask', rule, sentence: `needs approval by ${ruleWords(rule)}${tail}` };
+  const key = bindingKey(rule, call);
+  const bound = bindings.pinOf(key);
+  if (bound === undefined) return { kind: 'allow', rule, sentence: `allowed by ${ruleWords(rule)}${tail}`, bind: key };
+  if (bound.hash === call.pin.hash) return { kind: 'allow', rule, sentence: `allowed by ${ruleWords(rule)}${tail}` };
+  const changed = changedParts(bound.definition, call.pin.definition);
+  return {
+    kind: 'ask',
+    rule,
+    sentence: `needs approval: the tool's definition changed (${changed.join(', ') || 'details'}) since ${ruleWords(rule)} last allowed it`,
+    suspended: { changed, before: bound.definition },
+  };
+}
+
+/** "rule 'project files' (user settings)", "policy rule 'no pushes to main'" */
+export function ruleWords(rule: ArgumentRule): string {
+  if (rule.scope === 'policy') return `policy rule '${rule.name}'${rule.source === 'policy' ? '' : ` (${rule.source})`}`;
+  return `rule '${rule.name}' (${rule.source})`;
+}
+
+/**
+ * How specific a rule is, compared in order: exact tool, exact server, number of conditions.
+ * (A rule about one tool says more than one about a family, whatever its conditions.)
+ */
+export function specificity(rule: ArgumentRule): readonly [number, number, number] {
+  return [hasWildcard(rule.tool) ? 0 : 1, hasWildcard(rule.server) ? 0 : 1, rule.when.length];
+}
+
+/**
+ * Where an allow rule's binding is kept: the rule as written (editing it is a new rule), the server,
+ * its launch and the tool. Hashed, so a persisted key shows no arguments or paths.
+ */
+export function bindingKey(rule: ArgumentRule, call: RuleCall): string {
+  const written = { scope: rule.scope, source: rule.source, name: rule.name, server: rule.server, tool: rule.tool, effect: rule.effect, when: rule.when.map((c) => [c.pointerText, c.test.kind === 'regex' ? { kind: 'regex', source: c.test.regex.source } : c.test]) };
+  return createHash('sha256').update(canonicalJson({ rule: written, server: call.server, launch: call.launch ?? null, tool: call.tool })).digest('hex');
+}
+
+function matchOf(rule: ArgumentRule, index: number, call: RuleCall, memo: PathMemo): Match | undefined {
+  if (!globMatches(rule.server, call.server) || !globMatches(rule.tool, call.tool)) return undefined;
+  let unsure: string | undefined;
+  for (const condition of [...rule.when].sort((a, b) => costOf(a) - costOf(b))) {
+    const result = testCondition(condition, call.args, memo);
+    if (result.kind === 'no') return undefined;
+    if (result.kind === 'unsure') {
+      if (rule.effect === 'allow') return undefined;
+      unsure ??= `${condition.pointerText} ${result.why}`;
+    }
+  }
+  return { rule, index, unsure };
+}
+
+function winnerOf(matches: readonly Match[]): Match | undefined {
+  const denies = matches.filter((m) => m.rule.effect === 'deny');
+  const pool = denies.length > 0 ? denies : matches;
+  return [...pool].sort(compareMatches)[0];
+}
+
+/** Most specific first; then ask before allow; then the earlier rule. */
+function compareMatches(a: Match, b: Match): number {
+  const sa = specificity(a.rule);
+  const sb = specificity(b.rule);
+  for (let i = 0; i < sa.length; i++) if (sa[i] !== sb[i]) return sb[i] - sa[i];
+  if (a.rule.effect !== b.rule.effect) return STRICTNESS[b.rule.effect] - STRICTNESS[a.rule.effect];
+  return a.index - b.index;
+}
