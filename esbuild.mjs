@@ -22,6 +22,7 @@ const outdir = path.resolve(outdirArg === -1 ? 'dist' : process.argv[outdirArg +
 const LAZY = {
   './heavy': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/heavy.ts', file: 'core.js' },
   './jsonc': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/jsonc.ts', file: 'jsonc.js' },
+  './rules': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/rules.ts', file: 'rules.js' },
   './chat': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/chat.ts', file: 'chat.js' },
   './forms': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
 };
@@ -55,7 +56,7 @@ const common = {
 const lazySeam = {
   name: 'lazy-seam',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(heavy|jsonc|chat|forms)$/ }, (args) => {
+    build.onResolve({ filter: /^\.\/(heavy|jsonc|rules|chat|forms)$/ }, (args) => {
       const lazy = LAZY[/** @type {keyof typeof LAZY} */ (args.path)];
       return lazy && args.importer === path.resolve(lazy.loader) ? { path: `./${lazy.file}`, external: true } : undefined;
     });

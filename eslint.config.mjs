@@ -40,6 +40,10 @@ const LAYER_ZONES = [
 const LAZY_ENTRIES = ['src/core/lazy/heavy.ts', 'src/core/lazy/jsonc.ts'];
 const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys'];
 const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${leaf}.ts`)];
+// The argument-rule engine is a lazy bundle of its own (src/core/lazy/rules.ts, dist/rules.js): outside
+// it and the tests, its modules are imported as types only and reached through loadRules().
+const RULE_MODULES = ['argumentRules', 'jsonPointer', 'ruleConditions', 'ruleDecision', 'ruleGlobs', 'rulePaths', 'ruleProposal', 'ruleRegex'];
+const RULE_FILES = ['src/core/lazy/rules.ts', ...RULE_MODULES.map((m) => `src/core/policy/${m}.ts`)];
 const LAZY_MESSAGE = 'Load it through src/core/lazy/load.ts (loadHeavy, loadJsonc); import it here only as a type.';
 
 export default tseslint.config(
@@ -97,9 +101,22 @@ export default tseslint.config(
     },
   },
   {
-    // The lazy seam (LAZY_ENTRIES above): the heavy packages and the leaf modules, as types only.
+    // The rule engine (RULE_MODULES above) loads with dist/rules.js, not at activation.
     files: ['src/**/*.ts'],
-    ignores: LAZY_FILES,
+    ignores: [...RULE_FILES, ...LAZY_FILES],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
+          { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
+          { regex: `(^|/)(${RULE_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/lazy/load.ts); import it here only as a type.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The rule engine's own files: the heavy packages and the leaf modules still as types only.
+    files: RULE_FILES.filter((f) => !LAZY_FILES.includes(f)),
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
         patterns: [

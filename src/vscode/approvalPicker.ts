@@ -8,7 +8,7 @@ import type { showReadOnly } from './readOnlyDocuments';
 import type { PromptEvents } from './promptEvents';
 
 interface DecisionItem extends vscode.QuickPickItem {
-  readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' }>;
+  readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' } | { kind: 'rule-added' }>;
   readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes';
 }
 
@@ -62,11 +62,14 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
       detail: vscode.l10n.t('Your earlier approval is suspended. Select to see the changes.'),
     });
   }
-  list.push(
-    { label: `$(check) ${vscode.l10n.t('Allow once')}`, decision: 'allow-once', detail: why },
-    { label: `$(history) ${vscode.l10n.t('Allow this tool for this session')}`, decision: 'allow-tool-session' },
-    { label: `$(pass-filled) ${vscode.l10n.t('Always allow this tool')}`, decision: 'allow-tool-always', detail: vscode.l10n.t('Until the tool changes or you revoke it (MCP Tool Host: Manage Approvals).') },
-  );
+  list.push({ label: `$(check) ${vscode.l10n.t('Allow once')}`, decision: 'allow-once', detail: why });
+  // Under an ask rule a grant would not hold, so none is offered.
+  if (request.offerToolGrants) {
+    list.push(
+      { label: `$(history) ${vscode.l10n.t('Allow this tool for this session')}`, decision: 'allow-tool-session' },
+      { label: `$(pass-filled) ${vscode.l10n.t('Always allow this tool')}`, decision: 'allow-tool-always', detail: vscode.l10n.t('Until the tool changes or you revoke it (MCP Tool Host: Manage Approvals).') },
+    );
+  }
   if (request.offerServerGrant) {
     list.push({ label: `$(server) ${vscode.l10n.t('Allow every non-destructive tool of {0} for this session', sanitizeLine(request.server))}`, decision: 'allow-server-session' });
   }

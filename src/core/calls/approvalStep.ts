@@ -1,7 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { GrantStore } from '../policy/grants';
-import { callVerdict } from '../policy/approvalPolicy';
-import { pinTool } from '../policy/toolPin';
+import { approvalNeed, callVerdict } from '../policy/approvalPolicy';
+import type { ArgumentRule } from '../policy/argumentRules';
+import type { RuleBindings } from '../policy/ruleBindings';
+import type { MatchPlace } from '../policy/ruleConditions';
+import type { RuleDecision } from '../policy/ruleDecision';
+import { changedParts, pinTool, type PinnedDefinition, type ToolPin } from '../policy/toolPin';
+import { loadRules } from '../lazy/load';
 import type { EffectiveAnnotations } from '../tools/annotations';
 import { badgeDescription } from '../tools/toolBadges';
 import type { ApprovalDecision, Approver, CallOrigin } from './ports';
@@ -11,6 +16,14 @@ export type ApprovalResult =
   | { readonly kind: 'allowed'; readonly args: Record<string, unknown>; readonly decision: string }
   | { readonly kind: 'denied'; readonly decision: string }
   | { readonly kind: 'invalid-arguments'; readonly problems: readonly SchemaProblem[] };
+
+/** The argument rules a call is decided by, where their paths are read, and which definitions allow rules are bound to. */
+export interface CallRules {
+  readonly list: readonly ArgumentRule[];
+  /** Where paths are read: called only when a rule is written (it loads the engine). */
+  readonly place: () => MatchPlace;
+  readonly bindings: RuleBindings;
+}
 
 export interface ApprovalContext {
   readonly server: string;
@@ -22,9 +35,34 @@ export interface ApprovalContext {
   readonly origin: CallOrigin;
   readonly approveAll: boolean;
   readonly validate: (args: Record<string, unknown>) => readonly SchemaProblem[];
+  /** Without rules (or with none written), the annotations and grants decide alone. */
+  readonly rules?: CallRules;
 }
 
-const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' }>, string> = {
+/**
+ * What the approve stage will do with a call before anyone is asked, and why: the pipeline acts
+ * on it, and "What Would Happen" shows it. `sentence` is what the output channel and the audit
+ * log record ("allowed by rule 'project files' (user settings) [read-only]").
+ */
+export type CallForecast =
+  | { readonly kind: 'runs'; readonly sentence: string; readonly bind?: string }
+  | { readonly kind: 'denied'; readonly sentence: string }
+  | {
+      readonly kind: 'asks';
+      readonly sentence: string;
+      readonly reasons: readonly string[];
+      /** A rule's sentence to show in the prompt (an ask rule, or an allow rule that approve-all overrides). */
+      readonly rule?: string;
+      readonly changed?: { readonly parts: readonly string[]; readonly before: PinnedDefinition };
+      /** An allow rule's binding to renew when the user allows a changed tool. */
+      readonly rebind?: string;
+      /** A grant would not hold against an ask rule, so none is offered. */
+      readonly offerGrants: boolean;
+      /** "Allow calls like this one...": only where a new allow rule of the user's could decide. */
+      readonly offerRule: boolean;
+    };
+
+const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' | 'rule-added' }>, string> = {
   'allow-once': 'allowed once',
   'allow-tool-session': 'allowed: this tool for this session',
   'allow-tool-always': 'allowed: always allow this tool',
@@ -32,41 +70,99 @@ const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' }>, string
   deny: 'denied by user',
 };
 
+const NO_RULE: RuleDecision = { kind: 'none' };
+
 /**
- * The approve stage of the pipeline: decides from the effective annotations and the user's
- * grants whether to ask, asks (again after an edit of the arguments), and records new grants.
+ * Rules first: a deny ends the call, an ask rule asks (no grant holds against it), an allow runs
+ * it (unless the user approves every call). Without a rule that speaks of the call, the
+ * annotations and grants decide (callVerdict), as they always did.
+ */
+export function forecastCall(ctx: Omit<ApprovalContext, 'validate' | 'origin'>, grants: GrantStore, pin: ToolPin = pinTool(ctx.tool)): CallForecast {
+  const badges = `[${badgeDescription(ctx.annotations)}]`;
+  const rules = ctx.rules;
+  const ruled = rules && rules.list.length > 0 ? loadRules().decideByRules(rules.list, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, rules.place(), rules.bindings) : NO_RULE;
+  if (ruled.kind === 'deny') return { kind: 'denied', sentence: `${ruled.sentence} ${badges}` };
+  if (ruled.kind === 'allow' && !ctx.approveAll) return { kind: 'runs', sentence: `${ruled.sentence} ${badges}`, bind: ruled.bind };
+  if (ruled.kind === 'allow' || ruled.kind === 'ask') {
+    const reasons = [...(ruled.kind === 'ask' ? [ruled.sentence] : []), ...reasonsOf(approvalNeed(ctx.annotations, { approveAll: ctx.approveAll }))];
+    const suspended = ruled.kind === 'ask' ? ruled.suspended : undefined;
+    return {
+      kind: 'asks',
+      sentence: `asks: ${reasons.join('; ')} ${badges}`,
+      reasons,
+      rule: ruled.sentence,
+      changed: suspended && { parts: changedParts(suspended.before, pin.definition), before: suspended.before },
+      rebind: suspended?.rebind,
+      offerGrants: false,
+      offerRule: false,
+    };
+  }
+  const verdict = callVerdict(ctx.server, ctx.tool, ctx.annotations, { approveAll: () => ctx.approveAll, grants, launchOf: () => ctx.launch });
+  if (verdict.kind === 'runs') return { kind: 'runs', sentence: verdict.because === 'granted' ? `covered by a grant (${verdict.scope}) ${badges}` : `not needed ${badges}` };
+  return {
+    kind: 'asks',
+    sentence: `asks: ${verdict.reasons.join('; ')} ${badges}`,
+    reasons: verdict.reasons,
+    changed: verdict.suspended && { parts: verdict.suspended.changed, before: verdict.suspended.before },
+    offerGrants: true,
+    offerRule: !ctx.approveAll && rules !== undefined,
+  };
+}
+
+/**
+ * The approve stage of the pipeline: decides from the rules, the effective annotations and the
+ * user's grants whether to ask, asks (again after an edit of the arguments, which the rules
+ * judge anew: a deny catches an edit), and records new grants and rule bindings.
  */
 export async function approveCall(ctx: ApprovalContext, approver: Approver, grants: GrantStore): Promise<ApprovalResult> {
   const badges = `[${badgeDescription(ctx.annotations)}]`;
-  const verdict = callVerdict(ctx.server, ctx.tool, ctx.annotations, { approveAll: () => ctx.approveAll, grants, launchOf: () => ctx.launch });
-  if (verdict.kind === 'runs') {
-    return { kind: 'allowed', args: ctx.args, decision: verdict.because === 'granted' ? `covered by a grant (${verdict.scope}) ${badges}` : `not needed ${badges}` };
-  }
+  const pin = pinTool(ctx.tool);
   const destructive = ctx.annotations.destructive.value;
   let args = ctx.args;
+  let asked: Extract<CallForecast, { kind: 'asks' }> | undefined;
   for (;;) {
+    const edited = args !== ctx.args ? ' (arguments edited)' : '';
+    const forecast = forecastCall({ ...ctx, args }, grants, pin);
+    if (forecast.kind === 'denied') return { kind: 'denied', decision: `${forecast.sentence}${edited}` };
+    if (forecast.kind === 'runs' && !asked) {
+      if (forecast.bind) ctx.rules?.bindings.bind(forecast.bind, pin);
+      return { kind: 'allowed', args, decision: forecast.sentence };
+    }
+    // Edited arguments are shown again even when a rule or grant would let them run: the user is looking at this call.
+    if (forecast.kind === 'asks') asked = forecast;
+    const ask = asked!;
     const decision = await approver.approve({
       server: ctx.server,
       tool: ctx.tool,
       args,
       annotations: ctx.annotations,
-      reasons: verdict.reasons,
+      reasons: ask.reasons,
+      rule: ask.rule,
       origin: ctx.origin,
-      changed: verdict.suspended ? { parts: verdict.suspended.changed, before: verdict.suspended.before } : undefined,
-      offerServerGrant: !destructive,
+      changed: ask.changed,
+      offerServerGrant: ask.offerGrants && !destructive,
+      offerToolGrants: ask.offerGrants,
+      offerRule: ask.offerRule,
     });
-    if (typeof decision === 'object') {
+    if (typeof decision === 'object' && decision.kind === 'edit') {
       const problems = ctx.validate(decision.args);
       if (problems.length > 0) return { kind: 'invalid-arguments', problems };
       args = decision.args;
       continue;
     }
-    if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny} ${badges}` };
+    if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny}${edited} ${badges}` };
     if (decision === 'allow-server-session' && destructive) return { kind: 'denied', decision: `denied: a server-wide grant cannot cover a destructive tool ${badges}` };
-    if (decision !== 'allow-once') grants.add(scopeOf(decision), ctx.server, ctx.launch, ctx.tool.name, pinTool(ctx.tool));
-    const edited = args !== ctx.args ? ' (arguments edited)' : '';
-    return { kind: 'allowed', args, decision: `${DECISION_WORDS[decision]}${edited} ${badges}` };
+    if (ask.rebind) ctx.rules?.bindings.bind(ask.rebind, pin);
+    if (typeof decision === 'object') return { kind: 'allowed', args, decision: `allowed once; saved as ${decision.saved}${edited} ${badges}` };
+    // A grant offered nowhere (an ask rule holds) is not recorded: the call is allowed once.
+    if (decision !== 'allow-once' && ask.offerGrants) grants.add(scopeOf(decision), ctx.server, ctx.launch, ctx.tool.name, pin);
+    const words = decision !== 'allow-once' && !ask.offerGrants ? `${DECISION_WORDS['allow-once']} (${ask.rule ?? 'a rule'} holds over grants)` : DECISION_WORDS[decision];
+    return { kind: 'allowed', args, decision: `${words}${edited} ${badges}` };
   }
+}
+
+function reasonsOf(need: ReturnType<typeof approvalNeed>): readonly string[] {
+  return need.kind === 'required' ? need.reasons : [];
 }
 
 function scopeOf(decision: 'allow-tool-session' | 'allow-tool-always' | 'allow-server-session') {

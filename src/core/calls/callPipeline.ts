@@ -11,7 +11,10 @@ import { RateLimiter } from '../policy/rateLimiter';
 import { renderResult, type BinarySaver, type RawToolResult, type RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
-import { approveCall } from './approvalStep';
+import { approveCall, forecastCall, type CallForecast, type CallRules } from './approvalStep';
+import { RuleBindings, memoryRuleBindings } from '../policy/ruleBindings';
+import type { RuleSet } from '../policy/ruleSource';
+import { loadRules } from '../lazy/load';
 import { describeCallError, type CallFailure } from './callErrors';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 import { problemText, type SchemaProblem } from '../tools/schemaProblems';
@@ -60,6 +63,12 @@ export interface CallPipelineOptions {
   readonly rateLimiter?: RateLimiter;
   /** Where calls that the server runs as tasks are tracked (the tree, the status bar, Fetch Result). */
   readonly tasks?: TaskBoard;
+  /** The argument rules (policy, user, workspace) every call is decided by first. */
+  readonly argumentRules?: RuleSet;
+  /** Which tool definition each allow rule was bound to (kept beside the grants). */
+  readonly ruleBindings?: RuleBindings;
+  /** The folder `${workspaceFolder}` in rules names. */
+  readonly workspaceFolder?: () => string | undefined;
 }
 
 /** How often a running task's changing message gets a line of the call's log at most. */
@@ -83,6 +92,7 @@ export class CallPipeline {
   /** Fires with the number of calls between begin and end (the status bar shows it). */
   readonly onDidChangeCallsInFlight = this._onDidChangeCallsInFlight.event;
   readonly grants: GrantStore;
+  readonly ruleBindings: RuleBindings;
   /** The rules the approve stage applies: surfaces that say "will it ask" read these (callVerdict). */
   readonly rules: ApprovalRules;
   private readonly _rateLimiter: RateLimiter;
@@ -95,6 +105,7 @@ export class CallPipeline {
     private readonly _options: CallPipelineOptions = {},
   ) {
     this.grants = _options.grants ?? new GrantStore(memoryPersistence());
+    this.ruleBindings = _options.ruleBindings ?? new RuleBindings(memoryRuleBindings());
     this.rules = { approveAll: _options.approveAll ?? (() => false), grants: this.grants, launchOf: (server) => _pool.launchOf(server) };
     this._rateLimiter = _options.rateLimiter ?? new RateLimiter();
   }
@@ -115,6 +126,32 @@ export class CallPipeline {
   /** Opens a resource a result linked to: read, made safe and audited like a call (resourceRead.ts). */
   readResource(request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin }): Promise<ResourceOutcome> {
     return readResourceLink(this._pool, this._options.audit, request);
+  }
+
+  /**
+   * What a call with these arguments would meet, and why, without running it or asking anyone:
+   * the same decision the approve stage takes ("What Would Happen...", the CLI's --explain).
+   */
+  forecast(request: { readonly server: string; readonly tool: string; readonly args: Record<string, unknown> }): CallForecast | { readonly kind: 'unknown'; readonly sentence: string } {
+    const found = this._pool.findTool(request.server, request.tool);
+    if (!found) return { kind: 'unknown', sentence: `Server "${sanitizeLine(request.server)}" has no running tool named "${sanitizeLine(request.tool)}": start the server to see what would happen.` };
+    const { connection, tool } = found;
+    const args = withoutNullOptionals(tool.inputSchema, request.args).args;
+    const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
+    return forecastCall({ server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, approveAll: this.rules.approveAll(), rules: this._callRules(connection) }, this.grants);
+  }
+
+  /** The rules in force and where a call of this server reads its paths (worked out only when a rule is written). */
+  private _callRules(connection: ServerConnection): CallRules | undefined {
+    const set = this._options.argumentRules;
+    if (!set) return undefined;
+    const remote = connection.definition.spec.type !== 'stdio';
+    const place = () => {
+      const engine = loadRules();
+      // A remote server's paths are on another machine: read lexically, never looked up here.
+      return { paths: remote ? engine.lexicalPaths() : engine.localPaths(), workspaceFolder: this._options.workspaceFolder?.(), base: remote ? undefined : connection.workingFolder };
+    };
+    return { list: set.rules, place, bindings: this.ruleBindings };
   }
 
   call(request: CallRequest): Promise<CallOutcome> {
@@ -227,7 +264,7 @@ export class CallPipeline {
 
     const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
     const approval = await approveCall(
-      { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate },
+      { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection) },
       this._approver,
       this.grants,
     );

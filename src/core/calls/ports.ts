@@ -14,11 +14,17 @@ export interface ApprovalRequest {
   readonly annotations: EffectiveAnnotations;
   /** Why the call asks, in words (`callVerdict`): "may change or delete data (destructive)". */
   readonly reasons: readonly string[];
+  /** The argument rule that decided to ask (or that "approve every call" overrode), in words. */
+  readonly rule?: string;
   readonly origin: CallOrigin;
   /** Set when a grant was suspended because the server changed the tool since it was given. */
   readonly changed?: { readonly parts: readonly string[]; readonly before: PinnedDefinition };
   /** "Allow this server for the session" is never offered for a destructive tool. */
   readonly offerServerGrant: boolean;
+  /** No grant is offered when an ask rule holds (a grant would not outweigh it). */
+  readonly offerToolGrants: boolean;
+  /** "Allow calls like this one...": offered where a new allow rule of the user's could decide such calls. */
+  readonly offerRule: boolean;
 }
 
 /** The user's answer; `edit` carries arguments the user changed (they are checked and asked about again). */
@@ -28,7 +34,9 @@ export type ApprovalDecision =
   | 'allow-tool-always'
   | 'allow-server-session'
   | 'deny'
-  | { readonly kind: 'edit'; readonly args: Record<string, unknown> };
+  | { readonly kind: 'edit'; readonly args: Record<string, unknown> }
+  /** The user saved an allow rule for calls like this one ("rule 'x like this' (user settings)"); this call runs once. */
+  | { readonly kind: 'rule-added'; readonly saved: string };
 
 /** Asks the user (quick-pick, TTY prompt, or a scripted answer in tests). Escape means deny. */
 export interface Approver {

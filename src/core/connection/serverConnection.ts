@@ -77,6 +77,7 @@ export class ServerConnection implements Disposable {
   private _restartTimer: NodeJS.Timeout | undefined;
   private readonly _restarts: RestartPolicy;
   private _secrets: readonly string[] = [];
+  private _workingFolder: string | undefined;
   /** The tools being called now (one entry per call): a form a server sends names them. */
   private readonly _callsInFlight = new Set<{ readonly name: string }>();
   /** Everything this connection logs goes through here: the server's secrets are masked. */
@@ -130,6 +131,10 @@ export class ServerConnection implements Disposable {
   get secrets(): readonly string[] {
     return this._secrets;
   }
+  /** The folder a local server was last started in (its relative paths are read from there); none for a remote one. */
+  get workingFolder(): string | undefined {
+    return this._workingFolder;
+  }
   /** The exact command line or URL last launched. */
   get launchLine(): string | undefined {
     return this._launchLine;
@@ -161,6 +166,7 @@ export class ServerConnection implements Disposable {
       const launch = await this._deps.resolveLaunch(this._definition);
       if (generation !== this._generation) return;
       this._secrets = launch.secrets ?? [];
+      this._workingFolder = launch.type === 'stdio' ? launch.launch.cwd : undefined;
       const shown = maskSecrets(describeLaunch(launch), launch.secrets);
       // A prompt that waits for the user says so on the server's row, instead of "starting…".
       const waiting = (message: string) => generation === this._generation && this._setState({ kind: 'starting', message });

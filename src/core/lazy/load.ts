@@ -5,6 +5,7 @@
 // them inline.
 import type * as Heavy from './heavy';
 import type * as Jsonc from './jsonc';
+import type * as Rules from './rules';
 
 // No cache of our own: Node's module cache makes each later `require` a lookup, and a module without
 // state may be copied into several bundles (esbuild.mjs) and still hand out the one loaded module.
@@ -19,4 +20,10 @@ export function loadHeavy(): typeof Heavy {
 export function loadJsonc(): typeof Jsonc {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./jsonc') as typeof Jsonc;
+}
+
+/** The argument-rule engine (rules.ts), loaded at the first call that has rules to apply. */
+export function loadRules(): typeof Rules {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./rules') as typeof Rules;
 }

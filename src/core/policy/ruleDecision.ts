@@ -24,8 +24,11 @@ export type RuleDecision =
   | { readonly kind: 'none' }
   /** `bind`: the first call this rule allows for this tool; record `call.pin` under it (RuleBindings.bind). */
   | { readonly kind: 'allow'; readonly rule: ArgumentRule; readonly sentence: string; readonly bind?: string }
-  /** `suspended`: an allow rule would hold, but the tool changed since the rule last allowed it. */
-  | { readonly kind: 'ask'; readonly rule: ArgumentRule; readonly sentence: string; readonly suspended?: { readonly changed: readonly string[]; readonly before: PinnedDefinition } }
+  /**
+   * `suspended`: an allow rule would hold, but the tool changed since the rule last allowed it;
+   * the user's approval binds the new definition under `rebind`.
+   */
+  | { readonly kind: 'ask'; readonly rule: ArgumentRule; readonly sentence: string; readonly suspended?: { readonly changed: readonly string[]; readonly before: PinnedDefinition; readonly rebind: string } }
   | { readonly kind: 'deny'; readonly rule: ArgumentRule; readonly sentence: string };
 
 interface Match {
@@ -77,7 +80,7 @@ export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, pl
     kind: 'ask',
     rule,
     sentence: `needs approval: the tool's definition changed (${changed.join(', ') || 'details'}) since ${ruleWords(rule)} last allowed it`,
-    suspended: { changed, before: bound.definition },
+    suspended: { changed, before: bound.definition, rebind: key },
   };
 }
 

@@ -153,3 +153,11 @@ function realWalk(absolute: string, sys: PathSystem): string {
 function unreadable(why: string): PathReading {
   return { kind: 'unreadable', why };
 }
+
+/**
+ * Paths of another machine (a remote server's): read lexically, since nothing there can be looked
+ * up from here (`..` is removed, symlinks are unknown). `~` is still this machine's home.
+ */
+export function lexicalPaths(platform: NodeJS.Platform = process.platform): PathSystem {
+  return { ...localPaths(platform), kind: () => 'missing', realpath: (p) => p };
+}
