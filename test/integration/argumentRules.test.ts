@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { RuleSet, policyInputs, type RuleInput } from '../../src/core/policy/ruleSource';
 import { RuleBindings, memoryRuleBindings } from '../../src/core/policy/ruleBindings';
-import type { ApprovalDecision, ApprovalRequest } from '../../src/core/calls/ports';
+import type { ApprovalDecision, ApprovalRequest, AuditRecord } from '../../src/core/calls/ports';
 import { FIXTURES, makeHost, node } from './helpers';
 
 const SERVER = path.join(FIXTURES, 'rule-tools.cjs');
@@ -18,6 +18,7 @@ describe('argument rules in the call pipeline', function () {
   const hosts: { close(): Promise<void> }[] = [];
 
   beforeEach(() => {
+    audited.length = 0;
     dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rules-')));
     project = path.join(dir, 'project');
     fs.mkdirSync(project);
@@ -30,6 +31,7 @@ describe('argument rules in the call pipeline', function () {
 
   const received = () => (fs.existsSync(callsFile) ? fs.readFileSync(callsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; args: Record<string, unknown> }) : []);
 
+  const audited: AuditRecord[] = [];
   async function host(inputs: RuleInput[], options: { answer?: (r: ApprovalRequest) => ApprovalDecision; bindings?: RuleBindings; description?: string; approveAll?: boolean } = {}) {
     if (options.description) fs.writeFileSync(path.join(dir, 'description.txt'), options.description);
     const env = { CALLS_FILE: callsFile, DESCRIPTION_FILE: path.join(dir, 'description.txt') };
@@ -41,6 +43,7 @@ describe('argument rules in the call pipeline', function () {
       workspaceFolder: project,
       answer: options.answer,
       approveAll: options.approveAll,
+      audit: { append: (r) => audited.push(r) },
     });
     hosts.push(h);
     await h.pool.get('tools')!.start();
@@ -49,13 +52,15 @@ describe('argument rules in the call pipeline', function () {
   const user = (raw: unknown[]): RuleInput => ({ scope: 'user', source: 'user settings', raw });
   const underProject = (effect: string, name = 'project files') => ({ name, server: 'tools', tool: 'write_file', when: [{ pointer: '/path', under: '${workspaceFolder}' }], effect });
 
-  it('a deny rule ends the call before anyone is asked or anything is sent, and the log says which rule', async () => {
+  it('a deny rule ends the call before anyone is asked or anything is sent, and the log and audit say which rule', async () => {
     const h = await host([user([{ name: 'no env files', server: '*', tool: 'write_*', when: [{ pointer: '/path', glob: '/**/*.env' }], effect: 'deny', reason: 'secrets live there' }])], { answer: () => 'allow-once' });
     const outcome = await h.pipeline.call({ server: 'tools', tool: 'write_file', args: { path: path.join(project, 'prod.env'), content: 'x' }, origin: 'cli' });
     assert.equal(outcome.kind, 'denied');
     assert.equal(h.approvals.length, 0, 'a deny is not a question: even an approver that allows everything (--yes) is not asked');
     assert.deepEqual(received(), []);
     assert.ok(h.events.some((e) => e.startsWith("approval: denied by rule 'no env files' (user settings): secrets live there")), h.events.join('\n'));
+    assert.match(audited.at(-1)?.decision ?? '', /^denied by rule 'no env files' \(user settings\): secrets live there/);
+    assert.equal(audited.at(-1)?.outcome, 'denied');
   });
 
   it("an allow rule runs a destructive call under the project without a prompt; '..' out of it and a symlink out of it still ask", async () => {

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
 import type { TaskBoard } from '../../src/core/calls/taskBoard';
 import type { OAuthHost } from '../../src/core/auth/ports';
-import type { ApprovalDecision, ApprovalRequest, CallSink } from '../../src/core/calls/ports';
+import type { ApprovalDecision, ApprovalRequest, AuditLog, CallSink } from '../../src/core/calls/ports';
 import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers, type ServerDefinition } from '../../src/core/config/serverConfig';
 import { rootsOffer } from '../../src/core/config/roots';
@@ -40,6 +40,8 @@ export interface HostOptions {
   readonly argumentRules?: RuleSet;
   readonly ruleBindings?: RuleBindings;
   readonly workspaceFolder?: string;
+  /** Where the pipeline writes its audit records. */
+  readonly audit?: AuditLog;
   /** The "approve every call" setting. */
   readonly approveAll?: boolean;
   /** Answers each approval (instead of the fixed `answer`). */
@@ -82,6 +84,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     ruleBindings: options.ruleBindings,
     workspaceFolder: () => options.workspaceFolder,
     approveAll: () => options.approveAll === true,
+    audit: options.audit,
   });
   pool.apply(parseServers(servers, 'user'), { autoStart: false });
   return { pool, pipeline, logs, approvals, events, async close() { await pool.stopAll(); pool.dispose(); } };
