@@ -55,7 +55,8 @@ describe('argument rules in the call pipeline', function () {
   it('a deny rule ends the call before anyone is asked or anything is sent, and the log and audit say which rule', async () => {
     const h = await host([user([{ name: 'no env files', server: '*', tool: 'write_*', when: [{ pointer: '/path', glob: '/**/*.env' }], effect: 'deny', reason: 'secrets live there' }])], { answer: () => 'allow-once' });
     const outcome = await h.pipeline.call({ server: 'tools', tool: 'write_file', args: { path: path.join(project, 'prod.env'), content: 'x' }, origin: 'cli' });
-    assert.equal(outcome.kind, 'denied');
+    assert.equal(outcome.kind === 'denied' && outcome.rule, `denied by rule 'no env files' (user settings): secrets live there [destructive]`);
+    assert.ok(h.events.includes(`end not sent: denied by rule 'no env files' (user settings): secrets live there [destructive].`), h.events.join('\n'));
     assert.equal(h.approvals.length, 0, 'a deny is not a question: even an approver that allows everything (--yes) is not asked');
     assert.deepEqual(received(), []);
     assert.ok(h.events.some((e) => e.startsWith("approval: denied by rule 'no env files' (user settings): secrets live there")), h.events.join('\n'));

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { modelSchema } from '../../src/core/chat/modelSchema';
 import { parseDirectCall, parseUse } from '../../src/core/chat/chatCommandLine';
-import { callLine, toolResultText } from '../../src/core/chat/callReport';
+import { callLine, outcomeWords, toolResultText } from '../../src/core/chat/callReport';
 import { mdCode, mdText, shortArgs } from '../../src/core/chat/markdown';
 import { MODEL_TOOL_NAME, modelToolNames } from '../../src/core/chat/modelToolNames';
 import { MAX_CHAT_TOOLS, mentions, selectTools, words } from '../../src/core/chat/toolBudget';
@@ -112,5 +112,14 @@ describe('the input schema a model reads', () => {
     let deep: Record<string, unknown> = { type: 'string' };
     for (let i = 0; i < 10_000; i++) deep = { items: deep };
     assert.doesNotThrow(() => JSON.stringify(modelSchema(deep)));
+  });
+});
+
+describe('chat: a call a rule refused (issue 16)', () => {
+  it('tells the model and the user which rule refused it, in escaped markdown', () => {
+    const outcome = { kind: 'denied', rule: "denied by rule 'keep *main*' (user settings) [destructive]" } as const;
+    assert.match(toolResultText(outcome), /^The user's rules refused this call \(denied by rule 'keep \*main\*'/);
+    assert.equal(outcomeWords(outcome), "**denied by rule 'keep \\*main\\*' \\(user settings\\) \\[destructive\\]**: not sent");
+    assert.equal(outcomeWords({ kind: 'denied' }), '**denied by you**: not sent');
   });
 });

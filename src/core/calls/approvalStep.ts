@@ -14,7 +14,8 @@ import type { SchemaProblem } from '../tools/schemaProblems';
 
 export type ApprovalResult =
   | { readonly kind: 'allowed'; readonly args: Record<string, unknown>; readonly decision: string }
-  | { readonly kind: 'denied'; readonly decision: string }
+  /** `byRule`: a rule denied it (the decision names the rule), not the user. */
+  | { readonly kind: 'denied'; readonly decision: string; readonly byRule?: boolean }
   | { readonly kind: 'invalid-arguments'; readonly problems: readonly SchemaProblem[] };
 
 /** The argument rules a call is decided by, where their paths are read, and which definitions allow rules are bound to. */
@@ -123,7 +124,7 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
   for (;;) {
     const edited = args !== ctx.args ? ' (arguments edited)' : '';
     const forecast = forecastCall({ ...ctx, args }, grants, pin);
-    if (forecast.kind === 'denied') return { kind: 'denied', decision: `${forecast.sentence}${edited}` };
+    if (forecast.kind === 'denied') return { kind: 'denied', decision: `${forecast.sentence}${edited}`, byRule: true };
     if (forecast.kind === 'runs' && !asked) {
       if (forecast.bind) ctx.rules?.bindings.bind(forecast.bind, pin);
       return { kind: 'allowed', args, decision: forecast.sentence };

@@ -51,7 +51,8 @@ export type CallOutcome =
   | { readonly kind: 'ok'; readonly result: RenderedResult; readonly durationMs: number; readonly outputWarning?: string }
   | { readonly kind: 'tool-error'; readonly result: RenderedResult; readonly durationMs: number }
   | { readonly kind: 'invalid-arguments'; readonly problems: readonly SchemaProblem[] }
-  | { readonly kind: 'denied' }
+  /** `rule`: the rule that denied it, in words ("denied by rule 'no env files' (user settings): ..."); none when the user did. */
+  | { readonly kind: 'denied'; readonly rule?: string }
   | { readonly kind: 'cancelled' }
   | CallFailure;
 
@@ -271,7 +272,7 @@ export class CallPipeline {
     if (approval.kind === 'invalid-arguments') return { kind: 'invalid-arguments', problems: approval.problems };
     trace.decision = approval.decision;
     sink.line(callId, `approval: ${approval.decision}`);
-    if (approval.kind === 'denied') return { kind: 'denied' };
+    if (approval.kind === 'denied') return approval.byRule ? { kind: 'denied', rule: approval.decision } : { kind: 'denied' };
     trace.sentArgs = approval.args;
     if (approval.args !== args) sink.line(callId, `arguments (edited): ${JSON.stringify(approval.args)}`);
     if (request.signal?.aborted) return { kind: 'cancelled' };
@@ -413,7 +414,7 @@ export function summarize(outcome: CallOutcome): string {
     case 'invalid-arguments':
       return `not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `  - ${problemText(p)}`).join('\n')}`;
     case 'denied':
-      return 'not sent: the user denied this call.';
+      return outcome.rule ? `not sent: ${outcome.rule}.` : 'not sent: the user denied this call.';
     case 'cancelled':
       return 'cancelled by user.';
     case 'protocol-error':

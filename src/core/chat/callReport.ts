@@ -22,6 +22,7 @@ export function toolResultText(outcome: CallOutcome): string {
     case 'invalid-arguments':
       return `Not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `- ${problemText(p)}`).join('\n')}\nFix the arguments and call the tool again.`;
     case 'denied':
+      if (outcome.rule) return `The user's rules refused this call (${outcome.rule}); it was not sent. Do not call this tool again with these arguments for this request; tell the user which rule refused it.`;
       return 'The user denied this call; it was not sent. Do not call this tool again for this request; tell the user the call was denied.';
     case 'cancelled':
       return 'The user cancelled this call.';
@@ -44,7 +45,7 @@ export function outcomeWords(outcome: CallOutcome): string {
     case 'invalid-arguments':
       return 'not sent: the arguments do not match the schema';
     case 'denied':
-      return '**denied by you**: not sent';
+      return outcome.rule ? `**${mdText(outcome.rule)}**: not sent` : '**denied by you**: not sent';
     case 'cancelled':
       return 'cancelled';
     case 'protocol-error':
