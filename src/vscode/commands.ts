@@ -92,6 +92,10 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
   );
   const outcome = await call!;
   if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links, origin);
+  if (outcome.kind === 'denied' && outcome.rule) {
+    // Nobody was asked: say which rule refused it, or a click would seem to do nothing.
+    void vscode.window.showWarningMessage(vscode.l10n.t('Not sent: {0}.', outcome.rule));
+  }
   if (outcome.kind === 'failed') {
     const showOutput = vscode.l10n.t('Show Output');
     void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', sanitizeLine(target.tool), outcome.message), showOutput).then((a) => a && deps.output.show());
