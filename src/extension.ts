@@ -20,7 +20,7 @@ import { CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/argume
 import { ConfiguredServers } from './vscode/configuredServers';
 import { registerReadOnlyDocuments, showReadOnly } from './vscode/readOnlyDocuments';
 import { showDefinitionChanges } from './vscode/definitionDiff';
-import { importServers } from './vscode/importServers';
+import { importSources, scanImportSources } from './core/config/importSources';
 import { DefinitionReview } from './vscode/definitionReview';
 import { ResultFiles, extensionFor } from './vscode/resultFiles';
 import { ServerLogs } from './vscode/serverLogs';
@@ -40,7 +40,6 @@ import { toolCacheFor } from './vscode/toolCache';
 import { eraMemoryFor } from './vscode/eraMemory';
 import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
-import { SignOutCommand } from './vscode/signOutCommand';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { ChatAsks } from './vscode/chatAsks';
 import { rootsOffer } from './core/config/roots';
@@ -137,6 +136,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const editors = () => (editorsMade ??= new (loadForms().ArgumentEditors)());
   const schemas = new ToolSchemaDocuments(pool);
 
+  // This activation's pool, as the other commands hold it (the module's `pool` is gone after deactivate).
+  const signingOut = pool;
   const taskCommands = new TaskCommands({ pool, pipeline, tasks, output, logs });
 
   context.subscriptions.push(
@@ -162,8 +163,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
-        approvals: new ApprovalCommands(grants, pool, audit, pipeline.ruleBindings),
-        signOut: new SignOutCommand(pool, context.secrets),
+        approvals: new ApprovalCommands(grants, pool, audit),
+        signOut: (arg) => loadForms().signOut(signingOut, context.secrets, arg),
         tasks: taskCommands,
         review,
         editors: () => editorsMade,
@@ -186,7 +187,8 @@ interface CommandHandlers {
   readonly servers: ServerCommands;
   readonly view: ViewCommands;
   readonly approvals: ApprovalCommands;
-  readonly signOut: SignOutCommand;
+  /** Sign Out of Server (signOutCommand.ts, loaded at first use). */
+  readonly signOut: (arg?: string | { server?: string }) => Promise<void>;
   readonly tasks: TaskCommands;
   readonly review: DefinitionReview;
   /** The arguments editor, if one was opened (the commands have nothing to do otherwise). */
@@ -212,7 +214,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
 
     'mcpToolHost.addDemoServer': () => servers.addDemoServer(),
     'mcpToolHost.addServer': () => view.addServer(),
-    'mcpToolHost.importServers': () => importServers(),
+    'mcpToolHost.importServers': () => loadForms().importServers((home) => scanImportSources(importSources(process.platform, home, process.env))),
     'mcpToolHost.openSettings': () => servers.openSettings(),
     'mcpToolHost.refresh': () => servers.refresh(),
     'mcpToolHost.startServer': (t?: ServerTarget) => servers.start(t),
@@ -224,7 +226,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.runDoctor': (t?: ViewTarget) => view.runDoctor(t),
     'mcpToolHost.showSchema': (t?: ViewTarget) => view.showSchema(t),
     'mcpToolHost.openWalkthrough': () => view.openWalkthrough(),
-    'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut.run(arg),
+    'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut(arg),
 
     'mcpToolHost.cancelTask': (t?: TaskTarget) => h.tasks.cancel(t),
     'mcpToolHost.fetchTaskResult': (t?: TaskTarget) => h.tasks.fetchResult(t),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { checkServerName, entryFromCommandLine, entryFromUrl, suggestServerName, type NewServerEntry } from '../core/config/newServerEntry';
-import { addUserServers } from './settings';
+import { addUserServers } from './userServers';
 
 /** The first step's choices. "demo" and "import" hand over to those commands. */
 export type ServerKind = 'stdio' | 'http' | 'demo' | 'import';

@@ -1,18 +1,26 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { importSources, scanImportSources, type ImportCandidate } from '../core/config/importSources';
+import type { ImportCandidate, scanImportSources } from '../core/config/importSources';
 import { sanitizeLine } from '../core/render/sanitize';
-import { addUserServers } from './settings';
+import { addUserServers } from './userServers';
+
+/**
+ * Reads the other hosts' configurations under a home folder (importSources.ts). Handed in: it
+ * stays in dist/extension.js with the configuration parser it uses, whose error classes must
+ * not be copied into dist/forms.js (esbuild.mjs).
+ */
+export type ScanImports = (home: string) => ReturnType<typeof scanImportSources>;
 
 /**
  * "MCP Tool Host: Import Servers...": finds the MCP configurations of Claude Desktop, Cursor and VS Code
  * on this machine, lets the user pick servers, and copies them into user settings, asking
  * before replacing an entry of the same name. Nothing is logged: entries may hold secrets.
+ * Loaded with dist/forms.js at its first use.
  */
-export async function importServers(): Promise<void> {
+export async function importServers(scan: ScanImports): Promise<void> {
   const home = os.homedir();
-  const { candidates, problems } = await scanImportSources(importSources(process.platform, home, process.env));
+  const { candidates, problems } = await scan(home);
   const usable = candidates.filter((c) => !c.error);
   if (usable.length === 0) {
     const why = problems.length || candidates.length ? ` ${[...problems, ...candidates.map((c) => c.error)].join(' ')}` : '';

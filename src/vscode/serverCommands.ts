@@ -5,7 +5,8 @@ import type { ServerPool } from '../core/connection/serverPool';
 import { ServerState } from '../core/connection/serverState';
 import { pickServer } from './pickServer';
 import type { ServerLogs } from './serverLogs';
-import { addUserServers, SECTION } from './settings';
+import { SECTION } from './settings';
+import { addUserServers } from './userServers';
 import type { TreeNode } from './toolTree';
 
 export interface ServerCommandDeps {

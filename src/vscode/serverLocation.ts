@@ -1,11 +1,11 @@
+// Open Configuration (viewCommands.ts registers it), loaded with dist/forms.js at its first use.
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { JSONPath } from 'jsonc-parser';
-import { ConfigFileError } from '../core/config/formats';
 import { loadJsonc } from '../core/lazy/load';
-import { WORKSPACE_SERVER_FILES } from '../core/config/serverFiles';
+import { WORKSPACE_SERVER_FILES } from '../core/config/serverFileNames';
 import type { ConfigSource } from '../core/config/serverConfig';
-import { SECTION } from './settings';
+import { SECTION } from './section';
 
 const KEY = `${SECTION}.servers`;
 
@@ -31,11 +31,6 @@ export async function openServerConfiguration(name: string, source?: ConfigSourc
     editor = await vscode.window.showTextDocument(place.open, { preview: false });
   }
   if (editor) selectEntry(editor, place.path, name);
-}
-
-/** Where a broken entry is: a ConfigFileError names its file; a settings entry is searched for. */
-export function configErrorPlace(error: { serverName: string }): { name: string; fileLabel?: string } {
-  return error instanceof ConfigFileError ? { name: error.serverName, fileLabel: error.file } : { name: error.serverName };
 }
 
 /** Same precedence as readServerSettings: workspace settings, then workspace files, then user settings. */

@@ -55,33 +55,6 @@ function workspaceKey(): string {
   return createHash('sha256').update(where).digest('hex').slice(0, 16);
 }
 
-/** One server to write into user settings: its name, and its entry as `mcpToolHost.servers` holds it. */
-export interface UserServerEntry {
-  readonly name: string;
-  readonly entry: unknown;
-}
-
-/**
- * The one writer of servers into user settings (`mcpToolHost.servers`, ConfigurationTarget.Global;
- * a workspace's servers are the workspace's to change): adds `entries` in one write and keeps
- * every other entry. Where the settings (or an earlier entry of this call) already hold a name with
- * a different definition, `replace` decides; without it the new entry wins. An identical entry
- * counts as added. Returns the names written, in order and once each; writes nothing if none.
- */
-export async function addUserServers<T extends UserServerEntry>(entries: readonly T[], replace?: (entry: T) => PromiseLike<boolean>): Promise<string[]> {
-  const config = vscode.workspace.getConfiguration(SECTION);
-  const servers = { ...(config.inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) };
-  const added: string[] = [];
-  for (const e of entries) {
-    const clash = servers[e.name] !== undefined && JSON.stringify(servers[e.name]) !== JSON.stringify(e.entry);
-    if (clash && replace && !(await replace(e))) continue;
-    servers[e.name] = e.entry;
-    if (!added.includes(e.name)) added.push(e.name);
-  }
-  if (added.length > 0) await config.update('servers', servers, vscode.ConfigurationTarget.Global);
-  return added;
-}
-
 /**
  * `mcpToolHost.trustedWorkspaceServers`: the workspace servers whose tool hints the user trusts.
  * Only the user's own value counts (a repository must not vouch for its own servers), whatever
@@ -90,11 +63,6 @@ export async function addUserServers<T extends UserServerEntry>(entries: readonl
 export function trustedWorkspaceServers(): string[] {
   const value = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('trustedWorkspaceServers')?.globalValue;
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
-}
-
-/** The names of the servers in user settings (`mcpToolHost.servers`, global value only). */
-export function userServerNames(): string[] {
-  return Object.keys(vscode.workspace.getConfiguration(SECTION).inspect<object>('servers')?.globalValue ?? {});
 }
 
 /** `mcpToolHost.output.maxResultChars`: longer results are cut in the output channel and saved whole to a file. */

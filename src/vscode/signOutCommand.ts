@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { forgetCredentials } from '../core/auth/serverCredentials';
+import { forgetCredentials } from '../core/auth/credentialKeys';
 import type { ServerPool } from '../core/connection/serverPool';
 import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
@@ -8,24 +8,20 @@ import { secretStoreOf } from './oauthHost';
 /**
  * "MCP Tool Host: Sign Out of Server...": forgets a remote server's OAuth tokens and client registration.
  * A server that is running (or waiting for a sign-in) is stopped, since its connection still
- * holds the tokens; starting it again asks the user to sign in.
+ * holds the tokens; starting it again asks the user to sign in. Signs out of the named server
+ * (a name or a tree row), or asks which. Loaded with dist/forms.js at its first use.
  */
-export class SignOutCommand {
-  constructor(private readonly _pool: ServerPool, private readonly _secrets: vscode.SecretStorage) {}
-
-  /** Signs out of the named server (a name or a tree row), or asks which. */
-  async run(arg?: string | { server?: string }): Promise<void> {
-    const name = typeof arg === 'string' ? arg : (arg?.server ?? (await pickRemoteServer(this._pool)));
-    if (!name) return;
-    await forgetCredentials(secretStoreOf(this._secrets), name);
-    const connection = this._pool.get(name);
-    const wasActive = !!connection && ServerState.isActive(connection.state);
-    if (wasActive) await connection.stop();
-    const message = wasActive
-      ? vscode.l10n.t('Signed out of "{0}". It was stopped; start it to sign in again.', sanitizeLine(name))
-      : vscode.l10n.t('Signed out of "{0}".', sanitizeLine(name));
-    void vscode.window.showInformationMessage(message);
-  }
+export async function signOut(pool: ServerPool, secrets: vscode.SecretStorage, arg?: string | { server?: string }): Promise<void> {
+  const name = typeof arg === 'string' ? arg : (arg?.server ?? (await pickRemoteServer(pool)));
+  if (!name) return;
+  await forgetCredentials(secretStoreOf(secrets), name);
+  const connection = pool.get(name);
+  const wasActive = !!connection && ServerState.isActive(connection.state);
+  if (wasActive) await connection.stop();
+  const message = wasActive
+    ? vscode.l10n.t('Signed out of "{0}". It was stopped; start it to sign in again.', sanitizeLine(name))
+    : vscode.l10n.t('Signed out of "{0}".', sanitizeLine(name));
+  void vscode.window.showInformationMessage(message);
 }
 
 async function pickRemoteServer(pool: ServerPool): Promise<string | undefined> {

@@ -56,4 +56,11 @@ describe('approvals in the real extension host', () => {
     const all = await vscode.commands.getCommands(true);
     for (const c of ['manageApprovals', 'resetApprovals', 'openAuditLog']) assert.ok(all.includes(`mcpToolHost.${c}`));
   });
+
+  it('Manage Approvals and Reset Approvals (loaded with dist/forms.js) say there is nothing to do, and ask nothing', async () => {
+    api.pipeline.grants.clear();
+    await within(5000, 'Manage Approvals', vscode.commands.executeCommand('mcpToolHost.manageApprovals'));
+    await within(5000, 'Reset Approvals', vscode.commands.executeCommand('mcpToolHost.resetApprovals'));
+    assert.deepEqual(api.pipeline.grants.all, []);
+  });
 });

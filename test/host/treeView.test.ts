@@ -7,7 +7,7 @@ import type { McpToolHostApi } from '../../src/extension';
 import { ConfigError } from '../../src/core/errors';
 import { Emitter } from '../../src/core/events';
 import type { DoctorReport } from '../../src/core/connection/serverDoctor';
-import { reportStart } from '../../src/vscode/viewCommands';
+import { reportStart } from '../../src/vscode/addServerCommand';
 import { addServer, type AddServerQuestions } from '../../src/vscode/addServerWizard';
 import { ServerStatusBar } from '../../src/vscode/statusBar';
 import type { TreeNode } from '../../src/vscode/treeNodes';
@@ -180,5 +180,11 @@ describe('Tools view: commands in the real extension', () => {
     assert.deepEqual(written?.['demo-2'], { command: process.execPath, args: [DEMO] });
     await until('demo-2 configured', () => api.pool.get('demo-2'));
     assert.equal((await reported)?.kind, 'running');
+  });
+
+  it('Sign Out (loaded with dist/forms.js) stops a running server: its connection still holds the tokens', async () => {
+    assert.equal(api.pool.get('treedemo')?.state.kind, 'running');
+    await vscode.commands.executeCommand('mcpToolHost.signOut', 'treedemo');
+    assert.equal(api.pool.get('treedemo')?.state.kind, 'stopped');
   });
 });

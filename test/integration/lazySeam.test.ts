@@ -100,6 +100,30 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     for (const lazy of ['chat.js', 'forms.js']) assert.deepEqual(sources(lazy).filter((s) => s.includes('node_modules/')), [], `${lazy} holds no package`);
   });
 
+  it('the commands\' bodies that activation does not need are in dist/forms.js, not in the activation bundle', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    const atActivation = sources('extension.js');
+    const forms = sources('forms.js');
+    const moved = [
+      'src/vscode/addServerCommand.ts', 'src/vscode/addServerWizard.ts', 'src/core/config/newServerEntry.ts', // Add Server
+      'src/vscode/importServers.ts', // Import Servers
+      'src/vscode/serverLocation.ts', // Open Configuration
+      'src/vscode/approvalActions.ts', // Manage and Reset Approvals
+      'src/vscode/signOutCommand.ts', // Sign Out
+      'src/vscode/schemaPick.ts', // Show Tool Schema's pick
+    ];
+    for (const file of moved) {
+      assert.ok(!atActivation.some((s) => s.endsWith(file)), `${file} loads at first use, not at activation`);
+      assert.ok(forms.some((s) => s.endsWith(file)), `${file} is in dist/forms.js`);
+    }
+    // Their commands still register at activation, and what both bundles hold is copied, so it must be stateless.
+    assert.ok(atActivation.some((s) => s.endsWith('src/vscode/viewCommands.ts')) && atActivation.some((s) => s.endsWith('src/vscode/approvalCommands.ts')));
+    for (const shared of forms.filter((s) => atActivation.includes(s))) {
+      const source = fs.readFileSync(path.join(ROOT, shared.slice(shared.indexOf('src/'))), 'utf8');
+      assert.doesNotMatch(source, /^\s*(export\s+)?class\s|^(export\s+)?let\s/m, `${shared} is in both bundles but holds a class or module state`);
+    }
+  });
+
   it('the chat participant\'s request handling is in dist/chat.js, not in the activation bundle', () => {
     const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
     const atActivation = sources('extension.js');

@@ -1,6 +1,9 @@
 import type { webcrypto } from 'node:crypto';
 import type { StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
+import { credentialKey } from './credentialKeys';
 import type { SecretStore } from './ports';
+
+export { credentialKey, forgetCredentials } from './credentialKeys';
 
 /** What we keep for one server's sign-in, as one JSON secret. */
 export interface CredentialRecord {
@@ -16,18 +19,6 @@ export interface CredentialRecord {
   readonly codeVerifier?: string;
   /** The private key (a JWK) that DPoP-bound `tokens` are bound to (dpopKeys.ts): a secret, like them. */
   readonly dpopKey?: webcrypto.JsonWebKey;
-}
-
-const KEY_PREFIX = 'mcpToolHost.oauth.';
-
-/** The secret key of a server's credentials. */
-export function credentialKey(serverName: string): string {
-  return `${KEY_PREFIX}${serverName}`;
-}
-
-/** Forgets everything stored for a server's sign-in (the "Sign Out" command). */
-export async function forgetCredentials(secrets: SecretStore, serverName: string): Promise<void> {
-  await secrets.delete(credentialKey(serverName));
 }
 
 /**

@@ -3,9 +3,9 @@ import * as path from 'node:path';
 import { ConfigError } from '../errors';
 import { ConfigFileError, detectAndConvert, type ConfigFormat } from './formats';
 import { parseServers, type ConfigSource, type ParsedServers, type ParseOptions, type ServerDefinition } from './serverConfig';
+import { WORKSPACE_SERVER_FILES } from './serverFileNames';
 
-/** The files a workspace folder may define servers in, in order of precedence. */
-export const WORKSPACE_SERVER_FILES = ['.vscode/mcp.json', '.mcp.json'] as const;
+export { WORKSPACE_SERVER_FILES };
 
 /** Servers read from files (each with the `inputs` its file declares), and what was dropped on the way. */
 export interface ServerFileResult extends ParsedServers {

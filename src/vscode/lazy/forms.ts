@@ -1,6 +1,8 @@
 // What asking for a tool's arguments needs (the field-by-field flow, its multi-step input, the
 // schema plans behind it, the JSON arguments editor), a server's forms during a call
-// (elicitation), the approval prompt, Run Doctor and the task commands, loaded at first use instead of at activation:
+// (elicitation), the approval prompt, and the commands' bodies that activation does not need (Run
+// Doctor, the task commands, Add Server, Import Servers, Open Configuration, Manage and Reset
+// Approvals, Sign Out, Show Tool Schema's pick), loaded at first use instead of at activation:
 // dist/forms.js in the extension (esbuild.mjs). Like chat.ts, it may share only stateless modules
 // with dist/extension.js.
 export { askArguments } from '../argumentInput';
@@ -9,3 +11,9 @@ export { runDoctor } from '../doctorCommand';
 export { QuickPickApprover } from '../approvalPicker';
 export { cancelTask, fetchTaskResult, forgetTask } from '../taskActions';
 export { vscodeElicitor } from '../elicitationPrompt';
+export { addServerCommand } from '../addServerCommand';
+export { importServers } from '../importServers';
+export { openServerConfiguration } from '../serverLocation';
+export { manageApprovals, resetApprovals } from '../approvalActions';
+export { signOut } from '../signOutCommand';
+export { pickSchemaTool } from '../schemaPick';
