@@ -1,10 +1,12 @@
 // `npm run bench`: issue 7's eight cases, our path beside the raw JSON-RPC baseline
-// (../shared/reference) in the same run, several rounds, medians and ratios. `--smoke` runs
+// (../shared/reference) in the same run, several rounds, medians and ratios; case 9 is issue 16's
+// approval fatigue (prompts and overreach, bench/fatigue). `--smoke` runs
 // every case tiny and states no goals, so `npm test` keeps the scripts working.
 // Results: bench-results/results.json and results.md; BENCHMARKS.md holds the latest full table.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { activation } from './activationCase';
+import { fatigue } from './fatigue/fatigueCase';
 import { ECHO_SERVER, ROOT, Report, benchOptions, machine, mainThreadClock } from './harness';
 import { idleMemory, soak, treeCore } from './memoryCases';
 import { bigResult, listing, sequentialAndPipelined, spawnHandshake } from './protocolCases';
@@ -28,6 +30,7 @@ async function main(): Promise<void> {
     idleMemory(o, report);
   }
   if (want(8)) soak(o, report);
+  if (want(9)) await fatigue(o, report);
 
   const seconds = (Date.now() - started) / 1000;
   const clockAfter = mainThreadClock();
