@@ -1,5 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { mementoRuleBindings, ruleProblemReporter, settingsRules } from './vscode/ruleSettings';
+import { RuleBindings } from './core/policy/ruleBindings';
 import { loadForms } from './vscode/lazy/load';
 import type { Elicitor } from './core/elicitation/formElicitation';
 import { CallPipeline } from './core/calls/callPipeline';
@@ -107,6 +109,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     saveFullResult: (callId, text) => results.save(text, `result-${callId}`, 'txt'),
   });
   const grants = new GrantStore(mementoGrants(context.globalState));
+  // Argument rules: read from settings and policy files at the first call that needs a decision.
+  const ruleSet = settingsRules(ruleProblemReporter(output));
   const audit = new FileAuditLog(path.join(storage, 'audit.jsonl'));
   // Calls the servers run as tasks; kept per workspace, so a reload can still fetch their results.
   const tasks = new TaskBoard(fileTasks((context.storageUri ?? context.globalStorageUri).fsPath));
@@ -120,6 +124,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     audit,
     rateLimiter: new RateLimiter(rateLimit),
     tasks,
+    argumentRules: ruleSet,
+    ruleBindings: new RuleBindings(mementoRuleBindings(context.globalState)),
+    workspaceFolder: () => folders()[0]?.path,
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
   const tree = new ToolTreeProvider(pool, pipeline.rules, review, tasks);
@@ -155,7 +162,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
-        approvals: new ApprovalCommands(grants, pool, audit),
+        approvals: new ApprovalCommands(grants, pool, audit, pipeline.ruleBindings),
         signOut: new SignOutCommand(pool, context.secrets),
         tasks: taskCommands,
         review,
@@ -163,9 +170,10 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
+    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.rules`) && ruleSet.changed()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
     watchWorkspaceServerFiles(reload),
-    vscode.workspace.onDidChangeWorkspaceFolders(() => pool?.connections.forEach((c) => c.notifyRootsChanged())),
+    vscode.workspace.onDidChangeWorkspaceFolders(() => (ruleSet.changed(), pool?.connections.forEach((c) => c.notifyRootsChanged()))),
   );
   reload();
   const activationMs = performance.now() - started;

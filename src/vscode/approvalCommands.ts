@@ -5,6 +5,7 @@ import type { Grant, GrantPersistence, GrantStore } from '../core/policy/grants'
 import type { ServerPool } from '../core/connection/serverPool';
 import { sanitizeLine } from '../core/render/sanitize';
 import { pinTool } from '../core/policy/toolPin';
+import type { RuleBindings } from '../core/policy/ruleBindings';
 
 const GRANTS_KEY = 'grants.always';
 
@@ -15,7 +16,7 @@ export function mementoGrants(state: vscode.Memento): GrantPersistence {
 
 /** Manage Approvals, Reset Approvals and Open Audit Log. */
 export class ApprovalCommands {
-  constructor(private readonly _grants: GrantStore, private readonly _pool: ServerPool, private readonly _audit: FileAuditLog) {}
+  constructor(private readonly _grants: GrantStore, private readonly _pool: ServerPool, private readonly _audit: FileAuditLog, private readonly _bindings: RuleBindings) {}
 
   /** Lists the grants beyond a single call; the ones picked are revoked. */
   async manage(): Promise<void> {
@@ -46,7 +47,10 @@ export class ApprovalCommands {
     if (count === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('There are no approvals to reset.'));
     const message = vscode.l10n.t('Forget all {0} approvals? Every destructive or open-world call will ask again.', count);
     const answer = await vscode.window.showWarningMessage(message, { modal: true }, vscode.l10n.t('Reset Approvals'));
-    if (answer) this._grants.clear();
+    if (!answer) return;
+    this._grants.clear();
+    // The definitions allow rules were bound to go too: each rule is asked about again once.
+    this._bindings.clear();
   }
 
   async openAuditLog(): Promise<void> {

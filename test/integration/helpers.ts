@@ -12,6 +12,8 @@ import { rootsOffer } from '../../src/core/config/roots';
 import { ServerPool } from '../../src/core/connection/serverPool';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import type { Elicitor } from '../../src/core/elicitation/formElicitation';
+import type { RuleSet } from '../../src/core/policy/ruleSource';
+import type { RuleBindings } from '../../src/core/policy/ruleBindings';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const FIXTURES = path.join(ROOT, 'test/fixtures/servers');
@@ -34,6 +36,14 @@ export interface HostOptions {
   readonly tasks?: TaskBoard;
   /** Answers servers' forms and links (elicitation); without it the host offers none. */
   readonly elicit?: Elicitor;
+  /** The argument rules, rule bindings and `${workspaceFolder}` of the pipeline. */
+  readonly argumentRules?: RuleSet;
+  readonly ruleBindings?: RuleBindings;
+  readonly workspaceFolder?: string;
+  /** The "approve every call" setting. */
+  readonly approveAll?: boolean;
+  /** Answers each approval (instead of the fixed `answer`). */
+  readonly answer?: (request: ApprovalRequest) => ApprovalDecision;
 }
 
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
@@ -65,9 +75,13 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     progress: (_id, p) => events.push(`progress ${p.progress}/${p.total ?? '?'}`),
     end: (_id, s) => void events.push(`end ${s.split('\n')[0]}`),
   };
-  const pipeline = new CallPipeline(pool, validator, { approve: async (r) => (approvals.push(r), answer) }, sink, {
+  const pipeline = new CallPipeline(pool, validator, { approve: async (r) => (approvals.push(r), options.answer ? options.answer(r) : answer) }, sink, {
     saveBinary: async (data, mime, hint) => `/saved/${hint}.${mime.split('/')[1]} (${data.length} bytes)`,
     tasks: options.tasks,
+    argumentRules: options.argumentRules,
+    ruleBindings: options.ruleBindings,
+    workspaceFolder: () => options.workspaceFolder,
+    approveAll: () => options.approveAll === true,
   });
   pool.apply(parseServers(servers, 'user'), { autoStart: false });
   return { pool, pipeline, logs, approvals, events, async close() { await pool.stopAll(); pool.dispose(); } };

@@ -27,6 +27,8 @@ export class RuleSet {
   constructor(
     private readonly _read: () => readonly RuleInput[],
     private readonly _stamp: () => string = () => '',
+    /** Hears the problems of each parse (the extension shows them; the CLI refuses to run). */
+    private readonly _onProblems?: (problems: readonly RuleProblem[]) => void,
   ) {}
 
   /** Every rule in force, policy first; empty without parsing anything when no place has rules. */
@@ -63,6 +65,7 @@ export class RuleSet {
       problems.push(...parsed.problems);
     }
     this._parsed = { rules, problems, stamp };
+    this._onProblems?.(problems);
     return this._parsed;
   }
 }
