@@ -6,10 +6,11 @@ import { sanitizeLine, visibleJson } from '../core/render/sanitize';
 import type { showDefinitionChanges } from './definitionDiff';
 import type { showReadOnly } from './readOnlyDocuments';
 import type { PromptEvents } from './promptEvents';
+import { allowLikeThis } from './ruleProposalFlow';
 
 interface DecisionItem extends vscode.QuickPickItem {
   readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' } | { kind: 'rule-added' }>;
-  readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes';
+  readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes' | 'allow-like-this';
 }
 
 /**
@@ -40,6 +41,11 @@ export class QuickPickApprover implements Approver {
         case 'show-changes':
           if (request.changed) await this._views.showDefinitionChanges(request.server, request.tool, request.changed.before);
           continue;
+        case 'allow-like-this': {
+          const saved = await allowLikeThis(request, this._prompts);
+          if (saved !== undefined) return { kind: 'rule-added', saved };
+          continue;
+        }
         case 'edit-arguments': {
           const edited = await editArguments(args);
           if (edited) return { kind: 'edit', args: edited };
@@ -76,6 +82,15 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
   list.push(
     { label: `$(edit) ${vscode.l10n.t('Edit arguments...')}`, action: 'edit-arguments' },
     { label: `$(close) ${vscode.l10n.t('Deny')}`, decision: 'deny', detail: vscode.l10n.t('Nothing is sent to the server.') },
+  );
+  // Below Deny, in a group of its own: the keys that reach the allow items above stay the same.
+  if (request.offerRule) {
+    list.push(
+      { label: vscode.l10n.t('rules'), kind: vscode.QuickPickItemKind.Separator },
+      { label: `$(law) ${vscode.l10n.t('Allow calls like this one...')}`, action: 'allow-like-this', detail: vscode.l10n.t('Save a rule for these arguments (their folder, these values or any) to your user settings.') },
+    );
+  }
+  list.push(
     { label: vscode.l10n.t('arguments'), kind: vscode.QuickPickItemKind.Separator },
     {
       label: `$(json) ${vscode.l10n.t('Show full arguments')}`,
@@ -112,7 +127,8 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
       qp.onDidAccept(() => {
         const picked = qp.selectedItems[0];
         // A keystroke typed before the prompt could be read never allows anything.
-        if (picked?.decision?.startsWith('allow') && performance.now() - shownAt < APPROVAL_ARM_MS) return;
+        const allows = picked?.decision?.startsWith('allow') === true || picked?.action === 'allow-like-this';
+        if (allows && performance.now() - shownAt < APPROVAL_ARM_MS) return;
         resolve(picked);
       });
       qp.onDidHide(() => resolve(undefined));

@@ -198,6 +198,7 @@ describe('argument rules in the call pipeline', function () {
     const h = await host([user([])], { answer: () => ({ kind: 'rule-added', saved: "rule 'write_file like this' (user settings)" }) });
     assert.equal((await h.pipeline.call({ server: 'tools', tool: 'write_file', args: { path: '/tmp/x' }, origin: 'tree' })).kind, 'ok');
     assert.equal(h.approvals[0].offerRule, true);
+    assert.equal(h.approvals[0].place?.().base, project, 'the proposal reads paths where the rules do: from the server\'s folder');
     assert.ok(h.events.some((e) => e.startsWith("approval: allowed once; saved as rule 'write_file like this' (user settings)")), h.events.join('\n'));
   });
 });

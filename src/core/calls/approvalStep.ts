@@ -144,6 +144,7 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
       offerServerGrant: ask.offerGrants && !destructive,
       offerToolGrants: ask.offerGrants,
       offerRule: ask.offerRule,
+      place: ask.offerRule ? ctx.rules?.place : undefined,
     });
     if (typeof decision === 'object' && decision.kind === 'edit') {
       const problems = ctx.validate(decision.args);

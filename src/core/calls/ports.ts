@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { EffectiveAnnotations } from '../tools/annotations';
 import type { PinnedDefinition } from '../policy/toolPin';
+import type { MatchPlace } from '../policy/ruleConditions';
 
 /** Which surface asked for the call. */
 export type CallOrigin = 'tree' | 'palette' | 'chat' | 'cli' | 'api';
@@ -25,6 +26,8 @@ export interface ApprovalRequest {
   readonly offerToolGrants: boolean;
   /** "Allow calls like this one...": offered where a new allow rule of the user's could decide such calls. */
   readonly offerRule: boolean;
+  /** Where the rules read this call's paths (set with `offerRule`): a proposed rule's folder is read the same way. */
+  readonly place?: () => MatchPlace;
 }
 
 /** The user's answer; `edit` carries arguments the user changed (they are checked and asked about again). */

@@ -5,3 +5,4 @@ export { parseRules, SCOPE_WORDS } from '../policy/argumentRules';
 export { decideByRules, ruleWords, bindingKey } from '../policy/ruleDecision';
 export { testCondition } from '../policy/ruleConditions';
 export { localPaths, lexicalPaths } from '../policy/rulePaths';
+export { proposeRule, buildRule } from '../policy/ruleProposal';
