@@ -108,6 +108,25 @@ describe('argument rules: the decision and why', () => {
     assert.equal(q('SELECT 1', 10, 'prod'), 'none');
   });
 
+  it('a list is read value by value: an allow holds when every value passes, a deny fires when any does', () => {
+    const reads = rules('user', { name: 'project reads', server: 'filesystem', tool: 'read_multiple_files', effect: 'allow', when: [{ pointer: '/paths', under: '/project' }] });
+    const secrets = rules('user', { name: 'no keys', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/paths', glob: '/**/*.pem' }] });
+    const many = (paths: unknown) => call({ paths }, { tool: 'read_multiple_files' });
+    assert.equal(decide(reads, many(['/project/a', '/project/b/c'])).kind, 'allow');
+    assert.equal(decide(reads, many(['/project/a', '/etc/passwd'])).kind, 'none', 'one value outside: the allow does not hold');
+    assert.equal(decide(reads, many(['/project/a', '/project/../etc/passwd'])).kind, 'none');
+    assert.equal(decide(reads, many([])).kind, 'none', 'an empty list names nothing');
+    assert.equal(decide(reads, many(['/project/a', 7])).kind, 'none', 'a value that is not text');
+    assert.equal(decide(reads, many(Array.from({ length: 300 }, (_, i) => `/project/${i}`))).kind, 'none', 'past 256 values the list is not read');
+    const d = decide([...secrets, ...reads], many(['/project/a', '/project/key.pem']));
+    assert.equal(d.kind, 'deny');
+    assert.match(d.kind === 'deny' ? d.sentence : '', /^denied by rule 'no keys' \(user settings\): \/paths is a list of which 1 of 2 values pass, and a rule that restricts applies when it cannot tell/);
+    assert.equal(decide(secrets, many(['/project/a.txt'])).kind, 'none');
+    const sizes = rules('user', { name: 'small', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/sizes', max: 10 }] });
+    assert.equal(decide(sizes, call({ sizes: [1, 2, 10] })).kind, 'allow');
+    assert.equal(decide(sizes, call({ sizes: [1, 20] })).kind, 'none');
+  });
+
   it('nested values by JSON pointer; a pointer does not reach the prototype', () => {
     const dry = rules('user', { name: 'dry runs', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/options/dryRun', equals: true }, { pointer: '/files/0/name', prefix: 'tmp-' }] });
     assert.equal(decide(dry, call({ options: { dryRun: true }, files: [{ name: 'tmp-1' }] })).kind, 'allow');

@@ -98,11 +98,14 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
     assert.equal(answer(under, 'file://evil.example/share/x', place), 'unsure', 'a remote host');
   });
 
-  it('NUL bytes, over-long values, non-text and symlink loops are unsure', () => {
+  it('NUL bytes, over-long values, non-text, mixed lists and symlink loops are unsure', () => {
     assert.equal(answer(under, `${project}/a\0/../../outside`, place), 'unsure');
     assert.equal(answer(under, `${project}/${'a/'.repeat(MAX_PATH_CHARS)}`, place), 'unsure');
     assert.equal(answer(under, `${project}/${'x/'.repeat(1000)}`, place), 'yes', 'long but under the bound');
-    assert.equal(answer(under, ['/etc/passwd'], place), 'unsure');
+    // A list is read value by value (read_multiple_files): none under is no, some under is unsure.
+    assert.equal(answer(under, ['/etc/passwd'], place), 'no');
+    assert.equal(answer(under, [`${project}/a`, '/etc/passwd'], place), 'unsure');
+    assert.equal(answer(under, [[`${project}/a`]], place), 'unsure');
     assert.equal(answer(under, 42, place), 'unsure');
     assert.equal(answer(under, `${project}/loop1/x`, place), 'unsure');
   });

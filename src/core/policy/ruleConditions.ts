@@ -68,6 +68,29 @@ export function testCondition(condition: RuleCondition, args: Record<string, unk
       const text = canonicalJson(value);
       return answer(test.values.some((v) => canonicalJson(v) === text));
     }
+    default:
+      // A list (read_multiple_files' "paths"): the test holds for every value, for none, or it cannot tell.
+      return Array.isArray(value) ? testEach(value, (v) => testValue(test, v, memo)) : testValue(test, value, memo);
+  }
+}
+
+/** A list is read value by value; past this many it is not read (a restricting rule applies). */
+const MAX_LIST_VALUES = 256;
+
+function testEach(values: readonly unknown[], test: (value: unknown) => ConditionResult): ConditionResult {
+  if (values.length === 0) return NO;
+  if (values.length > MAX_LIST_VALUES) return { kind: 'unsure', why: `is a list of ${values.length} values, more than the ${MAX_LIST_VALUES} a rule reads` };
+  const results = values.map(test);
+  const unsure = results.findIndex((r) => r.kind === 'unsure');
+  if (unsure >= 0) return { kind: 'unsure', why: `value ${unsure} ${(results[unsure] as { why: string }).why}` };
+  if (results.every((r) => r.kind === 'yes')) return YES;
+  if (results.every((r) => r.kind === 'no')) return NO;
+  // Some pass and some do not: an allow must not hold for the list, a deny or ask must.
+  return { kind: 'unsure', why: `is a list of which ${results.filter((r) => r.kind === 'yes').length} of ${values.length} values pass` };
+}
+
+function testValue(test: Exclude<RuleCondition['test'], { kind: 'equals' | 'in' }>, value: unknown, memo: PathMemo): ConditionResult {
+  switch (test.kind) {
     case 'prefix':
       return typeof value === 'string' ? answer(value.startsWith(test.prefix)) : notText(value);
     case 'regex': {
@@ -76,7 +99,7 @@ export function testCondition(condition: RuleCondition, args: Record<string, unk
       return found === undefined ? { kind: 'unsure', why: `is too long (${value.length} characters) to check against the regex` } : answer(found);
     }
     case 'range':
-      if (typeof value !== 'number') return { kind: 'unsure', why: `is not a number (${typeof value})` };
+      if (typeof value !== 'number') return { kind: 'unsure', why: `is not a number (${Array.isArray(value) ? 'a list' : typeof value})` };
       return answer((test.min === undefined || value >= test.min) && (test.max === undefined || value <= test.max));
     case 'under':
     case 'glob':
