@@ -7,7 +7,7 @@ export const Exit = {
   toolError: 1,
   /** Bad command line or configuration: nothing was started. */
   usage: 2,
-  /** The call needs approval and none was given (no --yes, no terminal), or the user said no. */
+  /** The call needs approval and none was given (no --yes, no terminal), the user said no, or a rule denies it. */
   approval: 3,
   /** A server did not start, did not finish the handshake, or a request failed. */
   connection: 4,
@@ -20,6 +20,9 @@ commands:
   servers                        list the configured servers and their state
   tools [SERVER]                 list the tools of every (or one) server
   call SERVER TOOL [--args JSON] call a tool (asks y/N on a terminal when approval is needed)
+  explain SERVER TOOL [--args JSON]
+                                 say what a call with these arguments would meet (runs, asks,
+                                 denied) and why, without calling (the server is started)
   doctor [SERVER]                explain how each server starts: executable, PATH, node version,
                                  launch line, then each handshake step or the exact failure
   skills [SERVER]                list the skills every (or one) server offers (MCP skills
@@ -32,7 +35,14 @@ options:
                      Claude Desktop / Cursor / .mcp.json {"mcpServers": {...}}, or a settings.json
                      with "mcpToolHost.servers" (comments and trailing commas are fine)
   --args JSON        the tool's arguments, a JSON object (default {})
-  --yes              approve calls that need approval (destructive or open-world tools)
+  --yes              approve calls that need approval (destructive or open-world tools, ask
+                     rules); never a call a rule denies
+  --rules FILE       argument rules (allow, ask, deny) for call and explain, as a JSON list
+                     (or {"rules": [...]}); repeatable. A file that cannot be read or has a bad
+                     rule stops the command (exit 2). Also read: the policy file
+                     /etc/mcp-tool-host/rules.json (%ProgramData% on Windows) and the file
+                     $MCP_TOOL_HOST_POLICY_FILE names, and "mcpToolHost.rules" in
+                     ./.vscode/settings.json (asks and denies only)
   --trust-config     the config file is yours: trust its servers' tool hints even though a
                      repository carries it (.vscode/mcp.json, .mcp.json, a file in a git work tree)
   --json             machine-readable output on stdout (errors too: {"error": ...})
@@ -53,7 +63,7 @@ exit codes:
   0  ok
   1  the tool returned isError
   2  usage or config error
-  3  approval required or denied (nothing was sent)
+  3  approval required, or denied by the user or a rule (nothing was sent)
   4  connection or protocol error`;
 
 /** A problem with how the CLI was called or configured; exits with `code` (2 unless said otherwise). */
@@ -79,12 +89,16 @@ export interface CliArgs {
   readonly elicitation: ElicitationMode;
   /** The program that opens a sign-in page (--browser), as written; checked here. */
   readonly browser?: string;
+  /** Rules files the user named (--rules, repeatable), in order. */
+  readonly rules: readonly string[];
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--elicitation', '--browser']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--elicitation', '--browser', '--rules']);
+/** Flags that may be given more than once; every value counts (other flags: the last one). */
+const REPEATED_FLAGS = new Set(['--rules']);
 
 /**
  * Parses argv (without node and the script); `--flag=value` and `--flag value` both work, and
@@ -92,6 +106,7 @@ const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--el
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
   const values = new Map<string, string>();
+  const repeated = new Map<string, string[]>();
   const booleans = new Set<string>();
   const positional: string[] = [];
   for (let i = 0; i < argv.length; i++) {
@@ -109,6 +124,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       const value = eq > 0 ? arg.slice(eq + 1) : argv[++i];
       if (value === undefined) throw new CliError(`${name} needs a value.`, Exit.usage, true);
       values.set(name, value);
+      if (REPEATED_FLAGS.has(name)) repeated.set(name, [...(repeated.get(name) ?? []), value]);
     } else if (arg.startsWith('-') && arg !== '-') {
       throw new CliError(`Unknown option "${arg}".`, Exit.usage, true);
     } else {
@@ -142,5 +158,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     help: booleans.has('--help') || booleans.has('-h'),
     timeoutSeconds,
     browser,
+    rules: repeated.get('--rules') ?? [],
   };
 }

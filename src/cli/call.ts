@@ -1,13 +1,17 @@
 import * as os from 'node:os';
 import * as readline from 'node:readline/promises';
 import { CallPipeline, summarize, type CallOutcome } from '../core/calls/callPipeline';
-import type { Approver, CallSink } from '../core/calls/ports';
+import type { Approver, AuditRecord, CallSink } from '../core/calls/ports';
 import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
-import { saveToTemp, type CliHost } from './host';
+import { saveToTemp, stateFile, type CliHost } from './host';
 import { problemText } from '../core/tools/schemaProblems';
 import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
+import type { ServerConnection } from '../core/connection/serverConnection';
+import { RuleBindings } from '../core/policy/ruleBindings';
+import type { RuleSet } from '../core/policy/ruleSource';
+import { ruleBindingsFile } from './bindingsFile';
 
 /** The `call` command's options, as parsed from the command line. */
 export interface CallCommandOptions {
@@ -18,37 +22,62 @@ export interface CallCommandOptions {
   readonly json: boolean;
   /** Where the call's audit record goes (--audit); the user's state folder by default. */
   readonly auditFile?: string;
+  /** The argument rules in force (policy files, --rules, the workspace's settings). */
+  readonly rules: RuleSet;
+}
+
+/** How a call was denied: by the user or for want of approval (the approver was asked), or by a rule (it was not). */
+interface Denial {
+  asked: boolean;
+  refusedHeadless?: string;
+  decision?: string;
 }
 
 /**
- * `call`: one tool call through the CallPipeline. Approval comes from --yes, or a y/N question
- * on a terminal; without either the call is refused and nothing is sent (exit 3).
+ * Starts the server a command is about and checks it has the tool. A server that does not start
+ * is a failure to report (exit 4); a tool it does not have, a mistake on the command line (exit 2).
  */
-export async function callTool(host: CliHost, options: CallCommandOptions): Promise<ExitCode> {
-  const args = parseArgsJson(options.argsJson);
-  const connection = host.pool.get(options.server);
+export async function startForTool(host: CliHost, server: string, tool: string): Promise<ServerConnection | { readonly failed: string }> {
+  const connection = host.pool.get(server);
   await connection?.start();
   if (!connection || !ServerState.isRunning(connection.state)) {
     const why = connection?.state.kind === 'error' ? connection.state.message : 'it is not running';
-    return report(options, { kind: 'failed', message: `Server "${options.server}" did not start: ${why}` }, undefined);
+    return { failed: `Server "${server}" did not start: ${why}` };
   }
-  // A tool the server does not have is a mistake on the command line (exit 2), not a connection failure.
-  if (!connection.tools.some((t) => t.name === options.tool)) {
+  if (!connection.tools.some((t) => t.name === tool)) {
     const names = connection.tools.map((t) => sanitizeLine(t.name)).join(', ') || '(none)';
-    throw new CliError(`Server "${sanitizeLine(options.server)}" has no tool named "${sanitizeLine(options.tool)}". Its tools: ${names}.`);
+    throw new CliError(`Server "${sanitizeLine(server)}" has no tool named "${sanitizeLine(tool)}". Its tools: ${names}.`);
   }
-  let refusedHeadless: string | undefined;
+  return connection;
+}
+
+/** The pipeline options every CLI command that decides calls shares: rules, and their bindings kept between runs. */
+export function ruleOptions(host: CliHost, rules: RuleSet) {
+  return { argumentRules: rules, ruleBindings: new RuleBindings(ruleBindingsFile(stateFile('rule-bindings.json'))), workspaceFolder: () => host.variables.workspaceFolders[0]?.path };
+}
+
+/**
+ * `call`: one tool call through the CallPipeline. A rule that denies it ends it (exit 3, the
+ * rule's sentence on stderr; --yes does not change that). Approval comes from --yes, or a y/N
+ * question on a terminal; without either the call is refused and nothing is sent (exit 3).
+ */
+export async function callTool(host: CliHost, options: CallCommandOptions): Promise<ExitCode> {
+  const args = parseArgsJson(options.argsJson);
+  const connection = await startForTool(host, options.server, options.tool);
+  if ('failed' in connection) return report(options, { kind: 'failed', message: connection.failed }, { asked: false });
+  const denial: Denial = { asked: false };
   const approver: Approver = {
     async approve(req) {
+      denial.asked = true;
       if (options.yes) return 'allow-once';
       if (!process.stdin.isTTY) {
         const untrusted = connection.definition.trustAnnotations ? '' : ' (its hints are not trusted: the config is a repository\'s; --trust-config if it is yours)';
-        refusedHeadless = `${sanitizeLine(req.tool.name)} ${req.reasons.join(' and ')}${untrusted}: approve it with --yes, or run on a terminal to be asked.`;
+        denial.refusedHeadless = `${sanitizeLine(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}${untrusted}: approve it with --yes, or run on a terminal to be asked.`;
         return 'deny';
       }
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       try {
-        const question = `${sanitizeLine(req.server)}/${sanitizeLine(req.tool.name)} ${req.reasons.join(' and ')}.${os.EOL}Arguments: ${JSON.stringify(req.args)}${os.EOL}Allow this call? [y/N] `;
+        const question = `${sanitizeLine(req.server)}/${sanitizeLine(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}.${os.EOL}Arguments: ${JSON.stringify(req.args)}${os.EOL}Allow this call? [y/N] `;
         return /^y(es)?$/i.test((await rl.question(question)).trim()) ? 'allow-once' : 'deny';
       } finally {
         rl.close();
@@ -67,7 +96,10 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
       if (!options.json) console.error(text);
     },
   };
-  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: saveToTemp, audit: new FileAuditLog(options.auditFile ?? defaultCliAuditFile()) });
+  // The audit record carries the approve stage's decision: a rule's deny is reported in its words.
+  const auditFile = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
+  const audit = { append: (record: AuditRecord) => void ((denial.decision = record.decision), auditFile.append(record)) };
+  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: saveToTemp, audit, ...ruleOptions(host, options.rules) });
   // Ctrl+C cancels the call (and a task the server runs for it); a second one quits at once.
   const stop = new AbortController();
   const interrupted = () => {
@@ -78,13 +110,13 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
   process.on('SIGINT', interrupted);
   try {
     const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli', signal: stop.signal });
-    return report(options, outcome, refusedHeadless);
+    return report(options, outcome, denial);
   } finally {
     process.off('SIGINT', interrupted);
   }
 }
 
-function parseArgsJson(text: string | undefined): Record<string, unknown> {
+export function parseArgsJson(text: string | undefined): Record<string, unknown> {
   if (text === undefined) return {};
   let value: unknown;
   try {
@@ -115,9 +147,9 @@ function exitCodeOf(outcome: CallOutcome): ExitCode {
 }
 
 /** Results go to stdout; everything that explains a failure goes to stderr (or the JSON). */
-function report(options: CallCommandOptions, outcome: CallOutcome, refusedHeadless: string | undefined): ExitCode {
+function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json'>, outcome: CallOutcome, how: Denial): ExitCode {
   const exitCode = exitCodeOf(outcome);
-  const denial = outcome.kind === 'denied' ? (refusedHeadless ? `not sent: denied, approval required: ${refusedHeadless}` : 'not sent: denied by the user.') : undefined;
+  const denial = outcome.kind === 'denied' ? deniedText(how) : undefined;
   if (options.json) {
     const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs) } : undefined;
     const message = denial ?? (outcome.kind === 'ok' || outcome.kind === 'tool-error' ? undefined : summarize(outcome));
@@ -131,4 +163,10 @@ function report(options: CallCommandOptions, outcome: CallOutcome, refusedHeadle
     console.error(denial ?? summarize(outcome));
   }
   return exitCode;
+}
+
+/** Why nothing was sent: a rule (the approver was never asked), no approval to be had, or the user's no. */
+function deniedText(how: Denial): string {
+  if (!how.asked) return `not sent: ${sanitizeLine(how.decision ?? 'denied by a rule')}`;
+  return how.refusedHeadless ? `not sent: denied, approval required: ${how.refusedHeadless}` : 'not sent: denied by the user.';
 }

@@ -28,7 +28,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
   const validator = new SchemaValidator();
   const oauth = cliOAuthHost(options.browser);
   // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.
-  const eras = eraFile(path.join(path.dirname(defaultCliAuditFile()), 'eras.json'));
+  const eras = eraFile(stateFile('eras.json'));
   // Nothing prints a server's log in a terminal: doctor reads the connection's facts instead.
   const pool = new ServerPool((_name, definition) => ({
     validator,
@@ -50,6 +50,11 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
       pool.dispose();
     },
   };
+}
+
+/** A file of the CLI's state (remembered eras, rule bindings): beside its default audit log. */
+export function stateFile(name: string): string {
+  return path.join(path.dirname(defaultCliAuditFile()), name);
 }
 
 /** Binary results (images, blobs) go to a fresh temp folder; the output shows the path. */

@@ -1,5 +1,7 @@
 import { CliError, Exit, parseArgs, USAGE, type CliArgs, type ExitCode } from './args';
 import { callTool } from './call';
+import { readCliRules } from './cliRules';
+import { explainCall } from './explain';
 import { loadConfig, selectServers } from './config';
 import { doctor } from './doctor';
 import { cliElicitor } from './elicit';
@@ -9,7 +11,9 @@ import { listServers } from './list';
 import { listSkills, readSkill } from './skillCommands';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'doctor', 'skills', 'skill']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill']);
+/** The commands that decide calls, and so read argument rules. */
+const RULED = new Set(['call', 'explain']);
 
 /** The headless CLI: the same core as the extension, in a terminal. Exit codes: see USAGE. */
 async function main(args: CliArgs): Promise<ExitCode> {
@@ -20,7 +24,8 @@ async function main(args: CliArgs): Promise<ExitCode> {
   const command = args.command;
   if (!COMMANDS.has(command)) throw new CliError(`Unknown command "${command}".`, Exit.usage, true);
   const [server, tool] = args.positional;
-  if (command === 'call' && (!server || !tool)) throw new CliError('call needs SERVER and TOOL.', Exit.usage, true);
+  if (RULED.has(command) && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
+  if (!RULED.has(command) && args.rules.length > 0) throw new CliError(`--rules is for call and explain, not ${command}.`, Exit.usage, true);
   if (command === 'skill' && (!server || !tool)) throw new CliError('skill needs SERVER and NAME.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
 
@@ -29,6 +34,10 @@ async function main(args: CliArgs): Promise<ExitCode> {
   const selected = selectServers(config, server);
   // Entries we are not asked about only get a mention; the one asked for fails in selectServers.
   if (server === undefined) for (const e of config.errors) console.error(`config: ${e.message}`);
+  // Rules are read before any server starts: a rules file the user named that is broken stops here.
+  // The workspace is the current directory, as for ${workspaceFolder} (host.ts).
+  const rules = RULED.has(command) ? readCliRules(args.rules, process.cwd()) : undefined;
+  for (const w of rules?.warnings ?? []) console.error(`rules: warning: ${w}`);
 
   // One browser command for sign-in pages and for links a server asks to open.
   const browser = { flag: args.browser, env: process.env.BROWSER };
@@ -49,8 +58,11 @@ async function main(args: CliArgs): Promise<ExitCode> {
       case 'skill':
         code = await readSkill(host, server!, tool!, args.positional[2], args.json);
         break;
+      case 'explain':
+        code = await explainCall(host, { server: server!, tool: tool!, argsJson: args.args, json: args.json, rules: rules!.set });
+        break;
       default:
-        code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json, auditFile: args.audit });
+        code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json, auditFile: args.audit, rules: rules!.set });
     }
     // Broken entries beside working ones still make the run a config error, unless worse happened.
     return code === Exit.ok && server === undefined && config.errors.length > 0 ? Exit.usage : code;

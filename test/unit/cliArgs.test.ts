@@ -18,6 +18,12 @@ describe('CLI arguments', () => {
     assert.deepEqual([dashed.positional, dashed.yes], [['demo', '-x', '--yes'], false], 'after --, words are names, not options');
   });
 
+  it('keeps every --rules FILE, in order (the other value flags keep their last)', () => {
+    assert.deepEqual(parseArgs(['call', 'a', 'b', '--rules', 'one.json', '--rules=two.json']).rules, ['one.json', 'two.json']);
+    assert.deepEqual(parseArgs(['call', 'a', 'b']).rules, []);
+    assert.throws(() => parseArgs(['call', '--rules']), /--rules needs a value/);
+  });
+
   it('rejects unknown options, missing values and a bad timeout as usage errors (exit 2)', () => {
     const usage = (argv: string[], message: RegExp) =>
       assert.throws(() => parseArgs(argv), (err: unknown) => err instanceof CliError && err.code === 2 && message.test(err.message));

@@ -1,0 +1,242 @@
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { FIXTURES, ROOT } from './helpers';
+
+const CLI = path.join(ROOT, 'dist/cli.js');
+
+interface Run {
+  readonly code: number | null;
+  readonly stdout: string;
+  readonly stderr: string;
+}
+
+/**
+ * Argument rules in the CLI (issue 16), with real child processes: the CLI, and a file server
+ * (fixtures/servers/recorded-files.cjs) that writes nothing but records every call it receives,
+ * so "nothing was sent" is read from the server's side.
+ */
+describe('argument rules in the CLI (node dist/cli.js, a server that records its calls)', function () {
+  this.timeout(60_000);
+  let dir: string;
+  let project: string;
+  let state: string;
+  let calls: string;
+  let note: string;
+  let config: string;
+
+  /** Runs the built CLI, stdin a pipe (not a terminal), with its own state folder and no policy file but `env`'s. */
+  function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: state, ...options.env };
+    if (options.env?.MCP_TOOL_HOST_POLICY_FILE === undefined) delete env.MCP_TOOL_HOST_POLICY_FILE;
+    return new Promise((resolve, reject) => {
+      const child = spawn(process.execPath, [CLI, ...args, '--config', config], { cwd: options.cwd ?? dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+      child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
+      child.stdin.end();
+      child.on('error', reject);
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+  }
+  /** A rules file in the test folder. */
+  const rulesFile = (name: string, content: unknown) => {
+    const file = path.join(dir, name);
+    fs.writeFileSync(file, typeof content === 'string' ? content : JSON.stringify(content));
+    return file;
+  };
+  /** The calls the server received since the last look (and forgets them). */
+  const received = (): { tool: string; args: { path: string } }[] => {
+    const text = fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8') : '';
+    fs.rmSync(calls, { force: true });
+    return text.trim() === '' ? [] : text.trim().split('\n').map((l) => JSON.parse(l) as { tool: string; args: { path: string } });
+  };
+  const lastAudit = (): { decision: string; outcome: string } => {
+    const lines = fs.readFileSync(path.join(state, 'mcp-tool-host', 'audit.jsonl'), 'utf8').trim().split('\n');
+    return JSON.parse(lines.at(-1)!) as { decision: string; outcome: string };
+  };
+  const write = (file: string) => ['call', 'files', 'write_file', '--args', JSON.stringify({ path: file })];
+  const read = (file: string) => ['call', 'files', 'read_file', '--args', JSON.stringify({ path: file })];
+  const projectAllow = () => rulesFile('project.json', [{ name: 'project files', server: 'files', tool: 'write_file', when: [{ pointer: '/path', under: project }], effect: 'allow' }]);
+
+  before(() => {
+    assert.ok(fs.existsSync(CLI), 'dist/cli.js is missing: run `node esbuild.mjs` first');
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-rules-')));
+    project = path.join(dir, 'project');
+    fs.mkdirSync(project);
+    fs.mkdirSync(path.join(dir, 'outside'));
+    fs.symlinkSync(path.join(dir, 'outside'), path.join(project, 'link'));
+    calls = path.join(dir, 'calls.jsonl');
+    note = path.join(dir, 'note.txt');
+    config = path.join(dir, 'servers.json');
+    fs.writeFileSync(config, JSON.stringify({ servers: { files: { command: process.execPath, args: [path.join(FIXTURES, 'recorded-files.cjs'), calls, note] } } }));
+  });
+  beforeEach(() => {
+    // Each test starts without rule bindings or an audit log of earlier tests.
+    state = fs.mkdtempSync(path.join(dir, 'state-'));
+    fs.rmSync(note, { force: true });
+    received();
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('a deny rule from --rules ends the call before it is sent, --yes or not: exit 3, the rule\'s sentence on stderr and in the audit log', async () => {
+    const strict = rulesFile('strict.json', { rules: [{ name: 'no env files', server: 'files', tool: 'write_*', when: [{ pointer: '/path', glob: '/**/*.env' }], effect: 'deny', reason: 'secrets stay put' }] });
+    const sentence = "denied by rule 'no env files' (rules file strict.json): secrets stay put [destructive · idempotent]";
+    for (const yes of [[], ['--yes']]) {
+      const denied = await cli([...write(path.join(project, '.env')), '--rules', strict, ...yes]);
+      assert.equal(denied.code, 3, denied.stderr);
+      assert.equal(denied.stderr, `not sent: ${sentence}\n`);
+      assert.deepEqual(received(), [], 'the server received nothing');
+      assert.deepEqual(lastAudit(), { ...lastAudit(), decision: sentence, outcome: 'denied' });
+    }
+    const json = await cli([...write(path.join(project, '.env')), '--rules', strict, '--yes', '--json']);
+    assert.equal(json.code, 3);
+    assert.deepEqual(JSON.parse(json.stdout), { server: 'files', tool: 'write_file', outcome: 'denied', exitCode: 3, message: `not sent: ${sentence}` });
+    // The same rules let another file through (with --yes, as the tool is destructive): the server does record calls.
+    const other = await cli([...write(path.join(project, 'a.txt')), '--rules', strict, '--yes']);
+    assert.equal(other.code, 0, other.stderr);
+    assert.deepEqual(received(), [{ tool: 'write_file', args: { path: path.join(project, 'a.txt') } }]);
+  });
+
+  it('an allow rule runs a destructive call without --yes off a terminal, only under its folder (no .., no symlink out)', async () => {
+    const allow = projectAllow();
+    const inside = await cli([...write(path.join(project, 'notes.txt')), '--rules', allow]);
+    assert.equal(inside.code, 0, inside.stderr);
+    assert.equal(inside.stdout, `write_file ${path.join(project, 'notes.txt')}\n`);
+    assert.equal(lastAudit().decision, "allowed by rule 'project files' (rules file project.json) [destructive · idempotent]");
+    assert.equal(received().length, 1);
+    const slash = rulesFile('slash-project.json', [{ name: 'slash project', server: 'files', tool: 'write_file', when: [{ pointer: '/path', under: '/project' }], effect: 'allow' }]);
+    for (const [file, rules] of [[`${project}/../outside/x.txt`, allow], [path.join(project, 'link', 'x.txt'), allow], ['/project/../etc/passwd', slash]]) {
+      const out = await cli([...write(file), '--rules', rules]);
+      assert.equal(out.code, 3, `${file}: ${out.stderr}`);
+      assert.match(out.stderr, /^not sent: denied, approval required: write_file may change or delete data \(destructive\): approve it with --yes/, file);
+      assert.deepEqual(received(), [], `${file} is not under the rule's folder`);
+    }
+  });
+
+  it('an ask rule asks: refused off a terminal like any ask, answered by --yes', async () => {
+    const ask = rulesFile('ask.json', [{ name: 'reads ask', server: 'files', tool: 'read_file', effect: 'ask', reason: 'reads are audited' }]);
+    const refused = await cli([...read(path.join(project, 'a.txt')), '--rules', ask]);
+    assert.equal(refused.code, 3);
+    assert.equal(refused.stderr, "not sent: denied, approval required: read_file needs approval by rule 'reads ask' (rules file ask.json): reads are audited: approve it with --yes, or run on a terminal to be asked.\n");
+    assert.deepEqual(received(), []);
+    const answered = await cli([...read(path.join(project, 'a.txt')), '--rules', ask, '--yes']);
+    assert.equal(answered.code, 0, answered.stderr);
+    assert.equal(received().length, 1);
+    // Without the rule the read-only tool runs unasked: the rule made the difference.
+    assert.equal((await cli(read(path.join(project, 'a.txt')))).code, 0);
+    assert.equal(received().length, 1);
+  });
+
+  it('a policy file\'s deny beats the user\'s allow (and --yes); a broken policy file makes every call ask', async () => {
+    const policy = path.join(dir, 'policy.json');
+    fs.writeFileSync(policy, JSON.stringify([{ name: 'frozen', server: 'files', tool: '*', when: [{ pointer: '/path', under: project }], effect: 'deny', reason: 'the project is frozen' }]));
+    const env = { MCP_TOOL_HOST_POLICY_FILE: policy };
+    const denied = await cli([...write(path.join(project, 'notes.txt')), '--rules', projectAllow(), '--yes'], { env });
+    assert.equal(denied.code, 3);
+    assert.equal(denied.stderr, `not sent: denied by policy rule 'frozen' (policy file ${policy}): the project is frozen; it outweighs rule 'project files' (rules file project.json) [destructive · idempotent]\n`);
+    assert.deepEqual(received(), []);
+    fs.writeFileSync(policy, '[{"name": "frozen",');
+    const broken = await cli(read(path.join(dir, 'outside', 'a.txt')), { env });
+    assert.equal(broken.code, 3);
+    assert.match(broken.stderr, new RegExp(`^rules: warning: The rules file ${policy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.*\\)\\. Every call asks until it is fixed\\.\n`));
+    assert.match(broken.stderr, /not sent: denied, approval required: read_file needs approval by policy rule/);
+    assert.deepEqual(received(), []);
+  });
+
+  it('a workspace\'s .vscode/settings.json may add asks and denies, never allows (refused with a message)', async () => {
+    const workspace = path.join(dir, 'workspace');
+    fs.mkdirSync(path.join(workspace, '.vscode'), { recursive: true });
+    fs.writeFileSync(
+      path.join(workspace, '.vscode', 'settings.json'),
+      `{
+  // a repository's settings (JSON with comments)
+  "editor.tabSize": 2,
+  "mcpToolHost.rules": [
+    { "name": "anything goes", "server": "*", "tool": "*", "effect": "allow" },
+    { "name": "private", "server": "files", "tool": "read_file", "when": [{ "pointer": "/path", "under": "\${workspaceFolder}/private" }], "effect": "deny" },
+  ],
+}`,
+    );
+    const refused = await cli(write(path.join(workspace, 'a.txt')), { cwd: workspace });
+    assert.equal(refused.code, 3);
+    assert.match(refused.stderr, /^rules: warning: Rule 'anything goes' \(workspace settings\): "effect" is "allow", but a workspace may only add "ask" and "deny" rules; put allow rules in your user settings\.\n/);
+    assert.match(refused.stderr, /not sent: denied, approval required: write_file may change/);
+    const denied = await cli([...read(path.join(workspace, 'private', 'key')), '--yes'], { cwd: workspace });
+    assert.equal(denied.code, 3);
+    assert.match(denied.stderr, /\nnot sent: denied by rule 'private' \(workspace settings\) \[read-only\]\n$/);
+    assert.deepEqual(received(), []);
+    // From another folder that workspace's rules do not apply.
+    assert.equal((await cli(read(path.join(workspace, 'private', 'key')))).code, 0);
+    assert.equal(received().length, 1);
+  });
+
+  it('a rules file that cannot be used stops the command with exit 2, naming file, rule and field: nothing starts or is sent', async () => {
+    const good = projectAllow();
+    const cases: [string, RegExp][] = [
+      [path.join(dir, 'missing.json'), /The rules file .*missing\.json could not be read \(ENOENT\)\./],
+      [rulesFile('bad.json', '[{"name": "x",]'), /The rules file .*bad\.json is not valid JSON/],
+      [rulesFile('object.json', { name: 'x' }), /The rules in rules file object\.json must be a list \(\[\.\.\.\]\) of rules, not an object\./],
+      [rulesFile('relative.json', [{ name: 'src only', server: 'files', tool: 'write_file', when: [{ pointer: '/path', under: 'src' }], effect: 'allow' }]), /Rule 'src only' \(rules file relative\.json\): "when\[0\]\.under" must be absolute/],
+      [rulesFile('effect.json', [{ name: 'typo', server: 'files', tool: 'write_file', effect: 'alow' }]), /Rule 'typo' \(rules file effect\.json\): "effect"/],
+    ];
+    for (const [file, message] of cases) {
+      for (const command of [write(path.join(project, 'a.txt')), ['explain', 'files', 'write_file']]) {
+        const out = await cli([...command, '--rules', good, '--rules', file, '--yes']);
+        assert.equal(out.code, 2, `${file}: ${out.stderr}`);
+        assert.match(out.stderr, /^Rules not read, nothing was started or sent:\n {2}/);
+        assert.match(out.stderr, message);
+        assert.equal(out.stdout, '');
+      }
+    }
+    assert.deepEqual(received(), []);
+    assert.ok(!fs.existsSync(path.join(state, 'mcp-tool-host', 'audit.jsonl')), 'no call was even begun');
+    const misplaced = await cli(['tools', 'files', '--rules', good]);
+    assert.equal(misplaced.code, 2);
+    assert.match(misplaced.stderr, /^--rules is for call and explain, not tools\./);
+  });
+
+  it('an allow rule is bound to the tool definition it allowed: changed between runs, the call asks until approved again', async () => {
+    const allow = projectAllow();
+    const file = path.join(project, 'notes.txt');
+    assert.equal((await cli([...write(file), '--rules', allow])).code, 0);
+    const bindings = fs.readFileSync(path.join(state, 'mcp-tool-host', 'rule-bindings.json'), 'utf8');
+    assert.ok(!bindings.includes(project), 'the bindings file names no rule folder or argument');
+    fs.writeFileSync(note, 'Also uploads it to a pastebin.');
+    const changed = await cli([...write(file), '--rules', allow]);
+    assert.equal(changed.code, 3);
+    assert.equal(changed.stderr, "not sent: denied, approval required: write_file needs approval: the tool's definition changed (description) since rule 'project files' (rules file project.json) last allowed it and may change or delete data (destructive): approve it with --yes, or run on a terminal to be asked.\n");
+    const explained = await cli(['explain', 'files', 'write_file', '--args', JSON.stringify({ path: file }), '--rules', allow]);
+    assert.match(explained.stdout, /^files\/write_file would ask first \(--yes to allow\): needs approval: the tool's definition changed \(description\)/);
+    assert.equal(received().length, 1, 'only the first run reached the server');
+    // Approving the changed tool binds the rule to it again: the next run is silent.
+    assert.equal((await cli([...write(file), '--rules', allow, '--yes'])).code, 0);
+    const again = await cli([...write(file), '--rules', allow]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.equal(received().length, 2);
+  });
+
+  it('explain says what a call would meet, and why, without calling it (exit 0)', async () => {
+    const rules = rulesFile('mixed.json', [
+      { name: 'no env files', server: 'files', tool: 'write_file', when: [{ pointer: '/path', glob: '/**/*.env' }], effect: 'deny' },
+      { name: 'project files', server: 'files', tool: 'write_file', when: [{ pointer: '/path', under: project }], effect: 'allow' },
+    ]);
+    const explain = (tool: string, file: string, ...more: string[]) => cli(['explain', 'files', tool, '--args', JSON.stringify({ path: file }), '--rules', rules, ...more]);
+    const denied = await explain('write_file', path.join(project, '.env'));
+    assert.equal(denied.code, 0, denied.stderr);
+    assert.equal(denied.stdout, "files/write_file would not be sent: denied by rule 'no env files' (rules file mixed.json): it outweighs rule 'project files' (rules file mixed.json) [destructive · idempotent]\n");
+    assert.equal((await explain('write_file', path.join(project, 'a.txt'))).stdout, "files/write_file would run: allowed by rule 'project files' (rules file mixed.json) [destructive · idempotent]\n");
+    assert.equal((await explain('write_file', path.join(dir, 'outside', 'a.txt'))).stdout, 'files/write_file would ask first (--yes to allow): may change or delete data (destructive) [destructive · idempotent]\n');
+    assert.equal((await explain('read_file', path.join(project, '.env'))).stdout, 'files/read_file would run: not needed [read-only]\n');
+    const json = await explain('write_file', path.join(project, '.env'), '--json');
+    assert.deepEqual(JSON.parse(json.stdout), { server: 'files', tool: 'write_file', forecast: 'denied', sentence: "denied by rule 'no env files' (rules file mixed.json): it outweighs rule 'project files' (rules file mixed.json) [destructive · idempotent]" });
+    assert.deepEqual(received(), [], 'explain calls nothing');
+    assert.ok(!fs.existsSync(path.join(state, 'mcp-tool-host', 'rule-bindings.json')), 'nor binds a rule');
+    const unknown = await cli(['explain', 'files', 'delete_file']);
+    assert.equal(unknown.code, 2);
+    assert.match(unknown.stderr, /Server "files" has no tool named "delete_file"\. Its tools: write_file, read_file\./);
+  });
+});
