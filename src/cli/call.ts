@@ -1,7 +1,7 @@
 import * as os from 'node:os';
 import * as readline from 'node:readline/promises';
 import { CallPipeline, summarize, type CallOutcome } from '../core/calls/callPipeline';
-import type { Approver, AuditRecord, CallSink } from '../core/calls/ports';
+import type { Approver, CallSink } from '../core/calls/ports';
 import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
@@ -30,7 +30,6 @@ export interface CallCommandOptions {
 interface Denial {
   asked: boolean;
   refusedHeadless?: string;
-  decision?: string;
 }
 
 /**
@@ -96,9 +95,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
       if (!options.json) console.error(text);
     },
   };
-  // The audit record carries the approve stage's decision: a rule's deny is reported in its words.
-  const auditFile = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
-  const audit = { append: (record: AuditRecord) => void ((denial.decision = record.decision), auditFile.append(record)) };
+  const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
   const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: saveToTemp, audit, ...ruleOptions(host, options.rules) });
   // Ctrl+C cancels the call (and a task the server runs for it); a second one quits at once.
   const stop = new AbortController();
@@ -149,7 +146,7 @@ function exitCodeOf(outcome: CallOutcome): ExitCode {
 /** Results go to stdout; everything that explains a failure goes to stderr (or the JSON). */
 function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json'>, outcome: CallOutcome, how: Denial): ExitCode {
   const exitCode = exitCodeOf(outcome);
-  const denial = outcome.kind === 'denied' ? deniedText(how) : undefined;
+  const denial = outcome.kind === 'denied' ? deniedText(how, outcome.rule) : undefined;
   if (options.json) {
     const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs) } : undefined;
     const message = denial ?? (outcome.kind === 'ok' || outcome.kind === 'tool-error' ? undefined : summarize(outcome));
@@ -166,7 +163,8 @@ function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json'>, o
 }
 
 /** Why nothing was sent: a rule (the approver was never asked), no approval to be had, or the user's no. */
-function deniedText(how: Denial): string {
-  if (!how.asked) return `not sent: ${sanitizeLine(how.decision ?? 'denied by a rule')}`;
+/** `rule`: the rule that denied the call, in words (nobody was asked). */
+function deniedText(how: Denial, rule: string | undefined): string {
+  if (rule !== undefined) return `not sent: ${sanitizeLine(rule)}`;
   return how.refusedHeadless ? `not sent: denied, approval required: ${how.refusedHeadless}` : 'not sent: denied by the user.';
 }
