@@ -42,8 +42,8 @@ export class QuickPickApprover implements Approver {
           if (request.changed) await this._views.showDefinitionChanges(request.server, request.tool, request.changed.before);
           continue;
         case 'allow-like-this': {
-          const saved = await allowLikeThis(request, this._prompts);
-          if (saved !== undefined) return { kind: 'rule-added', saved };
+          const added = await allowLikeThis(request, this._prompts);
+          if (added !== undefined) return { kind: 'rule-added', ...added };
           continue;
         }
         case 'edit-arguments': {

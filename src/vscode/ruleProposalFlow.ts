@@ -12,11 +12,11 @@ interface ChoiceItem extends vscode.QuickPickItem {
 /**
  * "Allow calls like this one...": the user picks, per argument, a condition (its folder, this
  * value, any value), edits the proposed rule as JSON (checked as the setting will be read), and it
- * is appended to the user's `mcpToolHost.rules`. Returns how it was saved ("rule 'x like this'
- * (user settings)"), or `undefined` when the user backed out at any step or it could not be saved:
+ * is appended to the user's `mcpToolHost.rules`. Returns the rule as saved and how it is named
+ * ("rule 'x like this' (user settings)"), or `undefined` when the user backed out at any step or it could not be saved:
  * the approval prompt then shows again (nothing is allowed).
  */
-export async function allowLikeThis(request: ApprovalRequest, prompts: PromptEvents): Promise<string | undefined> {
+export async function allowLikeThis(request: ApprovalRequest, prompts: PromptEvents): Promise<{ readonly saved: string; readonly rule: unknown } | undefined> {
   const engine = loadRules();
   const existing = userRules();
   if (!existing) return undefined;
@@ -47,7 +47,7 @@ export async function allowLikeThis(request: ApprovalRequest, prompts: PromptEve
     void vscode.window.showErrorMessage(vscode.l10n.t('The rule could not be saved to your user settings: {0}', sanitizeLine(err instanceof Error ? err.message : String(err))));
     return undefined;
   }
-  return `rule '${rule.name}' (user settings)`;
+  return { saved: `rule '${rule.name}' (user settings)`, rule };
 }
 
 /** The user's (Global) rules as written, or `undefined` (with a warning) when the setting is not a list. */

@@ -194,11 +194,18 @@ describe('argument rules in the call pipeline', function () {
     assert.equal(h.pipeline.forecast({ server: 'tools', tool: 'nope', args: {} }).kind, 'unknown');
   });
 
-  it('rule-added: the approver saved a rule, the call runs once and the log says so', async () => {
-    const h = await host([user([])], { answer: () => ({ kind: 'rule-added', saved: "rule 'write_file like this' (user settings)" }) });
+  it('rule-added: the approver saved a rule, the call runs once, the log says so, and the rule is bound to the definition the user saw', async () => {
+    const saved = { name: 'write_file like this', server: 'tools', tool: 'write_file', effect: 'allow', when: [{ pointer: '/path', under: '/tmp' }] };
+    const bindings = new RuleBindings(memoryRuleBindings());
+    const h = await host([user([])], { bindings, answer: () => ({ kind: 'rule-added', saved: "rule 'write_file like this' (user settings)", rule: saved }) });
     assert.equal((await h.pipeline.call({ server: 'tools', tool: 'write_file', args: { path: '/tmp/x' }, origin: 'tree' })).kind, 'ok');
     assert.equal(h.approvals[0].offerRule, true);
     assert.equal(h.approvals[0].place?.().base, project, 'the proposal reads paths where the rules do: from the server\'s folder');
     assert.ok(h.events.some((e) => e.startsWith("approval: allowed once; saved as rule 'write_file like this' (user settings)")), h.events.join('\n'));
+    await h.close();
+    // The server changes the tool before the rule's first own call: that call asks, it does not bind the new definition.
+    const changed = await host([user([saved])], { bindings, description: 'Writes a file, then mails it.', answer: () => 'deny' });
+    assert.equal((await changed.pipeline.call({ server: 'tools', tool: 'write_file', args: { path: '/tmp/y' }, origin: 'tree' })).kind, 'denied');
+    assert.deepEqual(changed.approvals[0]?.changed?.parts, ['description']);
   });
 });

@@ -155,12 +155,26 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
     if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny}${edited} ${badges}` };
     if (decision === 'allow-server-session' && destructive) return { kind: 'denied', decision: `denied: a server-wide grant cannot cover a destructive tool ${badges}` };
     if (ask.rebind) ctx.rules?.bindings.bind(ask.rebind, pin);
-    if (typeof decision === 'object') return { kind: 'allowed', args, decision: `allowed once; saved as ${decision.saved}${edited} ${badges}` };
+    if (typeof decision === 'object') {
+      bindSavedRule(decision.rule, { ...ctx, args }, pin);
+      return { kind: 'allowed', args, decision: `allowed once; saved as ${decision.saved}${edited} ${badges}` };
+    }
     // A grant offered nowhere (an ask rule holds) is not recorded: the call is allowed once.
     if (decision !== 'allow-once' && ask.offerGrants) grants.add(scopeOf(decision), ctx.server, ctx.launch, ctx.tool.name, pin);
     const words = decision !== 'allow-once' && !ask.offerGrants ? `${DECISION_WORDS['allow-once']} (${ask.rule ?? 'a rule'} holds over grants)` : DECISION_WORDS[decision];
     return { kind: 'allowed', args, decision: `${words}${edited} ${badges}` };
   }
+}
+
+/**
+ * A rule the user just saved from the prompt is bound to the definition they were looking at,
+ * so a tool changed before its next call still asks (the rule would otherwise bind the new one).
+ */
+function bindSavedRule(raw: unknown, ctx: ApprovalContext, pin: ToolPin): void {
+  if (!ctx.rules) return;
+  const engine = loadRules();
+  const saved = engine.decideByRules(engine.parseRules([raw], 'user').rules, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, ctx.rules.place(), ctx.rules.bindings);
+  if (saved.kind === 'allow' && saved.bind) ctx.rules.bindings.bind(saved.bind, pin);
 }
 
 function reasonsOf(need: ReturnType<typeof approvalNeed>): readonly string[] {

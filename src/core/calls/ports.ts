@@ -38,8 +38,11 @@ export type ApprovalDecision =
   | 'allow-server-session'
   | 'deny'
   | { readonly kind: 'edit'; readonly args: Record<string, unknown> }
-  /** The user saved an allow rule for calls like this one ("rule 'x like this' (user settings)"); this call runs once. */
-  | { readonly kind: 'rule-added'; readonly saved: string };
+  /**
+   * The user saved an allow rule for calls like this one (`rule`, as written to user settings;
+   * `saved`: "rule 'x like this' (user settings)"): this call runs, and binds the rule to the tool's definition.
+   */
+  | { readonly kind: 'rule-added'; readonly saved: string; readonly rule: unknown };
 
 /** Asks the user (quick-pick, TTY prompt, or a scripted answer in tests). Escape means deny. */
 export interface Approver {
