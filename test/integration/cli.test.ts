@@ -4,14 +4,10 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { DEMO_SERVER, EVERYTHING, FIXTURES, ROOT } from './helpers';
+import { CLI, runCli, type CliRun } from './cliRun';
 
-const CLI = path.join(ROOT, 'dist/cli.js');
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = CliRun;
 
 /** The CLI's state folder in these tests (its default audit log goes there, not to the user's home). */
 const STATE = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-state-'));
@@ -19,16 +15,7 @@ after(() => fs.rmSync(STATE, { recursive: true, force: true }));
 
 /** Runs the built CLI as a real child process, stdin a pipe (not a TTY), in `cwd`. */
 function cli(args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: options.cwd, env: options.env ?? { ...process.env, XDG_STATE_HOME: STATE }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-    child.stdin.end();
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
+  return runCli(args, { cwd: options.cwd, env: options.env ?? { ...process.env, XDG_STATE_HOME: STATE } });
 }
 
 /** Where the test browser (fixtures/servers/fetching-browser.cjs) writes the URLs it opened. */

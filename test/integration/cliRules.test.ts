@@ -1,17 +1,12 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FIXTURES, ROOT } from './helpers';
+import { FIXTURES } from './helpers';
+import { CLI, runCli, type CliRun } from './cliRun';
 
-const CLI = path.join(ROOT, 'dist/cli.js');
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-}
+type Run = CliRun;
 
 /**
  * Argument rules in the CLI (issue 16), with real child processes: the CLI, and a file server
@@ -31,16 +26,7 @@ describe('argument rules in the CLI (node dist/cli.js, a server that records its
   function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: state, ...options.env };
     if (options.env?.MCP_TOOL_HOST_POLICY_FILE === undefined) delete env.MCP_TOOL_HOST_POLICY_FILE;
-    return new Promise((resolve, reject) => {
-      const child = spawn(process.execPath, [CLI, ...args, '--config', config], { cwd: options.cwd ?? dir, env, stdio: ['pipe', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-      child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-      child.stdin.end();
-      child.on('error', reject);
-      child.on('close', (code) => resolve({ code, stdout, stderr }));
-    });
+    return runCli([...args, '--config', config], { cwd: options.cwd ?? dir, env });
   }
   /** A rules file in the test folder. */
   const rulesFile = (name: string, content: unknown) => {

@@ -1,35 +1,19 @@
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { ROOT, startOAuthFixture } from './helpers';
+import { runCli, type CliRun } from './cliRun';
 
-const CLI = path.join(ROOT, 'dist/cli.js');
 const RECORDING_BROWSER = path.join(ROOT, 'test/fixtures/record-browser.cjs');
 
-interface Run {
-  readonly code: number | null;
-  readonly stdout: string;
-  readonly stderr: string;
-  readonly ms: number;
-}
+type Run = CliRun;
 
 /** The built CLI as a real child process, stdin and stderr pipes (no terminal), BROWSER unset unless given. */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const started = Date.now();
-  return new Promise((resolve, reject) => {
-    const base = { ...process.env };
-    delete base.BROWSER;
-    const child = spawn(process.execPath, [CLI, ...args], { env: { ...base, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (stderr += t));
-    child.stdin.end();
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
-  });
+  const base = { ...process.env };
+  delete base.BROWSER;
+  return runCli(args, { env: { ...base, ...env } });
 }
 
 /** A browser command for --browser / BROWSER: node running `script`, quoted (paths may hold spaces). */
