@@ -1,6 +1,7 @@
 // What asking for a tool's arguments needs (the field-by-field flow, its multi-step input, the
 // schema plans behind it, the JSON arguments editor), a server's forms during a call
-// (elicitation), the approval prompt, Run Doctor and the task commands, loaded at first use instead of at activation:
+// (elicitation), the approval prompt, Run Doctor, the task commands and the Rules and Approvals
+// view with What Would Happen, loaded at first use instead of at activation:
 // dist/forms.js in the extension (esbuild.mjs). Like chat.ts, it may share only stateless modules
 // with dist/extension.js.
 export { askArguments } from '../argumentInput';
@@ -9,3 +10,5 @@ export { runDoctor } from '../doctorCommand';
 export { QuickPickApprover } from '../approvalPicker';
 export { cancelTask, fetchTaskResult, forgetTask } from '../taskActions';
 export { vscodeElicitor } from '../elicitationPrompt';
+export { RulesTree } from '../rulesTree';
+export { runRulesCommand } from '../ruleActions';
