@@ -2,7 +2,7 @@
 // "N passed, N failed" that counts them all. Exits non-zero on any failure.
 //   1. unit + integration (mocha in plain Node; servers are real child processes)
 //   2. the extension-host suite inside a real VS Code (code-server)
-//   3. UI tests in Debian's Chromium, with screenshots under test-results/ (tasks among them)
+//   3. UI tests in Debian's Chromium, with screenshots under test-results/ (tasks and argument rules among them)
 //   4. `npm start` as a user runs it, twice
 //   and, once the e2e setup has Node 24, the official MCP conformance suite's client scenarios
 //   against the CLI (scripts/conformance.mjs, test/conformance)
@@ -19,6 +19,7 @@ import { runTreeUiTests } from '../test/ui/treeUi.mjs';
 import { runChatUiTests } from '../test/ui/chatUi.mjs';
 import { runStartUiTests } from '../test/ui/startUi.mjs';
 import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
+import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -158,6 +159,7 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
       await ui('UI tests of the argument prompts', () => runArgumentsUiTests(cs, opts));
       await ui('Tools view UI tests', () => runTreeUiTests(cs, opts));
       await ui('task UI tests', () => runTasksUiTests(cs, opts));
+      await ui('argument rules UI tests', () => runRulesUiTests(cs, opts));
     });
 
     // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the

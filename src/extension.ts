@@ -2,6 +2,8 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mementoRuleBindings, ruleProblemReporter, settingsRules } from './vscode/ruleSettings';
 import { RuleBindings } from './core/policy/ruleBindings';
+import type { RuleSet } from './core/policy/ruleSource';
+import { registerRulesView } from './vscode/rulesView';
 import { loadForms } from './vscode/lazy/load';
 import type { Elicitor } from './core/elicitation/formElicitation';
 import { CallPipeline } from './core/calls/callPipeline';
@@ -65,6 +67,9 @@ export interface McpToolHostApi {
   readonly onDidShowPrompt: vscode.Event<string>;
   /** Fires when one of our prompts appears, before it takes answers (the approval prompt arms after 500 ms). */
   readonly onDidOpenPrompt: vscode.Event<string>;
+  /** The argument rules in force, and the Rules and Approvals view's rows. */
+  readonly ruleSet: RuleSet;
+  readonly rulesView: vscode.TreeDataProvider<unknown>;
 }
 
 let pool: ServerPool | undefined;
@@ -139,6 +144,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   // This activation's pool, as the other commands hold it (the module's `pool` is gone after deactivate).
   const signingOut = pool;
   const taskCommands = new TaskCommands({ pool, pipeline, tasks, output, logs });
+  const rulesView = registerRulesView({ ruleSet, pool, pipeline, workspaceState: context.workspaceState, showReadOnly });
 
   context.subscriptions.push(
     output,
@@ -158,6 +164,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     registerReadOnlyDocuments(),
     chatAsks,
     registerChatParticipant({ context, pool, pipeline, asks: chatAsks }),
+    ...rulesView.disposables,
     ...registerAll(
       commandTable({
         calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output }),
@@ -178,7 +185,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */

@@ -2,10 +2,9 @@ import * as vscode from 'vscode';
 import type { CallOutcome, CallPipeline } from '../core/calls/callPipeline';
 import type { CallOrigin } from '../core/calls/ports';
 import type { ServerPool } from '../core/connection/serverPool';
-import { displayName, effectiveAnnotations } from '../core/tools/annotations';
-import { badgeDescription } from '../core/tools/toolBadges';
 import { sanitizeLine } from '../core/render/sanitize';
 import { loadForms } from './lazy/load';
+import { pickTool } from './pickTool';
 import type { ArgumentEditors } from './argumentEditor';
 import { showReadOnly } from './readOnlyDocuments';
 import type { TreeNode } from './toolTree';
@@ -35,7 +34,7 @@ export class CallToolCommand {
   async run(target?: ToolTarget | TreeNode): Promise<CallOutcome | undefined> {
     const { pool, pipeline, workspaceState } = this._deps;
     const origin: CallOrigin = target ? 'tree' : 'palette';
-    const picked = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool);
+    const picked: ToolTarget | undefined = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool, vscode.l10n.t('MCP Tool Host: Call Tool'), vscode.l10n.t('Pick a tool to call'));
     if (!picked) return undefined;
     const found = pool.findTool(picked.server, picked.tool);
     if (!found) {
@@ -115,25 +114,4 @@ async function offerResourceLinks(deps: CallToolDeps, server: string, links: rea
   if (read.kind === 'failed') return void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), read.message));
   const name = (picked.link.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').slice(0, 80);
   await showReadOnly(`/resources/${encodeURIComponent(server)}/${encodeURIComponent(name)}${/json/.test(picked.link.mimeType ?? '') && !name.endsWith('.json') ? '.json' : ''}`, read.text);
-}
-
-async function pickTool(pool: ServerPool): Promise<ToolTarget | undefined> {
-  type Item = vscode.QuickPickItem & { target?: ToolTarget };
-  const items: Item[] = [];
-  for (const c of pool.connections) {
-    if (c.tools.length === 0) continue;
-    items.push({ label: sanitizeLine(c.name), kind: vscode.QuickPickItemKind.Separator });
-    for (const t of c.tools) {
-      const badges = badgeDescription(effectiveAnnotations(t, c.definition.trustAnnotations));
-      items.push({ label: sanitizeLine(displayName(t)), description: `${sanitizeLine(c.name)} · ${badges}`, detail: sanitizeLine(t.description ?? ''), target: { server: c.name, tool: t.name } });
-    }
-  }
-  if (items.length === 0) {
-    void vscode.window
-      .showInformationMessage(vscode.l10n.t('No running MCP server offers tools yet. Add one in settings, or try the demo server.'), vscode.l10n.t('Add Demo Server'))
-      .then((a) => a && vscode.commands.executeCommand('mcpToolHost.addDemoServer'));
-    return undefined;
-  }
-  const picked = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('MCP Tool Host: Call Tool'), placeHolder: vscode.l10n.t('Pick a tool to call'), matchOnDescription: true, matchOnDetail: true });
-  return picked?.target;
 }

@@ -4,6 +4,7 @@ import type { RuleBindingPersistence } from '../core/policy/ruleBindings';
 import { filesStamp, policyFiles, policyInputs, RuleSet, type RuleInput } from '../core/policy/ruleSource';
 import type { ToolPin } from '../core/policy/toolPin';
 import { SECTION } from './section';
+import { folderRules, USER_RULES, WORKSPACE_RULES } from './ruleSources';
 
 const BINDINGS_KEY = 'rules.bindings';
 
@@ -20,11 +21,11 @@ export function settingsRules(onProblems: (problems: readonly RuleProblem[]) => 
 
 function readInputs(files: readonly string[]): RuleInput[] {
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<unknown>('rules');
-  const inputs: RuleInput[] = [...policyInputs(files), { scope: 'user', source: 'user settings', raw: inspected?.globalValue }];
-  inputs.push({ scope: 'workspace', source: 'workspace settings', raw: inspected?.workspaceValue });
+  const inputs: RuleInput[] = [...policyInputs(files), { scope: 'user', source: USER_RULES, raw: inspected?.globalValue }];
+  inputs.push({ scope: 'workspace', source: WORKSPACE_RULES, raw: inspected?.workspaceValue });
   for (const folder of vscode.workspace.workspaceFolders ?? []) {
     const value = vscode.workspace.getConfiguration(SECTION, folder.uri).inspect<unknown>('rules')?.workspaceFolderValue;
-    if (value !== undefined && JSON.stringify(value) !== JSON.stringify(inspected?.workspaceValue)) inputs.push({ scope: 'workspace', source: `folder settings (${folder.name})`, raw: value });
+    if (value !== undefined && JSON.stringify(value) !== JSON.stringify(inspected?.workspaceValue)) inputs.push({ scope: 'workspace', source: folderRules(folder.name), raw: value });
   }
   return inputs;
 }

@@ -105,3 +105,21 @@ describe('the approve stage with grants', () => {
     assert.deepEqual(a.asked[0].reasons, ['every call needs approval (setting mcpToolHost.approveAllCalls)']);
   });
 });
+
+describe('GrantStore.onDidChange (the Rules and Approvals view redraws on it)', () => {
+  it('fires when a grant is given, revoked or cleared, and not when a revoke matches nothing', () => {
+    const grants = new GrantStore(memoryPersistence());
+    let fired = 0;
+    grants.onDidChange(() => fired++);
+    const given = grants.add('tool-session', 's', 'L1', 'rm', pinTool(tool()));
+    assert.equal(fired, 1);
+    grants.revokeWhere((g) => g.tool === 'other');
+    assert.equal(fired, 1, 'nothing revoked, nothing to redraw');
+    grants.revoke(given);
+    assert.equal(fired, 2);
+    assert.deepEqual(grants.all, []);
+    grants.add('tool-always', 's', 'L1', 'rm', pinTool(tool()));
+    grants.clear();
+    assert.equal(fired, 4);
+  });
+});

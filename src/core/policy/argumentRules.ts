@@ -45,6 +45,8 @@ export interface ArgumentRule {
    * ask without conditions for its server and tool, so a typo never loosens anything.
    */
   readonly broken?: string;
+  /** Its place (from 0) in the list it was read from, so the Rules and Approvals view can find the entry as written. */
+  readonly position?: number;
 }
 
 /** One problem of one rule: the rule (by name or position), the field, and a sentence that says what is wrong. */
@@ -123,12 +125,12 @@ function parseRule(entry: unknown, index: number, scope: RuleScope, source: stri
   const name = nameProblem === undefined ? (e.name as string) : `rule ${index + 1}`;
   const reason = typeof e.reason === 'string' && textProblem(e.reason, MAX_REASON) === undefined ? e.reason : undefined;
   if (problems.length === before && server !== undefined && tool !== undefined && effectOk) {
-    return { name, server, tool, when, effect, scope, source, ...(reason !== undefined && { reason }) };
+    return { name, server, tool, when, effect, scope, source, ...(reason !== undefined && { reason }), position: index };
   }
   // Broken: keep it as an ask when it meant to restrict and its tools are known, so a typo never loosens.
   const restricting = effect === 'deny' || effect === 'ask' || (!effectOk && effect !== undefined);
   if (!restricting || server === undefined || tool === undefined) return undefined;
-  return { name, server, tool, when: [], effect: 'ask', scope, source, broken: problems.slice(before).map((p) => p.detail).join(' ') };
+  return { name, server, tool, when: [], effect: 'ask', scope, source, broken: problems.slice(before).map((p) => p.detail).join(' '), position: index };
 }
 
 function parseConditions(raw: unknown, add: (field: string, message: string) => void): RuleCondition[] {

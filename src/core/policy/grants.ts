@@ -1,5 +1,6 @@
 import type { PinnedDefinition, ToolPin } from './toolPin';
 import { changedParts } from './toolPin';
+import { Emitter, type Event } from '../events';
 
 /** What a user allowed beyond a single call. */
 export type GrantScope = 'tool-session' | 'tool-always' | 'server-session';
@@ -39,6 +40,9 @@ export type GrantCheck =
 export class GrantStore {
   private _session: Grant[] = [];
   private _always: Grant[];
+  private readonly _onDidChange = new Emitter<void>();
+  /** A grant was given or revoked (the Rules and Approvals view redraws). */
+  readonly onDidChange: Event<void> = this._onDidChange.event;
 
   constructor(private readonly _persistence: GrantPersistence) {
     this._always = _persistence.load();
@@ -69,6 +73,7 @@ export class GrantStore {
     } else {
       this._session.push(grant);
     }
+    this._onDidChange.fire();
     return grant;
   }
 
@@ -77,16 +82,18 @@ export class GrantStore {
   }
 
   revokeWhere(predicate: (g: Grant) => boolean): void {
-    const before = this._always.length;
+    const [always, session] = [this._always.length, this._session.length];
     this._always = this._always.filter((g) => !predicate(g));
     this._session = this._session.filter((g) => !predicate(g));
-    if (this._always.length !== before) this._persistence.save(this._always);
+    if (this._always.length !== always) this._persistence.save(this._always);
+    if (this._always.length !== always || this._session.length !== session) this._onDidChange.fire();
   }
 
   clear(): void {
     this._session = [];
     this._always = [];
     this._persistence.save([]);
+    this._onDidChange.fire();
   }
 }
 

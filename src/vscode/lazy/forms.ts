@@ -2,7 +2,8 @@
 // schema plans behind it, the JSON arguments editor), a server's forms during a call
 // (elicitation), the approval prompt, and the commands' bodies that activation does not need (Run
 // Doctor, the task commands, Add Server, Import Servers, Open Configuration, Manage and Reset
-// Approvals, Sign Out, Show Tool Schema's pick), loaded at first use instead of at activation:
+// Approvals, Sign Out, Show Tool Schema's pick, the Rules and Approvals view with What Would
+// Happen), loaded at first use instead of at activation:
 // dist/forms.js in the extension (esbuild.mjs). Like chat.ts, it may share only stateless modules
 // with dist/extension.js.
 export { askArguments } from '../argumentInput';
@@ -17,3 +18,5 @@ export { openServerConfiguration } from '../serverLocation';
 export { manageApprovals, resetApprovals } from '../approvalActions';
 export { signOut } from '../signOutCommand';
 export { pickSchemaTool } from '../schemaPick';
+export { RulesTree } from '../rulesTree';
+export { runRulesCommand } from '../ruleActions';
