@@ -10,7 +10,7 @@ import { allowLikeThis } from './ruleProposalFlow';
 
 interface DecisionItem extends vscode.QuickPickItem {
   readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' } | { kind: 'rule-added' }>;
-  readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes' | 'allow-like-this';
+  readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes' | 'allow-like-this' | 'show-rules';
 }
 
 /**
@@ -38,6 +38,9 @@ export class QuickPickApprover implements Approver {
           await this._views.showReadOnly(`/arguments/${encodeURIComponent(request.server)}/${encodeURIComponent(request.tool.name)} arguments.json`, visibleJson(args, 2));
           continue;
         }
+        case 'show-rules':
+          await vscode.commands.executeCommand('mcpToolHost.rules.focus');
+          continue;
         case 'show-changes':
           if (request.changed) await this._views.showDefinitionChanges(request.server, request.tool, request.changed.before);
           continue;
@@ -59,8 +62,14 @@ export class QuickPickApprover implements Approver {
 }
 
 function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
-  const why = vscode.l10n.t('This call {0}.', request.reasons.join(' and '));
+  // The rule that decided to ask gets a row of its own (in full), the other reasons stay with "Allow once".
+  const others = request.reasons.filter((r) => r !== request.rule);
+  const why = others.length > 0 ? vscode.l10n.t('This call {0}.', others.join(' and ')) : undefined;
   const list: DecisionItem[] = [];
+  if (request.rule) {
+    const [head, tail] = splitRuleSentence(sanitizeLine(request.rule));
+    list.push({ label: `$(law) ${head}`, action: 'show-rules', detail: tail ? `${tail} · ${vscode.l10n.t('Select to see the rules.')}` : vscode.l10n.t('Select to see the rules.') });
+  }
   if (request.changed) {
     list.push({
       label: `$(warning) ${vscode.l10n.t('The server changed this tool since you allowed it: {0}', request.changed.parts.join(', ') || vscode.l10n.t('definition'))}`,
@@ -137,6 +146,13 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
   } finally {
     qp.dispose();
   }
+}
+
+/** "needs approval by rule 'x' (user settings): why" -> ["Needs approval by rule 'x' (user settings)", "why"] */
+function splitRuleSentence(sentence: string): [string, string | undefined] {
+  const cut = sentence.indexOf('): ');
+  const head = cut < 0 ? sentence : sentence.slice(0, cut + 1);
+  return [head.charAt(0).toUpperCase() + head.slice(1), cut < 0 ? undefined : sentence.slice(cut + 3)];
 }
 
 async function editArguments(args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
