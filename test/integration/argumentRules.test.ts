@@ -53,7 +53,7 @@ describe('argument rules in the call pipeline', function () {
   const underProject = (effect: string, name = 'project files') => ({ name, server: 'tools', tool: 'write_file', when: [{ pointer: '/path', under: '${workspaceFolder}' }], effect });
 
   it('a deny rule ends the call before anyone is asked or anything is sent, and the log and audit say which rule', async () => {
-    const h = await host([user([{ name: 'no env files', server: '*', tool: 'write_*', when: [{ pointer: '/path', glob: '/**/*.env' }], effect: 'deny', reason: 'secrets live there' }])], { answer: () => 'allow-once' });
+    const h = await host([user([{ name: 'no env files', server: '*', tool: 'write_*', when: [{ pointer: '/path', glob: '**/*.env' }], effect: 'deny', reason: 'secrets live there' }])], { answer: () => 'allow-once' });
     const outcome = await h.pipeline.call({ server: 'tools', tool: 'write_file', args: { path: path.join(project, 'prod.env'), content: 'x' }, origin: 'cli' });
     assert.equal(outcome.kind === 'denied' && outcome.rule, `denied by rule 'no env files' (user settings): secrets live there [destructive]`);
     assert.ok(h.events.includes(`end not sent: denied by rule 'no env files' (user settings): secrets live there [destructive].`), h.events.join('\n'));

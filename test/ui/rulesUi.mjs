@@ -111,7 +111,7 @@ export async function runRulesUiTests(cs, { runDir, shotsDir, root, log = consol
       await promptTitle('Approve "run_query" on tools?');
       await promptRow('Allow once').waitFor();
       const prompt = (await quickInput.innerText()).replace(/\u00a0/g, ' ').replace(/\s+/g, ' ');
-      if (!prompt.includes("needs approval by rule 'queries' (user settings): check the SQL first")) throw new Error(`the prompt does not name the rule: ${prompt}`);
+      if (!prompt.includes("Needs approval by rule 'queries' (user settings) check the SQL first")) throw new Error(`the prompt does not name the rule: ${prompt}`);
       if (prompt.includes('Always allow this tool')) throw new Error(`a grant is offered under an ask rule: ${prompt}`);
       await shot('approval-names-ask-rule');
       await page.keyboard.press('Escape');

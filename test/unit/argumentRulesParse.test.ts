@@ -79,7 +79,11 @@ describe('argument rules: parsing, and a specific error for every bad rule', () 
     assert.match(problemOf(withCondition({ pointer: '/p', under: '/a/*' })), /"when\[0\]\.under" is a folder and takes no wildcards/);
     assert.match(problemOf(withCondition({ pointer: '/p', under: '/a\0' })), /"when\[0\]\.under" contains a NUL character\./);
     assert.match(problemOf(withCondition({ pointer: '/p', glob: '/a/../**' })), /"when\[0\]\.glob" may not contain "\.\." segments/);
-    assert.match(problemOf(withCondition({ pointer: '/p', glob: '**/*.md' })), /"when\[0\]\.glob" must be absolute/);
+    assert.match(problemOf(withCondition({ pointer: '/p', glob: 'src/*.md' })), /"when\[0\]\.glob" must be absolute \(start with \/, a drive, ~, \$\{workspaceFolder\} or \*\*\/\)/);
+    // As in .gitignore, "**/" at the start means at any depth from the root.
+    const anywhere = parseRules([{ ...GOOD, when: [{ pointer: '/p', glob: '**/*.env' }] }], 'user');
+    assert.deepEqual(anywhere.problems, []);
+    assert.deepEqual(anywhere.rules[0].when[0].test, { kind: 'glob', glob: '/**/*.env' });
     assert.match(problemOf(withCondition({ pointer: '/p', regex: '(?=a)b' })), /"when\[0\]\.regex" "\(\?=a\)b" is not a regex the linear-time engine accepts \(RE2: no backreferences or lookaround\): .*invalid or unsupported Perl syntax/);
     assert.match(problemOf(withCondition({ pointer: '/p', regex: '(a)\\1' })), /"when\[0\]\.regex" .* is not a regex the linear-time engine accepts/);
     assert.match(problemOf(withCondition({ pointer: '/p', regex: '[' })), /"when\[0\]\.regex" "\[" is not a regex the linear-time engine accepts .*: .*missing closing \]/);

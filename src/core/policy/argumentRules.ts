@@ -195,10 +195,12 @@ function parseTest(kind: string, c: Record<string, unknown>, fail: (field: strin
       const text = c[kind];
       if (typeof text !== 'string' || text === '') return void fail(kind, `must be a path, not ${shown(text)}.`);
       if (text.includes('\0')) return void fail(kind, 'contains a NUL character.');
-      if (!isRulePathAbsolute(text)) return void fail(kind, `must be absolute (start with /, a drive, ~ or \${workspaceFolder}), not ${shown(text)}: a relative folder would mean a different place for each server.`);
+      // "**/*.env" (as in .gitignore) means at any depth from the root: "/**/*.env".
+      const anywhere = kind === 'glob' && /^\*\*[\\/]/.test(text);
+      if (!anywhere && !isRulePathAbsolute(text)) return void fail(kind, `must be absolute (start with /, a drive, ~${kind === 'glob' ? ', ${workspaceFolder} or **/' : ' or ${workspaceFolder}'}), not ${shown(text)}: a relative folder would mean a different place for each server.`);
       if (kind === 'under' && hasWildcard(text)) return void fail(kind, `is a folder and takes no wildcards (* ?); use "glob" for ${shown(text)}.`);
       if (kind === 'glob' && text.split(/[\\/]/).includes('..')) return void fail(kind, `may not contain ".." segments: ${shown(text)}.`);
-      return kind === 'under' ? { kind, folder: text } : { kind, glob: text };
+      return kind === 'under' ? { kind, folder: text } : { kind, glob: anywhere ? `/${text}` : text };
     }
     case 'regex': {
       if (typeof c.regex !== 'string' || c.regex === '') return void fail('regex', `must be a non-empty regex text, not ${shown(c.regex)}.`);
