@@ -118,6 +118,38 @@ export async function runRulesUiTests(cs, { runDir, shotsDir, root, log = consol
       await waitOutput(/approval: denied by user[\s\S]*not sent: the user denied this call\./);
       if (calls().length > 0) throw new Error(`the server received calls: ${calls().join('; ')}`);
     });
+
+    await check('"Allow calls like this one..." proposes a rule from the call: a choice per argument, then the rule as JSON to edit', async () => {
+      await row(/^write_file/).click();
+      await promptTitle('write_file (1/2): path (required)');
+      await page.keyboard.type('/tmp/elsewhere/report.txt');
+      await page.keyboard.press('Enter');
+      await promptTitle('write_file (2/2): content');
+      await page.keyboard.type('hello');
+      await page.keyboard.press('Enter');
+      await promptTitle('Approve "write_file" on tools?');
+      await promptRow('Allow calls like this one...').waitFor();
+      await shot('approval-offers-allow-like-this');
+      await page.waitForTimeout(600); // the prompt takes an allow only after 500 ms
+      await promptRow('Allow calls like this one...').click();
+      await promptTitle('Allow calls like this one (1/2): argument "path"');
+      const choices = (await quickInput.innerText()).replace(/\u00a0/g, ' ');
+      for (const part of ['Under its folder /tmp/elsewhere', 'Exactly this value', 'Any value']) if (!choices.includes(part)) throw new Error(`the choices lack "${part}": ${choices}`);
+      await shot('allow-like-this-choices');
+      await promptRow('Under its folder').click();
+      await promptTitle('Allow calls like this one (2/2): argument "content"');
+      await promptRow('Any value').click();
+      await promptTitle('Save this rule to your user settings');
+      const proposed = await box.inputValue();
+      if (!proposed.includes('"under":"/tmp/elsewhere"') || !proposed.includes('"effect":"allow"')) throw new Error(`the proposed rule reads ${proposed}`);
+      await shot('allow-like-this-rule-json');
+      // Escape at any step goes back to the approval prompt; there, Escape denies.
+      await page.keyboard.press('Escape');
+      await promptTitle('Approve "write_file" on tools?');
+      await page.keyboard.press('Escape');
+      await waitOutput(/approval: denied by user[\s\S]*not sent: the user denied this call\./);
+      if (calls().length > 0) throw new Error(`the server received calls: ${calls().join('; ')}`);
+    });
   }, async () => {
     await browser.close();
     fs.writeFileSync(userSettings, original);
