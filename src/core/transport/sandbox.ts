@@ -98,7 +98,7 @@ export function installHint(): string {
 export async function wrapLaunch(launch: StdioLaunch, settings: SandboxSettings): Promise<WrapResult> {
   const check = await sandboxCheck();
   if (!check.ok) {
-    const reason = `This server is configured to run in a sandbox, and ${check.reason}.`;
+    const reason = `This server is configured to run in a sandbox, and ${check.reason.replace(/\.$/, '')}.`;
     return settings.allowUnsandboxed ? { kind: 'unsandboxed', warning: `${reason} Starting it unsandboxed, as its "sandbox.allowUnsandboxed" allows.` } : { kind: 'refused', reason: `${reason} It was not started unsandboxed; to allow that, set "sandbox": { "allowUnsandboxed": true }.` };
   }
   const { SandboxManager } = await load();
