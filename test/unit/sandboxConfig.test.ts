@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { detectAndConvert } from '../../src/core/config/formats';
-import { DEFAULT_SANDBOX, describeSandbox } from '../../src/core/config/sandboxConfig';
+import { DEFAULT_SANDBOX, describeSandbox, sandboxedOffline, withDefaultSandbox } from '../../src/core/config/sandboxConfig';
+import { closedBySandbox, effectiveAnnotations } from '../../src/core/tools/annotations';
 import { launchFingerprint, parseServers } from '../../src/core/config/serverConfig';
 import { sandboxDenial } from '../../src/core/transport/sandbox';
 
@@ -85,5 +86,33 @@ describe('the "sandbox" of a server (issue 17)', () => {
     assert.match(sandboxDenial(['Error: getaddrinfo EAI_AGAIN api.example.com'])!, /denied a network connection/);
     assert.match(sandboxDenial(['bwrap: No permissions to creating new namespace'])!, /setting up the sandbox itself/);
     assert.equal(sandboxDenial(['TypeError: x is not a function']), undefined);
+  });
+
+  it('the default-sandbox setting: servers without a sandbox get the default; a workspace cannot opt out', () => {
+    const user = parseServers({ mine: { command: 'a', sandbox: false }, plain: { command: 'b' }, remote: { url: 'https://x.example/mcp' } }, 'user').servers;
+    const ws = parseServers({ theirs: { command: 'c', sandbox: false }, loose: { command: 'd', sandbox: { allowUnsandboxed: true } } }, 'workspace').servers;
+    const warnings: string[] = [];
+    const out = withDefaultSandbox([...user, ...ws], warnings);
+    const box = (name: string) => { const spec = out.find((d) => d.name === name)!.spec; return spec.type === 'stdio' ? spec.sandbox : 'http'; };
+    assert.equal(box('mine'), false, 'the user may opt a server out');
+    assert.deepEqual(box('plain'), DEFAULT_SANDBOX);
+    assert.equal(box('remote'), 'http');
+    assert.deepEqual(box('theirs'), DEFAULT_SANDBOX);
+    assert.equal((box('loose') as { allowUnsandboxed: boolean }).allowUnsandboxed, false);
+    assert.equal(warnings.length, 2);
+  });
+
+  it('closed-world by sandbox: only a sandbox without network, never a destructive tool, never with allowUnsandboxed', () => {
+    const spec = (sandbox: unknown) => parse(sandbox).servers[0].spec;
+    assert.equal(sandboxedOffline(spec({ network: 'none' })), true);
+    assert.equal(sandboxedOffline(spec({ network: { allowedDomains: ['a.example.com'] } })), false);
+    assert.equal(sandboxedOffline(spec({ allowUnsandboxed: true })), false);
+    assert.equal(sandboxedOffline(parseServers({ s: { command: 'n' } }, 'user').servers[0].spec), false);
+    const reader = effectiveAnnotations({ annotations: { readOnlyHint: true } }, true);
+    assert.deepEqual(closedBySandbox(reader, true).openWorld, { value: false, source: 'sandbox' });
+    assert.equal(closedBySandbox(reader, false).openWorld.value, true);
+    const destroyer = effectiveAnnotations({ annotations: { destructiveHint: true } }, true);
+    assert.equal(closedBySandbox(destroyer, true).openWorld.value, true, 'never for a destructive tool');
+    assert.equal(closedBySandbox(effectiveAnnotations({}, false), true).openWorld.value, true, 'untrusted hints are destructive');
   });
 });

@@ -67,6 +67,26 @@ export function fromVsCode(fileSandbox: unknown): unknown {
   };
 }
 
+/**
+ * The default-sandbox setting applied (mcpToolHost.sandbox.stdioByDefault): every stdio server
+ * without a `sandbox` gets DEFAULT_SANDBOX. A workspace server may not opt out: its `false` and
+ * its `allowUnsandboxed` do not count (each such case adds a warning).
+ */
+export function withDefaultSandbox<D extends { readonly name: string; readonly source: string; readonly spec: { readonly type: string; readonly sandbox?: SandboxSettings | false } }>(servers: readonly D[], warnings: string[]): D[] {
+  return servers.map((def) => {
+    const box = def.spec.sandbox;
+    if (def.spec.type !== 'stdio' || (def.source === 'user' && box !== undefined) || (box && !box.allowUnsandboxed)) return def;
+    if (box !== undefined) warnings.push(`Server "${def.name}": a workspace definition may not run it unsandboxed while mcpToolHost.sandbox.stdioByDefault is on.`);
+    return { ...def, spec: { ...def.spec, sandbox: box ? { ...box, allowUnsandboxed: false } : DEFAULT_SANDBOX } };
+  });
+}
+
+/** A stdio server sandboxed with no network at all, and never run unsandboxed (tools/annotations.ts closedBySandbox). */
+export function sandboxedOffline(spec: { readonly type: string; readonly sandbox?: SandboxSettings | false }): boolean {
+  const box = spec.type === 'stdio' && spec.sandbox;
+  return !!box && !box.allowUnsandboxed && box.network.allowedDomains.length === 0;
+}
+
 /** One line per kind of access, for the tree's tooltip, Run Doctor and the log. */
 export function describeSandbox(s: SandboxSettings): string[] {
   const list = (items: readonly string[], none: string) => (items.length ? items.join(', ') : none);

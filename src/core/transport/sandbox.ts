@@ -83,6 +83,13 @@ export async function sandboxCheck(): Promise<SandboxCheck> {
   return { ok: true, warnings: deps.warnings };
 }
 
+/** Run Doctor's view of a sandbox: what it lets the server reach (`effective`, described by the caller) and whether this machine can sandbox at all. */
+export async function sandboxFacts(effective: readonly string[]): Promise<{ effective: readonly string[]; prerequisites: string }> {
+  const check = await sandboxCheck();
+  const prerequisites = check.ok ? `this machine can sandbox${check.warnings.length ? ` (${check.warnings.join('; ')})` : ''}` : `this machine cannot sandbox: ${check.reason}`;
+  return { effective, prerequisites };
+}
+
 /** How to install what a sandbox needs here, in one sentence. */
 export function installHint(): string {
   return process.platform === 'darwin'

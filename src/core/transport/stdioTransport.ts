@@ -73,7 +73,6 @@ export class StdioTransport implements Transport {
   private _large: StreamingJson | undefined;
   private _exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private _releaseSandbox: (() => void) | undefined;
-  private _sandboxActive = false;
 
   constructor(private readonly _launch: StdioLaunch, private readonly _options: StdioTransportOptions = {}) {}
 
@@ -172,14 +171,13 @@ export class StdioTransport implements Transport {
         return launch;
       case 'sandboxed':
         this._releaseSandbox = wrapped.release;
-        this._sandboxActive = true;
         return wrapped.launch;
     }
   }
 
   /** Whether the running process is inside a sandbox (false when it was allowed to run unsandboxed). */
   get sandboxed(): boolean {
-    return this._sandboxActive;
+    return this._releaseSandbox !== undefined;
   }
 
   /** What a frame queues: the pieces of a large one go to the parser at once, its end takes its place in the queue. */
