@@ -27,7 +27,7 @@ const LAZY = {
   './forms': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
 };
 /** Packages that must never be in dist/extension.js: the lazy ones and what they pull in. */
-const NOT_AT_ACTIVATION = /node_modules\/(@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js)\//;
+const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js)\//;
 /** The budget for the code loaded at activation, checked on the production build. */
 const ACTIVATION_BUDGET_BYTES = 150 * 1024;
 
@@ -63,14 +63,47 @@ const lazySeam = {
   },
 };
 
+/**
+ * The sandbox library (issue 17, src/core/transport/sandbox.ts) is ESM only and finds its helper
+ * binary (apply-seccomp) next to its own file: every bundle imports it from dist/sandbox-runtime.mjs,
+ * a bundle of its own built below, with vendor/seccomp copied beside it.
+ * @type {esbuild.Plugin}
+ */
+const sandboxRuntime = {
+  name: 'sandbox-runtime',
+  setup(build) {
+    build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, () => ({ path: './sandbox-runtime.mjs', external: true }));
+  },
+};
 /** @type {esbuild.BuildOptions} */
-const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: path.join(outdir, 'extension.js'), external: ['vscode'], plugins: [lazySeam], metafile: true };
+const sandboxBuild = {
+  ...common,
+  format: 'esm',
+  entryPoints: ['node_modules/@anthropic-ai/sandbox-runtime/dist/index.js'],
+  outfile: path.join(outdir, 'sandbox-runtime.mjs'),
+  // Its CommonJS dependencies require Node's modules: give the ESM bundle a `require`.
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  // Windows only, optional, never installed here.
+  external: ['@microsoft/mxc-sdk'],
+};
+/** The library's seccomp helper, where its bundle looks first (`vendor/seccomp/<arch>/` beside it). */
+function copySeccompHelper() {
+  const from = path.resolve('node_modules/@anthropic-ai/sandbox-runtime/vendor/seccomp');
+  for (const arch of ['x64', 'arm64']) {
+    fs.mkdirSync(path.join(outdir, 'vendor/seccomp', arch), { recursive: true });
+    fs.copyFileSync(path.join(from, arch, 'apply-seccomp'), path.join(outdir, 'vendor/seccomp', arch, 'apply-seccomp'));
+  }
+}
+
+/** @type {esbuild.BuildOptions} */
+const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: path.join(outdir, 'extension.js'), external: ['vscode'], plugins: [lazySeam, sandboxRuntime], metafile: true };
 /** @type {esbuild.BuildOptions[]} */
 // The seam applies inside lazy bundles too: chat.js reaches the SDK through dist/core.js, never a copy of its own.
-const lazyBuilds = Object.values(LAZY).map(({ entry, file }) => ({ ...common, entryPoints: [entry], outfile: path.join(outdir, file), external: ['vscode'], plugins: [lazySeam], metafile: true }));
+const lazyBuilds = Object.values(LAZY).map(({ entry, file }) => ({ ...common, entryPoints: [entry], outfile: path.join(outdir, file), external: ['vscode'], plugins: [lazySeam, sandboxRuntime], metafile: true }));
 /** @type {esbuild.BuildOptions[]} the CLI and the demo server: one file each, everything inline */
 const otherBuilds = [
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' } },
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [sandboxRuntime] },
+  sandboxBuild,
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
 ];
 
@@ -108,8 +141,10 @@ function checkBundles(extension, lazyBundles) {
 }
 
 if (watch) {
+  copySeccompHelper();
   for (const b of [extensionBuild, ...lazyBuilds, ...otherBuilds]) await (await esbuild.context(b)).watch();
 } else {
+  copySeccompHelper();
   const [extension, lazy] = await Promise.all([esbuild.build(extensionBuild), Promise.all(lazyBuilds.map((b) => esbuild.build(b))), ...otherBuilds.map((b) => esbuild.build(b))]);
   /** The metafile each of these builds asks for. */
   const metafile = (/** @type {esbuild.BuildResult} */ r) => /** @type {esbuild.Metafile} */ (r.metafile);

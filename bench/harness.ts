@@ -1,5 +1,6 @@
 // What every benchmark case shares: where things are, how ours and the raw baseline start, how
 // time and event-loop blocking are measured, and the rows of the report.
+import type { SandboxSettings } from '../src/core/transport/sandbox';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -37,14 +38,14 @@ export const quietLog = { info: () => undefined, warn: () => undefined, error: (
 export const callOptions = { timeoutMs: 600_000, maxTotalTimeoutMs: 600_000 };
 
 /** Our core client (the SDK Client over our StdioTransport) connected to the raw echo server. */
-export async function startOurs(env: Record<string, string> = {}, server = ECHO_SERVER): Promise<ServerConnection> {
+export async function startOurs(env: Record<string, string> = {}, server = ECHO_SERVER, sandbox?: SandboxSettings): Promise<ServerConnection> {
   const [def] = parseServers({ raw: { command: process.execPath, args: [server], env } }, 'user').servers;
   const c = new ServerConnection(def, {
     log: quietLog,
     validator: new SchemaValidator(),
     clientVersion: 'bench',
     maxMessageBytes: 256 * 1024 * 1024,
-    resolveLaunch: async () => ({ type: 'stdio', launch: { command: process.execPath, args: [server], env: { ...(process.env as Record<string, string>), ...env } } }),
+    resolveLaunch: async () => ({ type: 'stdio', launch: { command: process.execPath, args: [server], env: { ...(process.env as Record<string, string>), ...env } }, ...(sandbox && { sandbox }) }),
   });
   await c.start();
   if (c.state.kind !== 'running') throw new Error(`bench server did not start: ${JSON.stringify(c.state)}`);

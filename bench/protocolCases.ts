@@ -1,5 +1,6 @@
 // Cases 1-5 of issue 7: our core client beside the raw client, against the same raw echo server,
 // rounds interleaved so both see the same machine.
+import { sandboxCheck, type SandboxSettings } from '../src/core/transport/sandbox';
 import { summarize } from '../src/core/calls/callPipeline';
 import type { CallSink } from '../src/core/calls/ports';
 import { renderResult } from '../src/core/render/renderResult';
@@ -122,4 +123,23 @@ export async function spawnHandshake(o: BenchOptions, report: Report): Promise<v
   }
   const overhead = median(t.ours) - median(t.raw);
   report.add({ case: '5. spawn + handshake + tools/list', ours: median(t.ours), raw: median(t.raw), unit: 'ms', ratio: median(t.ours) / median(t.raw), goal: 'overhead <= 10 ms', ok: overhead <= 10, note: `overhead ${overhead.toFixed(1)} ms` });
+  await sandboxedStart(o, report);
+}
+
+/** Issue 17: the same start in the sandbox (no writes, no network), as a ratio to our unsandboxed start, interleaved. */
+async function sandboxedStart(o: BenchOptions, report: Report): Promise<void> {
+  const name = '5a. spawn + handshake + tools/list in the sandbox (raw column: ours unsandboxed)';
+  const check = await sandboxCheck();
+  if (!check.ok) return report.add({ case: name, ours: Number.NaN, unit: 'ms', note: `not measured: ${check.reason}` });
+  const box: SandboxSettings = { filesystem: { denyRead: [], allowWrite: [], denyWrite: [] }, network: { allowedDomains: [], deniedDomains: [] }, allowUnsandboxed: false };
+  const t = { boxed: [] as number[], plain: [] as number[] };
+  for (let i = 0; i < (o.smoke ? 1 : 11); i++) {
+    let c: Awaited<ReturnType<typeof startOurs>> | undefined;
+    t.boxed.push(await time(async () => (c = await startOurs({}, undefined, box))));
+    await c?.stop();
+    t.plain.push(await time(async () => (c = await startOurs())));
+    await c?.stop();
+  }
+  const cost = median(t.boxed) - median(t.plain);
+  report.add({ case: name, ours: median(t.boxed), raw: median(t.plain), unit: 'ms', ratio: median(t.boxed) / median(t.plain), note: `the sandbox costs ${cost.toFixed(1)} ms per start (its proxies start with the first sandboxed server and stop with the last; each start here is a first)` });
 }

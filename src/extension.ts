@@ -27,7 +27,7 @@ import { DefinitionReview } from './vscode/definitionReview';
 import { ResultFiles, extensionFor } from './vscode/resultFiles';
 import { ServerLogs } from './vscode/serverLogs';
 import { ServerCommands, type ServerTarget } from './vscode/serverCommands';
-import { approveAllCalls, listingLimits, maxMessageBytes, maxResultChars, rateLimit, SECTION } from './vscode/settings';
+import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResultChars, rateLimit, SECTION } from './vscode/settings';
 import { ToolSchemaDocuments } from './vscode/showSchema';
 import { ServerStatusBar } from './vscode/statusBar';
 import { ToolTreeProvider } from './vscode/toolTree';
@@ -123,6 +123,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     approveAll: approveAllCalls,
+    offlineSandboxClosed,
     saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),
     grants,
     audit,
@@ -177,7 +178,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         editors: () => editorsMade,
       }),
     ),
-    vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.servers`) && reload()),
+    vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration(`${SECTION}.servers`) || e.affectsConfiguration(`${SECTION}.sandbox.stdioByDefault`)) && reload()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.rules`) && ruleSet.changed()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
     watchWorkspaceServerFiles(reload),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Installs what the real-VS-Code tests and `npm start` need: Debian's chromium and libkrb5-dev,
+# bubblewrap, socat and ripgrep (the sandbox of stdio servers on Linux: src/core/transport/sandbox.ts),
 # Node 24 (the official binary and headers, from npm), and code-server built against it.
 # Idempotent: a step whose result is already in the cache is skipped (a warm run takes ~1 s).
 set -euo pipefail
@@ -14,13 +15,16 @@ say "install cache: $E2E_CACHE; npm download cache: $NPM_CACHE"
 need_apt=()
 dpkg -s chromium >/dev/null 2>&1 || need_apt+=(chromium)
 dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
+dpkg -s bubblewrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
+dpkg -s socat >/dev/null 2>&1 || need_apt+=(socat)
+dpkg -s ripgrep >/dev/null 2>&1 || need_apt+=(ripgrep)
 if [ ${#need_apt[@]} -gt 0 ]; then
   say "apt-get install ${need_apt[*]}"
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 else
-  say "apt: chromium and libkrb5-dev already installed"
+  say "apt: chromium, libkrb5-dev, bubblewrap, socat and ripgrep already installed"
 fi
 
 # Node 24: install the platform package directly; the `node` wrapper package fetches it in a

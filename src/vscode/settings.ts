@@ -7,6 +7,7 @@ import { DEFAULT_MAX_TOOL_LIST_BYTES, DEFAULT_MAX_TOOLS, type ListingLimits } fr
 import { readWorkspaceServers } from './workspaceServers';
 import { onIsSafer, saferOf, smallerIsSafer } from '../core/policy/safetySettings';
 import { SECTION } from './section';
+import { loadHeavy } from '../core/lazy/load';
 
 export { SECTION };
 
@@ -46,7 +47,21 @@ export function readServerSettings(): ServerSettings {
       warnings.push(...ws.warnings);
     }
   }
-  return { servers: [...byName.values()], errors, warnings };
+  return { servers: sandboxByDefault([...byName.values()], warnings), errors, warnings };
+}
+
+/**
+ * `mcpToolHost.sandbox.stdioByDefault` (issue 17): every stdio server without a `sandbox` of its
+ * own runs in the default sandbox. A workspace can turn it on, never off; under it, a workspace
+ * server's `"sandbox": false` or `allowUnsandboxed` does not count (a repository only tightens).
+ */
+function sandboxByDefault(servers: ServerDefinition[], warnings: string[]): ServerDefinition[] {
+  return saferOf(inspect('sandbox.stdioByDefault'), onIsSafer) ? loadHeavy().withDefaultSandbox(servers, warnings) : servers;
+}
+
+/** `mcpToolHost.sandbox.offlineIsClosedWorld`: the user's own choice only (it asks less), so a workspace's value is ignored. */
+export function offlineSandboxClosed(): boolean {
+  return inspect('sandbox.offlineIsClosedWorld')?.globalValue === true;
 }
 
 /** The open workspace, by its file or its folders: where its settings are declared. */

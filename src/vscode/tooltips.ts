@@ -6,6 +6,7 @@ import { ServerState } from '../core/connection/serverState';
 import { verdictSentence, type CallVerdict } from '../core/policy/approvalPolicy';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { formatCommandLine } from '../core/transport/commandLine';
+import { loadHeavy } from '../core/lazy/load';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
 import { cutAtSpace, hoverMarkdown } from '../core/tools/hoverText';
 import { formatArgument, summarizeArguments } from '../core/tools/schemaSummary';
@@ -127,6 +128,10 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   const where = def.source === 'user' ? vscode.l10n.t('Defined in: user settings') : vscode.l10n.t('Defined in: this workspace');
   const hints = def.trustAnnotations ? vscode.l10n.t('hints trusted') : vscode.l10n.t('hints not trusted (every tool treated as destructive and open-world)');
   md.appendMarkdown(`\n\n${where} · ${hints}`);
+  if (def.spec.type === 'stdio' && def.spec.sandbox) {
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Sandboxed: it may reach only')}**`);
+    appendCode(md, loadHeavy().describeSandbox(def.spec.sandbox).map(sanitizeLine).join('\n'));
+  }
   if (connection.rootsWhy) md.appendMarkdown(`\n\n${vscode.l10n.t('Roots:')} `).appendMarkdown(hoverMarkdown(sanitizeText(connection.rootsWhy)));
   if (state.kind === 'running' && state.instructions) {
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Instructions')}**\n\n`).appendMarkdown(hoverMarkdown(cut(sanitizeText(state.instructions).trim(), MAX_INSTRUCTIONS_CHARS)));

@@ -61,6 +61,8 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
       assertNever(state);
   }
   if (!connection.definition.trustAnnotations) item.description = `${item.description} · ${vscode.l10n.t('hints not trusted')}`;
+  const spec = connection.definition.spec;
+  if (spec.type === 'stdio' && spec.sandbox) item.description = `${item.description} · ${vscode.l10n.t('sandboxed')}`;
   item.tooltip = serverTooltip(connection, lastError);
   return item;
 }

@@ -3,7 +3,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
 import { ServerState } from '../connection/serverState';
 import { Emitter } from '../events';
-import { effectiveAnnotations } from '../tools/annotations';
+import { loadHeavy } from '../lazy/load';
+import { closedBySandbox, effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { ApprovalRules } from '../policy/approvalPolicy';
 import { GrantStore, memoryPersistence } from '../policy/grants';
@@ -58,6 +59,8 @@ export type CallOutcome =
 
 export interface CallPipelineOptions {
   readonly approveAll?: () => boolean;
+  /** A sandboxed server without network counts as closed-world for its non-destructive tools (closedBySandbox). */
+  readonly offlineSandboxClosed?: () => boolean;
   readonly saveBinary?: BinarySaver;
   readonly grants?: GrantStore;
   readonly audit?: AuditLog;
@@ -138,7 +141,7 @@ export class CallPipeline {
     if (!found) return { kind: 'unknown', sentence: `Server "${sanitizeLine(request.server)}" has no running tool named "${sanitizeLine(request.tool)}": start the server to see what would happen.` };
     const { connection, tool } = found;
     const args = withoutNullOptionals(tool.inputSchema, request.args).args;
-    const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
+    const annotations = closedBySandbox(effectiveAnnotations(tool, connection.definition.trustAnnotations), this._options.offlineSandboxClosed?.() === true && loadHeavy().sandboxedOffline(connection.definition.spec));
     return forecastCall({ server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, approveAll: this.rules.approveAll(), rules: this._callRules(connection) }, this.grants);
   }
 
@@ -263,7 +266,7 @@ export class CallPipeline {
       return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, settings mcpToolHost.rateLimit.*): nothing was sent. Try again in ${slot.retryInMs} ms.` };
     }
 
-    const annotations = effectiveAnnotations(tool, connection.definition.trustAnnotations);
+    const annotations = closedBySandbox(effectiveAnnotations(tool, connection.definition.trustAnnotations), this._options.offlineSandboxClosed?.() === true && loadHeavy().sandboxedOffline(connection.definition.spec));
     const approval = await approveCall(
       { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection) },
       this._approver,

@@ -4,7 +4,7 @@ import { ConfigError } from '../errors';
 import { SERVER_ENTRY_KEYS, type InputSpec } from './serverConfig';
 
 export type { InputSpec } from './serverConfig';
-import { loadJsonc } from '../lazy/load';
+import { loadHeavy, loadJsonc } from '../lazy/load';
 
 /** Which file format a configuration was written in. */
 export type ConfigFormat = 'mcpToolHost' | 'vscode' | 'claude';
@@ -56,12 +56,12 @@ export function detectAndConvert(text: string, fileName: string): ConvertedConfi
   }
   if (doc.servers !== undefined) {
     const servers = objectAt(doc.servers, '"servers"', fileName);
-    return looksLikeVsCode(doc, servers, fileName) ? convertForeign(servers, doc.inputs, 'vscode') : { servers, inputs: [], warnings: [], format: 'mcpToolHost' };
+    return looksLikeVsCode(doc, servers, fileName) ? convertForeign(servers, doc.inputs, 'vscode', doc.sandbox) : { servers, inputs: [], warnings: [], format: 'mcpToolHost' };
   }
   // VS Code's user settings.json held MCP servers under "mcp" before mcp.json existed.
   if (typeof doc.mcp === 'object' && doc.mcp !== null && 'servers' in doc.mcp) {
     const section = doc.mcp as Record<string, unknown>;
-    return convertForeign(objectAt(section.servers, '"mcp.servers"', fileName), section.inputs, 'vscode');
+    return convertForeign(objectAt(section.servers, '"mcp.servers"', fileName), section.inputs, 'vscode', section.sandbox);
   }
   throw new ConfigFileError(fileName, 'no servers found: expected "servers" (ours or VS Code\'s mcp.json), "mcpServers" (Claude, Cursor) or "mcpToolHost.servers" (settings.json).');
 }
@@ -99,7 +99,7 @@ function looksLikeVsCode(doc: Record<string, unknown>, servers: Record<string, u
 }
 
 /** Converts VS Code or Claude-style entries into ours: `sse` becomes `http`, unknown keys are dropped with a warning. */
-function convertForeign(entries: Record<string, unknown>, rawInputs: unknown, format: 'vscode' | 'claude'): ConvertedConfig {
+function convertForeign(entries: Record<string, unknown>, rawInputs: unknown, format: 'vscode' | 'claude', fileSandbox?: unknown): ConvertedConfig {
   const warnings: string[] = [];
   const servers: Record<string, unknown> = {};
   for (const [name, entry] of Object.entries(entries)) {
@@ -109,6 +109,12 @@ function convertForeign(entries: Record<string, unknown>, rawInputs: unknown, fo
     }
     const out: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
+      // VS Code: "sandboxEnabled" runs the server under the file's top-level "sandbox" (sandboxConfig.ts fromVsCode).
+      if (format === 'vscode' && key === 'sandboxEnabled') {
+        if (value === true) out.sandbox = loadHeavy().fromVsCode(fileSandbox);
+        else if (value !== false) out.sandbox = value; // parseServers names the problem
+        continue;
+      }
       if (!SERVER_ENTRY_KEYS.has(key)) {
         warnings.push(`Server "${name}": ignored "${key}" (not supported by MCP Tool Host).`);
         continue;

@@ -5,12 +5,13 @@ import { ConfigError } from '../errors';
 import type { StdioLaunch } from '../transport/commandLine';
 import type { ResolvedOAuth } from './oauthConfig';
 import { loadHeavy } from '../lazy/load';
+import type { SandboxSettings } from './sandboxConfig';
 import type { ServerDefinition } from './serverConfig';
 import { inputIds, substitute, type VariableContext } from './variables';
 
 /** A launch with every variable resolved: what actually runs or is contacted. */
 export type ResolvedLaunch = (
-  | { readonly type: 'stdio'; readonly launch: StdioLaunch }
+  | { readonly type: 'stdio'; readonly launch: StdioLaunch; readonly sandbox?: SandboxSettings }
   | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly oauth?: ResolvedOAuth }
 ) & {
   /** Secret values substituted into the launch (`${input:...}`): masked wherever it is shown. */
@@ -21,7 +22,12 @@ export type ResolvedLaunch = (
 export function definitionStrings(def: ServerDefinition): string[] {
   const spec = def.spec;
   if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers), ...(spec.oauth ? loadHeavy().oauthStrings(spec.oauth) : [])];
-  return [spec.command, ...spec.args, ...Object.values(spec.env).filter((v): v is string => v !== null), spec.cwd ?? '', spec.envFile ?? ''];
+  return [spec.command, ...spec.args, ...Object.values(spec.env).filter((v): v is string => v !== null), spec.cwd ?? '', spec.envFile ?? '', ...sandboxPaths(spec.sandbox)];
+}
+
+/** The paths of a sandbox: variables may appear in them. */
+function sandboxPaths(sandbox: SandboxSettings | false | undefined): string[] {
+  return sandbox ? [...sandbox.filesystem.denyRead, ...sandbox.filesystem.allowWrite, ...sandbox.filesystem.denyWrite] : [];
 }
 
 /** The `${input:id}` ids a definition needs before it can launch. */
@@ -84,9 +90,14 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
     else env[k] = sub(v, `env.${k}`);
   }
   const cwd = spec.cwd !== undefined ? path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), sub(spec.cwd, 'cwd')) : ctx.workspaceFolders[0]?.path;
+  const box = spec.sandbox || undefined;
+  // A leading `~` stays for the sandbox to read as the server's HOME (transport/sandbox.ts), not this process's.
+  const paths = (list: readonly string[], key: string) => list.map((p, i) => (/^~([/\\]|$)/.test(p) ? '~' + sub(p.slice(1), `sandbox.filesystem.${key}[${i}]`) : sub(p, `sandbox.filesystem.${key}[${i}]`)));
+  const sandbox = box && { ...box, filesystem: { denyRead: paths(box.filesystem.denyRead, 'denyRead'), allowWrite: paths(box.filesystem.allowWrite, 'allowWrite'), denyWrite: paths(box.filesystem.denyWrite, 'denyWrite') } };
   return {
     type: 'stdio',
     launch: { command: sub(spec.command, 'command'), args: spec.args.map((a, i) => sub(a, `args[${i}]`)), env, cwd },
+    ...(sandbox && { sandbox }),
     secrets,
   };
 }

@@ -5,6 +5,8 @@ import type { ResolvedLaunch } from '../config/launch';
 import { OAuthSignIn } from '../auth/oauthSignIn';
 import type { OAuthHost } from '../auth/ports';
 import { formatCommandLine } from '../transport/commandLine';
+import { StdioTransport } from '../transport/stdioTransport';
+import { loadHeavy } from '../lazy/load';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { RawToolResult } from '../render/renderResult';
 import { maskingLog, maskSecrets, safeText } from '../render/secrets';
@@ -209,12 +211,13 @@ export class ServerConnection implements Disposable {
       if (generation !== this._generation) return;
       const http = this._definition.spec.type === 'http' ? this._launchLine : undefined;
       const error = ServerFailure.start(err, serverEnd(this._transport), http);
+      const message = error.message + sandboxCause(this._transport, error.stderrTail);
       await this._teardown();
-      this._log.error(error.message);
+      this._log.error(message);
       const detail = error.stderrTail;
       for (const line of detail) this._log.error(`  stderr: ${line}`);
-      if (automatic) this._afterCrash(error.message, detail);
-      else this._setState({ kind: 'error', message: error.message, detail });
+      if (automatic) this._afterCrash(message, detail);
+      else this._setState({ kind: 'error', message, detail });
     }
   }
 
@@ -353,7 +356,7 @@ export class ServerConnection implements Disposable {
     if (generation !== this._generation) return;
     const transport = this._transport;
     const end = serverEnd(transport);
-    const message = ServerFailure.closed(end);
+    const message = ServerFailure.closed(end) + sandboxCause(transport, end.stderr);
     this._log.error(message);
     this._client = undefined;
     this._transport = undefined;
@@ -387,6 +390,12 @@ export class ServerConnection implements Disposable {
     this._state = masked;
     this._onDidChangeState.fire(masked);
   }
+}
+
+/** For a server that ran in a sandbox, the denial its stderr shows as the likely cause of its failure (sandbox.ts), as a sentence to add. */
+function sandboxCause(transport: Transport | undefined, stderr: readonly string[]): string {
+  const denial = transport instanceof StdioTransport && transport.sandboxed ? loadHeavy().sandboxDenial(stderr) : undefined;
+  return denial ? ` ${denial}` : '';
 }
 
 /** The exact command line (stdio) or URL (http), for logs and prompts. */

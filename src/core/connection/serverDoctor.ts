@@ -6,6 +6,7 @@ import { formatCommandLine, pathEntries, resolveExecutable } from '../transport/
 import type { ResolvedLaunch } from '../config/launch';
 import type { ServerConnection } from './serverConnection';
 import { safeText } from '../render/secrets';
+import { loadHeavy } from '../lazy/load';
 
 /** `node -v` must not hang the doctor (a broken shim can wait forever). */
 const VERSION_TIMEOUT_MS = 5000;
@@ -32,6 +33,8 @@ export interface DoctorReport {
   readonly cwd?: string;
   readonly steps: DoctorStep[];
   readonly stderr: readonly string[];
+  /** A sandboxed server (issue 17): what it may reach, and whether this machine can sandbox (bubblewrap, socat, ripgrep). */
+  readonly sandbox?: { readonly effective: readonly string[]; readonly prerequisites: string };
 }
 
 /** What a doctor run needs besides the connection it starts. */
@@ -58,6 +61,7 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
     return { ...base, ok: false, steps: [{ step: 'config', ok: false, detail: err instanceof Error ? err.message : String(err) }] };
   }
   const launchFacts: LaunchFacts = launch.type === 'stdio' ? await stdioFacts(launch.launch) : { launch: launch.url };
+  const sandbox = launch.type === 'stdio' && launch.sandbox ? await loadHeavy().sandboxFacts(loadHeavy().describeSandbox(launch.sandbox)) : undefined;
 
   const started = performance.now();
   await connection.start();
@@ -83,7 +87,7 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
       steps.push({ step: 'initialize', ok: false, detail: message });
     }
   }
-  return withoutSecrets({ ...base, ...launchFacts, ok: steps.every((s) => s.ok), steps, stderr }, launch.secrets);
+  return withoutSecrets({ ...base, ...launchFacts, ...(sandbox && { sandbox }), ok: steps.every((s) => s.ok), steps, stderr }, launch.secrets);
 }
 
 /** The report with the launch's secrets masked: the resolved launch line holds `${input:...}` values. */
@@ -110,6 +114,10 @@ export function formatDoctorReport(r: DoctorReport): string {
   if (r.node) row('node -v', r.node.version ? `${r.node.version} (${r.node.executable})` : `failed: ${r.node.error}${r.node.executable ? ` (${r.node.executable})` : ''}`);
   if (r.launch !== undefined) row(r.type === 'http' ? 'url' : 'launch', r.launch);
   if (r.cwd) row('cwd', r.cwd);
+  if (r.sandbox) {
+    row('sandbox', r.sandbox.prerequisites);
+    for (const line of r.sandbox.effective) row('', sanitizeLine(line));
+  }
   for (const s of r.steps) lines.push(`  ${s.ok ? '[ok]    ' : '[FAILED]'} ${s.ok ? '' : `${s.step}: `}${sanitizeLine(s.detail)}`);
   if (!r.ok && r.stderr.length) lines.push(`  stderr (last ${r.stderr.length} lines):`, ...r.stderr.map((l) => `    ${sanitizeLine(l)}`));
   return lines.join('\n');

@@ -67,6 +67,7 @@ function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKi
     return createHttpTransport(httpKind, launch.url, launch.headers, options.signIn?.provider);
   }
   const transport = new StdioTransport(launch.launch, {
+    sandbox: launch.sandbox,
     maxMessageBytes: options.maxMessageBytes,
     onStderrLine: (line) => log.stderr(line),
     onWarning: (message) => log.warn(message),

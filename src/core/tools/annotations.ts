@@ -3,7 +3,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 /** A hint's value and where it came from: the server said so, or the spec default filled it in. */
 export interface Hint {
   readonly value: boolean;
-  readonly source: 'declared' | 'default' | 'untrusted';
+  readonly source: 'declared' | 'default' | 'untrusted' | 'sandbox';
 }
 
 export interface EffectiveAnnotations {
@@ -35,6 +35,17 @@ export function effectiveAnnotations(tool: Pick<Tool, 'annotations'>, trusted: b
   // `destructive.value` alone answers "may it destroy?" everywhere.
   const destructive = readOnly.value ? { value: false, source: readOnly.source } : hint('destructiveHint');
   return { readOnly, destructive, idempotent: hint('idempotentHint'), openWorld: hint('openWorldHint') };
+}
+
+/**
+ * Issue 17, a policy the user chooses (setting mcpToolHost.sandbox.offlineIsClosedWorld): a tool
+ * of a server that runs in a sandbox without network reaches nothing outside this machine, so it
+ * counts as closed-world. Never for a tool that may destroy. `sandboxedOffline`: the policy is on
+ * and the server is sandboxed without network (and not allowed to run unsandboxed).
+ */
+export function closedBySandbox(a: EffectiveAnnotations, sandboxedOffline: boolean): EffectiveAnnotations {
+  if (!sandboxedOffline || a.destructive.value || !a.openWorld.value) return a;
+  return { ...a, openWorld: { value: false, source: 'sandbox' } };
 }
 
 /** The name a person sees: `title`, then `annotations.title`, then `name` (spec). */

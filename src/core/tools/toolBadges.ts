@@ -83,5 +83,7 @@ export function hintSource(h: Hint): string {
       return 'spec default';
     case 'untrusted':
       return 'assumed: annotations not trusted';
+    case 'sandbox':
+      return 'closed: sandboxed without network';
   }
 }

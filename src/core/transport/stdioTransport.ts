@@ -7,6 +7,7 @@ import { loadHeavy } from '../lazy/load';
 import type { Frame } from './lineFramer';
 import type { MessagePump, Queued } from './messagePump';
 import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
+import type { SandboxSettings } from './sandbox';
 import { formatCommandLine, missingCommandHint, needsShell, pathEntries, quoteForCmd, resolveExecutable, type StdioLaunch } from './commandLine';
 
 /** Every server's environment holds this variable, with a value of its own: the stop finds its descendants by it. */
@@ -31,6 +32,8 @@ export interface StdioTransportOptions {
   readonly onWarning?: (message: string) => void;
   /** Messages of at least this many bytes are parsed off the main thread (default OFF_THREAD_BYTES). */
   readonly offThreadBytes?: number;
+  /** Run the server in this sandbox (transport/sandbox.ts); a machine that cannot sandbox fails the start, unless it allows running unsandboxed. */
+  readonly sandbox?: SandboxSettings;
 }
 
 /**
@@ -69,6 +72,7 @@ export class StdioTransport implements Transport {
   /** The large message streaming in right now, if any. */
   private _large: StreamingJson | undefined;
   private _exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  private _releaseSandbox: (() => void) | undefined;
 
   constructor(private readonly _launch: StdioLaunch, private readonly _options: StdioTransportOptions = {}) {}
 
@@ -103,8 +107,9 @@ export class StdioTransport implements Transport {
         `Command "${command}" was not found. Searched PATH: ${pathEntries(env).join(process.platform === 'win32' ? ';' : ':') || '(empty)'}. ${missingCommandHint(command)}`,
       );
     }
-    const shell = needsShell(executable);
-    const child = spawn(shell ? `"${executable}"` : executable, shell ? args.map(quoteForCmd) : [...args], {
+    const spawned = this._options.sandbox ? await this._sandboxed({ command: executable, args, env, cwd }, this._options.sandbox) : { command: executable, args };
+    const shell = needsShell(spawned.command);
+    const child = spawn(shell ? `"${spawned.command}"` : spawned.command, shell ? spawned.args.map(quoteForCmd) : [...spawned.args], {
       cwd,
       // The marker lets the stop find descendants that left the process group (processTree.ts).
       env: { ...env, [SERVER_MARKER_VARIABLE]: this._marker },
@@ -118,7 +123,10 @@ export class StdioTransport implements Transport {
     this._exited = new Promise((resolve) => child.once('close', () => resolve()));
     await new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
-      child.once('error', (err) => reject(new ServerStartError(`Could not start "${command}": ${err.message}`, [], { cause: err })));
+      child.once('error', (err) => {
+        this._releaseSandbox?.();
+        reject(new ServerStartError(`Could not start "${command}": ${err.message}`, [], { cause: err }));
+      });
     });
     child.on('error', (err) => this.onerror?.(err));
     child.stdin!.on('error', () => undefined); // EPIPE after the server died: the exit handler reports it
@@ -145,10 +153,31 @@ export class StdioTransport implements Transport {
       this._exit = { code, signal };
     });
     child.once('close', () => {
+      this._releaseSandbox?.();
       // A server that exited on its own may leave descendants behind (a crash): stop them too.
       if (!this._stopping) this._leftovers = loadHeavy().stopTree(child, Promise.resolve(), this._markerEntry).catch(() => undefined);
       this._finishWhenDrained();
     });
+  }
+
+  /** The launch wrapped in its sandbox; a machine that cannot sandbox fails the start (ServerStartError) unless the settings allow running unsandboxed. */
+  private async _sandboxed(launch: StdioLaunch, settings: SandboxSettings): Promise<{ command: string; args: readonly string[] }> {
+    const wrapped = await loadHeavy().wrapLaunch(launch, settings);
+    switch (wrapped.kind) {
+      case 'refused':
+        throw new ServerStartError(wrapped.reason);
+      case 'unsandboxed':
+        this._options.onWarning?.(wrapped.warning);
+        return launch;
+      case 'sandboxed':
+        this._releaseSandbox = wrapped.release;
+        return wrapped.launch;
+    }
+  }
+
+  /** Whether the running process is inside a sandbox (false when it was allowed to run unsandboxed). */
+  get sandboxed(): boolean {
+    return this._releaseSandbox !== undefined;
   }
 
   /** What a frame queues: the pieces of a large one go to the parser at once, its end takes its place in the queue. */
