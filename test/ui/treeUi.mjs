@@ -95,6 +95,8 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
           missing: { command: 'definitely-not-installed-mcp', args: ['--stdio'] },
           paused: { command: NODE24, args: [demo], disabled: true },
           broken: { args: ['server.js'] },
+          // Sandboxed (issue 17): it may write only in the workspace and reach no network.
+          boxed: { command: NODE24, args: [demo], sandbox: { filesystem: { allowWrite: [ws], denyRead: ['~/.ssh'] }, network: 'none' } },
         });
         fs.writeFileSync(path.join(ws, '.vscode/mcp.json'), JSON.stringify({ servers: { wsnotes: { type: 'stdio', command: NODE24, args: [demo] } } }, null, 2));
         await openWorkbench(cs.url(ws));
@@ -109,7 +111,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         await row(/^wsnotes/).waitFor({ timeout: 30_000 });
         await page.waitForTimeout(1500);
         // Collapse the servers whose rows repeat the demo's, so the picture holds every state.
-        for (const name of [/^notes/, /^wsnotes/]) {
+        for (const name of [/^notes/, /^wsnotes/, /^boxed/]) {
           const r = row(name);
           if ((await r.getAttribute('aria-expanded')) === 'true') await r.locator('.monaco-tl-twistie').click();
         }
@@ -134,7 +136,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
       await check('the view badge counts the failed server and the broken entry; the status bar shows running servers', async () => {
         const badge = page.locator('.activitybar .badge-content').filter({ hasText: /^2$/ });
         await badge.first().waitFor({ timeout: 10_000 });
-        const status = page.locator('.statusbar-item', { hasText: /MCP 3\/5/ });
+        const status = page.locator('.statusbar-item', { hasText: /MCP 4\/6/ });
         await status.first().waitFor({ timeout: 10_000 });
         await shot('status-bar', page.locator('.part.statusbar'));
       });
@@ -165,6 +167,10 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         const tip = await hover(row(/^demo/).locator('.label-name'));
         for (const want of ['mcp-tool-host-demo 0.1.0', 'Protocol', 'Capabilities', 'A demo server', 'demo-server.js']) if (!tip.includes(want)) throw new Error(`tooltip lacks "${want}": ${tip}`);
         await shot('tooltip-server');
+        const boxed = await hover(row(/^boxed/).locator('.label-name'));
+        for (const want of ['Sandboxed: it may reach only', ws, 'network']) if (!boxed.includes(want)) throw new Error(`the sandboxed server's tooltip lacks "${want}": ${boxed}`);
+        if (!(await row(/^boxed/).innerText()).includes('sandboxed')) throw new Error('the sandboxed server\'s row does not say "sandboxed"');
+        await shot('tooltip-sandboxed-server');
         const err = await hover(row(/^missing/).locator('.label-name'));
         if (!err.includes('was not found')) throw new Error(`error tooltip: ${err}`);
         await shot('tooltip-error-server');
@@ -245,7 +251,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
       await check('the status bar item focuses the view; "MCP Tool Host: Get Started" opens the walkthrough', async () => {
         await page.keyboard.press('Control+Shift+E');
         await viewTitle.waitFor({ state: 'hidden', timeout: 10_000 });
-        await page.locator('.statusbar-item', { hasText: /MCP \d\/5/ }).first().click();
+        await page.locator('.statusbar-item', { hasText: /MCP \d\/6/ }).first().click();
         await viewTitle.waitFor({ timeout: 10_000 });
         await page.locator('.part.panel .action-label[aria-label^="Hide Panel"], .part.panel .action-label[aria-label^="Close Panel"]').first().click().catch(() => undefined);
         await runCommand('MCP Tool Host: Get Started');
@@ -260,6 +266,10 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         await page.getByText('Approve a call').first().click();
         await page.waitForTimeout(1500);
         await shot('walkthrough-approve');
+        await page.getByText('Sandbox your servers (recommended)').first().click();
+        await page.getByText('Fence your servers').first().waitFor({ timeout: 10_000 });
+        await page.waitForTimeout(1000);
+        await shot('walkthrough-sandbox');
         await page.keyboard.press('Control+B');
       });
   }, async () => {
