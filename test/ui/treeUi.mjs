@@ -108,10 +108,13 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         if (await hideAux.count()) await hideAux.last().click().catch(() => undefined);
         await row(/^missing/).waitFor({ timeout: 30_000 });
         await page.getByRole('treeitem', { name: /Run Doctor/ }).first().waitFor({ timeout: 30_000 });
+        // The sandboxed server's tools would push the rows below out of sight (a tree draws only what is in view).
+        await row(/^boxed/).filter({ hasText: '9 tools' }).waitFor({ timeout: 30_000 });
+        if ((await row(/^boxed/).getAttribute('aria-expanded')) === 'true') await row(/^boxed/).locator('.monaco-tl-twistie').click();
         await row(/^wsnotes/).waitFor({ timeout: 30_000 });
         await page.waitForTimeout(1500);
         // Collapse the servers whose rows repeat the demo's, so the picture holds every state.
-        for (const name of [/^notes/, /^wsnotes/, /^boxed/]) {
+        for (const name of [/^notes/, /^wsnotes/]) {
           const r = row(name);
           if ((await r.getAttribute('aria-expanded')) === 'true') await r.locator('.monaco-tl-twistie').click();
         }
@@ -267,8 +270,9 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         await page.waitForTimeout(1500);
         await shot('walkthrough-approve');
         await page.getByText('Sandbox your servers (recommended)').first().click();
-        await page.getByText('Fence your servers').first().waitFor({ timeout: 10_000 });
-        await page.waitForTimeout(1000);
+        // The step's markdown renders in a webview frame: wait for the frame's text.
+        await page.frameLocator('iframe').first().frameLocator('iframe').first().getByText('Fence your servers').first().waitFor({ timeout: 10_000 }).catch(() => page.waitForTimeout(2000));
+        await page.getByText('Sandbox Every Local Server').first().waitFor({ timeout: 10_000 });
         await shot('walkthrough-sandbox');
         await page.keyboard.press('Control+B');
       });
