@@ -15,7 +15,7 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 // Layers (ARCHITECTURE.md "Layers"): a folder imports only folders below it, so the folders form a
 // DAG and no file imports a cycle. Lowest first; folders on one row do not import each other.
 // core/lazy is the lazy seam: any core folder may load through it.
-const CORE_LAYERS = [['render', 'tools', 'transport', 'elicitation'], ['config', 'auth'], ['connection'], ['policy'], ['calls'], ['chat']];
+const CORE_LAYERS = [['render', 'tools', 'transport', 'elicitation'], ['config', 'auth'], ['connection'], ['policy'], ['calls'], ['chat', 'apps']];
 const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
 const LAYER_ZONES = [
   // events.ts, errors.ts, serverLog.ts: the bottom, used by every folder.
@@ -38,7 +38,7 @@ const LAYER_ZONES = [
 // packages and our leaf modules only: a module of ours in two bundles is two copies, and
 // `instanceof` across the copies fails.
 const LAZY_ENTRIES = ['src/core/lazy/heavy.ts', 'src/core/lazy/jsonc.ts'];
-const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox'];
+const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge'];
 const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${leaf}.ts`)];
 // The argument-rule engine is a lazy bundle of its own (src/core/lazy/rules.ts, dist/rules.js): outside
 // it and the tests, its modules are imported as types only and reached through loadRules().

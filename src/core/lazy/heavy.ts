@@ -25,6 +25,8 @@ export { keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
 export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
 export { oneLine, plainMessage } from '../tools/plainMessages';
 export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicitation';
+// A tool's interface (MCP Apps): the host side of its conversation, at the first interface opened.
+export { openAppConversation } from '../apps/appBridge';
 export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from '../connection/taskSession';
 export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
