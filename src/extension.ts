@@ -217,6 +217,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
   const { servers, view } = h;
   return {
     'mcpToolHost.callTool': (t?: ToolTarget | TreeNode) => h.calls.run(t),
+    'mcpToolHost.openInterface': () => loadForms().reopenLastInterface(),
     [RUN_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.run(uri instanceof vscode.Uri ? uri : undefined),
     [CANCEL_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.cancel(uri instanceof vscode.Uri ? uri : undefined),
 

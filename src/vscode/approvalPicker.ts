@@ -122,7 +122,10 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
     const title = sanitizeLine(displayName(request.tool));
     const name = sanitizeLine(request.tool.name);
     const tool = title === name ? `"${title}"` : `"${title}" (${name})`;
-    qp.title = vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, sanitizeLine(request.server), badgeDescription(request.annotations));
+    qp.title = request.origin === 'app'
+      ? // Not the user's click: the tool's own interface (MCP Apps) asked for this call.
+        vscode.l10n.t("The tool's interface asks: approve {0} on {1}? [{2}]", tool, sanitizeLine(request.server), badgeDescription(request.annotations))
+      : vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, sanitizeLine(request.server), badgeDescription(request.annotations));
     qp.placeholder = vscode.l10n.t('Arguments: {0}', argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText);
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;

@@ -67,6 +67,8 @@ export class CallToolCommand {
  * that closes meanwhile does not cancel it.
  */
 async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>, origin: CallOrigin) {
+  // A tool with its own interface (MCP Apps): opened beside the output, fed the arguments and the result.
+  const toInterface = declaresInterface(deps, target) ? loadForms().startInterface(deps, target) : undefined;
   const controller = new AbortController();
   let call: Promise<CallOutcome> | undefined;
   await vscode.window.withProgress(
@@ -90,6 +92,7 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
     },
   );
   const outcome = await call!;
+  void toInterface?.then((send) => send?.(outcome));
   if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links, origin);
   if (outcome.kind === 'denied' && outcome.rule) {
     // Nobody was asked: say which rule refused it, or a click would seem to do nothing.
@@ -114,4 +117,10 @@ async function offerResourceLinks(deps: CallToolDeps, server: string, links: rea
   if (read.kind === 'failed') return void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), read.message));
   const name = (picked.link.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').slice(0, 80);
   await showReadOnly(`/resources/${encodeURIComponent(server)}/${encodeURIComponent(name)}${/json/.test(picked.link.mimeType ?? '') && !name.endsWith('.json') ? '.json' : ''}`, read.text);
+}
+
+/** Whether the tool declares an interface and interfaces are on (`mcpToolHost.apps.enabled`); the rest is lazy (appSessions.ts). */
+function declaresInterface(deps: CallToolDeps, target: ToolTarget): boolean {
+  const meta = deps.pool.findTool(target.server, target.tool)?.tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined;
+  return (meta?.ui?.resourceUri ?? meta?.['ui/resourceUri']) !== undefined && vscode.workspace.getConfiguration('mcpToolHost').get<boolean>('apps.enabled', true);
 }

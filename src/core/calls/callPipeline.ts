@@ -49,8 +49,9 @@ interface CallTrace {
 /** How a call ended; every surface reports exactly one of these. */
 export type CallOutcome =
   /** `outputWarning`: the structured result breaks the tool's outputSchema (or is missing): flagged on every surface. */
-  | { readonly kind: 'ok'; readonly result: RenderedResult; readonly durationMs: number; readonly outputWarning?: string }
-  | { readonly kind: 'tool-error'; readonly result: RenderedResult; readonly durationMs: number }
+  | { readonly kind: 'ok'; readonly result: RenderedResult; readonly durationMs: number; readonly outputWarning?: string; readonly raw?: RawToolResult }
+  /** `raw`: the result as the server sent it, for the tool's own interface (MCP Apps) only; never shown as text. */
+  | { readonly kind: 'tool-error'; readonly result: RenderedResult; readonly durationMs: number; readonly raw?: RawToolResult }
   | { readonly kind: 'invalid-arguments'; readonly problems: readonly SchemaProblem[] }
   /** `rule`: the rule that denied it, in words ("denied by rule 'no env files' (user settings): ..."); none when the user did. */
   | { readonly kind: 'denied'; readonly rule?: string }
@@ -354,7 +355,7 @@ export class CallPipeline {
       const result = await renderResult(raw, this._options.saveBinary);
       const durationMs = performance.now() - started;
       const outputWarning = typeof tool === 'string' ? undefined : this._checkOutput(callId, tool, raw);
-      outcome = result.isError ? { kind: 'tool-error', result, durationMs } : { kind: 'ok', result, durationMs, outputWarning };
+      outcome = result.isError ? { kind: 'tool-error', result, durationMs, raw } : { kind: 'ok', result, durationMs, outputWarning, raw };
     } catch (err) {
       flushProgress();
       ended = err instanceof TaskEnded;

@@ -68,7 +68,7 @@ export class TaskEnded extends Error {}
 const ANY_RESULT = { parse: (value: unknown) => ({ success: true as const, value }) };
 
 /** A resource's contents as `resources/read` returns them. */
-export type ResourceContents = { uri: string; mimeType?: string; text?: string; blob?: string }[];
+export type ResourceContents = { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }[];
 
 /** What the server said about itself in `initialize`. */
 export interface ServerInfo {

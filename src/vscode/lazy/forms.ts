@@ -20,3 +20,5 @@ export { signOut } from '../signOutCommand';
 export { pickSchemaTool } from '../schemaPick';
 export { RulesTree } from '../rulesTree';
 export { runRulesCommand } from '../ruleActions';
+// A tool's interface (MCP Apps, docs/mcp-apps.md): the webview panel and the host side of its conversation.
+export { reopenLastInterface, startInterface } from '../apps/appSessions';

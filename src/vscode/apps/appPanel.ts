@@ -1,0 +1,148 @@
+import * as vscode from 'vscode';
+import type { CallOutcome, CallPipeline } from '../../core/calls/callPipeline';
+import type { ServerPool } from '../../core/connection/serverPool';
+import { readAppDocument } from '../../core/apps/appRead';
+import type { AppDocument } from '../../core/apps/appResource';
+import type { AppConversation } from '../../core/apps/appBridge';
+import { loadHeavy } from '../../core/lazy/load';
+import { sanitizeLine } from '../../core/render/sanitize';
+import { relayHtml } from './relayHtml';
+
+export interface AppPanelDeps {
+  readonly pool: ServerPool;
+  readonly pipeline: CallPipeline;
+  readonly output: vscode.OutputChannel;
+}
+
+/** What an interface was opened for: the call it shows. */
+export interface AppCall {
+  readonly server: string;
+  readonly tool: string;
+  readonly uri: string;
+  readonly args: Record<string, unknown>;
+}
+
+/** How long the webview has to report its theme before the interface starts without it. */
+const THEME_WAIT_MS = 2_000;
+
+/**
+ * A tool's interface (MCP Apps, docs/mcp-apps.md) in a webview panel: the app's HTML in a sandboxed
+ * frame under the CSP it declared; everything it asks goes through the host's rules (tools through
+ * the CallPipeline with origin 'app', links after asking). Resolves when the interface is shown,
+ * or with a sentence saying why not.
+ */
+export async function openAppPanel(deps: AppPanelDeps, call: AppCall): Promise<AppPanel | string> {
+  const doc = await readAppDocument(deps.pool, call.server, call.uri);
+  if (!('html' in doc)) return doc.message;
+  return new AppPanel(deps, call, doc);
+}
+
+export class AppPanel {
+  private readonly _panel: vscode.WebviewPanel;
+  private _conversation: Promise<AppConversation> | undefined;
+  private readonly _subs: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly _deps: AppPanelDeps,
+    readonly call: AppCall,
+    doc: AppDocument,
+  ) {
+    this._panel = vscode.window.createWebviewPanel('mcpToolHost.app', vscode.l10n.t('{0} (interface)', sanitizeLine(call.tool).slice(0, 60)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+      enableScripts: true,
+      enableForms: false,
+      enableCommandUris: false,
+      localResourceRoots: [],
+      retainContextWhenHidden: true,
+    });
+    let theme: (variables: Record<string, string>) => void = () => undefined;
+    const themed = new Promise<Record<string, string>>((resolve) => {
+      theme = resolve;
+      setTimeout(() => resolve({}), THEME_WAIT_MS);
+    });
+    this._subs.push(
+      this._panel.webview.onDidReceiveMessage((m: unknown) => {
+        if (!m || typeof m !== 'object') return;
+        const { from, message, variables } = m as { from?: unknown; message?: unknown; variables?: unknown };
+        if (from === 'relay' && variables && typeof variables === 'object') theme(variables as Record<string, string>);
+        else if (from === 'app') void this._conversation?.then((c) => c.receive(message));
+      }),
+      this._panel.onDidDispose(() => this.dispose()),
+    );
+    this._panel.webview.html = relayHtml(doc);
+    this._conversation = themed.then((variables) => this._open(variables));
+    void this._conversation.then((c) => c.initialized).then((c) => c, () => undefined);
+  }
+
+  /** Sends the call's arguments once the interface has initialised. */
+  async sendInput(): Promise<void> {
+    const c = await this._conversation!;
+    await c.initialized;
+    await c.sendToolInput(this.call.args);
+  }
+
+  /** Sends how the call ended: its result as the server sent it, or that it was cancelled. */
+  async sendOutcome(outcome: CallOutcome): Promise<void> {
+    const c = await this._conversation!;
+    await c.initialized;
+    if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.raw && 'content' in outcome.raw) await c.sendToolResult(outcome.raw as never);
+    else await c.sendToolCancelled(outcome.kind === 'denied' ? 'The call was denied.' : outcome.kind === 'failed' ? sanitizeLine(outcome.message) : outcome.kind);
+  }
+
+  reveal(): void {
+    this._panel.reveal(vscode.ViewColumn.Beside, true);
+  }
+
+  dispose(): void {
+    for (const s of this._subs.splice(0)) s.dispose();
+    void this._conversation?.then((c) => c.close());
+    this._panel.dispose();
+  }
+
+  private async _open(variables: Record<string, string>): Promise<AppConversation> {
+    const { server } = this.call;
+    const dark = vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.Dark || vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.HighContrast;
+    return loadHeavy().openAppConversation({
+      hostInfo: { name: 'mcp-tool-host', version: '0.1.0' },
+      hostContext: { theme: dark ? 'dark' : 'light', styles: { variables }, displayMode: 'inline', availableDisplayModes: ['inline'], platform: 'desktop', locale: vscode.env.language },
+      post: (message) => void this._panel.webview.postMessage({ to: 'app', message }),
+      handlers: {
+        callTool: async (name, args) => resultForApp(await this._deps.pipeline.call({ server, tool: name, args, origin: 'app' })),
+        openLink: (url) => askToOpen(url),
+        log: (level, text) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] ${sanitizeLine(level)}: ${sanitizeLine(text).slice(0, 2000)}`),
+        dropped: (why) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] dropped ${why}`),
+      },
+    });
+  }
+}
+
+/** What the interface hears back from its tools/call: the server's result, or an error that says why not. */
+function resultForApp(outcome: CallOutcome): { content: { type: string; text: string }[]; isError?: boolean } {
+  const error = (text: string) => ({ content: [{ type: 'text', text }], isError: true });
+  switch (outcome.kind) {
+    case 'ok':
+    case 'tool-error':
+      return outcome.raw && 'content' in outcome.raw ? (outcome.raw as never) : { content: [{ type: 'text', text: outcome.result.text }], isError: outcome.kind === 'tool-error' };
+    case 'denied':
+      return error(outcome.rule ? `Denied: ${outcome.rule}.` : 'The user denied this call.');
+    case 'invalid-arguments':
+      return error(`Invalid arguments: ${outcome.problems.map((p) => p.message).join('; ')}`);
+    case 'cancelled':
+      return error('The call was cancelled.');
+    default:
+      return error(outcome.message);
+  }
+}
+
+/** `ui/open-link`: asks first, showing the exact URL; only http(s) and mailto. */
+async function askToOpen(url: string): Promise<boolean> {
+  let parsed: vscode.Uri;
+  try {
+    parsed = vscode.Uri.parse(url, true);
+  } catch {
+    return false;
+  }
+  if (!['http', 'https', 'mailto'].includes(parsed.scheme) || url.length > 2048) return false;
+  const open = vscode.l10n.t('Open Link');
+  const answer = await vscode.window.showWarningMessage(vscode.l10n.t("The tool's interface wants to open a link:"), { modal: true, detail: sanitizeLine(url) }, open);
+  return answer === open && vscode.env.openExternal(parsed);
+}
