@@ -1,3 +1,4 @@
+import type { InterfaceEvent } from './vscode/apps/appPanel';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mementoRuleBindings, ruleProblemReporter, settingsRules } from './vscode/ruleSettings';
@@ -70,6 +71,8 @@ export interface McpToolHostApi {
   /** The argument rules in force, and the Rules and Approvals view's rows. */
   readonly ruleSet: RuleSet;
   readonly rulesView: vscode.TreeDataProvider<unknown>;
+  /** Fires as each tool interface (MCP Apps) opens, initialises, is fed and closes. */
+  readonly onDidInterface: vscode.Event<InterfaceEvent>;
 }
 
 let pool: ServerPool | undefined;
@@ -86,6 +89,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   let elicitor: Elicitor | undefined;
   const prompts = new PromptEvents();
   const chatAsks = new ChatAsks();
+  const interfaceEvents = new vscode.EventEmitter<InterfaceEvent>();
   const gate = new LaunchGate(context.workspaceState, prompts);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
   pool = new ServerPool((name, definition) => {
@@ -164,11 +168,12 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     new ViewContextKeys(pool),
     registerReadOnlyDocuments(),
     chatAsks,
+    interfaceEvents,
     registerChatParticipant({ context, pool, pipeline, asks: chatAsks }),
     ...rulesView.disposables,
     ...registerAll(
       commandTable({
-        calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output }),
+        calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output, interfaceEvents: (e) => interfaceEvents.fire(e) }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
         approvals: new ApprovalCommands(grants, pool, audit),
@@ -186,7 +191,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */

@@ -9,6 +9,7 @@ import type { ArgumentEditors } from './argumentEditor';
 import { showReadOnly } from './readOnlyDocuments';
 import type { TreeNode } from './toolTree';
 import type { SchemaProblem } from '../core/tools/schemaProblems';
+import type { InterfaceEvent } from './apps/appPanel';
 
 export interface CallToolDeps {
   readonly pool: ServerPool;
@@ -18,6 +19,8 @@ export interface CallToolDeps {
   /** The arguments editor, made at its first use. */
   readonly editors: () => ArgumentEditors;
   readonly output: vscode.OutputChannel;
+  /** Told how each tool interface gets on (appPanel.ts). */
+  readonly interfaceEvents?: (event: InterfaceEvent) => void;
 }
 
 /** What `mcpToolHost.callTool` is invoked with: a tree row, a target (with or without arguments), or nothing (palette). */

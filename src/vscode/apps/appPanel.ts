@@ -12,6 +12,15 @@ export interface AppPanelDeps {
   readonly pool: ServerPool;
   readonly pipeline: CallPipeline;
   readonly output: vscode.OutputChannel;
+  /** Told how each interface gets on (the extension-host tests wait on it: McpToolHostApi.onDidInterface). */
+  readonly interfaceEvents?: (event: InterfaceEvent) => void;
+}
+
+/** A step in an interface's life: opened, its scripts ran and it said hello (initialized), fed, closed. */
+export interface InterfaceEvent {
+  readonly server: string;
+  readonly tool: string;
+  readonly what: 'opened' | 'initialized' | 'input-sent' | 'result-sent' | 'closed';
 }
 
 /** What an interface was opened for: the call it shows. */
@@ -70,7 +79,8 @@ export class AppPanel {
     );
     this._panel.webview.html = relayHtml(doc);
     this._conversation = themed.then((variables) => this._open(variables));
-    void this._conversation.then((c) => c.initialized).then((c) => c, () => undefined);
+    this._tell('opened');
+    void this._conversation.then((c) => c.initialized).then(() => this._tell('initialized'), () => undefined);
   }
 
   /** Sends the call's arguments once the interface has initialised. */
@@ -78,6 +88,7 @@ export class AppPanel {
     const c = await this._conversation!;
     await c.initialized;
     await c.sendToolInput(this.call.args);
+    this._tell('input-sent');
   }
 
   /** Sends how the call ended: its result as the server sent it, or that it was cancelled. */
@@ -86,6 +97,7 @@ export class AppPanel {
     await c.initialized;
     if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.raw && 'content' in outcome.raw) await c.sendToolResult(outcome.raw as never);
     else await c.sendToolCancelled(outcome.kind === 'denied' ? 'The call was denied.' : outcome.kind === 'failed' ? sanitizeLine(outcome.message) : outcome.kind);
+    this._tell('result-sent');
   }
 
   reveal(): void {
@@ -93,9 +105,15 @@ export class AppPanel {
   }
 
   dispose(): void {
+    if (!this._subs.length) return;
     for (const s of this._subs.splice(0)) s.dispose();
+    this._tell('closed');
     void this._conversation?.then((c) => c.close());
     this._panel.dispose();
+  }
+
+  private _tell(what: InterfaceEvent['what']): void {
+    this._deps.interfaceEvents?.({ server: this.call.server, tool: this.call.tool, what });
   }
 
   private async _open(variables: Record<string, string>): Promise<AppConversation> {
