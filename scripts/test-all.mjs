@@ -20,6 +20,7 @@ import { runChatUiTests } from '../test/ui/chatUi.mjs';
 import { runStartUiTests } from '../test/ui/startUi.mjs';
 import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
 import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
+import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
@@ -160,6 +161,7 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
       await ui('Tools view UI tests', () => runTreeUiTests(cs, opts));
       await ui('task UI tests', () => runTasksUiTests(cs, opts));
       await ui('argument rules UI tests', () => runRulesUiTests(cs, opts));
+      await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
     });
 
     // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the

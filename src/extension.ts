@@ -222,7 +222,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
   const { servers, view } = h;
   return {
     'mcpToolHost.callTool': (t?: ToolTarget | TreeNode) => h.calls.run(t),
-    'mcpToolHost.openInterface': () => loadForms().reopenLastInterface(),
+    'mcpToolHost.openInterface': (t?: { server?: unknown; tool?: unknown }) => loadForms().reopenLastInterface(t),
     [RUN_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.run(uri instanceof vscode.Uri ? uri : undefined),
     [CANCEL_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.cancel(uri instanceof vscode.Uri ? uri : undefined),
 
@@ -254,6 +254,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
 
     'mcpToolHost.tree.callTool': (t?: ViewTarget) => view.forTool('mcpToolHost.callTool', t),
     'mcpToolHost.tree.showSchema': (t?: ViewTarget) => view.forTool('mcpToolHost.showSchema', t),
+    'mcpToolHost.tree.openInterface': (t?: ViewTarget) => view.forTool('mcpToolHost.openInterface', t),
     'mcpToolHost.tree.copyName': (t?: ViewTarget) => view.copyName(t),
     'mcpToolHost.tree.start': (t?: ViewTarget) => view.forServer('mcpToolHost.startServer', t),
     'mcpToolHost.tree.stop': (t?: ViewTarget) => view.forServer('mcpToolHost.stopServer', t),

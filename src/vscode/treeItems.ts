@@ -5,6 +5,7 @@ import { assertNever } from '../core/events';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
 import { rowBadgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
+import { appReferenceOf } from '../core/apps/appReference';
 import { serverTooltip, type LastError } from './tooltips';
 import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, TaskNode, ToolNode } from './treeNodes';
 import type { TaskEntry } from '../core/calls/taskBoard';
@@ -75,10 +76,13 @@ export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, chan
   const item = new vscode.TreeItem(sanitizeLine(displayName(node.definition)), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.description = changed ? `${vscode.l10n.t('changed!')} · ${rowBadgeDescription(annotations)}` : rowBadgeDescription(annotations);
+  // A tool with its own interface (MCP Apps): said on the row, and "Open Interface" in its menus.
+  const withInterface = appReferenceOf(node.definition).kind === 'app';
+  if (withInterface) item.description = `${item.description} · ${vscode.l10n.t('interface')}`;
   const [iconId, color] = RISK_ICON[toolRisk(annotations)];
   item.iconPath = icon(iconId, color);
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
-  item.contextValue = `mcpTool;${toolBadges(annotations).map((b) => `${b.word.replace('-', '')};`).join('')}${changed ? 'changed;' : ''}`;
+  item.contextValue = `mcpTool;${toolBadges(annotations).map((b) => `${b.word.replace('-', '')};`).join('')}${changed ? 'changed;' : ''}${withInterface ? 'interface;' : ''}`;
   item.command = { command: 'mcpToolHost.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ server: node.server, tool: node.tool }] };
   item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
   return item;

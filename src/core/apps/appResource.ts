@@ -8,27 +8,8 @@ export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
 export const MAX_APP_HTML_BYTES = 4 * 1024 * 1024;
 /** How many domains one CSP list may name. */
 const MAX_DOMAINS = 32;
-const MAX_URI_LENGTH = 2048;
 
-/** A declared interface: its `ui://` resource. */
-export type AppReference = { readonly kind: 'app'; readonly uri: string } | { readonly kind: 'none' } | { readonly kind: 'invalid'; readonly message: string };
-
-/**
- * The interface a tool declares: `_meta.ui.resourceUri`, else the deprecated flat
- * `_meta["ui/resourceUri"]` (what ext-apps' getToolUiResourceUri reads). Only `ui://` URIs; anything
- * else is `invalid` with a sentence (never a fallback to another scheme).
- */
-export function appReferenceOf(tool: { readonly _meta?: unknown }): AppReference {
-  const meta = isRecord(tool._meta) ? tool._meta : undefined;
-  if (!meta) return { kind: 'none' };
-  const nested = isRecord(meta.ui) ? meta.ui.resourceUri : undefined;
-  const uri = nested ?? meta['ui/resourceUri'];
-  if (uri === undefined) return { kind: 'none' };
-  // Printable ASCII only after ui://: no spaces, controls or look-alike characters.
-  if (typeof uri !== 'string') return { kind: 'invalid', message: 'The tool declares an interface whose resourceUri is not a string.' };
-  if (uri.length > MAX_URI_LENGTH || !/^ui:\/\/[\x21-\x7e]+$/.test(uri)) return { kind: 'invalid', message: 'The tool declares an interface whose resourceUri is not a ui:// URI.' };
-  return { kind: 'app', uri };
-}
+export { appReferenceOf, type AppReference } from './appReference';
 
 /** What the CSP of an interface may name (`_meta.ui.csp` of its resource content). */
 export interface AppCsp {
