@@ -8,6 +8,7 @@ import { McpServer } from '@modelcontextprotocol/server';
 import { StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import { z } from 'zod';
 import { barChart } from './png';
+import { APP_MIME_TYPE, BAR_CHART_APP_HTML, BAR_CHART_APP_URI } from './barChartApp';
 
 const VERSION = '0.1.0';
 const notes = new Map<string, string>([
@@ -128,6 +129,8 @@ server.registerTool(
     description: 'Draws the numbers as a bar chart and returns it as a PNG image.',
     inputSchema: z.object({ values: z.array(z.number().min(0)).min(1).max(24) }),
     annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+    // Its interface (MCP Apps): hosts that render them draw the bars themselves, fed the values.
+    _meta: { ui: { resourceUri: BAR_CHART_APP_URI } },
   },
   async ({ values }) => ({
     content: [
@@ -136,6 +139,10 @@ server.registerTool(
     ],
   }),
 );
+
+server.registerResource('bar_chart_app', BAR_CHART_APP_URI, { title: 'Bar Chart (interface)', mimeType: APP_MIME_TYPE }, async () => ({
+  contents: [{ uri: BAR_CHART_APP_URI, mimeType: APP_MIME_TYPE, text: BAR_CHART_APP_HTML }],
+}));
 
 const StatsSchema = z.object({ characters: z.number(), words: z.number(), lines: z.number(), longestWord: z.string() });
 server.registerTool(

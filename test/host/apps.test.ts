@@ -34,6 +34,7 @@ describe('tool interfaces (MCP Apps) in the real extension host', () => {
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     const servers = userServers();
     delete servers.clock;
+    delete servers.demo;
     await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
     await settings().update('rules', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('apps.enabled', undefined, vscode.ConfigurationTarget.Global);
@@ -63,6 +64,19 @@ describe('tool interfaces (MCP Apps) in the real extension host', () => {
     assert.equal((await getTime()).kind, 'ok');
     await saw('result-sent');
     assert.equal(interfaceTabs().length, 1, 'the earlier panel was closed');
+  });
+
+  it("the demo server's bar_chart has its own interface (offline, hand-written protocol): it initialises and is fed", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.commands.executeCommand('mcpToolHost.addDemoServer');
+    await until('demo running', () => api.pool.get('demo')?.state.kind === 'running' && api.pool.get('demo')!.tools.length > 0);
+    events = [];
+    const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'demo', tool: 'bar_chart', args: { values: [3, 1, 4, 1, 5] } });
+    assert.equal(outcome.kind, 'ok');
+    await until('the bar chart interface fed', () => events.some((e) => e.tool === 'bar_chart' && e.what === 'result-sent'), 30_000);
+    assert.deepEqual(events.filter((e) => e.tool === 'bar_chart').map((e) => e.what), ['opened', 'initialized', 'input-sent', 'result-sent']);
+    assert.equal(interfaceTabs().length, 1);
+    assert.match(interfaceTabs()[0].label, /bar_chart \(interface\)/);
   });
 
   it('with mcpToolHost.apps.enabled off, the call runs and no interface opens', async () => {

@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_SERVER, makeHost, node } from './helpers';
 import { problemText } from '../../src/core/tools/schemaProblems';
+import { appReferenceOf } from '../../src/core/apps/appReference';
+import { readAppDocument } from '../../src/core/apps/appRead';
 
 describe('the demo server through the CallPipeline (real child process)', function () {
   const host = makeHost({ demo: node(DEMO_SERVER) });
@@ -13,6 +15,17 @@ describe('the demo server through the CallPipeline (real child process)', functi
     const demo = host.pool.get('demo')!;
     assert.equal(demo.state.kind, 'running');
     assert.deepEqual(demo.tools.map((t) => t.name).sort(), ['add_note', 'bar_chart', 'delete_note', 'echo', 'fetch_url', 'list_notes', 'read_note', 'slow_count', 'text_stats']);
+  });
+
+  it('bar_chart declares an interface: a ui:// resource of self-contained HTML with no network in its policy', async () => {
+    const tool = host.pool.get('demo')!.tools.find((t) => t.name === 'bar_chart')!;
+    const ref = appReferenceOf(tool);
+    assert.deepEqual(ref, { kind: 'app', uri: 'ui://demo/bar-chart.html' });
+    const doc = await readAppDocument(host.pool, 'demo', 'ui://demo/bar-chart.html');
+    assert.ok('html' in doc, 'html' in doc ? '' : doc.message);
+    assert.match(doc.html, /ui\/initialize/);
+    assert.doesNotMatch(doc.html, /https?:\/\/|src=/, 'nothing loaded from elsewhere');
+    assert.match(doc.policy, /connect-src 'none'/);
   });
 
   it('calls a read-only tool without asking', async () => {
