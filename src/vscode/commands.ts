@@ -71,7 +71,8 @@ export class CallToolCommand {
  */
 async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>, origin: CallOrigin) {
   // A tool with its own interface (MCP Apps): opened beside the output, fed the arguments and the result.
-  const toInterface = declaresInterface(deps, target) ? loadForms().startInterface(deps, target) : undefined;
+  const withInterface = declaresInterface(deps, target);
+  const toInterface = withInterface ? loadForms().startInterface(deps, target) : undefined;
   const controller = new AbortController();
   let call: Promise<CallOutcome> | undefined;
   await vscode.window.withProgress(
@@ -89,7 +90,7 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
           sub.dispose();
           leave();
         };
-        call = deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress, onTaskStarted });
+        call = deps.pipeline.call({ ...target, origin, signal: controller.signal, onProgress, onTaskStarted, keepRaw: withInterface });
         void call.finally(() => (sub.dispose(), leave()));
       });
     },

@@ -45,6 +45,13 @@ describe('secrets never appear in any output (a server that tries to leak them)'
     record('outcome', outcome, summarize(outcome));
   });
 
+  it("the raw result kept for a tool's interface (MCP Apps) is masked too", async () => {
+    const outcome = await pipeline.call({ server: 'leaky', tool: 'leak', args: {}, origin: 'app', keepRaw: true });
+    assert.ok(outcome.kind === 'ok' && outcome.raw, JSON.stringify(outcome));
+    assert.deepEqual(outcome.kind === 'ok' && (outcome.raw as { content?: unknown } | undefined)?.content, [{ type: 'text', text: 'your token: ••••••, arg: ••••••' }]);
+    record('outcome', outcome, summarize(outcome));
+  });
+
   it('errors that quote the secret are masked too', async () => {
     const outcome = await pipeline.call({ server: 'leaky', tool: 'leak_error', args: {}, origin: 'api' });
     assert.ok(outcome.kind === 'protocol-error' && outcome.message.includes('••••••'), JSON.stringify(outcome));

@@ -38,6 +38,8 @@ export interface CallRequest {
   readonly onTaskStarted?: () => void;
   /** Progress for the caller's own UI (a notification, a chat response), besides the sink. */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  /** Keep the result as the server sent it (`raw`, secrets masked) for the tool's own interface (MCP Apps). */
+  readonly keepRaw?: boolean;
 }
 
 /** What the audit record tells of a call: the approval decision, and the arguments that were sent (edited or not). */
@@ -310,7 +312,7 @@ export class CallPipeline {
     tool: Tool | string,
     connection: ServerConnection,
     limits: { timeoutSeconds: number; maxTotalSeconds: number },
-    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress'] },
+    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean },
     send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressCoalescer; abort: () => void; task: (taskId: string) => void }) => Promise<RawToolResult>,
   ): Promise<CallOutcome> {
     const { signal, onProgress } = caller;
@@ -355,7 +357,8 @@ export class CallPipeline {
       const result = await renderResult(raw, this._options.saveBinary);
       const durationMs = performance.now() - started;
       const outputWarning = typeof tool === 'string' ? undefined : this._checkOutput(callId, tool, raw);
-      outcome = result.isError ? { kind: 'tool-error', result, durationMs, raw } : { kind: 'ok', result, durationMs, outputWarning, raw };
+      const kept = caller.keepRaw ? { raw } : {};
+      outcome = result.isError ? { kind: 'tool-error', result, durationMs, ...kept } : { kind: 'ok', result, durationMs, outputWarning, ...kept };
     } catch (err) {
       flushProgress();
       ended = err instanceof TaskEnded;
@@ -398,10 +401,22 @@ function callLimits(def: ServerDefinition, tool: string): { timeoutSeconds: numb
   return { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) };
 }
 
+/**
+ * The raw result with the secrets masked in every string; one too deep to walk is dropped (the
+ * interface then gets the rendered text instead).
+ */
+function maskRaw(raw: RawToolResult, secrets: readonly string[]): RawToolResult | undefined {
+  try {
+    return JSON.parse(JSON.stringify(raw), (_key, value: unknown) => (typeof value === 'string' ? maskSecrets(value, secrets) : value)) as RawToolResult;
+  } catch {
+    return undefined;
+  }
+}
+
 /** A server's secrets never leave in a result or an error, even when the server echoes them. */
 function maskOutcome(outcome: CallOutcome, secrets: readonly string[] | undefined): CallOutcome {
   if (!secrets?.length) return outcome;
-  if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets) } };
+  if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets) }, ...('raw' in outcome && outcome.raw ? { raw: maskRaw(outcome.raw, secrets) } : {}) };
   if ('message' in outcome) return { ...outcome, message: maskSecrets(outcome.message, secrets) };
   // A schema problem quotes the server's pattern or the value: either may hold a secret.
   if (outcome.kind === 'invalid-arguments') return { ...outcome, problems: outcome.problems.map((p) => ({ ...p, message: maskSecrets(p.message, secrets), property: p.property === undefined ? undefined : maskSecrets(p.property, secrets) })) };

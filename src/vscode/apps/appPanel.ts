@@ -124,7 +124,7 @@ export class AppPanel {
       hostContext: { theme: dark ? 'dark' : 'light', styles: { variables }, displayMode: 'inline', availableDisplayModes: ['inline'], platform: 'desktop', locale: vscode.env.language },
       post: (message) => void this._panel.webview.postMessage({ to: 'app', message }),
       handlers: {
-        callTool: async (name, args) => resultForApp(await this._deps.pipeline.call({ server, tool: name, args, origin: 'app' })),
+        callTool: async (name, args) => resultForApp(await this._deps.pipeline.call({ server, tool: name, args, origin: 'app', keepRaw: true })),
         openLink: (url) => askToOpen(url),
         log: (level, text) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] ${sanitizeLine(level)}: ${sanitizeLine(text).slice(0, 2000)}`),
         dropped: (why) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] dropped ${why}`),
