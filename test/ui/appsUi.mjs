@@ -114,8 +114,16 @@ export async function runAppsUiTests(cs, { runDir, shotsDir, root, log = console
       const tab = page.locator('.tabs-container .tab', { hasText: 'get-time (interface)' });
       await tab.click({ button: 'middle' });
       await tab.waitFor({ state: 'detached', timeout: 10_000 });
-      await row(/^Get Time/).click({ button: 'right' });
-      await page.locator('.context-view .action-label', { hasText: 'Open Interface' }).click();
+      // The context menu may take a click before it is ready for it: try again once.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        await row(/^Get Time/).click({ button: 'right' });
+        const item = page.getByRole('menuitem', { name: 'Open Interface' });
+        await item.waitFor({ timeout: 10_000 });
+        await page.waitForTimeout(300);
+        await item.click();
+        if (await tab.waitFor({ timeout: 5_000 }).then(() => true, () => false)) break;
+        await page.keyboard.press('Escape');
+      }
       const time = app.locator('#server-time');
       await time.waitFor({ timeout: 30_000 });
       const end = Date.now() + 30_000;
