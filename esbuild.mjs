@@ -23,6 +23,7 @@ const LAZY = {
   './heavy': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/heavy.ts', file: 'core.js' },
   './jsonc': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/jsonc.ts', file: 'jsonc.js' },
   './rules': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/rules.ts', file: 'rules.js' },
+  './auth': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/auth.ts', file: 'auth.js' },
   './chat': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/chat.ts', file: 'chat.js' },
   './forms': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
 };
@@ -56,7 +57,7 @@ const common = {
 const lazySeam = {
   name: 'lazy-seam',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(heavy|jsonc|rules|chat|forms)$/ }, (args) => {
+    build.onResolve({ filter: /^\.\/(heavy|jsonc|rules|auth|chat|forms)$/ }, (args) => {
       const lazy = LAZY[/** @type {keyof typeof LAZY} */ (args.path)];
       return lazy && args.importer === path.resolve(lazy.loader) ? { path: `./${lazy.file}`, external: true } : undefined;
     });

@@ -44,7 +44,17 @@ const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${le
 // it and the tests, its modules are imported as types only and reached through loadRules().
 const RULE_MODULES = ['argumentRules', 'jsonPointer', 'ruleConditions', 'ruleDecision', 'ruleGlobs', 'rulePaths', 'ruleProposal', 'ruleRegex'];
 const RULE_FILES = ['src/core/lazy/rules.ts', ...RULE_MODULES.map((m) => `src/core/policy/${m}.ts`)];
+// OAuth sign-in is a lazy bundle of its own too (src/core/lazy/auth.ts, dist/auth.js): outside it and the
+// tests, these modules are imported as types only and reached through loadAuth(); signInMark.ts tells a SignInError.
+const AUTH_MODULES = ['machineProviders', 'oauthProvider', 'oauthSignIn', 'serverCredentials', 'signInErrors'];
+const AUTH_FILES = ['src/core/lazy/auth.ts', ...AUTH_MODULES.map((m) => `src/core/auth/${m}.ts`)];
 const LAZY_MESSAGE = 'Load it through src/core/lazy/load.ts (loadHeavy, loadJsonc); import it here only as a type.';
+const HEAVY_PATTERNS = [
+  { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
+  { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
+];
+const RULE_PATTERN = { regex: `(^|/)(${RULE_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/lazy/load.ts); import it here only as a type.' };
+const AUTH_PATTERN = { regex: `(^|/)(${AUTH_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the sign-in code through loadAuth() (src/core/lazy/load.ts); import it here only as a type (isSignInError() tells a SignInError).' };
 
 export default tseslint.config(
   {
@@ -101,29 +111,25 @@ export default tseslint.config(
     },
   },
   {
-    // The rule engine (RULE_MODULES above) loads with dist/rules.js, not at activation.
+    // The rule engine (RULE_MODULES above) loads with dist/rules.js, the sign-in (AUTH_MODULES) with dist/auth.js, not at activation.
     files: ['src/**/*.ts'],
-    ignores: [...RULE_FILES, ...LAZY_FILES],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...LAZY_FILES],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
-          { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
-          { regex: `(^|/)(${RULE_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/lazy/load.ts); import it here only as a type.' },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN] }],
     },
   },
   {
-    // The rule engine's own files: the heavy packages and the leaf modules still as types only.
+    // The rule engine's own files: the heavy packages and the leaf modules still as types only, and the sign-in.
     files: RULE_FILES.filter((f) => !LAZY_FILES.includes(f)),
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [
-          { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
-          { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
-        ],
-      }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, AUTH_PATTERN] }],
+    },
+  },
+  {
+    // The sign-in's own files: likewise, and the rule engine.
+    files: AUTH_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN] }],
     },
   },
   {

@@ -1,5 +1,5 @@
 import type { OAuthHost, SecretStore } from '../core/auth/ports';
-import { SignInError } from '../core/auth/signInErrors';
+import { loadAuth } from '../core/lazy/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import { BrowserCommandError, browserSource, openSystemBrowser, parseBrowserCommand, runBrowserCommand, type BrowserChoice } from './browserCommand';
 
@@ -26,6 +26,7 @@ export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
   return {
     secrets: memorySecretStore(),
     openBrowser: async (url, serverName, onFailed) => {
+      const { SignInError } = loadAuth();
       const name = sanitizeLine(serverName);
       const shownUrl = sanitizeLine(url);
       const source = browserSource(browser);

@@ -6,9 +6,12 @@ import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
+import { isSignInError } from '../../src/core/auth/signInMark';
+import { ServerFailure } from '../../src/core/connection/serverFailures';
+import type * as Auth from '../../src/core/lazy/auth';
 import type * as Heavy from '../../src/core/lazy/heavy';
 import type * as Jsonc from '../../src/core/lazy/jsonc';
-import { loadHeavy, loadJsonc } from '../../src/core/lazy/load';
+import { loadAuth, loadHeavy, loadJsonc } from '../../src/core/lazy/load';
 import { ROOT } from './helpers';
 
 /** ARCHITECTURE.md "Limits": the code loaded at activation. */
@@ -84,7 +87,8 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     assert.match(code, /require\("\.\/jsonc\.js"\)/);
     assert.match(code, /require\("\.\/chat\.js"\)/);
     assert.match(code, /require\("\.\/forms\.js"\)/);
-    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|chat|forms)"\)/);
+    assert.match(code, /require\("\.\/auth\.js"\)/);
+    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|rules|auth|chat|forms)"\)/);
   });
 
   it('the package ships every bundle the build makes (a lazy bundle left out fails on first use)', () => {
@@ -136,6 +140,46 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
       const source = fs.readFileSync(path.join(ROOT, shared.slice(shared.indexOf('src/'))), 'utf8');
       assert.doesNotMatch(source, /^\s*(export\s+)?class\s|^(export\s+)?let\s/m, `${shared} is in both bundles but holds a class or module state`);
     }
+  });
+
+  it('OAuth sign-in is in dist/auth.js, not in the activation bundle, and reaches the SDK through dist/core.js', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    const atActivation = sources('extension.js');
+    const auth = sources('auth.js');
+    const moved = ['oauthSignIn', 'oauthProvider', 'machineProviders', 'serverCredentials', 'signInErrors'].map((m) => `src/core/auth/${m}.ts`);
+    for (const file of moved) {
+      assert.ok(!atActivation.some((s) => s.endsWith(file)), `${file} loads with the first remote server, not at activation`);
+      assert.ok(auth.some((s) => s.endsWith(file)), `${file} is in dist/auth.js`);
+    }
+    assert.ok(atActivation.some((s) => s.endsWith('src/core/auth/signInMark.ts')), 'the connection tells a SignInError without loading dist/auth.js');
+    assert.deepEqual(auth.filter((s) => s.includes('node_modules/')), [], 'dist/auth.js holds no package');
+    assert.match(fs.readFileSync(path.join(dist, 'auth.js'), 'utf8'), /require\("\.\/core\.js"\)/);
+    // What both hold is copied, so it must be stateless: the build checks it, and so does this.
+    for (const shared of auth.filter((s) => atActivation.includes(s))) {
+      const source = fs.readFileSync(path.join(ROOT, shared.slice(shared.indexOf('src/'))), 'utf8');
+      assert.doesNotMatch(source, /^\s*(export\s+)?class\s|^(export\s+)?let\s/m, `${shared} is in both bundles but holds a class or module state`);
+    }
+  });
+
+  it('a SignInError made by dist/auth.js is told by another copy of isSignInError(), and its message reaches the user as it is', () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const auth = require(path.join(dist, 'auth.js')) as typeof Auth;
+    const err = new auth.SignInError('Signing in to "x" was cancelled.');
+    assert.ok(isSignInError(err));
+    assert.equal(ServerFailure.start(err, { stderr: [] }, 'https://x.test/mcp').message, 'Signing in to "x" was cancelled.');
+    assert.ok(!isSignInError(Object.assign(new Error('not one'), { name: 'SignInError', signInError: true })), 'a name or a plain property is not the mark');
+    assert.deepEqual(shape(auth), shape(loadAuth()));
+  });
+
+  it('dist/auth.js reaches the SDK through the dist/core.js the extension loads: one set of classes', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const auth = require(path.join(dist, 'auth.js')) as typeof Auth;
+    const store = new Map<string, string>();
+    const host = { secrets: { get: async (k: string) => store.get(k), store: async (k: string, v: string) => void store.set(k, v), delete: async (k: string) => void store.delete(k) }, openBrowser: async () => false };
+    const log = { info: () => undefined, warn: () => undefined, error: () => undefined, stderr: () => undefined };
+    const signIn = await auth.OAuthSignIn.prepare('s', 'https://x.test/mcp', {}, { grant: 'client_credentials', clientId: 'c', clientSecret: 'k' }, host, log);
+    assert.ok(signIn?.provider instanceof core.ClientCredentialsProvider, 'the provider is a class of the loaded dist/core.js, not of a copy');
+    signIn.dispose();
   });
 
   it('the lazy bundles export what loadHeavy() and loadJsonc() give the tsc build', () => {

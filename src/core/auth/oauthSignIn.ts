@@ -11,6 +11,7 @@ import { HostOAuthProvider, type AuthorizationRequest } from './oauthProvider';
 import type { OAuthHost } from './ports';
 import { ServerCredentials } from './serverCredentials';
 import { OAuthUnsupportedError, SignInError } from './signInErrors';
+import { isSignInError } from './signInMark';
 
 /** How long the user has to finish signing in, in the browser. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
@@ -76,7 +77,7 @@ export class OAuthSignIn implements Disposable {
    * SignInError when signing in failed.
    */
   async recover(err: unknown, transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
-    if (err instanceof SignInError) throw err;
+    if (isSignInError(err)) throw err; // also one the host threw (ports.ts)
     if (this._machine) {
       // The configured credentials were refused, or the token request failed: no browser can help.
       if (httpStatus(err) === 401 || err instanceof loadHeavy().OAuthError) throw new SignInError(explainSignInFailure(err, this._serverName), { cause: err });

@@ -3,7 +3,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
 import { ServerState } from '../connection/serverState';
 import { Emitter } from '../events';
-import { loadHeavy } from '../lazy/load';
+import { loadHeavy, loadRules } from '../lazy/load';
 import { closedBySandbox, effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { ApprovalRules } from '../policy/approvalPolicy';
@@ -15,7 +15,6 @@ import { maskSecrets } from '../render/secrets';
 import { approveCall, forecastCall, type CallForecast, type CallRules } from './approvalStep';
 import { RuleBindings, memoryRuleBindings } from '../policy/ruleBindings';
 import type { RuleSet } from '../policy/ruleSource';
-import { loadRules } from '../lazy/load';
 import { describeCallError, type CallFailure } from './callErrors';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 import { problemText, type SchemaProblem } from '../tools/schemaProblems';
@@ -144,8 +143,13 @@ export class CallPipeline {
     if (!found) return { kind: 'unknown', sentence: `Server "${sanitizeLine(request.server)}" has no running tool named "${sanitizeLine(request.tool)}": start the server to see what would happen.` };
     const { connection, tool } = found;
     const args = withoutNullOptionals(tool.inputSchema, request.args).args;
-    const annotations = closedBySandbox(effectiveAnnotations(tool, connection.definition.trustAnnotations), this._options.offlineSandboxClosed?.() === true && loadHeavy().sandboxedOffline(connection.definition.spec));
+    const annotations = this._annotationsOf(connection, tool);
     return forecastCall({ server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, approveAll: this.rules.approveAll(), rules: this._callRules(connection) }, this.grants);
+  }
+
+  /** The tool's effective annotations; a server sandboxed offline counts as closed-world when the user chose so (closedBySandbox). */
+  private _annotationsOf(connection: ServerConnection, tool: Tool) {
+    return closedBySandbox(effectiveAnnotations(tool, connection.definition.trustAnnotations), this._options.offlineSandboxClosed?.() === true && loadHeavy().sandboxedOffline(connection.definition.spec));
   }
 
   /** The rules in force and where a call of this server reads its paths (worked out only when a rule is written). */
@@ -269,7 +273,7 @@ export class CallPipeline {
       return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, settings mcpToolHost.rateLimit.*): nothing was sent. Try again in ${slot.retryInMs} ms.` };
     }
 
-    const annotations = closedBySandbox(effectiveAnnotations(tool, connection.definition.trustAnnotations), this._options.offlineSandboxClosed?.() === true && loadHeavy().sandboxedOffline(connection.definition.spec));
+    const annotations = this._annotationsOf(connection, tool);
     const approval = await approveCall(
       { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection) },
       this._approver,

@@ -2,11 +2,11 @@ import type { Tool, Transport } from '@modelcontextprotocol/client';
 import { Emitter, type Disposable, type Event } from '../events';
 import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import type { ResolvedLaunch } from '../config/launch';
-import { OAuthSignIn } from '../auth/oauthSignIn';
+import type { OAuthSignIn } from '../auth/oauthSignIn';
 import type { OAuthHost } from '../auth/ports';
 import { formatCommandLine } from '../transport/commandLine';
 import { StdioTransport } from '../transport/stdioTransport';
-import { loadHeavy } from '../lazy/load';
+import { loadAuth, loadHeavy } from '../lazy/load';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { RawToolResult } from '../render/renderResult';
 import { maskingLog, maskSecrets, safeText } from '../render/secrets';
@@ -180,7 +180,7 @@ export class ServerConnection implements Disposable {
       if (generation !== this._generation) return;
       if (this._state.kind === 'starting' && this._state.message) this._setState(ServerState.starting);
       this._signIn?.dispose();
-      this._signIn = launch.type === 'http' ? await OAuthSignIn.prepare(this.name, launch.url, launch.headers, launch.oauth, this._deps.oauth, this._deps.log) : undefined;
+      this._signIn = launch.type === 'http' ? await loadAuth().OAuthSignIn.prepare(this.name, launch.url, launch.headers, launch.oauth, this._deps.oauth, this._deps.log) : undefined;
       if (generation !== this._generation) return;
       this._launchLine = shown;
       const { client } = await openSession(launch, shown, {

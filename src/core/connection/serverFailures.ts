@@ -1,5 +1,5 @@
 import type { Transport } from '@modelcontextprotocol/client';
-import { SignInError } from '../auth/signInErrors';
+import { isSignInError } from '../auth/signInMark';
 import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import { explainHttpFailure } from '../transport/httpTransports';
 import { StdioTransport } from '../transport/stdioTransport';
@@ -60,7 +60,7 @@ export namespace ServerFailure {
   export function start(err: unknown, end: ServerEnd, url: string | undefined): ServerStartError {
     if (err instanceof ServerStartError) return err;
     if (end.exit) return new ServerStartError(`The server ${how(end.exit)} before finishing the MCP handshake.${lastStderr(end.stderr)}`, end.stderr);
-    if (url !== undefined) return new ServerStartError(err instanceof SignInError ? err.message : explainHttpFailure(err, url), [], { cause: err });
+    if (url !== undefined) return new ServerStartError(isSignInError(err) ? err.message : explainHttpFailure(err, url), [], { cause: err });
     const message = err instanceof Error ? err.message : String(err);
     return new ServerStartError(`The MCP handshake failed: ${message}`, end.stderr, { cause: err });
   }

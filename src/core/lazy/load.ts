@@ -1,8 +1,9 @@
 // The lazy seam (ARCHITECTURE.md "Limits"): typed loaders for the modules that activation must
 // not load. Each `require` runs on first use only (a static import would load it with this file).
 // Compiled by tsc it loads the sibling module; in dist/extension.js, esbuild.mjs turns `./heavy`
-// into dist/core.js and `./jsonc` into dist/jsonc.js, bundles of their own; the CLI bundle holds
-// them inline.
+// into dist/core.js, `./jsonc` into dist/jsonc.js (likewise ./rules, ./auth), bundles of their
+// own; the CLI bundle holds them inline.
+import type * as Auth from './auth';
 import type * as Heavy from './heavy';
 import type * as Jsonc from './jsonc';
 import type * as Rules from './rules';
@@ -26,4 +27,10 @@ export function loadJsonc(): typeof Jsonc {
 export function loadRules(): typeof Rules {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./rules') as typeof Rules;
+}
+
+/** OAuth sign-in (auth.ts), loaded at the launch of the first remote server. */
+export function loadAuth(): typeof Auth {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./auth') as typeof Auth;
 }
