@@ -10,6 +10,7 @@ import { sleep, until } from './wait';
 // basic-vanillajs over stdio: "initialized" only fires when the app's own script ran inside the
 // sandboxed srcdoc frame under our CSP and its ui/initialize crossed the relay and came back.
 const BASIC = path.resolve(__dirname, '../../../node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js');
+const BUDGET = path.resolve(__dirname, '../../../node_modules/@modelcontextprotocol/server-budget-allocator/dist/index.js');
 const settings = () => vscode.workspace.getConfiguration('mcpToolHost');
 const userServers = () => ({ ...(settings().inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) });
 const getTime = () => vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'clock', tool: 'get-time', args: {} });
@@ -24,7 +25,8 @@ describe('tool interfaces (MCP Apps) in the real extension host', () => {
   before(async () => {
     api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
     listener = api.onDidInterface((e) => events.push(e));
-    await settings().update('rules', [{ name: 'clock', server: 'clock', tool: 'get-time', effect: 'allow' }], vscode.ConfigurationTarget.Global);
+    // Neither example server annotates its tools (so they count as destructive and open-world): rules allow them.
+    await settings().update('rules', [{ name: 'clock', server: 'clock', tool: 'get-time', effect: 'allow' }, { name: 'budget', server: 'budget', tool: 'get-budget-data', effect: 'allow' }], vscode.ConfigurationTarget.Global);
     await settings().update('servers', { ...userServers(), clock: { command: process.execPath, args: [BASIC, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } }, vscode.ConfigurationTarget.Global);
     await until('clock running', () => api.pool.get('clock')?.state.kind === 'running' && api.pool.get('clock')!.tools.length > 0, 30_000);
   });
@@ -35,6 +37,7 @@ describe('tool interfaces (MCP Apps) in the real extension host', () => {
     const servers = userServers();
     delete servers.clock;
     delete servers.demo;
+    delete servers.budget;
     await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
     await settings().update('rules', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('apps.enabled', undefined, vscode.ConfigurationTarget.Global);
@@ -77,6 +80,18 @@ describe('tool interfaces (MCP Apps) in the real extension host', () => {
     assert.deepEqual(events.filter((e) => e.tool === 'bar_chart').map((e) => e.what), ['opened', 'initialized', 'input-sent', 'result-sent']);
     assert.equal(interfaceTabs().length, 1);
     assert.match(interfaceTabs()[0].label, /bar_chart \(interface\)/);
+  });
+
+  it("a second npm example, budget-allocator (a 437 KB interface with structured results), renders and is fed", async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await settings().update('servers', { ...userServers(), budget: { command: process.execPath, args: [BUDGET, '--stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } } }, vscode.ConfigurationTarget.Global);
+    await until('budget running', () => api.pool.get('budget')?.state.kind === 'running' && api.pool.get('budget')!.tools.length > 0, 30_000);
+    events = [];
+    const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'budget', tool: 'get-budget-data', args: {} });
+    assert.equal(outcome.kind, 'ok');
+    await until('the budget interface fed', () => events.some((e) => e.tool === 'get-budget-data' && e.what === 'result-sent'), 30_000);
+    assert.deepEqual(events.filter((e) => e.tool === 'get-budget-data').map((e) => e.what), ['opened', 'initialized', 'input-sent', 'result-sent']);
+    assert.match(interfaceTabs()[0].label, /get-budget-data \(interface\)/);
   });
 
   it('with mcpToolHost.apps.enabled off, the call runs and no interface opens', async () => {

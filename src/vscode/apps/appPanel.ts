@@ -20,7 +20,9 @@ export interface AppPanelDeps {
 export interface InterfaceEvent {
   readonly server: string;
   readonly tool: string;
-  readonly what: 'opened' | 'initialized' | 'input-sent' | 'result-sent' | 'closed';
+  readonly what: 'opened' | 'initialized' | 'input-sent' | 'result-sent' | 'dropped' | 'closed';
+  /** For 'dropped': what was dropped and why (too big, too many). */
+  readonly detail?: string;
 }
 
 /** What an interface was opened for: the call it shows. */
@@ -71,8 +73,9 @@ export class AppPanel {
     this._subs.push(
       this._panel.webview.onDidReceiveMessage((m: unknown) => {
         if (!m || typeof m !== 'object') return;
-        const { from, message, variables } = m as { from?: unknown; message?: unknown; variables?: unknown };
+        const { from, message, variables, dropped } = m as { from?: unknown; message?: unknown; variables?: unknown; dropped?: unknown };
         if (from === 'relay' && variables && typeof variables === 'object') theme(variables as Record<string, string>);
+        else if (from === 'relay' && typeof dropped === 'string') this._dropped(sanitizeLine(dropped).slice(0, 100));
         else if (from === 'app') void this._conversation?.then((c) => c.receive(message));
       }),
       this._panel.onDidDispose(() => this.dispose()),
@@ -112,8 +115,14 @@ export class AppPanel {
     this._panel.dispose();
   }
 
-  private _tell(what: InterfaceEvent['what']): void {
-    this._deps.interfaceEvents?.({ server: this.call.server, tool: this.call.tool, what });
+  /** Something the interface sent was dropped (by the relay in the webview, or by the host's own caps). */
+  private _dropped(why: string): void {
+    this._deps.output.appendLine(`[${sanitizeLine(this.call.server)} interface] dropped ${why}`);
+    this._tell('dropped', why);
+  }
+
+  private _tell(what: InterfaceEvent['what'], detail?: string): void {
+    this._deps.interfaceEvents?.({ server: this.call.server, tool: this.call.tool, what, ...(detail === undefined ? {} : { detail }) });
   }
 
   private async _open(variables: Record<string, string>): Promise<AppConversation> {
@@ -127,7 +136,7 @@ export class AppPanel {
         callTool: async (name, args) => resultForApp(await this._deps.pipeline.call({ server, tool: name, args, origin: 'app', keepRaw: true })),
         openLink: (url) => askToOpen(url),
         log: (level, text) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] ${sanitizeLine(level)}: ${sanitizeLine(text).slice(0, 2000)}`),
-        dropped: (why) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] dropped ${why}`),
+        dropped: (why) => this._dropped(why),
       },
     });
   }

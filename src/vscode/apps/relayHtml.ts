@@ -35,14 +35,16 @@ export function relayHtml(doc: AppDocument): string {
   const vscode = acquireVsCodeApi();
   const frame = document.getElementById('app');
   let start = 0, count = 0;
+  const said = new Set();
+  const drop = (why) => { if (!said.has(why)) { said.add(why); vscode.postMessage({ from: 'relay', dropped: why }); } };
   window.addEventListener('message', (event) => {
     if (event.source === frame.contentWindow) {
       const now = Date.now();
       if (now - start >= 1000) { start = now; count = 0; }
-      if (++count > ${MAX_RELAY_PER_SECOND}) return;
+      if (++count > ${MAX_RELAY_PER_SECOND}) return drop('more than ${MAX_RELAY_PER_SECOND} messages a second');
       let size = 0;
-      try { size = JSON.stringify(event.data).length; } catch { return; }
-      if (size > ${MAX_RELAY_CHARS}) return;
+      try { size = JSON.stringify(event.data).length; } catch { return drop('a message that cannot be serialised'); }
+      if (size > ${MAX_RELAY_CHARS}) return drop('a message over ${MAX_RELAY_CHARS / 1024} KiB');
       vscode.postMessage({ from: 'app', message: event.data });
     } else if (event.data && event.data.to === 'app' && frame.contentWindow) {
       frame.contentWindow.postMessage(event.data.message, '*');
