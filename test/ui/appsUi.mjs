@@ -27,7 +27,8 @@ export async function runAppsUiTests(cs, { runDir, shotsDir, root, log = console
   const original = fs.readFileSync(userSettings, 'utf8');
   const clock = { command: NODE24, args: [path.join(root, 'node_modules/@modelcontextprotocol/server-basic-vanillajs/dist/index.js'), '--stdio'] };
   const rules = [{ name: 'clock', server: 'clock', tool: 'get-time', effect: 'allow' }];
-  fs.writeFileSync(userSettings, JSON.stringify({ ...JSON.parse(original), 'mcpToolHost.servers': { clock }, 'mcpToolHost.rules': rules }, null, 2));
+  const demo = { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] };
+  fs.writeFileSync(userSettings, JSON.stringify({ ...JSON.parse(original), 'mcpToolHost.servers': { clock, demo }, 'mcpToolHost.rules': rules }, null, 2));
 
   const browser = await launchBrowser(runDir);
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
@@ -43,10 +44,10 @@ export async function runAppsUiTests(cs, { runDir, shotsDir, root, log = console
   const loopback = http.createServer((_req, res) => (hits++, res.end('reached')));
   await new Promise((resolve) => loopback.listen(0, '127.0.0.1', () => resolve(undefined)));
   const loopbackUrl = `http://127.0.0.1:${/** @type {import('node:net').AddressInfo} */ (loopback.address()).port}/`;
-  /** The app's own frame, to run script in as the app would. */
-  const appFrame = async () => {
-    for (const f of page.frames()) if (f.url() === 'about:srcdoc' && (await f.$('#server-time').catch(() => null))) return f;
-    throw new Error('the app frame was not found');
+  /** The app's own frame (found by an element only it has), to run script in as the app would. */
+  const appFrame = async (marker = '#server-time') => {
+    for (const f of page.frames()) if (f.url() === 'about:srcdoc' && (await f.$(marker).catch(() => null))) return f;
+    throw new Error(`the app frame with ${marker} was not found`);
   };
 
   await ui.session('apps UI', async () => {
@@ -140,6 +141,43 @@ export async function runAppsUiTests(cs, { runDir, shotsDir, root, log = console
       await ui.shot('open-link-asks');
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached', timeout: 10_000 });
+    });
+
+    await check("the demo's Bar Chart: its interface draws the values it was called with, in the editor's colours", async () => {
+      await page.keyboard.press('Escape');
+      await row(/^Bar Chart/).click();
+      const argsTab = page.locator('.tabs-container .tab', { hasText: 'Bar Chart arguments.json' });
+      await argsTab.waitFor({ timeout: 15_000 });
+      await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+A');
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await page.evaluate((t) => navigator.clipboard.writeText(t), '{"values": [3, 1, 4, 1, 5, 9, 2, 6]}');
+      await page.keyboard.press('Control+V');
+      await page.locator('.editor-actions').getByRole('button', { name: 'Call Tool with These Arguments' }).first().click();
+      await page.locator('.tabs-container .tab', { hasText: 'bar_chart (interface)' }).waitFor({ timeout: 30_000 });
+      const chart = page.frameLocator('iframe.webview.ready').last().frameLocator('#active-frame').frameLocator('iframe#app');
+      await chart.locator('#status', { hasText: 'The server drew it too' }).waitFor({ timeout: 30_000 });
+      const bars = await chart.locator('.bar span').allInnerTexts();
+      if (bars.join(',') !== '3,1,4,1,5,9,2,6') throw new Error(`the interface drew ${bars.join(',')}`);
+      await page.mouse.move(700, 880);
+      await ui.shot('bar-chart-interface', editorPart);
+    });
+
+    await check("a destructive call the interface asks for raises the approval prompt, which says the interface asks; Escape denies and the interface hears why", async () => {
+      const frame = await appFrame('#bars');
+      // The interface's own script asks for delete_note on its server (demo), as a hostile one would.
+      const answer = frame.evaluate(`new Promise((resolve) => {
+        window.addEventListener('message', (e) => { if (e.data && e.data.id === 'ui-test-1') resolve(e.data); });
+        window.parent.postMessage({ jsonrpc: '2.0', id: 'ui-test-1', method: 'tools/call', params: { name: 'delete_note', arguments: { name: 'a' } } }, '*');
+      })`);
+      await ui.promptTitle("The tool's interface asks: approve", 20_000);
+      await page.waitForTimeout(400); // the prompt fades in
+      await ui.shot('interface-asks-approval');
+      await page.keyboard.press('Escape');
+      /** @type {any} */
+      const reply = await answer;
+      const text = reply?.result?.content?.[0]?.text ?? '';
+      if (reply?.result?.isError !== true || !/denied/i.test(text)) throw new Error(`the interface heard ${JSON.stringify(reply)}`);
     });
   }, async () => {
     await browser.close();
