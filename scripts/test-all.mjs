@@ -107,6 +107,8 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
   if (packaged && setup) {
     const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
     const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));
+    // chat*.test.js need the test language model: they run in the second instance, which has it.
+    const CHAT_FILE = /^chat.*\.test\.js$/;
     /**
      * @param {import('./e2e/codeServer.mjs').CodeServer} cs
      * @param {string} runDir
@@ -145,7 +147,7 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
     // 1. The product alone, as a user has it: extension-host suite and the UI suites.
     await instance('code-server', [ours], [], async (cs, runDir) => {
       say(`code-server on 127.0.0.1:${cs.port}: extension-host suite`);
-      await runHost(cs, runDir, 'product', hostFiles.filter((f) => f !== 'chat.test.js'));
+      await runHost(cs, runDir, 'product', hostFiles.filter((f) => !CHAT_FILE.test(f)));
       // The test window closed, so its extension host deactivated: every server it ran must be gone.
       const serverProcesses = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => /demo-server\.js|fixtures\/servers\//.test(l) && !l.includes('ps -eo'));
       let left = serverProcesses();
@@ -171,7 +173,7 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
     step('package the test language model .vsix (test/fakelm)', fakeLmPacked);
     if (fakeLmPacked) {
       await instance('code-server-chat', [ours, fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
-        await runHost(cs, runDir, 'chat', ['chat.test.js']);
+        await runHost(cs, runDir, 'chat', hostFiles.filter((f) => CHAT_FILE.test(f)));
         await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say }));
       });
     }

@@ -1,3 +1,4 @@
+import type { ChatDeps } from './vscode/chat/toolLoop';
 import type { InterfaceEvent } from './vscode/apps/appPanel';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
@@ -73,6 +74,8 @@ export interface McpToolHostApi {
   readonly rulesView: vscode.TreeDataProvider<unknown>;
   /** Fires as each tool interface (MCP Apps) opens, initialises, is fed and closes. */
   readonly onDidInterface: vscode.Event<InterfaceEvent>;
+  /** What @mcp opens a called tool's interface with (the chat tests hand it to their handler). */
+  readonly openInterface: NonNullable<ChatDeps['openInterface']>;
 }
 
 let pool: ServerPool | undefined;
@@ -151,6 +154,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const taskCommands = new TaskCommands({ pool, pipeline, tasks, output, logs });
   const rulesView = registerRulesView({ ruleSet, pool, pipeline, workspaceState: context.workspaceState, showReadOnly });
 
+  // Where tool interfaces (MCP Apps) open, for tree, palette and chat calls alike.
+  const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e) };
+  const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().startInterface(interfaceDeps, call);
   context.subscriptions.push(
     output,
     taskCommands,
@@ -169,11 +175,11 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
-    registerChatParticipant({ context, pool, pipeline, asks: chatAsks }),
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface }),
     ...rulesView.disposables,
     ...registerAll(
       commandTable({
-        calls: new CallToolCommand({ pool, pipeline, workspaceState: context.workspaceState, editors, output, interfaceEvents: (e) => interfaceEvents.fire(e) }),
+        calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
         approvals: new ApprovalCommands(grants, pool, audit),
@@ -191,7 +197,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   );
   reload();
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */

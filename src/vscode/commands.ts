@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { interfaceWanted } from './apps/interfaceWanted';
 import type { CallOutcome, CallPipeline } from '../core/calls/callPipeline';
 import type { CallOrigin } from '../core/calls/ports';
 import type { ServerPool } from '../core/connection/serverPool';
@@ -71,7 +72,7 @@ export class CallToolCommand {
  */
 async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>, origin: CallOrigin) {
   // A tool with its own interface (MCP Apps): opened beside the output, fed the arguments and the result.
-  const withInterface = declaresInterface(deps, target);
+  const withInterface = interfaceWanted(deps.pool, target.server, target.tool);
   const toInterface = withInterface ? loadForms().startInterface(deps, target) : undefined;
   const controller = new AbortController();
   let call: Promise<CallOutcome> | undefined;
@@ -123,8 +124,3 @@ async function offerResourceLinks(deps: CallToolDeps, server: string, links: rea
   await showReadOnly(`/resources/${encodeURIComponent(server)}/${encodeURIComponent(name)}${/json/.test(picked.link.mimeType ?? '') && !name.endsWith('.json') ? '.json' : ''}`, read.text);
 }
 
-/** Whether the tool declares an interface and interfaces are on (`mcpToolHost.apps.enabled`); the rest is lazy (appSessions.ts). */
-function declaresInterface(deps: CallToolDeps, target: ToolTarget): boolean {
-  const meta = deps.pool.findTool(target.server, target.tool)?.tool._meta as { ui?: { resourceUri?: unknown }; 'ui/resourceUri'?: unknown } | undefined;
-  return (meta?.ui?.resourceUri ?? meta?.['ui/resourceUri']) !== undefined && vscode.workspace.getConfiguration('mcpToolHost').get<boolean>('apps.enabled', true);
-}

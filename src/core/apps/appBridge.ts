@@ -10,6 +10,8 @@ export const MAX_APP_MESSAGE_BYTES = 1024 * 1024;
 export const MAX_APP_MESSAGES_PER_SECOND = 50;
 /** Tool calls of one interface that may wait or run at once; more are answered "busy". */
 export const MAX_APP_CALLS_IN_FLIGHT = 4;
+/** The longest `ui/message` text an interface may offer to the chat. */
+export const MAX_APP_CHAT_MESSAGE_CHARS = 4_000;
 
 type ToolResult = { content: { type: string; [key: string]: unknown }[]; isError?: boolean; structuredContent?: Record<string, unknown>; [key: string]: unknown };
 
@@ -19,6 +21,11 @@ export interface AppHostHandlers {
   callTool(name: string, args: Record<string, unknown>): Promise<ToolResult>;
   /** `ui/open-link`: true when the user let it open. */
   openLink(url: string): Promise<boolean>;
+  /**
+   * `ui/message` (text only, joined, at most MAX_APP_CHAT_MESSAGE_CHARS): true when the user was
+   * shown it. Only an interface opened from chat has this; elsewhere the capability is not declared.
+   */
+  message?(text: string): Promise<boolean>;
   /** `notifications/message` from the interface (into the server's log). */
   log(level: string, text: string): void;
   /** Something was dropped (too big, too many): said once per kind in the log. */
@@ -49,7 +56,8 @@ export interface AppConversation {
 export async function openAppConversation(options: AppBridgeOptions): Promise<AppConversation> {
   const { AppBridge } = await import('@modelcontextprotocol/ext-apps/app-bridge');
   const transport = new WebviewTransport(options.post, options.handlers.dropped);
-  const bridge = new AppBridge(null, { ...options.hostInfo }, { openLinks: {}, serverTools: {}, logging: {} }, { hostContext: options.hostContext });
+  const { message } = options.handlers;
+  const bridge = new AppBridge(null, { ...options.hostInfo }, { openLinks: {}, serverTools: {}, logging: {}, ...(message ? { message: { text: {} } } : {}) }, { hostContext: options.hostContext });
   let inFlight = 0;
   bridge.oncalltool = async (params) => {
     if (inFlight >= MAX_APP_CALLS_IN_FLIGHT) return { content: [{ type: 'text', text: 'The host is busy with this interface\'s earlier calls; try again.' }], isError: true };
@@ -62,7 +70,10 @@ export async function openAppConversation(options: AppBridgeOptions): Promise<Ap
     }
   };
   bridge.onopenlink = async (params) => ((await options.handlers.openLink(String(params.url))) ? {} : { isError: true });
-  bridge.onmessage = async () => ({ isError: true });
+  bridge.onmessage = async (params) => {
+    const text = messageText(params.content);
+    return message && text && text.length <= MAX_APP_CHAT_MESSAGE_CHARS && (await message(text)) ? {} : { isError: true };
+  };
   bridge.onloggingmessage = (params) => options.handlers.log(String(params.level), typeof params.data === 'string' ? params.data : JSON.stringify(params.data ?? null).slice(0, 4000));
   const initialized = new Promise<void>((resolve) => (bridge.oninitialized = () => resolve()));
   await bridge.connect(transport);
@@ -81,6 +92,13 @@ export async function openAppConversation(options: AppBridgeOptions): Promise<Ap
       await bridge.close();
     },
   };
+}
+
+/** The text blocks of a `ui/message`, joined; undefined when it has none. */
+function messageText(content: unknown): string | undefined {
+  if (!Array.isArray(content)) return undefined;
+  const texts = content.filter((b): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && b.type === 'text' && typeof b.text === 'string').map((b) => b.text);
+  return texts.length ? texts.join('\n') : undefined;
 }
 
 /** An SDK transport whose far end is a webview: what the interface sends arrives through `receive`, capped. */

@@ -5,7 +5,7 @@ import { readAppDocument } from '../../core/apps/appRead';
 import type { AppDocument } from '../../core/apps/appResource';
 import type { AppConversation } from '../../core/apps/appBridge';
 import { loadHeavy } from '../../core/lazy/load';
-import { sanitizeLine } from '../../core/render/sanitize';
+import { sanitizeLine, sanitizeText } from '../../core/render/sanitize';
 import { relayHtml } from './relayHtml';
 
 export interface AppPanelDeps {
@@ -31,6 +31,8 @@ export interface AppCall {
   readonly tool: string;
   readonly uri: string;
   readonly args: Record<string, unknown>;
+  /** Opened for a chat's call: the interface may then offer a message to the chat (`ui/message`). */
+  readonly fromChat?: boolean;
 }
 
 /** How long the webview has to report its theme before the interface starts without it. */
@@ -135,6 +137,7 @@ export class AppPanel {
       handlers: {
         callTool: async (name, args) => resultForApp(await this._deps.pipeline.call({ server, tool: name, args, origin: 'app', keepRaw: true })),
         openLink: (url) => askToOpen(url),
+        message: this.call.fromChat ? (text) => offerToChat(text) : undefined,
         log: (level, text) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] ${sanitizeLine(level)}: ${sanitizeLine(text).slice(0, 2000)}`),
         dropped: (why) => this._dropped(why),
       },
@@ -158,6 +161,15 @@ function resultForApp(outcome: CallOutcome): { content: { type: string; text: st
     default:
       return error(outcome.message);
   }
+}
+
+/**
+ * `ui/message` from an interface a chat opened: shown, not sent. The text goes into the chat's
+ * input for @mcp, where the user reads it and sends it, edits it, or clears it.
+ */
+async function offerToChat(text: string): Promise<boolean> {
+  await vscode.commands.executeCommand('workbench.action.chat.open', { query: `@mcp ${sanitizeText(text).trim()}`, isPartialQuery: true });
+  return true;
 }
 
 /** `ui/open-link`: asks first, showing the exact URL; only http(s) and mailto. */

@@ -5,7 +5,7 @@ import { sanitizeLine } from '../../core/render/sanitize';
 import { AppPanel, openAppPanel, type AppPanelDeps } from './appPanel';
 
 /** An interface opened (for "Open Interface"): its call and outcome, to show again. */
-type LastInterface = { deps: AppPanelDeps; server: string; tool: string; uri: string; args: Record<string, unknown>; outcome?: CallOutcome; panel?: AppPanel };
+type LastInterface = { deps: AppPanelDeps; server: string; tool: string; uri: string; args: Record<string, unknown>; fromChat?: boolean; outcome?: CallOutcome; panel?: AppPanel };
 let last: LastInterface | undefined;
 /** The last interface of each tool (key: server, NUL, tool), for "Open Interface" on its row; one panel is shown at a time. */
 const lastOfTool = new Map<string, LastInterface>();
@@ -16,7 +16,7 @@ const keyOf = (server: string, tool: string) => `${server}\0${tool}`;
  * arguments; returns what to do with the outcome (send it to the interface), or undefined when the
  * tool has no usable interface (a bad one is said once, plainly; the text result is shown anyway).
  */
-export async function startInterface(deps: AppPanelDeps, call: { server: string; tool: string; args: Record<string, unknown> }): Promise<((outcome: CallOutcome) => void) | undefined> {
+export async function startInterface(deps: AppPanelDeps, call: { server: string; tool: string; args: Record<string, unknown>; fromChat?: boolean }): Promise<((outcome: CallOutcome) => void) | undefined> {
   const tool = deps.pool.findTool(call.server, call.tool)?.tool;
   const ref = tool ? appReferenceOf(tool) : { kind: 'none' as const };
   if (ref.kind === 'none') return undefined;

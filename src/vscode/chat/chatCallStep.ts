@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { interfaceWanted } from '../apps/interfaceWanted';
 import type { CallOutcome } from '../../core/calls/callPipeline';
 import { callLine, toolResultText } from '../../core/chat/callReport';
 import { shortArgs } from '../../core/chat/markdown';
@@ -22,16 +23,25 @@ export async function runChatCall(
 ): Promise<CallOutcome> {
   const label = `${sanitizeLine(target.server)} › ${sanitizeLine(target.tool)}`;
   stream.progress(vscode.l10n.t('Calling {0} {1}', label, shortArgs(target.args, 60)));
+  // A tool with its own interface (MCP Apps): opened beside the chat (VS Code gives extensions no
+  // inline webview in a chat response), fed the arguments and the result.
+  const withInterface = deps.openInterface !== undefined && interfaceWanted(deps.pool, target.server, target.tool);
+  const toInterface = deps.openInterface && withInterface ? deps.openInterface({ ...target, fromChat: true }) : undefined;
   const call = () =>
     deps.pipeline.call({
       ...target,
       origin: 'chat',
+      keepRaw: withInterface,
       signal,
       onProgress: (p) => stream.progress(`${label}: ${p.message ?? (p.total ? vscode.l10n.t('{0} of {1}', p.progress, p.total) : String(p.progress))}`),
     });
   // A server that asks for input during this call asks in this chat response (chatAsks.ts).
   const outcome = await (deps.asks ? deps.asks.during(target, stream, signal, call) : call());
   stream.markdown(callLine(target.server, target.tool, target.args, outcome));
+  if (toInterface) {
+    void toInterface.then((send) => send?.(outcome));
+    stream.button({ command: 'mcpToolHost.openInterface', title: vscode.l10n.t('Open Interface'), arguments: [{ server: target.server, tool: target.tool }] });
+  }
   return outcome;
 }
 

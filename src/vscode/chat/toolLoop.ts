@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { CallPipeline } from '../../core/calls/callPipeline';
+import type { CallOutcome, CallPipeline } from '../../core/calls/callPipeline';
 import type { ServerPool } from '../../core/connection/serverPool';
 import type { ChatAsks } from '../chatAsks';
 import { callLine } from '../../core/chat/callReport';
@@ -16,6 +16,8 @@ export interface ChatDeps {
   readonly pipeline: CallPipeline;
   /** Where a server's request during a chat call is shown (in that chat response); without it, in a prompt. */
   readonly asks?: ChatAsks;
+  /** Opens a called tool's interface (MCP Apps, appSessions.ts) and returns what sends it the outcome; without it, chat shows text only. */
+  readonly openInterface?: (call: { server: string; tool: string; args: Record<string, unknown>; fromChat: true }) => Promise<((outcome: CallOutcome) => void) | undefined>;
 }
 
 /** What a free-text request did; the ChatResult's metadata (tests and follow-ups read it). */
