@@ -87,4 +87,17 @@ describe('an interface\'s conversation with the host (MCP Apps)', () => {
     assert.deepEqual(result.content, [{ type: 'text', text: 'ran after' }]);
     await conversation.close();
   });
+
+  it('with a message handler (an interface chat opened), ui/message is declared and its text handed over; too long or without text is refused', async () => {
+    const offered: string[] = [];
+    const { app, view, conversation } = await pair({ message: async (text) => (offered.push(text), true) });
+    await app.connect(view as never);
+    await conversation.initialized;
+    assert.deepEqual(app.getHostCapabilities()?.message, { text: {} });
+    assert.deepEqual(await app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'one' }, { type: 'text', text: 'two' }] }), {});
+    assert.equal((await app.sendMessage({ role: 'user', content: [{ type: 'text', text: 'x'.repeat(4_001) }] })).isError, true);
+    assert.equal((await app.sendMessage({ role: 'user', content: [{ type: 'image', data: 'AA==', mimeType: 'image/png' }] })).isError, true);
+    assert.deepEqual(offered, ['one\ntwo']);
+    await conversation.close();
+  });
 });
