@@ -38,7 +38,7 @@ export class CallToolCommand {
   async run(target?: ToolTarget | TreeNode): Promise<CallOutcome | undefined> {
     const { pool, pipeline, workspaceState } = this._deps;
     const origin: CallOrigin = target ? 'tree' : 'palette';
-    const picked: ToolTarget | undefined = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool, vscode.l10n.t('MCP Tool Host: Call Tool'), vscode.l10n.t('Pick a tool to call'));
+    const picked: ToolTarget | undefined = target && 'tool' in target ? { server: target.server, tool: target.tool, args: 'args' in target ? target.args : undefined } : await pickTool(pool, vscode.l10n.t('MCP Tool Host: Call Tool'), vscode.l10n.t('Pick a tool to call'), this._deps.pipeline.rules);
     if (!picked) return undefined;
     const found = pool.findTool(picked.server, picked.tool);
     if (!found) {

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
 import { sanitizeLine } from '../core/render/sanitize';
-import { displayName, effectiveAnnotations } from '../core/tools/annotations';
+import { displayName } from '../core/tools/annotations';
+import { toolAnnotations, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { badgeDescription } from '../core/tools/toolBadges';
 
 /** A tool of a running server, as the pickers and tree rows name it. */
@@ -15,14 +16,14 @@ export interface PickedTool {
  * each with its badges; `undefined` when cancelled or when no server lists tools (the user is
  * told so). Names are shown through `sanitizeLine` (a server picks them) and the real ones returned.
  */
-export async function pickTool(pool: ServerPool, title: string, placeHolder: string): Promise<PickedTool | undefined> {
+export async function pickTool(pool: ServerPool, title: string, placeHolder: string, rules?: ApprovalRules): Promise<PickedTool | undefined> {
   type Item = vscode.QuickPickItem & { target?: PickedTool };
   const items: Item[] = [];
   for (const c of pool.connections) {
     if (c.tools.length === 0) continue;
     items.push({ label: sanitizeLine(c.name), kind: vscode.QuickPickItemKind.Separator });
     for (const t of c.tools) {
-      const badges = badgeDescription(effectiveAnnotations(t, c.definition.trustAnnotations));
+      const badges = badgeDescription(toolAnnotations(rules, c.name, t, c.definition.trustAnnotations));
       items.push({ label: sanitizeLine(displayName(t)), description: `${sanitizeLine(c.name)} · ${badges}`, detail: sanitizeLine(t.description ?? ''), target: { server: c.name, tool: t.name } });
     }
   }

@@ -2,8 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { ServerConnection } from '../core/connection/serverConnection';
 import { assertNever, type Disposable } from '../core/events';
-import { effectiveAnnotations } from '../core/tools/annotations';
-import { callVerdict, type ApprovalRules } from '../core/policy/approvalPolicy';
+import { callVerdict, toolAnnotations, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem } from './treeItems';
 import type { TaskBoard } from '../core/calls/taskBoard';
 import { toolTooltip, type LastError } from './tooltips';
@@ -183,7 +182,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   }
 
   private _annotations(node: ToolNode) {
-    return effectiveAnnotations(node.definition, this._pool.get(node.server)?.definition.trustAnnotations ?? false);
+    return toolAnnotations(this._rules, node.server, node.definition, this._pool.get(node.server)?.definition.trustAnnotations ?? false);
   }
 
   private _remember(c: ServerConnection): void {

@@ -17,7 +17,7 @@ export type WhatIfAnswer = CallForecast | { readonly kind: 'unknown'; readonly s
 const LAST_ARGS = (server: string, tool: string) => `whatIfArgs:${server}/${tool}`;
 
 export async function whatWouldHappen(deps: RulesViewDeps, target?: WhatIfTarget): Promise<WhatIfAnswer | undefined> {
-  const picked = target?.tool !== undefined ? target : await pickTool(deps.pool, vscode.l10n.t('MCP Tool Host: What Would Happen'), vscode.l10n.t('Pick a tool to see what a call of it would meet'));
+  const picked = target?.tool !== undefined ? target : await pickTool(deps.pool, vscode.l10n.t('MCP Tool Host: What Would Happen'), vscode.l10n.t('Pick a tool to see what a call of it would meet'), deps.pipeline.rules);
   if (!picked) return undefined;
   const found = deps.pool.findTool(picked.server, picked.tool);
   if (!found) {

@@ -44,6 +44,8 @@ export interface HostOptions {
   readonly audit?: AuditLog;
   /** The "approve every call" setting. */
   readonly approveAll?: boolean;
+  /** The user chose "an offline sandboxed server is closed-world" (mcpToolHost.sandbox.offlineIsClosedWorld). */
+  readonly offlineSandboxClosed?: boolean;
   /** Answers each approval (instead of the fixed `answer`). */
   readonly answer?: (request: ApprovalRequest) => ApprovalDecision;
 }
@@ -84,6 +86,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     ruleBindings: options.ruleBindings,
     workspaceFolder: () => options.workspaceFolder,
     approveAll: () => options.approveAll === true,
+    offlineSandboxClosed: () => options.offlineSandboxClosed === true,
     audit: options.audit,
   });
   pool.apply(parseServers(servers, 'user'), { autoStart: false });

@@ -4,7 +4,8 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { sandboxCheck } from '../../src/core/transport/sandbox';
-import { FIXTURES, makeHost, node, ROOT } from './helpers';
+import { callVerdict, toolAnnotations } from '../../src/core/policy/approvalPolicy';
+import { DEMO_SERVER, FIXTURES, makeHost, node, ROOT } from './helpers';
 
 const PROBE = path.join(FIXTURES, 'sandbox-probe.cjs');
 const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -81,6 +82,23 @@ describe('sandboxed stdio servers (bubblewrap; real processes)', function () {
       assert.equal(await probe(h, 'connect', String(port), child), 'allowed');
     });
   }
+
+  it('"offline is closed-world" holds in one place: what the tree, chat and picker show (rules.annotationsOf) and what the call does agree', async () => {
+    const judged = async (offlineSandboxClosed: boolean) => {
+      const h = makeHost({ demo: node(DEMO_SERVER, { sandbox: { network: 'none' } }) }, 'deny', { offlineSandboxClosed });
+      hosts.push(h);
+      await h.pool.get('demo')!.start();
+      const tool = h.pool.get('demo')!.tools.find((t) => t.name === 'fetch_url')!;
+      const shown = toolAnnotations(h.pipeline.rules, 'demo', tool, false);
+      const verdict = callVerdict('demo', tool, shown, h.pipeline.rules).kind;
+      const outcome = await h.pipeline.call({ server: 'demo', tool: 'fetch_url', args: { url: 'http://127.0.0.1:9/' }, origin: 'api' });
+      return { openWorld: shown.openWorld, verdict, asked: h.approvals.length, sent: outcome.kind !== 'denied' };
+    };
+    assert.deepEqual(await judged(true), { openWorld: { value: false, source: 'sandbox' }, verdict: 'runs', asked: 0, sent: true });
+    const open = await judged(false);
+    assert.equal(open.openWorld.value, true);
+    assert.deepEqual([open.verdict, open.asked, open.sent], ['asks', 1, false]);
+  });
 
   it('"sandbox": false is an explicit "unsandboxed"', async () => {
     const h = probeHost(false);

@@ -112,7 +112,15 @@ export class CallPipeline {
   ) {
     this.grants = _options.grants ?? new GrantStore(memoryPersistence());
     this.ruleBindings = _options.ruleBindings ?? new RuleBindings(memoryRuleBindings());
-    this.rules = { approveAll: _options.approveAll ?? (() => false), grants: this.grants, launchOf: (server) => _pool.launchOf(server) };
+    this.rules = {
+      approveAll: _options.approveAll ?? (() => false),
+      grants: this.grants,
+      launchOf: (server) => _pool.launchOf(server),
+      annotationsOf: (server, tool) => {
+        const connection = _pool.get(server);
+        return connection && this._annotationsOf(connection, tool);
+      },
+    };
     this._rateLimiter = _options.rateLimiter ?? new RateLimiter();
   }
 

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import type { EffectiveAnnotations } from '../tools/annotations';
+import { effectiveAnnotations, type EffectiveAnnotations } from '../tools/annotations';
 import type { GrantCheck, GrantScope } from './grants';
 import { pinTool, type ToolPin } from './toolPin';
 
@@ -32,10 +32,22 @@ export interface GrantLookup {
  * The user's rules a verdict applies: "approve every call", and the grants given so far, which
  * hold only for the launch they were given under (`launchOf` a server names it: `launchKey`).
  */
-export type ApprovalRules = { approveAll(): boolean } & (
+export type ApprovalRules = {
+  approveAll(): boolean;
+  /** The annotations a call of this tool is judged by (the pipeline's: a sandbox may close its world); undefined for an unknown server. */
+  annotationsOf?(server: string, tool: Tool): EffectiveAnnotations | undefined;
+} & (
   | { readonly grants?: undefined }
   | { readonly grants: GrantLookup; launchOf(server: string): string | undefined }
 );
+
+/**
+ * The annotations every surface shows and judges a tool by: the ones its calls are decided by
+ * (`ApprovalRules.annotationsOf`), or, without a pipeline, the tool's own as trusted or not.
+ */
+export function toolAnnotations(rules: ApprovalRules | undefined, server: string, tool: Tool, trustAnnotations: boolean): EffectiveAnnotations {
+  return rules?.annotationsOf?.(server, tool) ?? effectiveAnnotations(tool, trustAnnotations);
+}
 
 /** Will a call ask first, and why. */
 export type CallVerdict =

@@ -1,9 +1,9 @@
 import * as vscode from 'vscode';
 import type { ServerPool } from '../../core/connection/serverPool';
 import { ServerState } from '../../core/connection/serverState';
-import { displayName, effectiveAnnotations } from '../../core/tools/annotations';
+import { displayName } from '../../core/tools/annotations';
 import { mdCode, mdText } from '../../core/chat/markdown';
-import { callVerdict, type ApprovalRules } from '../../core/policy/approvalPolicy';
+import { callVerdict, toolAnnotations, type ApprovalRules } from '../../core/policy/approvalPolicy';
 import { badgeDescription } from '../../core/tools/toolBadges';
 import { serverEnabled, toolEnabled, type ChatSettings } from './chatSettings';
 
@@ -30,7 +30,7 @@ export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: A
     if (!ServerState.isRunning(c.state)) return `${head}\n\n${vscode.l10n.t('Not running ({0}): its tools are not available.', mdText(ServerState.label(c.state)))}`;
     if (c.tools.length === 0) return `${head}\n\n${vscode.l10n.t('No tools.')}`;
     const rows = c.tools.map((t) => {
-      const a = effectiveAnnotations(t, c.definition.trustAnnotations);
+      const a = toolAnnotations(rules, c.name, t, c.definition.trustAnnotations);
       const badges = badgeDescription(a);
       const asks = callVerdict(c.name, t, a, rules).kind === 'asks' ? ` · ${vscode.l10n.t('asks first')}` : '';
       const off = toolEnabled(settings, c.name, t.name) ? '' : ` ${vscode.l10n.t('(off for chat)')}`;

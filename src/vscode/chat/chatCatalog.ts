@@ -3,7 +3,8 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../../core/connection/serverPool';
 import type { ServerConnection } from '../../core/connection/serverConnection';
 import { ServerState } from '../../core/connection/serverState';
-import { displayName, effectiveAnnotations, type EffectiveAnnotations } from '../../core/tools/annotations';
+import { displayName, type EffectiveAnnotations } from '../../core/tools/annotations';
+import { toolAnnotations, type ApprovalRules } from '../../core/policy/approvalPolicy';
 import type { BudgetCandidate } from '../../core/chat/toolBudget';
 import { serverEnabled, toolEnabled, type ChatSettings } from './chatSettings';
 
@@ -52,7 +53,7 @@ export async function waitForStartingServers(pool: ServerPool, settings: ChatSet
   }
 }
 
-export function chatCatalog(pool: ServerPool, settings: ChatSettings): ChatCatalog {
+export function chatCatalog(pool: ServerPool, settings: ChatSettings, rules?: ApprovalRules): ChatCatalog {
   const tools: ChatTool[] = [];
   const down: { server: string; state: string }[] = [];
   const disabledServers: string[] = [];
@@ -65,13 +66,13 @@ export function chatCatalog(pool: ServerPool, settings: ChatSettings): ChatCatal
       down.push({ server: c.name, state: ServerState.label(c.state) });
       continue;
     }
-    tools.push(...toolsOf(c, settings));
+    tools.push(...toolsOf(c, settings, rules));
   }
   return { tools, down, disabledServers };
 }
 
-function toolsOf(c: ServerConnection, settings: ChatSettings): ChatTool[] {
+function toolsOf(c: ServerConnection, settings: ChatSettings, rules: ApprovalRules | undefined): ChatTool[] {
   return c.tools
     .filter((t) => toolEnabled(settings, c.name, t.name))
-    .map((t) => ({ server: c.name, tool: t.name, title: displayName(t), description: t.description, definition: t, annotations: effectiveAnnotations(t, c.definition.trustAnnotations) }));
+    .map((t) => ({ server: c.name, tool: t.name, title: displayName(t), description: t.description, definition: t, annotations: toolAnnotations(rules, c.name, t, c.definition.trustAnnotations) }));
 }

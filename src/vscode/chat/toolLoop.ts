@@ -44,7 +44,7 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
   if (!model) return finish(stream, noModel(), { rounds: 0, calls: [], offered: [], leftOut: [], stopped: 'no-model' });
   const settings = readChatSettings();
   await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(vscode.l10n.t('Waiting for {0} to start...', names.join(', '))));
-  const catalog = chatCatalog(deps.pool, settings);
+  const catalog = chatCatalog(deps.pool, settings, deps.pipeline.rules);
   const choice = selectTools(catalog.tools, { prompt: request.prompt, pinnedServers: pinnedServers(context.history), max: MAX_CHAT_TOOLS });
   const byName = modelToolNames(choice.selected);
   const tools = [...byName].map(([name, tool]) => toModelTool(name, tool));
