@@ -25,6 +25,8 @@ import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 process.chdir(root);
 const results = path.join(root, 'test-results');
+/** Host tests that need the test-only language model (test/fakelm): they run in the chat instance. */
+const CHAT_HOST_FILES = ['chat.test.js', 'lmTools.test.js'];
 fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(path.join(results, 'screenshots'), { recursive: true });
 const t0 = Date.now();
@@ -145,7 +147,7 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
     // 1. The product alone, as a user has it: extension-host suite and the UI suites.
     await instance('code-server', [ours], [], async (cs, runDir) => {
       say(`code-server on 127.0.0.1:${cs.port}: extension-host suite`);
-      await runHost(cs, runDir, 'product', hostFiles.filter((f) => f !== 'chat.test.js'));
+      await runHost(cs, runDir, 'product', hostFiles.filter((f) => !CHAT_HOST_FILES.includes(f)));
       // The test window closed, so its extension host deactivated: every server it ran must be gone.
       const serverProcesses = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => /demo-server\.js|fixtures\/servers\//.test(l) && !l.includes('ps -eo'));
       let left = serverProcesses();
@@ -171,7 +173,7 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
     step('package the test language model .vsix (test/fakelm)', fakeLmPacked);
     if (fakeLmPacked) {
       await instance('code-server-chat', [ours, fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
-        await runHost(cs, runDir, 'chat', ['chat.test.js']);
+        await runHost(cs, runDir, 'chat', CHAT_HOST_FILES);
         await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say }));
       });
     }
