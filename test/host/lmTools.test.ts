@@ -159,10 +159,29 @@ describe('the hosted tools in every chat: language-model tools (issue 19)', func
     assert.match(await invoke(LM_CALL_TOOL, { server: hit.server, tool: hit.tool, arguments: { 'fi\u200ble': 'notes.txt' } }), /^peeked at \{"file":"notes\.txt"\}$/, 'sent to the real tool with the real parameter name (the echo is sanitised on its way back)');
   });
 
+  it("cancelling the chat's invocation aborts the MCP call in flight", async () => {
+    const source = new vscode.CancellationTokenSource();
+    const started = Date.now();
+    const pending = vscode.lm.invokeTool(LM_CALL_TOOL, { input: { server: 'demo', tool: 'slow_count', arguments: { steps: 50, delayMs: 200 } }, toolInvocationToken: undefined }, source.token).then(
+      (r) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join(''),
+      (e: unknown) => `rejected: ${String(e)}`,
+    );
+    await until('the call in flight', () => api.pipeline.callsInFlight > 0, CHAT_WAIT_MS);
+    await sleep(500);
+    source.cancel();
+    const ended = await pending;
+    assert.match(ended, /^The user cancelled this call\.$|^rejected: .*Cancel/i);
+    assert.ok(Date.now() - started < 5_000, 'returned soon after the cancellation, not after 10 s of counting');
+    await until('no call in flight', () => api.pipeline.callsInFlight === 0, 5_000);
+  });
+
   it('mcpToolHost.lmTools.enabled off: the tools refuse with a sentence and nothing is called', async () => {
     await lmConfig().update('enabled', false, vscode.ConfigurationTarget.Global);
     const off = /^Not available: the user turned off the MCP Tool Host tools for chats \(setting mcpToolHost\.lmTools\.enabled\)\.$/;
     assert.match(await invoke(LM_SEARCH_TOOL, { query: 'note' }), off);
     assert.match(await invoke(LM_CALL_TOOL, { server: 'demo', tool: 'read_note', arguments: { name: 'welcome' } }), off);
+    // The contribution's `when` hides them from the tools a chat can offer (invokeTool, as above, still reaches them).
+    const hidden = await until('our tools hidden', () => !vscode.lm.tools.some((t) => t.tags.includes('mcpToolHost')), 5_000).catch(() => false);
+    assert.ok(hidden, `still listed: ${vscode.lm.tools.filter((t) => t.tags.includes('mcpToolHost')).map((t) => t.name).join(', ')}`);
   });
 });

@@ -3,13 +3,13 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import {
-  callInvocationMarkdown,
+  callInvocationParts,
   DEFAULT_SEARCH_LIMIT,
   findByWords,
   LM_TOOLS_OFF_TEXT,
   parseCallInput,
   parseSearchInput,
-  searchInvocationMarkdown,
+  searchInvocationQuery,
   searchResultText,
   unreachableText,
   type LmCatalogTool,
@@ -108,11 +108,10 @@ describe('language-model tools: search and what the model reads (issue 19 B)', (
   });
 
   it('attacker: what VS Code shows of a call renders no link, image or formatting from a server or model', () => {
-    const shown = callInvocationMarkdown({ server: 'ev[i](command:x)l', tool: 'read`_note', args: { name: '![img](https://evil.example/)\u202e' } });
-    assert.equal(shown.running, 'Calling ``read`_note`` on ev\\[i\\]\\(command\\:x\\)l `{"name":"![img](https://evil.example/)"}`');
-    assert.match(shown.done, /^Called /);
-    const search = searchInvocationMarkdown({ query: '**bold** [x](y)', limit: 5 });
-    assert.equal(search.running, 'Searching the hosted MCP tools for `**bold** [x](y)`');
+    const shown = callInvocationParts({ server: 'ev[i](command:x)l', tool: 'read`_note', args: { name: '![img](https://evil.example/)\u202e' } });
+    assert.deepEqual(shown, { tool: '``read`_note``', server: 'ev\\[i\\]\\(command\\:x\\)l', args: '`{"name":"![img](https://evil.example/)"}`' });
+    assert.equal(searchInvocationQuery({ query: '**bold** [x](y)', limit: 5 }), '`**bold** [x](y)`');
+    assert.equal(searchInvocationQuery({ query: 'q'.repeat(500), limit: 5 }).length, 122, 'a long query is cut');
   });
 
   it('no match says so; an unreachable tool gets one sentence whatever the reason', () => {

@@ -126,14 +126,12 @@ export function serverDownText(server: string, state: string): string {
 /** The refusal when the user turned the language-model tools off. */
 export const LM_TOOLS_OFF_TEXT = 'Not available: the user turned off the MCP Tool Host tools for chats (setting mcpToolHost.lmTools.enabled).';
 
-/** What VS Code shows while a call runs and after (Markdown, every server string escaped). */
-export function callInvocationMarkdown(input: CallInput): { readonly running: string; readonly done: string } {
-  const what = `${mdCode(input.tool)} on ${mdText(input.server)} ${mdCode(shortArgs(input.args, 120))}`;
-  return { running: `Calling ${what}`, done: `Called ${what}` };
+/** A call's parts as VS Code shows them while it runs (Markdown, every server or model string escaped; the sentence around them is the caller's). */
+export function callInvocationParts(input: CallInput): { readonly tool: string; readonly server: string; readonly args: string } {
+  return { tool: mdCode(input.tool), server: mdText(input.server), args: mdCode(shortArgs(input.args, 120)) };
 }
 
-/** What VS Code shows while a search runs and after. */
-export function searchInvocationMarkdown(input: SearchInput): { readonly running: string; readonly done: string } {
-  const query = mdCode(input.query.length > 120 ? `${input.query.slice(0, 119)}…` : input.query);
-  return { running: `Searching the hosted MCP tools for ${query}`, done: `Searched the hosted MCP tools for ${query}` };
+/** A search query as VS Code shows it (Markdown code, cut to 120 characters). */
+export function searchInvocationQuery(input: SearchInput): string {
+  return mdCode(input.query.length > 120 ? `${input.query.slice(0, 119)}…` : input.query);
 }

@@ -4,12 +4,12 @@ import * as vscode from 'vscode';
 import type { CallPipeline } from '../../core/calls/callPipeline';
 import { toolResultText } from '../../core/chat/callReport';
 import {
-  callInvocationMarkdown,
+  callInvocationParts,
   findByWords,
   LM_TOOLS_OFF_TEXT,
   parseCallInput,
   parseSearchInput,
-  searchInvocationMarkdown,
+  searchInvocationQuery,
   searchResultText,
   serverDownText,
   unreachableText,
@@ -49,8 +49,11 @@ export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> 
     prepareInvocation(options) {
       const input = parseSearchInput(options.input);
       if (!input.ok) return { invocationMessage: vscode.l10n.t('Searching the hosted MCP tools') };
-      const text = searchInvocationMarkdown(input.value);
-      return { invocationMessage: new vscode.MarkdownString(text.running), pastTenseMessage: new vscode.MarkdownString(text.done) };
+      const query = searchInvocationQuery(input.value);
+      return {
+        invocationMessage: new vscode.MarkdownString(vscode.l10n.t('Searching the hosted MCP tools for {0}', query)),
+        pastTenseMessage: new vscode.MarkdownString(vscode.l10n.t('Searched the hosted MCP tools for {0}', query)),
+      };
     },
     async invoke(options, token) {
       if (!lmToolsEnabled()) return textResult(LM_TOOLS_OFF_TEXT);
@@ -76,8 +79,11 @@ export function callTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
     prepareInvocation(options) {
       const input = parseCallInput(options.input);
       if (!input.ok) return { invocationMessage: vscode.l10n.t('Calling a hosted MCP tool') };
-      const text = callInvocationMarkdown(input.value);
-      return { invocationMessage: new vscode.MarkdownString(text.running), pastTenseMessage: new vscode.MarkdownString(text.done) };
+      const { tool, server, args } = callInvocationParts(input.value);
+      return {
+        invocationMessage: new vscode.MarkdownString(vscode.l10n.t('Calling {0} on {1} {2}', tool, server, args)),
+        pastTenseMessage: new vscode.MarkdownString(vscode.l10n.t('Called {0} on {1} {2}', tool, server, args)),
+      };
     },
     async invoke(options, token) {
       if (!lmToolsEnabled()) return textResult(LM_TOOLS_OFF_TEXT);
