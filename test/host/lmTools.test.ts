@@ -178,10 +178,11 @@ describe('the hosted tools in every chat: language-model tools (issue 19)', func
   it('mcpToolHost.lmTools.enabled off: the tools refuse with a sentence and nothing is called', async () => {
     await lmConfig().update('enabled', false, vscode.ConfigurationTarget.Global);
     const off = /^Not available: the user turned off the MCP Tool Host tools for chats \(setting mcpToolHost\.lmTools\.enabled\)\.$/;
+    const before = (await auditRecords()).length;
     assert.match(await invoke(LM_SEARCH_TOOL, { query: 'note' }), off);
     assert.match(await invoke(LM_CALL_TOOL, { server: 'demo', tool: 'read_note', arguments: { name: 'welcome' } }), off);
-    // The contribution's `when` hides them from the tools a chat can offer (invokeTool, as above, still reaches them).
-    const hidden = await until('our tools hidden', () => !vscode.lm.tools.some((t) => t.tags.includes('mcpToolHost')), 5_000).catch(() => false);
-    assert.ok(hidden, `still listed: ${vscode.lm.tools.filter((t) => t.tags.includes('mcpToolHost')).map((t) => t.name).join(', ')}`);
+    assert.equal((await auditRecords()).length, before, 'nothing reached the pipeline');
+    // Chats offer them no more: the contribution's `when` is false. vscode.lm.tools cannot show it
+    // (it lists every tool, hidden ones too: the workbench's getAllToolsIncludingDisabled), so the refusal is what is tested here.
   });
 });
