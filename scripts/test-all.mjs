@@ -107,8 +107,8 @@ if (!fatal && !process.argv.includes('--skip-e2e')) {
   if (packaged && setup) {
     const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
     const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));
-    // chat*.test.js need the test language model: they run in the second instance, which has it.
-    const CHAT_FILE = /^chat.*\.test\.js$/;
+    // These need the test language model (chat*.test.js, lmTools.test.js): they run in the second instance, which has it.
+    const CHAT_FILE = /^(chat.*|lmTools)\.test\.js$/;
     /**
      * @param {import('./e2e/codeServer.mjs').CodeServer} cs
      * @param {string} runDir

@@ -45,6 +45,7 @@ import { eraMemoryFor } from './vscode/eraMemory';
 import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
+import { registerLmTools } from './vscode/chat/lmToolRegistration';
 import { ChatAsks } from './vscode/chatAsks';
 import { rootsOffer } from './core/config/roots';
 import { TaskBoard } from './core/calls/taskBoard';
@@ -176,6 +177,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     chatAsks,
     interfaceEvents,
     registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface }),
+    registerLmTools({ pool, pipeline }),
     ...rulesView.disposables,
     ...registerAll(
       commandTable({

@@ -125,7 +125,10 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
     qp.title = request.origin === 'app'
       ? // Not the user's click: the tool's own interface (MCP Apps) asked for this call.
         vscode.l10n.t("The tool's interface asks: approve {0} on {1}? [{2}]", tool, sanitizeLine(request.server), badgeDescription(request.annotations))
-      : vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, sanitizeLine(request.server), badgeDescription(request.annotations));
+      : request.origin === 'lm-tool'
+        ? // Not the user's click either: a chat's language model asked, through our language-model tools.
+          vscode.l10n.t("A chat's language model asks: approve {0} on {1}? [{2}]", tool, sanitizeLine(request.server), badgeDescription(request.annotations))
+        : vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, sanitizeLine(request.server), badgeDescription(request.annotations));
     qp.placeholder = vscode.l10n.t('Arguments: {0}', argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText);
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;

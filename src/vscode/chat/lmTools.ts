@@ -1,0 +1,108 @@
+// The hosted tools in every chat (VS Code language-model tools, issue 19 part B): the search and
+// call tools' bodies, loaded with dist/chat.js at their first use (lmToolRegistration.ts registers them).
+import * as vscode from 'vscode';
+import type { CallPipeline } from '../../core/calls/callPipeline';
+import { toolResultText } from '../../core/chat/callReport';
+import {
+  callInvocationParts,
+  findByWords,
+  LM_TOOLS_OFF_TEXT,
+  parseCallInput,
+  parseSearchInput,
+  searchInvocationQuery,
+  searchResultText,
+  serverDownText,
+  unreachableText,
+  type FindTools,
+  type LmCatalogTool,
+} from '../../core/chat/lmTools';
+import type { ServerPool } from '../../core/connection/serverPool';
+import { chatCatalog, waitForStartingServers, type ChatCatalog } from './chatCatalog';
+import { readChatSettings } from './chatSettings';
+import { lmToolsEnabled } from './lmToolSettings';
+
+export interface LmToolDeps {
+  readonly pool: ServerPool;
+  readonly pipeline: CallPipeline;
+}
+
+/**
+ * The seam to the search index (kept to this one function): the catalogue's best matches for a
+ * query. Word overlap for now; the full-text ToolIndex (src/core/search/toolSearch.ts) replaces it.
+ */
+function findTools(tools: readonly LmCatalogTool[]): FindTools {
+  return (query, limit) => findByWords(tools, query, limit);
+}
+
+const textResult = (text: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
+
+/** What chat may use now, after waiting (bounded) for servers still starting: the same catalogue, settings and limits as `@mcp`. */
+async function catalogNow(deps: LmToolDeps, token: vscode.CancellationToken): Promise<ChatCatalog> {
+  const settings = readChatSettings();
+  await waitForStartingServers(deps.pool, settings, token, () => undefined);
+  return chatCatalog(deps.pool, settings);
+}
+
+/** `mcpToolHost_searchTools`: matching tools of running, enabled servers, with what a call needs. Disabled ones are never searched. */
+export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
+  return {
+    prepareInvocation(options) {
+      const input = parseSearchInput(options.input);
+      if (!input.ok) return { invocationMessage: vscode.l10n.t('Searching the hosted MCP tools') };
+      const query = searchInvocationQuery(input.value);
+      return {
+        invocationMessage: new vscode.MarkdownString(vscode.l10n.t('Searching the hosted MCP tools for {0}', query)),
+        pastTenseMessage: new vscode.MarkdownString(vscode.l10n.t('Searched the hosted MCP tools for {0}', query)),
+      };
+    },
+    async invoke(options, token) {
+      if (!lmToolsEnabled()) return textResult(LM_TOOLS_OFF_TEXT);
+      const input = parseSearchInput(options.input);
+      if (!input.ok) return textResult(input.error);
+      const catalog = await catalogNow(deps, token);
+      const byKey = new Map(catalog.tools.map((t) => [`${t.server}\u0000${t.tool}`, t]));
+      // Only catalogue tools come back, whatever the finder returns: a disabled tool is never revealed.
+      const matches = findTools(catalog.tools)(input.value.query, input.value.limit).flatMap((m) => byKey.get(`${m.server}\u0000${m.tool}`) ?? []);
+      return textResult(searchResultText(input.value.query, matches, { down: catalog.down.map((d) => d.server) }));
+    },
+  };
+}
+
+/**
+ * `mcpToolHost_callTool`: one call through the CallPipeline with origin 'lm-tool' (our approval,
+ * argument rules, rate limit, audit, sanitised result). VS Code is not asked to confirm as well:
+ * its confirmation is one for every hosted tool and can be auto-approved, so ours must ask anyway,
+ * and asking twice would teach people to click through (README "In every chat").
+ */
+export function callTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
+  return {
+    prepareInvocation(options) {
+      const input = parseCallInput(options.input);
+      if (!input.ok) return { invocationMessage: vscode.l10n.t('Calling a hosted MCP tool') };
+      const { tool, server, args } = callInvocationParts(input.value);
+      return {
+        invocationMessage: new vscode.MarkdownString(vscode.l10n.t('Calling {0} on {1} {2}', tool, server, args)),
+        pastTenseMessage: new vscode.MarkdownString(vscode.l10n.t('Called {0} on {1} {2}', tool, server, args)),
+      };
+    },
+    async invoke(options, token) {
+      if (!lmToolsEnabled()) return textResult(LM_TOOLS_OFF_TEXT);
+      const input = parseCallInput(options.input);
+      if (!input.ok) return textResult(input.error);
+      const { server, tool, args } = input.value;
+      const catalog = await catalogNow(deps, token);
+      if (!catalog.tools.some((t) => t.server === server && t.tool === tool)) {
+        const down = catalog.down.find((d) => d.server === server);
+        return textResult(down ? serverDownText(server, down.state) : unreachableText(server, tool));
+      }
+      const abort = new AbortController();
+      const cancelled = token.onCancellationRequested(() => abort.abort());
+      try {
+        const outcome = await deps.pipeline.call({ server, tool, args, origin: 'lm-tool', signal: abort.signal });
+        return textResult(toolResultText(outcome));
+      } finally {
+        cancelled.dispose();
+      }
+    },
+  };
+}
