@@ -40,7 +40,7 @@ const textResult = (text: string) => new vscode.LanguageModelToolResult([new vsc
 async function catalogNow(deps: LmToolDeps, token: vscode.CancellationToken): Promise<ChatCatalog> {
   const settings = readChatSettings();
   await waitForStartingServers(deps.pool, settings, token, () => undefined);
-  return chatCatalog(deps.pool, settings);
+  return chatCatalog(deps.pool, settings, deps.pipeline.rules);
 }
 
 /** `mcpToolHost_searchTools`: matching tools of running, enabled servers, with what a call needs. Disabled ones are never searched. */
