@@ -101,6 +101,20 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
         await waitChat(/You denied a call: nothing was sent for it\./);
         await shot('answer-after-denial');
       });
+
+      await check("every chat reaches the hosted tools: '#mcp' in the chat input offers Search MCP Tools and Call MCP Tool", async () => {
+        await input.click({ force: true });
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Backspace');
+        await page.keyboard.type('#mcp', { delay: 20 });
+        const rows = page.locator('.suggest-widget.visible .monaco-list-row');
+        await rows.filter({ hasText: 'mcpSearchTools' }).first().waitFor({ timeout: 20_000 });
+        await rows.filter({ hasText: 'mcpCallTool' }).first().waitFor({ timeout: 5_000 });
+        await shot('lm-tools-suggested');
+        await page.keyboard.press('Escape');
+        await page.keyboard.press('Control+A');
+        await page.keyboard.press('Backspace');
+      });
   }, async () => {
     await browser.close();
     fs.writeFileSync(userSettings, original);
