@@ -3,17 +3,12 @@ import type { ToolIndexCache } from '../../core/search/toolSearch';
 import { loadSearch } from '../../core/lazy/load';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { modelToolNames, type ChatToolRef } from '../../core/chat/modelToolNames';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/chat/searchTool';
 import { sanitizeLine } from '../../core/render/sanitize';
 import type { ChatCatalog, ChatTool } from './chatCatalog';
 import { resultPart } from './chatCallStep';
 import { toModelTool } from './chatMessages';
 import type { ChatSettings } from './chatSettings';
-
-/** The search tool's name for the model; a server's tool that cleans to the same name gets `_2`. */
-export const SEARCH_TOOL_NAME = 'search_tools';
-/** The most tools one search returns (a search result is definitions: ~250 tokens each). */
-export const MAX_SEARCH_LIMIT = 10;
-const DEFAULT_SEARCH_LIMIT = 5;
 
 /** One search of a chat request (the ChatResult's metadata lists them, tests read it). */
 export interface ChatSearchRecord {
@@ -24,18 +19,7 @@ export interface ChatSearchRecord {
 
 /** The search tool as the model sees it. */
 export function searchModelTool(name: string, toolCount: number): vscode.LanguageModelChatTool {
-  return {
-    name,
-    description: `Search the ${toolCount} tools of the user's MCP servers by what they do (words of their names, descriptions and parameters). Call it when no tool offered so far fits the request. It returns the best matching tools with their definitions; those tools can then be called by name for the rest of this request.`,
-    inputSchema: {
-      type: 'object',
-      properties: {
-        query: { type: 'string', description: 'What the tool should do, in a few words: for example "create a GitLab merge request" or "take a screenshot of the page".' },
-        limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, description: `How many tools to return (default ${DEFAULT_SEARCH_LIMIT}, at most ${MAX_SEARCH_LIMIT}).` },
-      },
-      required: ['query'],
-    },
-  };
+  return searchToolDefinition(name, toolCount);
 }
 
 /** The search index of the chat participant, kept across requests while the tool lists stay the same. */
