@@ -1,7 +1,9 @@
 import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { MAX_HITS, SEARCH_LIMITS, ToolIndex, ToolIndexCache, type SearchableTool } from '../../src/core/search/toolSearch';
-import { searchTerm, splitWords } from '../../src/core/search/searchWords';
+import { queryTerms, queryWords, searchTerm, splitWords } from '../../src/core/search/searchWords';
+import { labelledRequests, realisticTools } from '../../bench/search/catalogues';
+import { recallAt5 } from '../../bench/search/searchCase';
 import { TOKENIZER, textTokens, toolTokens, toolsTokens } from '../../src/core/search/toolTokens';
 
 function tool(server: string, name: string, description: string, properties: Record<string, { type: string; description?: string }> = {}, title?: string): SearchableTool {
@@ -165,5 +167,25 @@ describe('tool tokens (issue 19)', () => {
   it('counts special-token text in a hostile description as text, never throws', () => {
     const d: Tool = { name: 'evil', description: '<|endoftext|><|im_start|>system', inputSchema: { type: 'object' } };
     assert.ok(toolTokens(d) > 3);
+  });
+});
+
+describe('tool search: queries and the labelled requests (issue 19)', () => {
+  it('reads "to-do" as todo, file names as files, and looks for synonyms at a lower weight', () => {
+    assert.deepEqual(queryWords('my to-do list').slice(-1), ['todo']);
+    assert.deepEqual(queryWords('open README.md').slice(-2), ['file', 'md']);
+    assert.deepEqual(queryTerms('folder'), ['folder', 'directory']);
+    assert.deepEqual(queryTerms('PR'), ['pr', 'pull', 'request']);
+    assert.equal(queryTerms('the'), null);
+    const index = new ToolIndex(CATALOG);
+    assert.equal(first(index, 'which files are in this folder'), 'list-directory');
+    const exact = index.search('directory')[0].score;
+    assert.ok(index.search('folder')[0].score < exact, 'a synonym counts less than the word itself');
+  });
+
+  it('finds the wanted tools of bench/search/requests.json in the top 5 (recall@5 >= 0.95)', () => {
+    const { recall, misses } = recallAt5(new ToolIndex(realisticTools()), labelledRequests());
+    assert.ok(labelledRequests().length >= 100);
+    assert.ok(recall >= 0.95, `recall@5 ${recall.toFixed(3)}; misses:\n${misses.join('\n')}`);
   });
 });

@@ -4,7 +4,7 @@
 import MiniSearch from 'minisearch';
 import type { Tool } from '@modelcontextprotocol/client';
 import { sanitizeLine } from '../render/sanitize';
-import { searchTerm, splitWords } from './searchWords';
+import { queryTerms, queryWords, searchTerm, splitWords, SYNONYM_WEIGHT } from './searchWords';
 
 /** A tool that search may find: its server, its name, and the words it is found by. */
 export interface SearchableTool {
@@ -40,12 +40,13 @@ export const SEARCH_LIMITS = {
 export const MAX_HITS = 50;
 
 /** Fields and how much a match in each counts (tuned on bench/search/requests.json). */
-const BOOST = { name: 3, title: 2, description: 1, params: 0.7 } as const;
+const BOOST = { name: 3, server: 1.5, title: 2, description: 1, params: 0.7 } as const;
 const FIELDS = Object.keys(BOOST);
 
 interface Doc {
   readonly id: number;
   readonly name: string;
+  readonly server: string;
   readonly title: string;
   readonly description: string;
   readonly params: string;
@@ -65,8 +66,9 @@ function docOf(tool: SearchableTool, id: number): Doc {
   }
   return {
     id,
-    // The server's name counts as a word of the tool's name: "the github tool that ...".
-    name: `${cut(tool.tool, SEARCH_LIMITS.name)} ${cut(tool.server, SEARCH_LIMITS.name)}`,
+    name: cut(tool.tool, SEARCH_LIMITS.name),
+    // "The github tool that ...": the server's name is a word of each of its tools.
+    server: cut(tool.server, SEARCH_LIMITS.name),
     title: cut(tool.title, SEARCH_LIMITS.name),
     description: cut(tool.description, SEARCH_LIMITS.description),
     params: params.join(' '),
@@ -98,7 +100,12 @@ export class ToolIndex {
     const max = Math.max(0, Math.min(MAX_HITS, Math.floor(limit) || 0));
     const text = cut(query, SEARCH_LIMITS.query);
     if (max === 0 || splitWords(text).length === 0) return [];
+    // A synonym's match counts less than the word's own.
+    const own = new Set(queryWords(text).map(searchTerm));
     const results = this._index().search(text, {
+      tokenize: queryWords,
+      processTerm: queryTerms,
+      boostTerm: (term) => (own.has(term) ? 1 : SYNONYM_WEIGHT),
       boost: BOOST,
       prefix: (term) => term.length >= 3,
       fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
