@@ -38,7 +38,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
     const servers = await ask(api, '', { command: 'servers' });
     assert.match(servers.stream.text, /\*\*demo\*\*: running, 9 tools/);
     const tools = await ask(api, '', { command: 'tools' });
-    assert.match(tools.stream.text, /### demo/);
+    assert.match(tools.stream.text, /### demo\n\n9 tools, ~[\d,]+ tokens of definitions \(o200k_base, the GPT-4o tokenizer\)\n/);
     assert.match(tools.stream.text, /`delete_note` Delete Note \*\(destructive · idempotent\)\*/);
     assert.match(tools.stream.text, /`read_note` Read Note \*\(read\\-only · idempotent\)\*/);
     // Whether a call asks first: the pipeline's own verdict, as in the tree's tooltip.
