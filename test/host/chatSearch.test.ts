@@ -71,11 +71,15 @@ describe('@mcp searches the tools past a threshold (issue 19)', function () {
     assert.doesNotMatch(check.stream.text, /milk, bread, coffee/, 'the call really ran on the server');
   });
 
-  it('a tool not offered or found cannot be called, even by its exact name', async () => {
-    await setScript([{ calls: [{ tool: 'archive_delete_note', input: { name: 'welcome' }, exact: true }] }, { text: 'ok' }]);
+  it('a tool not offered or found cannot be called, even by its exact name; a search without a query is told what to send', async () => {
+    await setScript([{ calls: [{ tool: 'archive_delete_note', input: { name: 'welcome' }, exact: true }, { tool: 'search_tools', input: { query: 42 }, exact: true }] }, { text: 'ok' }]);
     const { meta } = await ask(api, 'hello');
     assert.deepEqual(meta.calls.map((c) => c.outcome), ['unknown-tool']);
-    assert.match((await recorded())[1].toolResults[0], /There is no tool named "archive_delete_note"\. Use only the tools offered or the tools "search_tools" found\./);
+    const [, second] = await recorded();
+    assert.match(second.toolResults[0], /There is no tool named "archive_delete_note"\. Use only the tools offered or the tools "search_tools" found\./);
+    assert.match(second.toolResults[1], /search_tools needs a "query": a few words that say what the tool should do\./);
+    assert.deepEqual(meta.searches, [{ query: '', found: [] }]);
+    assert.deepEqual(second.toolNames, ['search_tools'], 'nothing was found, nothing more is offered');
   });
 
   it('search never finds the tools of a server or a tool turned off for chat', async () => {
