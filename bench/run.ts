@@ -1,6 +1,6 @@
 // `npm run bench`: issue 7's eight cases, our path beside the raw JSON-RPC baseline
 // (../shared/reference) in the same run, several rounds, medians and ratios; case 9 is issue 16's
-// approval fatigue (prompts and overreach, bench/fatigue). `--smoke` runs
+// approval fatigue (prompts and overreach, bench/fatigue); case 10 is issue 19's tool search (bench/search). `--smoke` runs
 // every case tiny and states no goals, so `npm test` keeps the scripts working.
 // Results: bench-results/results.json and results.md; BENCHMARKS.md holds the latest full table.
 import * as fs from 'node:fs';
@@ -10,6 +10,7 @@ import { fatigue } from './fatigue/fatigueCase';
 import { ECHO_SERVER, ROOT, Report, benchOptions, machine, mainThreadClock } from './harness';
 import { idleMemory, soak, treeCore } from './memoryCases';
 import { bigResult, listing, sequentialAndPipelined, spawnHandshake } from './protocolCases';
+import { searchCase } from './search/searchCase';
 
 async function main(): Promise<void> {
   if (!fs.existsSync(ECHO_SERVER)) throw new Error(`The raw baseline is missing: ${ECHO_SERVER} (set BENCH_REFERENCE).`);
@@ -31,6 +32,7 @@ async function main(): Promise<void> {
   }
   if (want(8)) soak(o, report);
   if (want(9)) await fatigue(o, report);
+  if (want(10)) await searchCase(o, report);
 
   const seconds = (Date.now() - started) / 1000;
   const clockAfter = mainThreadClock();

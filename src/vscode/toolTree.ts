@@ -5,7 +5,8 @@ import { assertNever, type Disposable } from '../core/events';
 import { callVerdict, toolAnnotations, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem } from './treeItems';
 import type { TaskBoard } from '../core/calls/taskBoard';
-import { toolTooltip, type LastError } from './tooltips';
+import { serverTooltip, toolTooltip, type LastError } from './tooltips';
+import { loadSearch } from '../core/lazy/load';
 import type { ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
 import { CONTEXT_KEYS } from './viewContextKeys';
 
@@ -102,8 +103,13 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     return node.kind === 'server' || node.kind === 'configError' ? undefined : this._serverNodes.get(node.server);
   }
 
-  /** Fills in a tool's tooltip when the user hovers it. */
+  /** Fills in a tool's tooltip, or a server's with its tools' token count, when the user hovers it. */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    const connection = node.kind === 'server' ? this._pool.get(node.server) : undefined;
+    if (connection && item.tooltip === undefined) {
+      // The first hover loads the tokenizer (~150 ms, once); counts are cached per tool definition.
+      item.tooltip = serverTooltip(connection, this._lastErrors.get(connection.name), loadSearch().toolsTokens(connection.tools));
+    }
     if (node.kind === 'tool' && item.tooltip === undefined) {
       const a = this._annotations(node);
       const verdict = callVerdict(node.server, node.definition, a, this._rules);

@@ -97,11 +97,17 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
   return md;
 }
 
+/** What a server's tool definitions cost a model, in words (issue 19). */
+export function tokensText(tokens: number): string {
+  return vscode.l10n.t('~{0} tokens (o200k_base, the GPT-4o tokenizer)', tokens.toLocaleString('en-US'));
+}
+
 /**
  * A server's tooltip: name and state, the server's own name and version, protocol version,
- * capabilities, tool count, where it is defined, its instructions, the launch line and the last error.
+ * capabilities, tool count (and what their definitions cost in tokens, when counted), where it is
+ * defined, its instructions, the launch line and the last error.
  */
-export function serverTooltip(connection: ServerConnection, lastError: LastError | undefined): vscode.MarkdownString {
+export function serverTooltip(connection: ServerConnection, lastError: LastError | undefined, tokens?: number): vscode.MarkdownString {
   const md = untrustedMarkdown();
   const state = connection.state;
   md.appendMarkdown(`**${hoverMarkdown(sanitizeLine(connection.name))}** — ${state.kind}`);
@@ -123,7 +129,8 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   }
   const count = connection.tools.length;
   const cachedNote = !count ? '' : connection.toolsFromCache ? ` ${vscode.l10n.t('(cached from the last run)')}` : !ServerState.isRunning(state) ? ` ${vscode.l10n.t('(as last listed)')}` : '';
-  if (count || ServerState.isRunning(state)) md.appendMarkdown(`\n\n${vscode.l10n.t('Tools: {0}', count)}${cachedNote}`);
+  const cost = count && tokens !== undefined ? ` · ${tokensText(tokens)}` : '';
+  if (count || ServerState.isRunning(state)) md.appendMarkdown(`\n\n${vscode.l10n.t('Tools: {0}', count)}${cachedNote}${cost}`);
   const def = connection.definition;
   const where = def.source === 'user' ? vscode.l10n.t('Defined in: user settings') : vscode.l10n.t('Defined in: this workspace');
   const hints = def.trustAnnotations ? vscode.l10n.t('hints trusted') : vscode.l10n.t('hints not trusted (every tool treated as destructive and open-world)');

@@ -27,6 +27,7 @@ const RISK_ICON: Readonly<Record<ToolRisk, readonly [string, string]>> = {
  * slashed circle, empty circle), tool count and version or state as description.
  */
 export function serverItem(connection: ServerConnection, lastError: LastError | undefined, expanded: boolean): vscode.TreeItem {
+  // With tools, the tooltip says what they cost in tokens: it comes on hover (resolveTreeItem), so the tokenizer loads then, not with the view.
   const item = new vscode.TreeItem(sanitizeLine(connection.name), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `server:${connection.name}`;
   const state = connection.state;
@@ -64,7 +65,7 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
   if (!connection.definition.trustAnnotations) item.description = `${item.description} · ${vscode.l10n.t('hints not trusted')}`;
   const spec = connection.definition.spec;
   if (spec.type === 'stdio' && spec.sandbox) item.description = `${item.description} · ${vscode.l10n.t('sandboxed')}`;
-  item.tooltip = serverTooltip(connection, lastError);
+  if (connection.tools.length === 0) item.tooltip = serverTooltip(connection, lastError);
   return item;
 }
 

@@ -23,11 +23,13 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
   const measured: Record<string, unknown> = { servers: SERVERS, toolsPerServer: TOOLS };
   let ext: vscode.Extension<McpToolHostApi>;
   let core: string;
+  let search: string;
 
   before(() => {
     ext = vscode.extensions.getExtension<McpToolHostApi>(EXTENSION_ID)!;
     assert.ok(ext, `${EXTENSION_ID} is installed`);
     core = path.join(ext.extensionPath, 'dist', 'core.js');
+    search = path.join(ext.extensionPath, 'dist', 'search.js');
   });
 
   after(async () => {
@@ -57,6 +59,7 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
     measured.bytesAtActivation = ours.reduce((sum, f) => sum + fs.statSync(f).size, 0);
     measured.coreBytes = fs.existsSync(core) ? fs.statSync(core).size : null;
     assert.equal(require.cache[core], undefined, 'dist/core.js is not loaded at activation');
+    assert.equal(require.cache[search], undefined, 'dist/search.js (minisearch, the tokenizer) is not loaded at activation');
   });
 
   it(`loads dist/core.js when servers start: ${SERVERS} servers with ${TOOLS} tools each`, async function () {
@@ -91,5 +94,6 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
     }
     measured.tree = { toolRows: rows, firstMs: times[0], medianMs: median(times), rounds: times };
     assert.equal(rows, SERVERS * TOOLS);
+    assert.equal(require.cache[search], undefined, 'the rows need no tokenizer: a server tooltip counts tokens on hover');
   });
 });

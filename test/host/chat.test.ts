@@ -26,7 +26,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
   });
   afterEach(async () => {
     await vscode.commands.executeCommand('mcpFakeLm.reset');
-    for (const key of ['maxRounds', 'maxToolCalls', 'enabledServers', 'disabledTools']) await chatConfig().update(key, undefined, vscode.ConfigurationTarget.Global);
+    for (const key of ['maxRounds', 'maxToolCalls', 'enabledServers', 'disabledTools', 'searchThreshold']) await chatConfig().update(key, undefined, vscode.ConfigurationTarget.Global);
   });
   after(async () => {
     api.pipeline.grants.clear();
@@ -38,7 +38,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
     const servers = await ask(api, '', { command: 'servers' });
     assert.match(servers.stream.text, /\*\*demo\*\*: running, 9 tools/);
     const tools = await ask(api, '', { command: 'tools' });
-    assert.match(tools.stream.text, /### demo/);
+    assert.match(tools.stream.text, /### demo\n\n9 tools, ~[\d,]+ tokens of definitions \(o200k_base, the GPT-4o tokenizer\)\n/);
     assert.match(tools.stream.text, /`delete_note` Delete Note \*\(destructive · idempotent\)\*/);
     assert.match(tools.stream.text, /`read_note` Read Note \*\(read\\-only · idempotent\)\*/);
     // Whether a call asks first: the pipeline's own verdict, as in the tree's tooltip.
@@ -181,6 +181,7 @@ describe('@mcp in the Chat view (issue 6)', function () {
   });
 
   it('budget: at most 128 tools, the servers the user names first, and the rest said to be left out', async () => {
+    await chatConfig().update('searchThreshold', 1000, vscode.ConfigurationTarget.Global); // the cut without search (issue 19)
     await setServers({ ...baseServers(), bulk: serverEntry(extensionPath, { env: { TOOLS: '200' } }, 'many-tools.cjs') });
     await running('demo', 'slow', 'bulk');
     const named = await ask(api, 'use demo to read my notes');

@@ -25,6 +25,11 @@ describe('Tools view: the tree in every server state', () => {
     return h;
   };
   afterEach(async () => h?.close());
+  /** A server row's tooltip as a hover shows it (a server with tools gets it in resolveTreeItem). */
+  const serverTip = (name: string) => {
+    const { node, item } = h.server(name);
+    return plain(h.tree.resolveTreeItem(item, node).tooltip);
+  };
 
   it('stopped: an empty circle, "stopped", and a Start row', () => {
     h = makePool();
@@ -47,7 +52,9 @@ describe('Tools view: the tree in every server state', () => {
     const { node, item } = h.server('old');
     assert.equal(iconOf(item), 'history descriptionForeground');
     assert.equal(item.description, 'stopped · 2 cached tools');
-    assert.match(plain(item.tooltip), /Tools: 2 \(cached from the last run\)/);
+    assert.equal(item.tooltip, undefined, 'a server with tools gets its tooltip on hover (its token count loads the tokenizer)');
+    const tip = plain(h.tree.resolveTreeItem(item, node).tooltip);
+    assert.match(tip, /Tools: 2 \(cached from the last run\) · ~\d+ tokens \(o200k_base, the GPT-4o tokenizer\)/);
     assert.deepEqual(h.rows(node).map((r) => r.item.label), ['Read Thing', 'zap']);
   });
 
@@ -75,14 +82,15 @@ describe('Tools view: the tree in every server state', () => {
 
   it('running: a green check, tool count and version, and a tooltip with protocol, capabilities, instructions and launch line', async () => {
     h = await runningDemo();
-    const { item } = h.server('demo');
+    const { item, node } = h.server('demo');
     assert.equal(iconOf(item), 'pass-filled testing.iconPassed');
     assert.equal(item.description, '9 tools · v0.1.0');
     assert.equal(item.contextValue, 'mcpServer;running;');
     assert.equal(item.collapsibleState, vscode.TreeItemCollapsibleState.Expanded);
-    const tip = plain(item.tooltip);
-    assert.equal((item.tooltip as vscode.MarkdownString).isTrusted, false);
-    for (const part of [/\*\*demo\*\* — running/, /Server: mcp-tool-host-demo 0\.1\.0/, /Protocol: 20\d\d-\d\d-\d\d/, /Capabilities: .*tools/, /Defined in: user settings · hints trusted/, /A demo server: notes in memory/, /Launch[\s\S]*demo-server\.js/]) {
+    const tooltip = h.tree.resolveTreeItem(item, node).tooltip;
+    const tip = plain(tooltip);
+    assert.equal((tooltip as vscode.MarkdownString).isTrusted, false);
+    for (const part of [/Tools: 9 · ~[\d,]+ tokens \(o200k_base, the GPT-4o tokenizer\)/, /\*\*demo\*\* — running/, /Server: mcp-tool-host-demo 0\.1\.0/, /Protocol: 20\d\d-\d\d-\d\d/, /Capabilities: .*tools/, /Defined in: user settings · hints trusted/, /A demo server: notes in memory/, /Launch[\s\S]*demo-server\.js/]) {
       assert.match(tip, part);
     }
   });
@@ -168,7 +176,7 @@ describe('Tools view: the tree in every server state', () => {
     h.apply({ wsdemo: demoEntry }, 'workspace');
     await h.pool.get('wsdemo')!.start();
     await until('tools listed', () => h.pool.get('wsdemo')!.tools.length > 0);
-    assert.match(plain(h.server('wsdemo').item.tooltip), /Defined in: this workspace · hints not trusted/);
+    assert.match(serverTip('wsdemo'), /Defined in: this workspace · hints not trusted/);
     assert.equal(h.server('wsdemo').item.description, '9 tools · v0.1.0 · hints not trusted');
     const row = h.rows(h.server('wsdemo').node).find((r) => r.item.label === 'List Notes')!;
     assert.equal(row.item.description, 'destructive? · open-world?');
@@ -205,9 +213,9 @@ describe('Tools view: the tree in every server state', () => {
     await h.pool.get('crashy')!.start();
     await until('crashed', () => h.pool.get('crashy')!.state.kind === 'error');
     assert.equal(h.server('crashy').item.description, 'crashed · restarting in 2 s');
-    assert.match(plain(h.server('crashy').item.tooltip), /Restarting automatically in 2 s/);
+    assert.match(serverTip('crashy'), /Restarting automatically in 2 s/);
     await until('running again', () => h.pool.get('crashy')!.state.kind === 'running');
-    assert.match(plain(h.server('crashy').item.tooltip), /\*\*Last error\*\* \(.+\)\s+The server exited with code 9\./);
+    assert.match(serverTip('crashy'), /\*\*Last error\*\* \(.+\)\s+The server exited with code 9\./);
     await h.pool.get('crashy')!.stop();
   });
 

@@ -11,7 +11,8 @@ import { ServerFailure } from '../../src/core/connection/serverFailures';
 import type * as Auth from '../../src/core/lazy/auth';
 import type * as Heavy from '../../src/core/lazy/heavy';
 import type * as Jsonc from '../../src/core/lazy/jsonc';
-import { loadAuth, loadHeavy, loadJsonc } from '../../src/core/lazy/load';
+import { loadAuth, loadHeavy, loadJsonc, loadSearch } from '../../src/core/lazy/load';
+import type * as Search from '../../src/core/lazy/search';
 import { ROOT } from './helpers';
 
 /** ARCHITECTURE.md "Limits": the code loaded at activation. */
@@ -180,6 +181,21 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     const signIn = await auth.OAuthSignIn.prepare('s', 'https://x.test/mcp', {}, { grant: 'client_credentials', clientId: 'c', clientSecret: 'k' }, host, log);
     assert.ok(signIn?.provider instanceof core.ClientCredentialsProvider, 'the provider is a class of the loaded dist/core.js, not of a copy');
     signIn.dispose();
+  });
+
+  it('tool search and token counts (issue 19) are in dist/search.js with minisearch and the tokenizer, in no other bundle, and work from there', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    const search = sources('search.js');
+    for (const file of ['src/core/search/toolSearch.ts', 'src/core/search/toolTokens.ts', 'node_modules/minisearch/', 'node_modules/gpt-tokenizer/']) {
+      assert.ok(search.some((s) => s.includes(file)), `${file} is in dist/search.js`);
+      for (const other of ['extension.js', 'chat.js', 'forms.js', 'core.js']) assert.ok(!sources(other).some((s) => s.includes(file)), `${file} is not in dist/${other}`);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const bundle = require(path.join(dist, 'search.js')) as typeof Search;
+    assert.deepEqual(shape(bundle), shape(loadSearch()));
+    const index = new bundle.ToolIndex([{ server: 's', tool: 'take_screenshot', definition: { name: 'take_screenshot', inputSchema: { type: 'object' } } }]);
+    assert.equal(index.search('screenshot')[0]?.tool, 'take_screenshot');
+    assert.equal(bundle.textTokens('hello world'), 2);
   });
 
   it('the lazy bundles export what loadHeavy() and loadJsonc() give the tsc build', () => {

@@ -65,3 +65,15 @@ export function selectTools<T extends BudgetCandidate>(candidates: readonly T[],
     preferred,
   };
 }
+
+/**
+ * The tools the user named, for a request that searches the rest (issue 19): the tools of servers
+ * pinned with `/use` or named in the prompt, and tools named in the prompt, at most `max` (the
+ * most relevant of them when more). Nothing else: the model finds other tools by searching.
+ */
+export function namedTools<T extends BudgetCandidate>(candidates: readonly T[], options: { prompt: string; pinnedServers?: readonly string[]; max?: number }): BudgetChoice<T> {
+  const { preferred } = selectTools(candidates, { ...options, max: Number.POSITIVE_INFINITY });
+  const chosen = candidates.filter((c) => preferred.servers.includes(c.server) || preferred.tools.includes(c.tool));
+  const { selected, leftOut } = selectTools(chosen, options);
+  return { selected, leftOut, preferred };
+}

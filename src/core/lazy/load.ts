@@ -7,6 +7,7 @@ import type * as Auth from './auth';
 import type * as Heavy from './heavy';
 import type * as Jsonc from './jsonc';
 import type * as Rules from './rules';
+import type * as Search from './search';
 
 // No cache of our own: Node's module cache makes each later `require` a lookup, and a module without
 // state may be copied into several bundles (esbuild.mjs) and still hand out the one loaded module.
@@ -33,4 +34,10 @@ export function loadRules(): typeof Rules {
 export function loadAuth(): typeof Auth {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./auth') as typeof Auth;
+}
+
+/** Tool search and token counts (search.ts), loaded at the first search or count. */
+export function loadSearch(): typeof Search {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./search') as typeof Search;
 }

@@ -5,6 +5,7 @@ import { displayName } from '../../core/tools/annotations';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { callVerdict, toolAnnotations, type ApprovalRules } from '../../core/policy/approvalPolicy';
 import { badgeDescription } from '../../core/tools/toolBadges';
+import { loadSearch } from '../../core/lazy/load';
 import { serverEnabled, toolEnabled, type ChatSettings } from './chatSettings';
 
 const noServers = () => vscode.l10n.t('No MCP server is configured. Add one under `mcpToolHost.servers` in your settings, or run **MCP Tool Host: Add Demo Server**.');
@@ -21,7 +22,7 @@ export function serversMarkdown(pool: ServerPool, settings: ChatSettings): strin
   return `### ${vscode.l10n.t('MCP servers')}\n\n${rows.join('\n')}\n`;
 }
 
-/** `/tools`: the tools of every server, grouped by server, with their badges, whether a call asks first, and descriptions. */
+/** `/tools`: the tools of every server, grouped by server, with what their definitions cost in tokens, their badges, whether a call asks first, and descriptions. */
 export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: ApprovalRules): string {
   if (pool.connections.length === 0) return noServers();
   const sections = pool.connections.map((c) => {
@@ -38,7 +39,9 @@ export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: A
       const description = t.description ? `: ${mdText(firstLine(t.description))}` : '';
       return `- ${mdCode(t.name)}${title} *(${mdText(badges)})*${asks}${off}${description}`;
     });
-    return `${head}\n\n${rows.join('\n')}`;
+    const tokens = loadSearch().toolsTokens(c.tools);
+    const cost = vscode.l10n.t('{0} tools, ~{1} tokens of definitions (o200k_base, the GPT-4o tokenizer)', c.tools.length, tokens.toLocaleString('en-US'));
+    return `${head}\n\n${cost}\n\n${rows.join('\n')}`;
   });
   return `${sections.join('\n\n')}\n`;
 }

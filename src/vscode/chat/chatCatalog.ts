@@ -21,6 +21,8 @@ export interface ChatCatalog {
   readonly down: readonly { readonly server: string; readonly state: string }[];
   /** Servers turned off for chat by `mcpToolHost.chat.enabledServers`. */
   readonly disabledServers: readonly string[];
+  /** The tool lists `tools` came from, as the pool holds them (their identity tells a search index it is current). */
+  readonly lists: readonly { readonly server: string; readonly tools: readonly Tool[] }[];
 }
 
 /** How long a request waits for servers that are still starting (the first request after activation). */
@@ -57,6 +59,7 @@ export function chatCatalog(pool: ServerPool, settings: ChatSettings, rules?: Ap
   const tools: ChatTool[] = [];
   const down: { server: string; state: string }[] = [];
   const disabledServers: string[] = [];
+  const lists: { server: string; tools: readonly Tool[] }[] = [];
   for (const c of pool.connections) {
     if (!serverEnabled(settings, c.name)) {
       disabledServers.push(c.name);
@@ -67,8 +70,9 @@ export function chatCatalog(pool: ServerPool, settings: ChatSettings, rules?: Ap
       continue;
     }
     tools.push(...toolsOf(c, settings, rules));
+    lists.push({ server: c.name, tools: c.tools });
   }
-  return { tools, down, disabledServers };
+  return { tools, down, disabledServers, lists };
 }
 
 function toolsOf(c: ServerConnection, settings: ChatSettings, rules: ApprovalRules | undefined): ChatTool[] {

@@ -1,12 +1,17 @@
 import * as vscode from 'vscode';
 import { SECTION } from '../section';
 
+/** Over this many tools a request searches them (issue 19): 40 real definitions are ~4,000 tokens (BENCHMARKS.md "Tool search"). */
+export const DEFAULT_SEARCH_THRESHOLD = 40;
+
 /** The `mcpToolHost.chat.*` settings, read once per request. */
 export interface ChatSettings {
   /** Model requests per chat request (each may ask for tool calls). */
   readonly maxRounds: number;
   /** Tool calls per chat request; over it a call is refused and nothing is sent (a flood of calls from a model stops here). */
   readonly maxToolCalls: number;
+  /** Over this many enabled tools the model gets `search_tools` instead of every tool (0: always search). */
+  readonly searchThreshold: number;
   /** Servers whose tools chat may use; empty: every server. */
   readonly enabledServers: readonly string[];
   /** Tools chat must not use: `server/tool`, or `tool` on any server. */
@@ -20,6 +25,7 @@ export function readChatSettings(): ChatSettings {
   return {
     maxRounds: positive('maxRounds', 10),
     maxToolCalls: positive('maxToolCalls', 25),
+    searchThreshold: Math.max(0, Math.floor(config.get<number>('searchThreshold', DEFAULT_SEARCH_THRESHOLD)) || 0),
     enabledServers: strings('enabledServers'),
     disabledTools: strings('disabledTools'),
   };

@@ -4,12 +4,12 @@ import type { ServerPool } from '../../core/connection/serverPool';
 import type { ChatAsks } from '../chatAsks';
 import { callLine } from '../../core/chat/callReport';
 import { mdCode, mdText } from '../../core/chat/markdown';
-import { modelToolNames } from '../../core/chat/modelToolNames';
-import { MAX_CHAT_TOOLS, selectTools } from '../../core/chat/toolBudget';
+import { MAX_CHAT_TOOLS, namedTools, selectTools } from '../../core/chat/toolBudget';
 import { chatCatalog, waitForStartingServers, type ChatCatalog, type ChatTool } from './chatCatalog';
 import { asArguments, outcomePart, resultPart, runChatCall, type ChatCallRecord } from './chatCallStep';
-import { historyMessages, INSTRUCTIONS, pinnedServers, toModelTool } from './chatMessages';
+import { historyMessages, INSTRUCTIONS, pinnedServers } from './chatMessages';
 import { readChatSettings, type ChatSettings } from './chatSettings';
+import { ChatSearchIndex, OfferedTools, runSearch, type ChatSearchRecord } from './chatToolSearch';
 
 export interface ChatDeps {
   readonly pool: ServerPool;
@@ -18,14 +18,21 @@ export interface ChatDeps {
   readonly asks?: ChatAsks;
   /** Opens a called tool's interface (MCP Apps, appSessions.ts) and returns what sends it the outcome; without it, chat shows text only. */
   readonly openInterface?: (call: { server: string; tool: string; args: Record<string, unknown>; fromChat: true }) => Promise<((outcome: CallOutcome) => void) | undefined>;
+  /** The search index kept across requests (createChatHandler makes one); without it, one per request. */
+  readonly searchIndex?: ChatSearchIndex;
 }
 
 /** What a free-text request did; the ChatResult's metadata (tests and follow-ups read it). */
 export interface ToolLoopMetadata {
   readonly rounds: number;
   readonly calls: readonly ChatCallRecord[];
+  /** The model names of the tools the first round offered (with `search_tools` when the request searches). */
   readonly offered: readonly string[];
   readonly leftOut: readonly string[];
+  /** Whether the model got `search_tools` instead of every tool (more tools than `mcpToolHost.chat.searchThreshold`). */
+  readonly searching: boolean;
+  /** Each `search_tools` call, with what it found. */
+  readonly searches: readonly ChatSearchRecord[];
   readonly stopped?: 'max-rounds' | 'cancelled' | 'no-model' | 'model-error';
 }
 
@@ -41,27 +48,32 @@ const noModel = () =>
  */
 export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const model: vscode.LanguageModelChat | undefined = request.model;
-  if (!model) return finish(stream, noModel(), { rounds: 0, calls: [], offered: [], leftOut: [], stopped: 'no-model' });
+  if (!model) return finish(stream, noModel(), { rounds: 0, calls: [], offered: [], leftOut: [], searching: false, searches: [], stopped: 'no-model' });
   const settings = readChatSettings();
   await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(vscode.l10n.t('Waiting for {0} to start...', names.join(', '))));
   const catalog = chatCatalog(deps.pool, settings, deps.pipeline.rules);
-  const choice = selectTools(catalog.tools, { prompt: request.prompt, pinnedServers: pinnedServers(context.history), max: MAX_CHAT_TOOLS });
-  const byName = modelToolNames(choice.selected);
-  const tools = [...byName].map(([name, tool]) => toModelTool(name, tool));
-  announce(stream, catalog, choice.leftOut);
+  // Past the threshold the model searches the tools instead of getting them all (issue 19).
+  const searching = catalog.tools.length > 0 && (settings.searchThreshold === 0 || catalog.tools.length > settings.searchThreshold);
+  const budget = { prompt: request.prompt, pinnedServers: pinnedServers(context.history), max: searching ? MAX_CHAT_TOOLS - 1 : MAX_CHAT_TOOLS };
+  const choice = searching ? namedTools(catalog.tools, budget) : selectTools(catalog.tools, budget);
+  const offered = new OfferedTools(catalog, choice.selected, searching);
+  const searches: ChatSearchRecord[] = [];
+  const search = { index: deps.searchIndex ?? new ChatSearchIndex(), catalog, settings, offered, searches, stream };
+  const firstOffered = offered.names;
+  announce(stream, catalog, choice.leftOut, searching ? settings.searchThreshold : undefined);
 
   const messages = [vscode.LanguageModelChatMessage.User(INSTRUCTIONS), ...historyMessages(context.history), vscode.LanguageModelChatMessage.User(request.prompt)];
   const abort = new AbortController();
   const subscription = token.onCancellationRequested(() => abort.abort());
   const calls: ChatCallRecord[] = [];
-  const meta = (rounds: number, stopped?: ToolLoopMetadata['stopped']): ToolLoopMetadata => ({ rounds, calls, offered: [...byName.keys()], leftOut: choice.leftOut.map((t) => `${t.server}/${t.tool}`), stopped });
+  const meta = (rounds: number, stopped?: ToolLoopMetadata['stopped']): ToolLoopMetadata => ({ rounds, calls, offered: firstOffered, leftOut: choice.leftOut.map((t) => `${t.server}/${t.tool}`), searching, searches, stopped });
   try {
     for (let round = 1; ; round++) {
       // After `maxRounds` rounds of calls, or once the call budget is spent, the model must answer in words.
       const offerTools = round <= settings.maxRounds && calls.length < settings.maxToolCalls;
       let asked: vscode.LanguageModelToolCallPart[];
       try {
-        asked = await streamRound(model, messages, offerTools ? tools : [], stream, token);
+        asked = await streamRound(model, messages, offerTools ? offered.modelTools() : [], stream, token);
       } catch (err) {
         if (token.isCancellationRequested) return { metadata: meta(round, 'cancelled') };
         const message = err instanceof Error ? err.message : String(err);
@@ -77,7 +89,7 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
       }
       messages.push(vscode.LanguageModelChatMessage.Assistant(asked));
       const results: vscode.LanguageModelToolResultPart[] = [];
-      for (const part of asked) results.push(await runAsked(deps, part, byName, settings, calls, stream, abort.signal));
+      for (const part of asked) results.push(part.name === offered.searchName ? runSearch(part, search) : await runAsked(deps, part, offered, settings, calls, stream, abort.signal));
       stream.markdown('\n'); // ends the list of calls: the model's next words are a paragraph of their own
       messages.push(vscode.LanguageModelChatMessage.User(results));
       if (token.isCancellationRequested) {
@@ -106,12 +118,13 @@ async function streamRound(model: vscode.LanguageModelChat, messages: vscode.Lan
 }
 
 /** One call the model asked for: mapped back to its server, counted against the limit, run, answered. */
-async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, byName: Map<string, ChatTool>, settings: ChatSettings, calls: ChatCallRecord[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.LanguageModelToolResultPart> {
-  const target = byName.get(part.name);
+async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, offered: OfferedTools, settings: ChatSettings, calls: ChatCallRecord[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.LanguageModelToolResultPart> {
+  const target = offered.get(part.name);
   if (!target) {
     calls.push({ server: '', tool: part.name, modelName: part.name, outcome: 'unknown-tool' });
     stream.markdown(callLine('?', part.name, part.input, vscode.l10n.t('no such tool was offered: not sent')));
-    return resultPart(part.callId, `There is no tool named "${part.name}". Use only the tools offered.`);
+    const search = offered.searchName ? ` or the tools "${offered.searchName}" found` : '';
+    return resultPart(part.callId, `There is no tool named "${part.name}". Use only the tools offered${search}.`);
   }
   const args = asArguments(part.input);
   if (signal.aborted) {
@@ -128,12 +141,19 @@ async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, 
   return outcomePart(part.callId, outcome);
 }
 
-/** Says up front which servers are down and which tools did not fit the budget. */
-function announce(stream: vscode.ChatResponseStream, catalog: ChatCatalog, leftOut: readonly ChatTool[]): void {
+/** Says up front which servers are down, whether the model searches the tools, and which tools did not fit the budget. */
+function announce(stream: vscode.ChatResponseStream, catalog: ChatCatalog, leftOut: readonly ChatTool[], searchThreshold: number | undefined): void {
   const notes: string[] = [];
   for (const d of catalog.down) notes.push(vscode.l10n.t('Server **{0}** is not running ({1}): its tools are not available. Restart it from the MCP Tool Host view.', mdText(d.server), mdText(d.state)));
   if (catalog.tools.length === 0) notes.push(vscode.l10n.t('No MCP tool is available to chat right now (`/servers` shows why); the model answers without tools.'));
-  if (leftOut.length) {
+  if (searchThreshold !== undefined) {
+    notes.push(searchThreshold === 0
+      ? vscode.l10n.t('The model searches the {0} enabled tools and gets the ones it finds (setting `mcpToolHost.chat.searchThreshold`).', catalog.tools.length)
+      : vscode.l10n.t('{0} tools are enabled, more than {1}: the model searches them and gets the ones it finds (setting `mcpToolHost.chat.searchThreshold`).', catalog.tools.length, searchThreshold));
+  }
+  if (leftOut.length && searchThreshold !== undefined) {
+    notes.push(vscode.l10n.t('The servers you named have more tools than a request may offer: {0} of them are found by search only.', leftOut.length));
+  } else if (leftOut.length) {
     const shown = leftOut.slice(0, 20).map((t) => mdCode(`${t.server}/${t.tool}`)).join(', ');
     const list = `${shown}${leftOut.length > 20 ? ', ...' : ''}`;
     notes.push(vscode.l10n.t('{0} tools are enabled, more than the {1} a request may offer: {2} left out ({3}). Name a server or `/use SERVER` to prefer its tools.', catalog.tools.length, MAX_CHAT_TOOLS, leftOut.length, list));

@@ -1,0 +1,104 @@
+// Tool search (issue 19): tokens of tool definitions per request, search vs all tools; recall@5
+// of the labelled requests; latency of one search and of an index build over 1,000 tools.
+// A case of `npm run bench` (`--only=10`), or alone: `node out/bench/search/searchCase.js [--smoke]`.
+import type { Tool } from '@modelcontextprotocol/client';
+import { loadSearch } from '../../src/core/lazy/load';
+import { DEFAULT_SEARCH_LIMIT, SEARCH_TOOL_NAME, searchToolDefinition } from '../../src/core/chat/searchTool';
+import type { SearchableTool, ToolIndex } from '../../src/core/search/toolSearch';
+import { Report, benchOptions, machine, median, type BenchOptions } from '../harness';
+import { labelledRequests, realisticTools, referenceTools, syntheticTools, type LabelledRequest } from './catalogues';
+
+const percentile = (xs: readonly number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))];
+const key = (t: { server: string; tool: string }) => `${t.server}/${t.tool}`;
+
+/** Recall@5 of the labelled requests over the realistic catalogue: the share of wanted tools in the top 5. */
+export function recallAt5(index: ToolIndex, requests: readonly LabelledRequest[]): { recall: number; misses: string[] } {
+  let sum = 0;
+  const misses: string[] = [];
+  for (const r of requests) {
+    const top = new Set(index.search(r.request, DEFAULT_SEARCH_LIMIT).map(key));
+    const found = r.tools.filter((t) => top.has(t)).length;
+    sum += found / r.tools.length;
+    if (found < r.tools.length) misses.push(`"${r.request}" wants ${r.tools.join(', ')}; top 5: ${[...top].join(', ') || 'nothing'}`);
+  }
+  return { recall: sum / requests.length, misses };
+}
+
+/**
+ * Tokens of definitions in one user request that needs one tool call. All tools: two model requests
+ * (the call, then the answer), each with every definition. Search: three (search, call, answer):
+ * search_tools in each, and the tools found twice from the second on (in the search result the
+ * conversation carries, and offered as tools).
+ */
+function tokensPerRequest(tools: readonly SearchableTool[], index: ToolIndex, requests: readonly LabelledRequest[]) {
+  const { toolsTokens } = loadSearch();
+  const all = toolsTokens(tools.map((t) => t.definition));
+  const search = toolsTokens([searchToolDefinition(SEARCH_TOOL_NAME, tools.length) as Tool]);
+  const byKey = new Map(tools.map((t) => [key(t), t.definition]));
+  const found = requests.map((r) => toolsTokens(index.search(r.request, DEFAULT_SEARCH_LIMIT).map((h) => byKey.get(key(h))!)));
+  const foundMean = found.reduce((a, b) => a + b, 0) / found.length;
+  return { all, search, foundMean, perModelRequest: search + foundMean, perUserRequest: { all: 2 * all, search: 3 * search + 4 * foundMean } };
+}
+
+export async function searchCase(o: BenchOptions, report: Report): Promise<void> {
+  let started = performance.now();
+  const search = loadSearch();
+  report.add({ case: 'search: load minisearch + o200k_base (dist/search.js equivalent)', ours: performance.now() - started, unit: 'ms', note: 'once, at the first search or count' });
+
+  const requests = labelledRequests();
+  const realistic = realisticTools();
+  const recall = recallAt5(new search.ToolIndex(realistic), requests);
+  report.add({ case: `search: recall@5, ${requests.length} labelled requests over ${realistic.length} tools`, ours: Number(recall.recall.toFixed(3)), unit: '', goal: '>= 0.95', ok: recall.recall >= 0.95 });
+  for (const m of recall.misses) console.log(`  miss ${m}`);
+
+  const reference = referenceTools();
+  const referenceRequests = requests.filter((r) => r.tools.every((t) => reference.some((x) => key(x) === t)));
+  const size = o.smoke ? 200 : 1000;
+  const synthetic = syntheticTools(size);
+  for (const [label, tools, asked] of [['3 reference servers', reference, referenceRequests], [`${size} synthetic tools`, synthetic, requests]] as const) {
+    const t = tokensPerRequest(tools, new search.ToolIndex(tools), asked);
+    const fewer = 1 - t.perUserRequest.search / t.perUserRequest.all;
+    report.add({ case: `search: tokens of definitions per model request, ${label} (${tools.length} tools)`, ours: Math.round(t.perModelRequest), raw: t.all, ratio: t.perModelRequest / t.all, unit: 'tokens', note: `search_tools ${t.search} + the 5 found ${Math.round(t.foundMean)} vs all tools; o200k_base` });
+    report.add({ case: `search: tokens of definitions per user request with one call, ${label}`, ours: Math.round(t.perUserRequest.search), raw: t.perUserRequest.all, ratio: t.perUserRequest.search / t.perUserRequest.all, unit: 'tokens', goal: '>= 80% fewer', ok: fewer >= 0.8, note: `${(fewer * 100).toFixed(1)}% fewer: 3 model requests with search vs 2 with all tools` });
+  }
+
+  // Index build after a list change: a new ToolIndex and its first search.
+  const builds: number[] = [];
+  for (let i = 0; i < (o.smoke ? 3 : 15); i++) {
+    started = performance.now();
+    new search.ToolIndex(synthetic).search('warm up');
+    builds.push(performance.now() - started);
+  }
+  report.add({ case: `search: index build over ${size} tools (new list, first search)`, ours: median(builds), unit: 'ms', note: `p95 ${percentile(builds, 0.95).toFixed(1)} ms` });
+  const index = new search.ToolIndex(synthetic);
+  index.search('warm up');
+  const times: number[] = [];
+  for (let round = 0; round < (o.smoke ? 1 : 8); round++) {
+    for (const r of requests) {
+      started = performance.now();
+      index.search(r.request, DEFAULT_SEARCH_LIMIT);
+      times.push(performance.now() - started);
+    }
+  }
+  const p95 = percentile(times, 0.95);
+  report.add({ case: `search: one search over ${size} tools (median of ${times.length})`, ours: median(times), unit: 'ms', goal: '< 5 ms', ok: median(times) < 5 && p95 < 5, note: `p95 ${p95.toFixed(2)} ms` });
+
+  // Token counts for a tooltip: a server's list, the first time (cached per definition after).
+  const fresh = syntheticTools(size).map((t) => ({ ...t.definition }));
+  started = performance.now();
+  const tokens = search.toolsTokens(fresh);
+  report.add({ case: `search: count the tokens of ${size} tool definitions, uncached`, ours: performance.now() - started, unit: 'ms', note: `${tokens} tokens` });
+}
+
+if (require.main === module) {
+  const o = benchOptions(process.argv);
+  const report = new Report(o.smoke);
+  console.log(`machine: ${machine()}`);
+  searchCase(o, report).then(
+    () => console.log(`\n${report.markdown(`Machine: ${machine()}, ${new Date().toISOString().slice(0, 16)}Z.`)}`),
+    (err: unknown) => {
+      console.error(err);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,154 @@
+// Full-text search over tool definitions (issue 19): what `search_tools` in @mcp and the
+// language-model search tool answer with. Loaded through loadSearch() (src/core/lazy/load.ts):
+// minisearch stays out of dist/extension.js.
+import MiniSearch from 'minisearch';
+import type { Tool } from '@modelcontextprotocol/client';
+import { sanitizeLine } from '../render/sanitize';
+import { queryTerms, queryWords, searchTerm, splitWords, SYNONYM_WEIGHT } from './searchWords';
+
+/** A tool that search may find: its server, its name, and the words it is found by. */
+export interface SearchableTool {
+  readonly server: string;
+  readonly tool: string;
+  readonly title?: string;
+  readonly description?: string;
+  readonly definition: Tool;
+}
+
+/** One match, best first; `score` only orders the hits of one search. */
+export interface ToolHit {
+  readonly server: string;
+  readonly tool: string;
+  readonly score: number;
+}
+
+/** What a hostile server may make us read per tool: longer text is cut before it is indexed. */
+export const SEARCH_LIMITS = {
+  /** A name or a title. */
+  name: 200,
+  /** A description (real ones are well under 2,000 characters; the rest is rarely about what the tool does). */
+  description: 4_000,
+  /** Parameters read from the input schema (top level only). */
+  params: 40,
+  /** A parameter's description. */
+  paramDescription: 300,
+  /** A query. */
+  query: 500,
+} as const;
+
+/** The most hits one search returns. */
+export const MAX_HITS = 50;
+
+/** Fields and how much a match in each counts (tuned on bench/search/requests.json). */
+const BOOST = { name: 3, server: 1.5, title: 2, description: 1, params: 0.7 } as const;
+const FIELDS = Object.keys(BOOST);
+
+interface Doc {
+  readonly id: number;
+  readonly name: string;
+  readonly server: string;
+  readonly title: string;
+  readonly description: string;
+  readonly params: string;
+}
+
+const cut = (text: string | undefined, max: number) => sanitizeLine((text ?? '').slice(0, max));
+
+/** The words a tool is found by, sanitised and cut to SEARCH_LIMITS. */
+function docOf(tool: SearchableTool, id: number): Doc {
+  const properties = tool.definition?.inputSchema?.properties;
+  const params: string[] = [];
+  if (properties && typeof properties === 'object') {
+    for (const [key, value] of Object.entries(properties).slice(0, SEARCH_LIMITS.params)) {
+      const description = value && typeof value === 'object' && typeof (value as { description?: unknown }).description === 'string' ? (value as { description: string }).description : '';
+      params.push(cut(key, SEARCH_LIMITS.name), cut(description, SEARCH_LIMITS.paramDescription));
+    }
+  }
+  return {
+    id,
+    name: cut(tool.tool, SEARCH_LIMITS.name),
+    // "The github tool that ...": the server's name is a word of each of its tools.
+    server: cut(tool.server, SEARCH_LIMITS.name),
+    title: cut(tool.title, SEARCH_LIMITS.name),
+    description: cut(tool.description, SEARCH_LIMITS.description),
+    params: params.join(' '),
+  };
+}
+
+/**
+ * A search index over a fixed list of tools (the enabled tools of running servers: build it from
+ * what the user allows, and nothing else can be found). Names are split at snake_case, camelCase
+ * and kebab-case; every text is sanitised and cut (SEARCH_LIMITS) before it is read. The
+ * minisearch index is built at the first search, not in the constructor; a changed tool list
+ * needs a new ToolIndex (ToolIndexCache keeps one per list).
+ */
+export class ToolIndex {
+  private _search: MiniSearch<Doc> | undefined;
+
+  constructor(private readonly _tools: readonly SearchableTool[]) {}
+
+  /** How many tools the index holds. */
+  get size(): number {
+    return this._tools.length;
+  }
+
+  /**
+   * The tools that best match `query` (words, any case; fuzzy and prefix matches count less),
+   * at most `limit` (default 5, at most MAX_HITS), best first. An empty query finds nothing.
+   */
+  search(query: string, limit = 5): ToolHit[] {
+    const max = Math.max(0, Math.min(MAX_HITS, Math.floor(limit) || 0));
+    const text = cut(query, SEARCH_LIMITS.query);
+    if (max === 0 || splitWords(text).length === 0) return [];
+    // A synonym's match counts less than the word's own.
+    const own = new Set(queryWords(text).map(searchTerm));
+    const results = this._index().search(text, {
+      tokenize: queryWords,
+      processTerm: queryTerms,
+      boostTerm: (term) => (own.has(term) ? 1 : SYNONYM_WEIGHT),
+      boost: BOOST,
+      prefix: (term) => term.length >= 3,
+      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
+      combineWith: 'OR',
+    });
+    return results.slice(0, max).map((r) => {
+      const tool = this._tools[r.id as number];
+      return { server: tool.server, tool: tool.tool, score: r.score };
+    });
+  }
+
+  private _index(): MiniSearch<Doc> {
+    if (this._search) return this._search;
+    const search = new MiniSearch<Doc>({
+      fields: FIELDS,
+      tokenize: splitWords,
+      processTerm: searchTerm,
+    });
+    search.addAll(this._tools.map(docOf));
+    return (this._search = search);
+  }
+}
+
+/** One server's tools as the pool lists them: the array's identity says whether they changed. */
+export interface ToolGroup {
+  readonly server: string;
+  readonly tools: readonly unknown[];
+}
+
+/**
+ * Keeps the last ToolIndex and builds a new one only when the tool lists changed: another server,
+ * another tools array (the pool replaces it on every listing), or another `stamp` (say, the chat
+ * settings that filter tools out).
+ */
+export class ToolIndexCache {
+  private _key: { groups: readonly ToolGroup[]; stamp: string } | undefined;
+  private _index: ToolIndex | undefined;
+
+  index(groups: readonly ToolGroup[], stamp: string, tools: () => readonly SearchableTool[]): ToolIndex {
+    const key = this._key;
+    const same = key && key.stamp === stamp && key.groups.length === groups.length && key.groups.every((g, i) => g.server === groups[i].server && g.tools === groups[i].tools);
+    if (same && this._index) return this._index;
+    this._key = { groups: groups.map((g) => ({ server: g.server, tools: g.tools })), stamp };
+    return (this._index = new ToolIndex(tools()));
+  }
+}

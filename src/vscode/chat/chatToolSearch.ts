@@ -1,0 +1,112 @@
+import * as vscode from 'vscode';
+import type { ToolIndexCache } from '../../core/search/toolSearch';
+import { loadSearch } from '../../core/lazy/load';
+import { mdCode, mdText } from '../../core/chat/markdown';
+import { modelToolNames, type ChatToolRef } from '../../core/chat/modelToolNames';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/chat/searchTool';
+import { sanitizeLine } from '../../core/render/sanitize';
+import type { ChatCatalog, ChatTool } from './chatCatalog';
+import { resultPart } from './chatCallStep';
+import { toModelTool } from './chatMessages';
+import type { ChatSettings } from './chatSettings';
+
+/** One search of a chat request (the ChatResult's metadata lists them, tests read it). */
+export interface ChatSearchRecord {
+  readonly query: string;
+  /** `server/tool` of each tool found, best first. */
+  readonly found: readonly string[];
+}
+
+/** The search tool as the model sees it. */
+export function searchModelTool(name: string, toolCount: number): vscode.LanguageModelChatTool {
+  return searchToolDefinition(name, toolCount);
+}
+
+/** The search index of the chat participant, kept across requests while the tool lists stay the same. */
+export class ChatSearchIndex {
+  private _cache: ToolIndexCache | undefined;
+
+  /** Up to `limit` enabled tools of `catalog` that match `query`, best first. */
+  find(catalog: ChatCatalog, settings: ChatSettings, query: string, limit: number): ChatTool[] {
+    this._cache ??= new (loadSearch().ToolIndexCache)();
+    // The settings that filter tools out are part of the key: a tool turned off is out of the next index.
+    const stamp = JSON.stringify([settings.enabledServers, settings.disabledTools]);
+    const byKey = new Map(catalog.tools.map((t) => [`${t.server}\u0000${t.tool}`, t]));
+    const index = this._cache.index(catalog.lists, stamp, () => catalog.tools);
+    return index.search(query, limit).flatMap((hit) => byKey.get(`${hit.server}\u0000${hit.tool}`) ?? []);
+  }
+}
+
+/** What the model may call in one request: in search mode, `search_tools`, the pinned tools and what it found. */
+export class OfferedTools {
+  /** Every tool of the catalog by its model name (names stable across rounds), and the search tool's name. */
+  private readonly _names: Map<string, ChatTool | typeof SEARCH_REF>;
+  private readonly _offered = new Map<string, ChatTool>();
+  readonly searchName: string | undefined;
+
+  constructor(private readonly _catalog: ChatCatalog, initial: readonly ChatTool[], search: boolean) {
+    // In search mode every tool gets its name up front, so a tool has the same name whenever it is found.
+    this._names = modelToolNames<ChatTool | typeof SEARCH_REF>(search ? [SEARCH_REF, ..._catalog.tools] : initial);
+    const initialSet = new Set(initial);
+    for (const [name, tool] of this._names) {
+      if (!isTool(tool)) this.searchName = name;
+      else if (initialSet.has(tool)) this._offered.set(name, tool);
+    }
+  }
+
+  /** The callable tool of this model name, if it was offered or found. */
+  get(name: string): ChatTool | undefined {
+    return this._offered.get(name);
+  }
+
+  get names(): string[] {
+    return [...(this.searchName ? [this.searchName] : []), ...this._offered.keys()];
+  }
+
+  /** The tools for the next model request. */
+  modelTools(): vscode.LanguageModelChatTool[] {
+    const tools = [...this._offered].map(([name, tool]) => toModelTool(name, tool));
+    return this.searchName ? [searchModelTool(this.searchName, this._catalog.tools.length), ...tools] : tools;
+  }
+
+  /** Makes found tools callable; returns their model names. */
+  offer(found: readonly ChatTool[]): string[] {
+    const wanted = new Set(found);
+    const names = new Map<ChatTool, string>();
+    for (const [name, tool] of this._names) if (isTool(tool) && wanted.has(tool)) names.set(tool, name);
+    return found.map((tool) => {
+      const name = names.get(tool)!;
+      this._offered.set(name, tool);
+      return name;
+    });
+  }
+}
+
+/** Stands for the search tool among the catalog's tools, so that names never clash. */
+const SEARCH_REF: ChatToolRef = { server: '', tool: SEARCH_TOOL_NAME };
+const isTool = (ref: ChatTool | ChatToolRef): ref is ChatTool => ref !== SEARCH_REF;
+
+/** Runs one `search_tools` call: finds, offers what it found, shows it, and answers the model with the definitions. */
+export function runSearch(
+  part: vscode.LanguageModelToolCallPart,
+  context: { index: ChatSearchIndex; catalog: ChatCatalog; settings: ChatSettings; offered: OfferedTools; searches: ChatSearchRecord[]; stream: vscode.ChatResponseStream },
+): vscode.LanguageModelToolResultPart {
+  const input = (typeof part.input === 'object' && part.input !== null ? part.input : {}) as { query?: unknown; limit?: unknown };
+  const query = typeof input.query === 'string' ? sanitizeLine(input.query).trim().slice(0, 500) : '';
+  if (!query) {
+    context.searches.push({ query: '', found: [] });
+    return resultPart(part.callId, 'search_tools needs a "query": a few words that say what the tool should do.');
+  }
+  const limit = typeof input.limit === 'number' && Number.isFinite(input.limit) ? Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(input.limit))) : DEFAULT_SEARCH_LIMIT;
+  const found = context.index.find(context.catalog, context.settings, query, limit);
+  const names = context.offered.offer(found);
+  context.searches.push({ query, found: found.map((t) => `${t.server}/${t.tool}`) });
+  const list = found.length ? found.map((t) => mdCode(`${t.server}/${t.tool}`)).join(', ') : vscode.l10n.t('nothing');
+  context.stream.markdown(`- ${vscode.l10n.t('Searched the tools for {0}: {1}', `"${mdText(query)}"`, list)}\n`);
+  if (found.length === 0) return resultPart(part.callId, `No tool matches "${query}". Try other words, or answer without a tool.`);
+  const definitions = found.map((tool, i) => {
+    const model = toModelTool(names[i], tool);
+    return { name: model.name, description: model.description, inputSchema: model.inputSchema };
+  });
+  return resultPart(part.callId, `Found ${found.length} tools; you can call them now by these names:\n${JSON.stringify(definitions)}`);
+}
