@@ -5,7 +5,6 @@ import type { Tool } from '@modelcontextprotocol/client';
 import {
   callInvocationParts,
   DEFAULT_SEARCH_LIMIT,
-  findByWords,
   LM_TOOLS_OFF_TEXT,
   parseCallInput,
   parseSearchInput,
@@ -78,13 +77,6 @@ describe('language-model tools: input (issue 19 B)', () => {
 });
 
 describe('language-model tools: search and what the model reads (issue 19 B)', () => {
-  it('finds by words in name, description and parameter names, best first; no shared word, no match', () => {
-    assert.deepEqual(findByWords(catalog, 'delete the note called shopping', 5).map((m) => m.tool), ['delete_note', 'read_note']);
-    assert.deepEqual(findByWords(catalog, 'issues with a label', 5).map((m) => m.tool), ['list_issues']);
-    assert.deepEqual(findByWords(catalog, 'note', 1).map((m) => m.tool), ['read_note'], 'the limit holds; ties keep catalogue order');
-    assert.deepEqual(findByWords(catalog, 'weather forecast', 5), []);
-  });
-
   it('a match carries server, tool, description, input schema and annotations', () => {
     const text = searchResultText('delete note', [catalog[1]], { down: [] });
     assert.match(text, /^1 hosted tool\(s\) match\. Call one with mcpToolHost_callTool/);

@@ -6,7 +6,6 @@ import type { EffectiveAnnotations } from '../tools/annotations';
 import { badgeWords } from '../tools/toolBadges';
 import { sanitizeLine, sanitizeText, visibleJson } from '../render/sanitize';
 import { modelSchema } from './modelSchema';
-import { words } from './toolBudget';
 import { mdCode, mdText, shortArgs } from './markdown';
 import { LM_CALL_TOOL, LM_SEARCH_TOOL } from './lmToolNames';
 
@@ -29,11 +28,6 @@ export interface LmCatalogTool {
   readonly annotations: EffectiveAnnotations;
 }
 
-/**
- * The seam to the search index: the best matches for a query, best first. For now word overlap
- * (findByWords); the full-text ToolIndex (src/core/search/toolSearch.ts) takes its place.
- */
-export type FindTools = (query: string, limit: number) => readonly { readonly server: string; readonly tool: string }[];
 
 export type SearchInput = { readonly query: string; readonly limit: number };
 export type CallInput = { readonly server: string; readonly tool: string; readonly args: Record<string, unknown> };
@@ -63,30 +57,6 @@ export function parseCallInput(input: unknown): Parsed<CallInput> {
   const args = input.arguments ?? {};
   if (!isObject(args)) return { ok: false, error: 'Not sent: "arguments" must be a JSON object of the tool\'s parameters (use {} for none).' };
   return { ok: true, value: { server: input.server as string, tool: input.tool as string, args } };
-}
-
-/**
- * Word overlap between the query and a tool's server, name, title, description and parameter
- * names (the same words `@mcp` ranks by); ties keep catalogue order; tools sharing no word are left out.
- */
-export function findByWords(catalog: readonly LmCatalogTool[], query: string, limit: number): { server: string; tool: string; score: number }[] {
-  const wanted = new Set(words(query));
-  const scored = catalog.map((t, index) => {
-    const own = new Set(words(`${t.server} ${t.tool} ${t.title ?? ''} ${t.description ?? ''} ${parameterNames(t.definition).join(' ')}`));
-    let score = 0;
-    for (const w of wanted) if (own.has(w)) score++;
-    return { server: t.server, tool: t.tool, score, index };
-  });
-  return scored
-    .filter((s) => s.score > 0)
-    .sort((a, b) => b.score - a.score || a.index - b.index)
-    .slice(0, limit)
-    .map(({ server, tool, score }) => ({ server, tool, score }));
-}
-
-function parameterNames(tool: Tool): string[] {
-  const properties = (tool.inputSchema as { properties?: unknown }).properties;
-  return isObject(properties) ? Object.keys(properties) : [];
 }
 
 /**

@@ -5,7 +5,6 @@ import type { CallPipeline } from '../../core/calls/callPipeline';
 import { toolResultText } from '../../core/chat/callReport';
 import {
   callInvocationParts,
-  findByWords,
   LM_TOOLS_OFF_TEXT,
   parseCallInput,
   parseSearchInput,
@@ -13,12 +12,11 @@ import {
   searchResultText,
   serverDownText,
   unreachableText,
-  type FindTools,
-  type LmCatalogTool,
 } from '../../core/chat/lmTools';
 import type { ServerPool } from '../../core/connection/serverPool';
 import { chatCatalog, waitForStartingServers, type ChatCatalog } from './chatCatalog';
-import { readChatSettings } from './chatSettings';
+import { readChatSettings, type ChatSettings } from './chatSettings';
+import { ChatSearchIndex } from './chatToolSearch';
 import { lmToolsEnabled } from './lmToolSettings';
 
 export interface LmToolDeps {
@@ -26,25 +24,19 @@ export interface LmToolDeps {
   readonly pipeline: CallPipeline;
 }
 
-/**
- * The seam to the search index (kept to this one function): the catalogue's best matches for a
- * query. Word overlap for now; the full-text ToolIndex (src/core/search/toolSearch.ts) replaces it.
- */
-function findTools(tools: readonly LmCatalogTool[]): FindTools {
-  return (query, limit) => findByWords(tools, query, limit);
-}
-
 const textResult = (text: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
 
 /** What chat may use now, after waiting (bounded) for servers still starting: the same catalogue, settings and limits as `@mcp`. */
-async function catalogNow(deps: LmToolDeps, token: vscode.CancellationToken): Promise<ChatCatalog> {
+async function catalogNow(deps: LmToolDeps, token: vscode.CancellationToken): Promise<{ catalog: ChatCatalog; settings: ChatSettings }> {
   const settings = readChatSettings();
   await waitForStartingServers(deps.pool, settings, token, () => undefined);
-  return chatCatalog(deps.pool, settings, deps.pipeline.rules);
+  return { catalog: chatCatalog(deps.pool, settings, deps.pipeline.rules), settings };
 }
 
 /** `mcpToolHost_searchTools`: matching tools of running, enabled servers, with what a call needs. Disabled ones are never searched. */
 export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
+  // The same full-text index as @mcp's search_tools (minisearch, dist/search.js), kept while the tool lists stay the same.
+  const index = new ChatSearchIndex();
   return {
     prepareInvocation(options) {
       const input = parseSearchInput(options.input);
@@ -59,10 +51,9 @@ export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> 
       if (!lmToolsEnabled()) return textResult(LM_TOOLS_OFF_TEXT);
       const input = parseSearchInput(options.input);
       if (!input.ok) return textResult(input.error);
-      const catalog = await catalogNow(deps, token);
-      const byKey = new Map(catalog.tools.map((t) => [`${t.server}\u0000${t.tool}`, t]));
-      // Only catalogue tools come back, whatever the finder returns: a disabled tool is never revealed.
-      const matches = findTools(catalog.tools)(input.value.query, input.value.limit).flatMap((m) => byKey.get(`${m.server}\u0000${m.tool}`) ?? []);
+      const { catalog, settings } = await catalogNow(deps, token);
+      // Only catalogue tools come back (ChatSearchIndex.find): a disabled tool is never revealed.
+      const matches = index.find(catalog, settings, input.value.query, input.value.limit);
       return textResult(searchResultText(input.value.query, matches, { down: catalog.down.map((d) => d.server) }));
     },
   };
@@ -90,7 +81,7 @@ export function callTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
       const input = parseCallInput(options.input);
       if (!input.ok) return textResult(input.error);
       const { server, tool, args } = input.value;
-      const catalog = await catalogNow(deps, token);
+      const { catalog } = await catalogNow(deps, token);
       if (!catalog.tools.some((t) => t.server === server && t.tool === tool)) {
         const down = catalog.down.find((d) => d.server === server);
         return textResult(down ? serverDownText(server, down.state) : unreachableText(server, tool));
