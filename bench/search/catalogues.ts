@@ -34,8 +34,9 @@ export interface LabelledRequest {
   readonly tools: readonly string[];
 }
 
-export function labelledRequests(): LabelledRequest[] {
-  return (JSON.parse(fs.readFileSync(path.join(DIR, 'requests.json'), 'utf8')) as { requests: LabelledRequest[] }).requests;
+/** The labelled requests the engine was tuned on (`requests.json`), or the held-out ones it never saw (`heldout.json`). */
+export function labelledRequests(file: 'requests.json' | 'heldout.json' = 'requests.json'): LabelledRequest[] {
+  return (JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')) as { requests: LabelledRequest[] }).requests;
 }
 
 /** Business areas that tell copies of a real tool apart, as a company's many servers would. */

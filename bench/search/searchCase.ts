@@ -50,6 +50,10 @@ export async function searchCase(o: BenchOptions, report: Report): Promise<void>
   const recall = recallAt5(new search.ToolIndex(realistic), requests);
   report.add({ case: `search: recall@5, ${requests.length} labelled requests over ${realistic.length} tools`, ours: Number(recall.recall.toFixed(3)), unit: '', goal: '>= 0.95', ok: recall.recall >= 0.95 });
   for (const m of recall.misses) console.log(`  miss ${m}`);
+  const heldOut = labelledRequests('heldout.json');
+  const unseen = recallAt5(new search.ToolIndex(realistic), heldOut);
+  report.add({ case: `search: recall@5, ${heldOut.length} held-out requests (never tuned on)`, ours: Number(unseen.recall.toFixed(3)), unit: '', note: 'how the tuning carries over to phrasings it did not see' });
+  for (const m of unseen.misses) console.log(`  held-out miss ${m}`);
 
   const reference = referenceTools();
   const referenceRequests = requests.filter((r) => r.tools.every((t) => reference.some((x) => key(x) === t)));
