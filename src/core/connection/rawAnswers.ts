@@ -33,6 +33,8 @@ export interface RawRequestOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /** Progress on the request's own progress token (one of `watchProgress`) re-arms its timeout. */
   readonly resetTimeoutOnProgress?: boolean;
+  /** The longest the request may take in all, progress or not. */
+  readonly maxTotalTimeoutMs?: number;
 }
 
 /** A call's progress, as `notifications/progress` says it. */
@@ -160,15 +162,19 @@ class RawPending {
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = `${RAW_ID_PREFIX}${this._next++}`;
     return new Promise<RawResponse>((resolve, reject) => {
-      const expire = () => settle(() => reject(new Error(`The server did not answer ${method} within ${options.timeoutMs} ms`)));
+      // A request we stop waiting for is cancelled on the server too, as the SDK does for its own.
+      const cancel = (reason: string) => void send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => undefined);
+      const expire = () => settle(() => (cancel('timed out'), reject(timedOut(method, { timeout: options.timeoutMs }))));
       let timer = setTimeout(expire, options.timeoutMs);
+      const total = options.maxTotalTimeoutMs === undefined ? undefined : setTimeout(() => settle(() => (cancel('timed out'), reject(timedOut(method, { maxTotalTimeout: options.maxTotalTimeoutMs })))), options.maxTotalTimeoutMs);
       // Progress on the request's own token shows it is alive: its timeout starts again.
       const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
       const unhear = options.resetTimeoutOnProgress && typeof token === 'string' ? this._progress.also(token, () => (clearTimeout(timer), (timer = setTimeout(expire, options.timeoutMs)))) : undefined;
-      const onAbort = () => settle(() => reject(options.signal?.reason));
+      const onAbort = () => settle(() => (cancel(String(options.signal?.reason ?? 'cancelled')), reject(options.signal?.reason)));
       const settle = (then: () => void) => {
         if (!this._waiting.delete(id)) return;
         clearTimeout(timer);
+        clearTimeout(total);
         unhear?.();
         options.signal?.removeEventListener('abort', onAbort);
         then();
@@ -191,6 +197,12 @@ class RawPending {
     this._ended = true;
     for (const waiter of [...this._waiting.values()]) waiter.reject(new Error('The server session ended'));
   }
+}
+
+/** A request that waited too long, as callErrors.ts tells a timeout (`REQUEST_TIMEOUT`; which limit in `data`). */
+function timedOut(method: string, data: { timeout?: number; maxTotalTimeout?: number }): Error {
+  const limit = data.maxTotalTimeout === undefined ? `timed out after ${data.timeout} ms` : `exceeded its maximum total timeout of ${data.maxTotalTimeout} ms`;
+  return Object.assign(new Error(`${method} ${limit}`), { code: 'REQUEST_TIMEOUT', data });
 }
 
 /** A raw answer as the Tasks package reads it; a malformed error is reported as one, saying why. */

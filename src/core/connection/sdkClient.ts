@@ -9,13 +9,15 @@ import type { SkillsAccess } from './skills';
 import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskUser } from './elicitationRequests';
-import type { RawRequests } from './rawAnswers';
+import type { RawRequestOptions, RawRequests } from './rawAnswers';
 
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
 const FOR_THE_SESSION_MS = 2_147_483_647;
 
 /** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
 const PROBE_TIMEOUT_MS = 2_000;
+/** How long a page of `tools/list` may take (the SDK's default request timeout). */
+const LIST_TIMEOUT_MS = 60_000;
 /** The longest task id followed; a longer one is refused (and the board would not keep it either, taskBoard.ts). */
 const MAX_TASK_ID = 200;
 
@@ -224,8 +226,11 @@ export class SdkClient {
   async listTools(): Promise<Tool[]> {
     const { rawAnswer } = loadHeavy();
     let ttlMs: unknown;
+    // The 2025 era: past the SDK's Client, as for tools/call.
+    const past = this._raw !== undefined && !this._modern;
     const fetchPage = async (cursor: string | undefined) => {
-      const page = rawAnswer(await this._client.request({ method: 'tools/list', ...(cursor === undefined ? {} : { params: { cursor } }) }, ANY_ANSWER));
+      const params = cursor === undefined ? undefined : { cursor };
+      const page = past ? await this._rawRequest('tools/list', params, { timeoutMs: LIST_TIMEOUT_MS }) : rawAnswer(await this._client.request({ method: 'tools/list', ...(params && { params }) }, ANY_ANSWER));
       if (cursor === undefined) ttlMs = (page as { ttlMs?: unknown } | undefined)?.ttlMs;
       return page;
     };
@@ -271,6 +276,8 @@ export class SdkClient {
     // The tasks extension: the server, not the tool, decides whether a call becomes a task.
     if (this._tasksExtension) return this._callAsTask(tool, args, isTaskSupport(taskSupport) ? taskSupport : undefined, options, headers);
     if ((taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks) return this._callAsTask(tool, args, taskSupport, options, headers);
+    // The 2025 era: sent past the SDK's Client on the same transport (its per-request validation costs 10x our transport, BENCHMARKS.md case 2b).
+    if (this._raw && !this._modern) return resultOf(await withLinkConsent(() => this._rawCall(tool, args, options, headers), tool.name, this._elicit, this._log, this._completions, options.signal));
     const params = { name: tool.name, arguments: args };
     const sendOptions = {
       signal: options.signal,
@@ -282,6 +289,30 @@ export class SdkClient {
     // A server may refuse the call until the user opens a link (-32042): asked like any link, then sent again.
     const send = () => this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers });
     return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._elicit, this._log, this._completions, options.signal)));
+  }
+
+  /** A plain `tools/call` past the SDK: progress on a token of ours, the same timeouts, a JSON-RPC error thrown as the SDK throws it. */
+  private async _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, headers: Record<string, string>): Promise<unknown> {
+    const progress = options.onprogress && this._raw!.watchProgress(options.onprogress);
+    try {
+      const params = { name: tool.name, arguments: args, ...(progress && { _meta: { progressToken: progress.token } }) };
+      return await this._rawRequest('tools/call', params, {
+        timeoutMs: options.timeoutMs,
+        maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+        resetTimeoutOnProgress: true,
+        signal: options.signal,
+        ...(Object.keys(headers).length > 0 && { headers }),
+      });
+    } finally {
+      progress?.stop();
+    }
+  }
+
+  private async _rawRequest(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<unknown> {
+    const answer = await this._raw!.request(method, params, options);
+    if (answer.kind === 'error') throw loadHeavy().ProtocolError.fromError(answer.error.code, answer.error.message, answer.error.data);
+    if (typeof answer.result !== 'object' || answer.result === null || Array.isArray(answer.result)) throw loadHeavy().ProtocolError.fromError(-32603, `The server answered with ${answer.result === null ? 'null' : Array.isArray(answer.result) ? 'a list' : `a ${typeof answer.result}`} where a result object belongs`);
+    return answer.result;
   }
 
   /**
