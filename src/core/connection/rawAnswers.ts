@@ -164,17 +164,23 @@ class RawPending {
     return new Promise<RawResponse>((resolve, reject) => {
       // A request we stop waiting for is cancelled on the server too, as the SDK does for its own.
       const cancel = (reason: string) => void send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => undefined);
-      const expire = () => settle(() => (cancel('timed out'), reject(timedOut(method, { timeout: options.timeoutMs }))));
-      let timer = setTimeout(expire, options.timeoutMs);
-      const total = options.maxTotalTimeoutMs === undefined ? undefined : setTimeout(() => settle(() => (cancel('timed out'), reject(timedOut(method, { maxTotalTimeout: options.maxTotalTimeoutMs })))), options.maxTotalTimeoutMs);
-      // Progress on the request's own token shows it is alive: its timeout starts again.
+      // One timer a request: armed for the idle timeout or for the total limit, whichever comes first.
+      const deadline = options.maxTotalTimeoutMs === undefined ? Infinity : performance.now() + options.maxTotalTimeoutMs;
+      let forTotal = false;
+      const expire = () => settle(() => (cancel('timed out'), reject(timedOut(method, forTotal ? { maxTotalTimeout: options.maxTotalTimeoutMs } : { timeout: options.timeoutMs }))));
+      const arm = () => {
+        const left = deadline - performance.now();
+        forTotal = left <= options.timeoutMs;
+        return setTimeout(expire, forTotal ? Math.max(0, left) : options.timeoutMs);
+      };
+      let timer = arm();
+      // Progress on the request's own token shows it is alive: its idle timeout starts again.
       const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-      const unhear = options.resetTimeoutOnProgress && typeof token === 'string' ? this._progress.also(token, () => (clearTimeout(timer), (timer = setTimeout(expire, options.timeoutMs)))) : undefined;
+      const unhear = options.resetTimeoutOnProgress && typeof token === 'string' ? this._progress.also(token, () => (clearTimeout(timer), (timer = arm()))) : undefined;
       const onAbort = () => settle(() => (cancel(String(options.signal?.reason ?? 'cancelled')), reject(options.signal?.reason)));
       const settle = (then: () => void) => {
         if (!this._waiting.delete(id)) return;
         clearTimeout(timer);
-        clearTimeout(total);
         unhear?.();
         options.signal?.removeEventListener('abort', onAbort);
         then();
