@@ -3,9 +3,11 @@ import { DEMO_SERVER, makeHost, node } from './helpers';
 import { problemText } from '../../src/core/tools/schemaProblems';
 import { appReferenceOf } from '../../src/core/apps/appReference';
 import { readAppDocument } from '../../src/core/apps/appRead';
+import type { AuditRecord } from '../../src/core/calls/ports';
 
 describe('the demo server through the CallPipeline (real child process)', function () {
-  const host = makeHost({ demo: node(DEMO_SERVER) });
+  const audited: AuditRecord[] = [];
+  const host = makeHost({ demo: node(DEMO_SERVER) }, 'deny', { audit: { append: (r) => audited.push(r) } });
   before(async () => {
     await host.pool.get('demo')!.start();
   });
@@ -17,11 +19,12 @@ describe('the demo server through the CallPipeline (real child process)', functi
     assert.deepEqual(demo.tools.map((t) => t.name).sort(), ['add_note', 'bar_chart', 'delete_note', 'echo', 'fetch_url', 'list_notes', 'read_note', 'slow_count', 'text_stats']);
   });
 
-  it('bar_chart declares an interface: a ui:// resource of self-contained HTML with no network in its policy', async () => {
+  it('bar_chart declares an interface: a ui:// resource of self-contained HTML with no network in its policy, read through the pipeline (audited)', async () => {
     const tool = host.pool.get('demo')!.tools.find((t) => t.name === 'bar_chart')!;
     const ref = appReferenceOf(tool);
     assert.deepEqual(ref, { kind: 'app', uri: 'ui://demo/bar-chart.html' });
-    const doc = await readAppDocument(host.pool, 'demo', 'ui://demo/bar-chart.html');
+    const doc = await readAppDocument(host.pipeline, 'demo', 'ui://demo/bar-chart.html');
+    assert.deepEqual(audited.map((r) => [r.origin, r.server, r.tool, r.decision, r.outcome]), [['app', 'demo', 'resources/read', "the tool's interface, opened with its call", 'ok']]);
     assert.ok('html' in doc, 'html' in doc ? '' : doc.message);
     assert.match(doc.html, /ui\/initialize/);
     assert.doesNotMatch(doc.html, /https?:\/\/|src=/, 'nothing loaded from elsewhere');

@@ -45,7 +45,7 @@ const THEME_WAIT_MS = 2_000;
  * or with a sentence saying why not.
  */
 export async function openAppPanel(deps: AppPanelDeps, call: AppCall): Promise<AppPanel | string> {
-  const doc = await readAppDocument(deps.pool, call.server, call.uri);
+  const doc = await readAppDocument(deps.pipeline, call.server, call.uri);
   if (!('html' in doc)) return doc.message;
   return new AppPanel(deps, call, doc);
 }
