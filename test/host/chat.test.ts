@@ -5,14 +5,14 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { MODEL_TOOL_NAME } from '../../src/core/chat/modelToolNames';
-import { ask, CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type Turn } from './chatHarness';
+import { ask, CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type Turn, serversRunning } from './chatHarness';
 import { allowDestructive, promptShown, sleep, until } from './wait';
 
 describe('@mcp in the Chat view (issue 6)', function () {
   this.timeout(90_000);
   let api: McpToolHostApi;
   let extensionPath: string;
-  const running = (...names: string[]) => until(`${names.join(', ')} running`, () => names.every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), CHAT_WAIT_MS);
+  const running = (...names: string[]) => serversRunning(api, ...names);
   const baseServers = () => ({ demo: serverEntry(extensionPath), slow: serverEntry(extensionPath, { timeoutSeconds: 1 }) });
 
   before(async () => {

@@ -82,5 +82,9 @@ export function serverEntry(extensionPath: string, extra: Record<string, unknown
   return { command: process.execPath, args: [file], ...extra, env };
 }
 
+/** Waits until each named server runs and lists its tools. */
+export const serversRunning = (api: McpToolHostApi, ...names: string[]) =>
+  until(`${names.join(', ')} running`, () => names.every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), CHAT_WAIT_MS);
+
 export const chatConfig = () => vscode.workspace.getConfiguration('mcpToolHost.chat');
 export const setServers = (value: unknown) => vscode.workspace.getConfiguration('mcpToolHost').update('servers', value, vscode.ConfigurationTarget.Global);

@@ -4,14 +4,14 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
-import { ask, CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type Turn } from './chatHarness';
-import { allowDestructive, promptShown, until } from './wait';
+import { ask, CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type Turn, serversRunning } from './chatHarness';
+import { allowDestructive, promptShown } from './wait';
 
 describe('@mcp searches the tools past a threshold (issue 19)', function () {
   this.timeout(90_000);
   let api: McpToolHostApi;
   let extensionPath: string;
-  const running = (...names: string[]) => until(`${names.join(', ')} running`, () => names.every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), CHAT_WAIT_MS);
+  const running = (...names: string[]) => serversRunning(api, ...names);
 
   before(async () => {
     const ext = vscode.extensions.getExtension<McpToolHostApi>(EXTENSION_ID)!;

@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { LM_CALL_TOOL, LM_SEARCH_TOOL } from '../../src/core/chat/lmToolNames';
-import { CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type ScriptStep } from './chatHarness';
+import { CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type ScriptStep, serversRunning } from './chatHarness';
 import { allowDestructive, promptShown, sleep, until } from './wait';
 
 const lmConfig = () => vscode.workspace.getConfiguration('mcpToolHost.lmTools');
@@ -52,7 +52,7 @@ describe('the hosted tools in every chat: language-model tools (issue 19)', func
   this.timeout(90_000);
   let api: McpToolHostApi;
   let extensionPath: string;
-  const running = (...names: string[]) => until(`${names.join(', ')} running`, () => names.every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), CHAT_WAIT_MS);
+  const running = (...names: string[]) => serversRunning(api, ...names);
 
   before(async () => {
     const ext = vscode.extensions.getExtension<McpToolHostApi>(EXTENSION_ID)!;
