@@ -1,12 +1,9 @@
 import type * as vscode from 'vscode';
 import { answerCatalog, answerDirectCall, answerUse } from './directCommands';
-import { ChatSearchIndex } from './chatToolSearch';
 import { runToolLoop, type ChatDeps } from './toolLoop';
 
 /** Routes a request: the slash commands answer directly, free text goes to the model with the tools. */
-export function createChatHandler(given: ChatDeps): vscode.ChatRequestHandler {
-  // One search index for the participant's life: rebuilt only when a tool list or the chat settings changed.
-  const deps = { ...given, searchIndex: given.searchIndex ?? new ChatSearchIndex() };
+export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {
   return async (request, context, stream, token) => {
     switch (request.command) {
       case 'servers':

@@ -22,8 +22,14 @@ export function searchModelTool(name: string, toolCount: number): vscode.Languag
   return searchToolDefinition(name, toolCount);
 }
 
-/** The search index of the chat participant, kept across requests while the tool lists stay the same. */
-export class ChatSearchIndex {
+/** The one search index of this window (@mcp and the language-model search tool), kept while the tool lists stay the same. */
+export function chatSearchIndex(): ChatSearchIndex {
+  return (shared ??= new ChatSearchIndex());
+}
+let shared: ChatSearchIndex | undefined;
+
+/** A search index over the chat catalogue, rebuilt only when a tool list or the chat settings changed. */
+class ChatSearchIndex {
   private _cache: ToolIndexCache | undefined;
 
   /** Up to `limit` enabled tools of `catalog` that match `query`, best first. */
@@ -89,7 +95,7 @@ const isTool = (ref: ChatTool | ChatToolRef): ref is ChatTool => ref !== SEARCH_
 /** Runs one `search_tools` call: finds, offers what it found, shows it, and answers the model with the definitions. */
 export function runSearch(
   part: vscode.LanguageModelToolCallPart,
-  context: { index: ChatSearchIndex; catalog: ChatCatalog; settings: ChatSettings; offered: OfferedTools; searches: ChatSearchRecord[]; stream: vscode.ChatResponseStream },
+  context: { catalog: ChatCatalog; settings: ChatSettings; offered: OfferedTools; searches: ChatSearchRecord[]; stream: vscode.ChatResponseStream },
 ): vscode.LanguageModelToolResultPart {
   const input = (typeof part.input === 'object' && part.input !== null ? part.input : {}) as { query?: unknown; limit?: unknown };
   const query = typeof input.query === 'string' ? sanitizeLine(input.query).trim().slice(0, 500) : '';
@@ -98,7 +104,7 @@ export function runSearch(
     return resultPart(part.callId, 'search_tools needs a "query": a few words that say what the tool should do.');
   }
   const limit = typeof input.limit === 'number' && Number.isFinite(input.limit) ? Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(input.limit))) : DEFAULT_SEARCH_LIMIT;
-  const found = context.index.find(context.catalog, context.settings, query, limit);
+  const found = chatSearchIndex().find(context.catalog, context.settings, query, limit);
   const names = context.offered.offer(found);
   context.searches.push({ query, found: found.map((t) => `${t.server}/${t.tool}`) });
   const list = found.length ? found.map((t) => mdCode(`${t.server}/${t.tool}`)).join(', ') : vscode.l10n.t('nothing');

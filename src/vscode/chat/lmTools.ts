@@ -16,7 +16,7 @@ import {
 import type { ServerPool } from '../../core/connection/serverPool';
 import { chatCatalog, waitForStartingServers, type ChatCatalog } from './chatCatalog';
 import { readChatSettings, type ChatSettings } from './chatSettings';
-import { ChatSearchIndex } from './chatToolSearch';
+import { chatSearchIndex } from './chatToolSearch';
 import { lmToolsEnabled } from './lmToolSettings';
 
 export interface LmToolDeps {
@@ -35,8 +35,6 @@ async function catalogNow(deps: LmToolDeps, token: vscode.CancellationToken): Pr
 
 /** `mcpToolHost_searchTools`: matching tools of running, enabled servers, with what a call needs. Disabled ones are never searched. */
 export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
-  // The same full-text index as @mcp's search_tools (minisearch, dist/search.js), kept while the tool lists stay the same.
-  const index = new ChatSearchIndex();
   return {
     prepareInvocation(options) {
       const input = parseSearchInput(options.input);
@@ -53,7 +51,7 @@ export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> 
       if (!input.ok) return textResult(input.error);
       const { catalog, settings } = await catalogNow(deps, token);
       // Only catalogue tools come back (ChatSearchIndex.find): a disabled tool is never revealed.
-      const matches = index.find(catalog, settings, input.value.query, input.value.limit);
+      const matches = chatSearchIndex().find(catalog, settings, input.value.query, input.value.limit);
       return textResult(searchResultText(input.value.query, matches, { down: catalog.down.map((d) => d.server) }));
     },
   };

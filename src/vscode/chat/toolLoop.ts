@@ -9,7 +9,7 @@ import { chatCatalog, waitForStartingServers, type ChatCatalog, type ChatTool } 
 import { asArguments, outcomePart, resultPart, runChatCall, type ChatCallRecord } from './chatCallStep';
 import { historyMessages, INSTRUCTIONS, pinnedServers } from './chatMessages';
 import { readChatSettings, type ChatSettings } from './chatSettings';
-import { ChatSearchIndex, OfferedTools, runSearch, type ChatSearchRecord } from './chatToolSearch';
+import { OfferedTools, runSearch, type ChatSearchRecord } from './chatToolSearch';
 
 export interface ChatDeps {
   readonly pool: ServerPool;
@@ -18,8 +18,6 @@ export interface ChatDeps {
   readonly asks?: ChatAsks;
   /** Opens a called tool's interface (MCP Apps, appSessions.ts) and returns what sends it the outcome; without it, chat shows text only. */
   readonly openInterface?: (call: { server: string; tool: string; args: Record<string, unknown>; fromChat: true }) => Promise<((outcome: CallOutcome) => void) | undefined>;
-  /** The search index kept across requests (createChatHandler makes one); without it, one per request. */
-  readonly searchIndex?: ChatSearchIndex;
 }
 
 /** What a free-text request did; the ChatResult's metadata (tests and follow-ups read it). */
@@ -58,7 +56,7 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
   const choice = searching ? namedTools(catalog.tools, budget) : selectTools(catalog.tools, budget);
   const offered = new OfferedTools(catalog, choice.selected, searching);
   const searches: ChatSearchRecord[] = [];
-  const search = { index: deps.searchIndex ?? new ChatSearchIndex(), catalog, settings, offered, searches, stream };
+  const search = { catalog, settings, offered, searches, stream };
   const firstOffered = offered.names;
   announce(stream, catalog, choice.leftOut, searching ? settings.searchThreshold : undefined);
 
