@@ -71,22 +71,38 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
 
 /**
  * A tool row: display name, badges as description, the icon and color of its risk; clicking
- * calls it. The tooltip comes later, in resolveTreeItem (thousands of rows stay cheap).
+ * calls it. The tooltip comes later, in resolveTreeItem (thousands of rows stay cheap: the label
+ * is made safe once per definition, and rows of one risk share one icon).
  */
 export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[]): vscode.TreeItem {
-  const item = new vscode.TreeItem(sanitizeLine(displayName(node.definition)), vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(rowLabel(node.definition), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
-  item.description = changed ? `${vscode.l10n.t('changed!')} · ${rowBadgeDescription(annotations)}` : rowBadgeDescription(annotations);
+  const badges = toolBadges(annotations);
   // A tool with its own interface (MCP Apps): said on the row, and "Open Interface" in its menus.
   const withInterface = appReferenceOf(node.definition).kind === 'app';
-  if (withInterface) item.description = `${item.description} · ${vscode.l10n.t('interface')}`;
-  const [iconId, color] = RISK_ICON[toolRisk(annotations)];
-  item.iconPath = icon(iconId, color);
+  const description = rowBadgeDescription(annotations, badges);
+  item.description = `${changed ? `${vscode.l10n.t('changed!')} · ` : ''}${description}${withInterface ? ` · ${vscode.l10n.t('interface')}` : ''}`;
+  item.iconPath = riskIcon(toolRisk(annotations));
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
-  item.contextValue = `mcpTool;${toolBadges(annotations).map((b) => `${b.word.replace('-', '')};`).join('')}${changed ? 'changed;' : ''}${withInterface ? 'interface;' : ''}`;
+  item.contextValue = `mcpTool;${badges.map((b) => `${b.word.replace('-', '')};`).join('')}${changed ? 'changed;' : ''}${withInterface ? 'interface;' : ''}`;
   item.command = { command: 'mcpToolHost.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ server: node.server, tool: node.tool }] };
   item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
   return item;
+}
+
+/** A definition's row label, made safe once: a listing's definitions stay the same objects until the next listing. */
+const rowLabels = new WeakMap<object, string>();
+function rowLabel(definition: ToolNode['definition']): string {
+  let label = rowLabels.get(definition);
+  if (label === undefined) rowLabels.set(definition, (label = sanitizeLine(displayName(definition))));
+  return label;
+}
+
+const riskIcons = new Map<ToolRisk, vscode.ThemeIcon>();
+function riskIcon(risk: ToolRisk): vscode.ThemeIcon {
+  let made = riskIcons.get(risk);
+  if (!made) riskIcons.set(risk, (made = icon(...RISK_ICON[risk])));
+  return made;
 }
 
 /**

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { detectAndConvert } from '../../src/core/config/formats';
-import { DEFAULT_SANDBOX, describeSandbox, sandboxedOffline, withDefaultSandbox } from '../../src/core/config/sandboxConfig';
-import { closedBySandbox, effectiveAnnotations } from '../../src/core/tools/annotations';
+import { DEFAULT_SANDBOX, describeSandbox, withDefaultSandbox } from '../../src/core/config/sandboxConfig';
+import { closedBySandbox, effectiveAnnotations, sandboxedOffline } from '../../src/core/tools/annotations';
 import { launchFingerprint, parseServers } from '../../src/core/config/serverConfig';
 import { sandboxDenial } from '../../src/core/transport/sandbox';
 
@@ -109,10 +109,17 @@ describe('the "sandbox" of a server (issue 17)', () => {
     assert.equal(sandboxedOffline(spec({ allowUnsandboxed: true })), false);
     assert.equal(sandboxedOffline(parseServers({ s: { command: 'n' } }, 'user').servers[0].spec), false);
     const reader = effectiveAnnotations({ annotations: { readOnlyHint: true } }, true);
-    assert.deepEqual(closedBySandbox(reader, true).openWorld, { value: false, source: 'sandbox' });
-    assert.equal(closedBySandbox(reader, false).openWorld.value, true);
+    const offline = spec({ network: 'none' });
+    const on = () => true;
+    assert.deepEqual(closedBySandbox(reader, offline, on).openWorld, { value: false, source: 'sandbox' });
+    assert.equal(closedBySandbox(reader, offline, () => false).openWorld.value, true, 'only when the user chose it');
+    assert.equal(closedBySandbox(reader, spec({ network: { allowedDomains: ['a.example.com'] } }), on).openWorld.value, true, 'only without network');
     const destroyer = effectiveAnnotations({ annotations: { destructiveHint: true } }, true);
-    assert.equal(closedBySandbox(destroyer, true).openWorld.value, true, 'never for a destructive tool');
-    assert.equal(closedBySandbox(effectiveAnnotations({}, false), true).openWorld.value, true, 'untrusted hints are destructive');
+    assert.equal(closedBySandbox(destroyer, offline, on).openWorld.value, true, 'never for a destructive tool');
+    assert.equal(closedBySandbox(effectiveAnnotations({}, false), offline, on).openWorld.value, true, 'untrusted hints are destructive');
+    let asked = 0;
+    closedBySandbox(reader, spec({ allowUnsandboxed: true }), () => (asked++, true));
+    closedBySandbox(destroyer, offline, () => (asked++, true));
+    assert.equal(asked, 0, 'the setting is read only for a tool it could change');
   });
 });

@@ -3,7 +3,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
 import { ServerState } from '../connection/serverState';
 import { Emitter } from '../events';
-import { loadHeavy, loadRules } from '../lazy/load';
+import { loadRules } from '../lazy/load';
 import { closedBySandbox, effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { ApprovalRules } from '../policy/approvalPolicy';
@@ -162,7 +162,7 @@ export class CallPipeline {
 
   /** The tool's effective annotations; a server sandboxed offline counts as closed-world when the user chose so (closedBySandbox). */
   private _annotationsOf(connection: ServerConnection, tool: Tool) {
-    return closedBySandbox(effectiveAnnotations(tool, connection.definition.trustAnnotations), this._options.offlineSandboxClosed?.() === true && loadHeavy().sandboxedOffline(connection.definition.spec));
+    return closedBySandbox(effectiveAnnotations(tool, connection.definition.trustAnnotations), connection.definition.spec, () => this._options.offlineSandboxClosed?.() === true);
   }
 
   /** The rules in force and where a call of this server reads its paths (worked out only when a rule is written). */
@@ -237,7 +237,7 @@ export class CallPipeline {
     const trace: CallTrace = { decision: 'none', sentArgs: request.args };
     const secrets = this._pool.get(request.server)?.secrets;
     const outcome = maskOutcome(await run(callId, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
-    await this._sink.end(callId, summarize(outcome));
+    await this._sink.end(callId, summaryParts(outcome));
     this._options.audit?.append({
       time: startedAt.toISOString(),
       callId,
@@ -442,11 +442,23 @@ function maskOutcome(outcome: CallOutcome, secrets: readonly string[] | undefine
 
 /** The closing line of a call, as every sink prints it. */
 export function summarize(outcome: CallOutcome): string {
+  return summaryParts(outcome).join('');
+}
+
+/** `summarize` in pieces, the result's text a piece of its own (CallSink.end). */
+export function summaryParts(outcome: CallOutcome): readonly string[] {
   switch (outcome.kind) {
     case 'ok':
-      return `result (${Math.round(outcome.durationMs)} ms):\n${outcome.result.text}`;
+      return [`result (${Math.round(outcome.durationMs)} ms):\n`, outcome.result.text];
     case 'tool-error':
-      return `tool error (the tool reported isError, ${Math.round(outcome.durationMs)} ms):\n${outcome.result.text}`;
+      return [`tool error (the tool reported isError, ${Math.round(outcome.durationMs)} ms):\n`, outcome.result.text];
+    default:
+      return [summaryLine(outcome)];
+  }
+}
+
+function summaryLine(outcome: Exclude<CallOutcome, { kind: 'ok' | 'tool-error' }>): string {
+  switch (outcome.kind) {
     case 'invalid-arguments':
       return `not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `  - ${problemText(p)}`).join('\n')}`;
     case 'denied':

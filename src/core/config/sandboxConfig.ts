@@ -81,12 +81,6 @@ export function withDefaultSandbox<D extends { readonly name: string; readonly s
   });
 }
 
-/** A stdio server sandboxed with no network at all, and never run unsandboxed (tools/annotations.ts closedBySandbox). */
-export function sandboxedOffline(spec: { readonly type: string; readonly sandbox?: SandboxSettings | false }): boolean {
-  const box = spec.type === 'stdio' && spec.sandbox;
-  return !!box && !box.allowUnsandboxed && box.network.allowedDomains.length === 0;
-}
-
 /** One line per kind of access, for the tree's tooltip, Run Doctor and the log. */
 export function describeSandbox(s: SandboxSettings): string[] {
   const list = (items: readonly string[], none: string) => (items.length ? items.join(', ') : none);

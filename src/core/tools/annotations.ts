@@ -40,12 +40,21 @@ export function effectiveAnnotations(tool: Pick<Tool, 'annotations'>, trusted: b
 /**
  * Issue 17, a policy the user chooses (setting mcpToolHost.sandbox.offlineIsClosedWorld): a tool
  * of a server that runs in a sandbox without network reaches nothing outside this machine, so it
- * counts as closed-world. Never for a tool that may destroy. `sandboxedOffline`: the policy is on
- * and the server is sandboxed without network (and not allowed to run unsandboxed).
+ * counts as closed-world. Never for a tool that may destroy. `policyOn` is asked last, only for a
+ * tool of such a server: the Tools view asks for every row, and reading a setting is not free.
  */
-export function closedBySandbox(a: EffectiveAnnotations, sandboxedOffline: boolean): EffectiveAnnotations {
-  if (!sandboxedOffline || a.destructive.value || !a.openWorld.value) return a;
+export function closedBySandbox(a: EffectiveAnnotations, spec: SandboxedSpec, policyOn: () => boolean): EffectiveAnnotations {
+  if (a.destructive.value || !a.openWorld.value || !sandboxedOffline(spec) || !policyOn()) return a;
   return { ...a, openWorld: { value: false, source: 'sandbox' } };
+}
+
+/** What of a server's launch decides it (config/sandboxConfig.ts parses it). */
+type SandboxedSpec = { readonly type: string; readonly sandbox?: { readonly allowUnsandboxed: boolean; readonly network: { readonly allowedDomains: readonly string[] } } | false };
+
+/** A stdio server sandboxed with no network at all, and never run unsandboxed. */
+export function sandboxedOffline(spec: SandboxedSpec): boolean {
+  const box = spec.type === 'stdio' && spec.sandbox;
+  return !!box && !box.allowUnsandboxed && box.network.allowedDomains.length === 0;
 }
 
 /** The name a person sees: `title`, then `annotations.title`, then `name` (spec). */

@@ -51,8 +51,8 @@ export function badgeDescription(a: EffectiveAnnotations): string {
  * it reaches out. "idempotent" (a comfort, not a risk) and the untrusted note (the server's row
  * says it; each word keeps its "?") are left to the tooltip.
  */
-export function rowBadgeDescription(a: EffectiveAnnotations): string {
-  return toolBadges(a)
+export function rowBadgeDescription(a: EffectiveAnnotations, badges: readonly Badge[] = toolBadges(a)): string {
+  return badges
     .filter((b) => b.word !== 'idempotent')
     .map(badgeText)
     .join(' · ');
