@@ -73,6 +73,8 @@ describe('MessagePump: ordered delivery of a stdio stream', () => {
     h.feed(`${big}\n`);
     assert.equal(h.delivered.length, 0);
     h.runTask();
+    assert.equal(h.delivered.length, 0, 'not in the check phase of the turn that read it: timers and I/O come first');
+    h.runTask();
     assert.equal(h.delivered.length, 1);
   });
 

@@ -57,6 +57,8 @@ export async function sanitizeLargeText(text: string): Promise<string> {
   if (text.length <= SANITIZE_SLICE_CHARS) return sanitizeText(text);
   const parts: string[] = [];
   let changed = false;
+  // The task that brought a text this long already spent its time on copying it here: the first slice waits too.
+  await new Promise<void>((resolve) => setImmediate(resolve));
   for (let at = 0; at < text.length; ) {
     let end = Math.min(text.length, at + SANITIZE_SLICE_CHARS);
     if (end < text.length) {

@@ -77,11 +77,13 @@ export class MessagePump {
           return;
         }
         if (frame.kind === 'line' && frame.text.length >= OWN_TASK_PARSE_CHARS && this._yieldedFor !== frame) {
-          // Joining and decoding it took this task; parsing it gets one of its own.
+          // Joining and decoding it took this task; parsing it gets one of its own, a whole turn of
+          // the event loop later. One setImmediate from the stream's read callback would run it in
+          // the same turn, before any timer or I/O: one long block, not two short ones.
           this._yieldedFor = frame;
           this._queue.unshift(frame);
           resumeLater = true;
-          this._later(() => this._resume('other'));
+          this._later(() => this._later(() => this._resume('other')));
           return;
         }
         if (this._deliver(frame) === 'notification' && this._queue.length > 0) {
