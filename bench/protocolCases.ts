@@ -1,9 +1,13 @@
 // Cases 1-5 of issue 7: our core client beside the raw client, against the same raw echo server,
 // rounds interleaved so both see the same machine.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { sandboxCheck, type SandboxSettings } from '../src/core/transport/sandbox';
-import { summarize } from '../src/core/calls/callPipeline';
+import { summaryParts } from '../src/core/calls/callPipeline';
 import type { CallSink } from '../src/core/calls/ports';
 import { renderResult } from '../src/core/render/renderResult';
+import { appendInSlices, headOf, totalLength, writeTextFile } from '../src/core/render/longText';
 import { MinimalClient, rawServerToolsJson, sdkCpuPerCall, sdkListCost } from './decomposition';
 import { callOptions, median, pipelined, startOurs, startRaw, time, withLoopBlock, type BenchOptions, type Report, type RawClientLike } from './harness';
 
@@ -60,18 +64,22 @@ export async function listing(o: BenchOptions, report: Report, tools: number, ou
   await Promise.all([ours.stop(), raw.close(), minimal.close()]);
 }
 
-/** A CallSink like an output channel: the result is written in 1 MiB pieces, the loop free between them. */
-function chunkedSink(): CallSink & { written: number } {
+/**
+ * What the output channel's sink does with a result (vscode/outputSink.ts), with the same helpers:
+ * past the default cap of 200,000 characters, the whole result is saved to a file and the head
+ * appended in 64 KiB slices.
+ */
+function outputLikeSink(dir: string): CallSink & { written: number } {
+  const cap = 200_000;
   const sink = {
     written: 0,
     begin: () => undefined,
     line: () => undefined,
     progress: () => undefined,
-    async end(_callId: string, summary: string) {
-      for (let at = 0; at < summary.length; at += 1 << 20) {
-        sink.written += summary.slice(at, at + (1 << 20)).length;
-        await new Promise((resolve) => setImmediate(resolve));
-      }
+    async end(callId: string, summary: readonly string[]) {
+      const append = (text: string) => void (sink.written += text.length);
+      if (totalLength(summary) > cap) await writeTextFile(path.join(dir, `result-${callId}.txt`), summary);
+      await appendInSlices([`[${callId}] `, ...headOf(summary, cap), '\n'], append, 64 * 1024);
     },
   };
   return sink;
@@ -80,7 +88,8 @@ function chunkedSink(): CallSink & { written: number } {
 export async function bigResult(o: BenchOptions, report: Report, mib: number): Promise<void> {
   const size = o.smoke ? 64 * 1024 : mib * 1024 * 1024;
   const connection = await startOurs();
-  const sink = chunkedSink();
+  const saved = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-bench-results-'));
+  const sink = outputLikeSink(saved);
   const raw: RawClientLike = await startRaw();
   const t = { transfer: [] as number[], rendered: [] as number[], raw: [] as number[] };
   const block = { transfer: 0, rendered: 0, raw: 0, wall: 0 };
@@ -91,7 +100,7 @@ export async function bigResult(o: BenchOptions, report: Report, mib: number): P
     const rendered = await withLoopBlock(() => time(async () => {
       const started = performance.now();
       const result = await renderResult(await connection.callTool('big', { size }, callOptions));
-      await sink.end('bench', summarize({ kind: 'ok', result, durationMs: performance.now() - started }));
+      await sink.end('bench', summaryParts({ kind: 'ok', result, durationMs: performance.now() - started }));
     }));
     t.rendered.push(rendered.value);
     const rawRun = await withLoopBlock(() => time(() => raw.request('tools/call', { name: 'big', arguments: { size } })));
@@ -106,6 +115,7 @@ export async function bigResult(o: BenchOptions, report: Report, mib: number): P
   report.add({ case: `4. ${mib} MiB text result, longest event-loop block (transfer + render)`, ours: Math.max(block.transfer, block.rendered), raw: block.raw, unit: 'ms', ratio: Math.max(block.transfer, block.rendered) / block.raw, goal: '<= 50 ms', ok: Math.max(block.transfer, block.rendered) <= 50, note: `main-thread CPU without a break; raw column: the raw client, blocked by its own JSON.parse; longest wall-clock gap (ours, other processes included) ${block.wall.toFixed(0)} ms` });
   await connection.stop();
   await raw.close();
+  fs.rmSync(saved, { recursive: true, force: true });
 }
 
 export async function spawnHandshake(o: BenchOptions, report: Report): Promise<void> {

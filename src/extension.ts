@@ -118,7 +118,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const results = new ResultFiles(path.join(storage, 'results'));
   const sink = new OutputChannelSink(output, {
     maxResultChars,
-    saveFullResult: (callId, text) => results.save(text, `result-${callId}`, 'txt'),
+    saveFullResult: (callId, pieces) => results.saveText(pieces, `result-${callId}`),
   });
   const grants = new GrantStore(mementoGrants(context.globalState));
   // Argument rules: read from settings and policy files at the first call that needs a decision.

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallHeader, CallSink } from '../core/calls/ports';
+import { appendInSlices, headOf, totalLength } from '../core/render/longText';
 
 const CHUNK_CHARS = 64 * 1024;
 const MAX_ARGUMENT_CHARS = 4000;
@@ -7,8 +8,8 @@ const MAX_ARGUMENT_CHARS = 4000;
 export interface OutputSinkOptions {
   /** Results longer than this show their head here and are saved whole to a file. */
   readonly maxResultChars: () => number;
-  /** Saves a full result; returns its path. */
-  readonly saveFullResult: (callId: string, text: string) => Promise<string>;
+  /** Saves a full result, given in pieces; returns its path. */
+  readonly saveFullResult: (callId: string, pieces: readonly string[]) => Promise<string>;
 }
 
 /**
@@ -37,19 +38,13 @@ export class OutputChannelSink implements CallSink {
     this._channel.appendLine(`[${callId}] ${vscode.l10n.t('progress {0}', `${p.progress}${p.total ? `/${p.total}` : ''}`)}${fraction}${p.message ? `: ${p.message}` : ''}`);
   }
 
-  async end(callId: string, summary: string): Promise<void> {
+  async end(callId: string, summary: readonly string[]): Promise<void> {
     const cap = this._options.maxResultChars();
-    if (summary.length <= cap) return this._write(`[${callId}] ${summary}\n`);
+    const length = totalLength(summary);
+    const append = (text: string) => this._channel.append(text);
+    if (length <= cap) return appendInSlices([`[${callId}] `, ...summary, '\n'], append, CHUNK_CHARS);
     const file = await this._options.saveFullResult(callId, summary);
-    await this._write(`[${callId}] ${summary.slice(0, cap)}\n`);
-    this._channel.appendLine(`[${callId}] … ${vscode.l10n.t('{0} more characters are not shown here (mcpToolHost.output.maxResultChars); the whole result is in {1}', summary.length - cap, file)}`);
-  }
-
-  /** Appends in chunks, yielding between them so a 50 MiB result never blocks the host. */
-  private async _write(text: string): Promise<void> {
-    for (let at = 0; at < text.length; at += CHUNK_CHARS) {
-      this._channel.append(text.slice(at, at + CHUNK_CHARS));
-      if (at + CHUNK_CHARS < text.length) await new Promise((resolve) => setImmediate(resolve));
-    }
+    await appendInSlices([`[${callId}] `, ...headOf(summary, cap), '\n'], append, CHUNK_CHARS);
+    this._channel.appendLine(`[${callId}] … ${vscode.l10n.t('{0} more characters are not shown here (mcpToolHost.output.maxResultChars); the whole result is in {1}', length - cap, file)}`);
   }
 }

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
+import { writeTextFile } from '../core/render/longText';
 
 /**
  * Where results that do not belong in the output channel go: images, audio, blobs and long
@@ -12,6 +13,14 @@ export class ResultFiles {
     await fs.mkdir(this._dir, { recursive: true });
     const file = path.join(this._dir, `${Date.now()}-${nameHint.replace(/[^\w.-]+/g, '_')}.${extension}`);
     await fs.writeFile(file, data);
+    return file;
+  }
+
+  /** Saves a long text given in pieces (core/render/longText.ts: never joined, never encoded at once). */
+  async saveText(pieces: readonly string[], nameHint: string): Promise<string> {
+    await fs.mkdir(this._dir, { recursive: true });
+    const file = path.join(this._dir, `${Date.now()}-${nameHint.replace(/[^\w.-]+/g, '_')}.txt`);
+    await writeTextFile(file, pieces);
     return file;
   }
 }

@@ -77,7 +77,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     begin: (h) => events.push(`begin ${h.server}/${h.tool}`),
     line: (_id, t) => events.push(t),
     progress: (_id, p) => events.push(`progress ${p.progress}/${p.total ?? '?'}`),
-    end: (_id, s) => void events.push(`end ${s.split('\n')[0]}`),
+    end: (_id, s) => void events.push(`end ${s.join('').split('\n')[0]}`),
   };
   const pipeline = new CallPipeline(pool, validator, { approve: async (r) => (approvals.push(r), options.answer ? options.answer(r) : answer) }, sink, {
     saveBinary: async (data, mime, hint) => `/saved/${hint}.${mime.split('/')[1]} (${data.length} bytes)`,

@@ -25,7 +25,7 @@ describe('secrets never appear in any output (a server that tries to leak them)'
     begin: (h) => record('begin', h),
     line: (_id, t) => record('line', t),
     progress: (_id, p) => record('progress', p),
-    end: (_id, s) => void record('end', s),
+    end: (_id, s) => void record('end', s.join('')),
   }, { audit: { append: (r) => audit.push(r) } });
 
   before(async () => {

@@ -65,8 +65,12 @@ export interface CallSink {
   progress(callId: string, progress: { progress: number; total?: number; message?: string }): void;
   /** Also hears the lines of a call the server runs as a task (its status as it changes); they go to `line` too. */
   task?(callId: string, text: string): void;
-  /** May be async: a sink that writes a large result in chunks resolves when it is written. */
-  end(callId: string, summary: string): void | Promise<void>;
+  /**
+   * The summary in pieces, to be written one after another (`summaryParts`): a result's text stays
+   * a piece of its own, since joining or prefixing 50 MiB copies it whole in one task. May be
+   * async: a sink that writes a large result in chunks resolves when it is written.
+   */
+  end(callId: string, summary: readonly string[]): void | Promise<void>;
 }
 
 /** One line of the audit log: what ran, who asked, what was decided, how it ended. Never arguments or secrets. */

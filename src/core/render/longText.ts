@@ -1,0 +1,60 @@
+import * as fs from 'node:fs/promises';
+
+// A long result travels as pieces (CallSink.end): its text is never joined to anything, since
+// joining, prefixing or encoding 50 MiB at once copies all of it in one task (~30-40 ms here,
+// more on a busy machine) and the extension host would stop for that long.
+
+/**
+ * Appends the pieces in order: short ones joined into one append, a long one in slices of
+ * `sliceChars`, yielding to the event loop after each slice. A short summary is one append, at once.
+ */
+export async function appendInSlices(pieces: readonly string[], append: (text: string) => void, sliceChars: number): Promise<void> {
+  let pending = '';
+  for (const text of pieces) {
+    if (pending.length + text.length <= sliceChars) {
+      pending += text;
+      continue;
+    }
+    if (pending) append(pending);
+    pending = '';
+    for (let at = 0; at < text.length; at += sliceChars) {
+      append(text.slice(at, at + sliceChars));
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+  if (pending) append(pending);
+}
+
+/** The first `chars` characters of the pieces, still in pieces. */
+export function headOf(pieces: readonly string[], chars: number): string[] {
+  const head: string[] = [];
+  for (const piece of pieces) {
+    if (chars <= 0) break;
+    head.push(piece.length <= chars ? piece : piece.slice(0, chars));
+    chars -= piece.length;
+  }
+  return head;
+}
+
+export const totalLength = (pieces: readonly string[]): number => pieces.reduce((sum, piece) => sum + piece.length, 0);
+
+const FILE_SLICE_CHARS = 1 << 20;
+
+/** Writes the pieces to a new file as UTF-8, 1 MiB of characters at a time, never cutting a surrogate pair. */
+export async function writeTextFile(file: string, pieces: readonly string[]): Promise<void> {
+  const handle = await fs.open(file, 'w');
+  try {
+    for (const text of pieces) {
+      for (let at = 0; at < text.length; ) {
+        let end = Math.min(text.length, at + FILE_SLICE_CHARS);
+        if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--; // a pair cut in two would be written as two U+FFFD
+        await handle.write(text.slice(at, end));
+        at = end;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
