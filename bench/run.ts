@@ -11,6 +11,7 @@ import { ECHO_SERVER, ROOT, Report, benchOptions, machine, mainThreadClock } fro
 import { idleMemory, soak, treeCore } from './memoryCases';
 import { bigResult, listing, sequentialAndPipelined, spawnHandshake } from './protocolCases';
 import { searchCase } from './search/searchCase';
+import { startSpinners } from './busyMachine';
 
 async function main(): Promise<void> {
   if (!fs.existsSync(ECHO_SERVER)) throw new Error(`The raw baseline is missing: ${ECHO_SERVER} (set BENCH_REFERENCE).`);
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   const want = (n: number) => !only || only.includes(String(n));
   const report = new Report(o.smoke);
   const started = Date.now();
+  const spinners = process.argv.includes('--busy') ? startSpinners() : undefined;
   const clock = mainThreadClock();
   console.log(`machine: ${machine()}${o.smoke ? ' (smoke run: tiny sizes, no goals)' : ''}`);
   if (want(1) || want(2)) await sequentialAndPipelined(o, report);
@@ -34,14 +36,16 @@ async function main(): Promise<void> {
   if (want(9)) await fatigue(o, report);
   if (want(10)) await searchCase(o, report);
 
+  spinners?.stop();
   const seconds = (Date.now() - started) / 1000;
   const clockAfter = mainThreadClock();
+  const spinning = spinners ? `; made busy on purpose (--busy): ${spinners.count} processes spinning beside it, one per core` : '';
   // How busy the machine was: the share of the time our main thread was ready to run but had no CPU.
-  const busy = clock && clockAfter ? `; the bench's main thread waited for a CPU ${(((clockAfter.waitMs - clock.waitMs) / (clockAfter.runMs - clock.runMs + clockAfter.waitMs - clock.waitMs)) * 100).toFixed(0)}% of its runnable time` : '';
+  const busy = clock && clockAfter ? `${spinning}; the bench's main thread waited for a CPU ${(((clockAfter.waitMs - clock.waitMs) / (clockAfter.runMs - clock.runMs + clockAfter.waitMs - clock.waitMs)) * 100).toFixed(0)}% of its runnable time` : '';
   const outDir = path.join(ROOT, 'bench-results');
   fs.mkdirSync(outDir, { recursive: true });
   const command = `node out/bench/run.js ${process.argv.slice(2).join(' ')}`.trim();
-  fs.writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ machine: machine(), smoke: o.smoke, date: new Date().toISOString(), command, seconds, load: busy.slice(2), rows: report.rows }, null, 2));
+  fs.writeFileSync(path.join(outDir, 'results.json'), JSON.stringify({ machine: machine(), smoke: o.smoke, date: new Date().toISOString(), command, seconds, load: busy.slice(2), busy: spinners !== undefined, rows: report.rows }, null, 2));
   const header = `Machine: ${machine()}. ${o.smoke ? 'Smoke run (tiny sizes, no goals).' : `Medians of ${o.rounds}+ rounds, ours and raw interleaved.`} \`${command}\`, ${new Date().toISOString().slice(0, 16)}Z, ${seconds.toFixed(0)} s${busy}.`;
   const md = report.markdown(header);
   fs.writeFileSync(path.join(outDir, 'results.md'), md + '\n');
