@@ -5,6 +5,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioTransport } from '../src/core/transport/stdioTransport';
 import { SchemaValidator } from '../src/core/tools/schemaValidator';
+import { SdkClient } from '../src/core/connection/sdkClient';
 import { ECHO_SERVER } from './harness';
 
 /** Our StdioTransport with an id -> promise map and nothing else: the transport's cost alone. */
@@ -72,7 +73,7 @@ class LoopbackTransport implements Transport {
  * Client's `callTool` against the same loopback with a bare id map, so the difference is what
  * the SDK spends per call (result validation with zod, its response-cache probe, timers).
  */
-export async function sdkCpuPerCall(calls: number): Promise<{ sdkUs: number; bareUs: number }> {
+export async function sdkCpuPerCall(calls: number): Promise<{ sdkUs: number; oursUs: number; bareUs: number }> {
   const transport = new LoopbackTransport();
   const client = new Client({ name: 'bench', version: '0' }, { capabilities: {}, jsonSchemaValidator: new SchemaValidator() });
   await client.connect(transport);
@@ -87,6 +88,12 @@ export async function sdkCpuPerCall(calls: number): Promise<{ sdkUs: number; bar
     return (used.user + used.system) / calls;
   };
   const sdkUs = await cpu(() => client.callTool({ name: 'echo', arguments: { text: 'hi' } }, { timeout: 600_000, resetTimeoutOnProgress: true, maxTotalTimeout: 600_000 }));
+  // Ours: the SdkClient's call path past the SDK's Client (RawRequests), as every 2025-era tools/call goes.
+  const ours = new SdkClient({ clientVersion: 'bench', validator: new SchemaValidator(), log: { info: () => undefined, warn: () => undefined, error: () => undefined, stderr: () => undefined }, onToolsChanged: () => undefined });
+  await ours.connect(new LoopbackTransport(), 'stdio', true);
+  const echo = { name: 'echo', inputSchema: { type: 'object' as const } };
+  const oursUs = await cpu(() => ours.callTool(echo, { text: 'hi' }, { timeoutMs: 600_000, maxTotalTimeoutMs: 600_000 }));
+  await ours.close();
   const pending = new Map<number, () => void>();
   let id = 1_000_000;
   transport.onmessage = (m) => {
@@ -98,7 +105,7 @@ export async function sdkCpuPerCall(calls: number): Promise<{ sdkUs: number; bar
     void transport.send({ jsonrpc: '2.0', id: n, method: 'tools/call', params: { name: 'echo', arguments: { text: 'hi' } } });
   }));
   await client.close();
-  return { sdkUs, bareUs };
+  return { sdkUs, oursUs, bareUs };
 }
 
 /** The tools of the raw echo server (../shared/reference), built the same way. */

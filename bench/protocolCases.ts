@@ -39,6 +39,7 @@ export async function sequentialAndPipelined(o: BenchOptions, report: Report): P
   report.ratio('2a. (where it goes) our transport alone, minimal dispatcher, no SDK', rate.minimal, rate.raw, 'calls/s', undefined);
   const cpu = await sdkCpuPerCall(o.scale(50000));
   report.add({ case: '2b. (where it goes) CPU per call in the SDK Client, in-process, no I/O', ours: cpu.sdkUs, raw: cpu.bareUs, unit: 'µs', ratio: cpu.sdkUs / cpu.bareUs, note: 'raw column: a bare id map over the same loopback' });
+  report.add({ case: '2c. (where it goes) CPU per call in our own path past the SDK Client, in-process, no I/O', ours: cpu.oursUs, raw: cpu.bareUs, unit: 'µs', ratio: cpu.oursUs / cpu.bareUs, note: 'what every 2025-era tools/call runs (RawRequests); raw column: the same bare id map' });
   await Promise.all([ours.stop(), raw.close(), minimal.close()]);
 }
 

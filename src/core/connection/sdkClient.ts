@@ -270,9 +270,9 @@ export class SdkClient {
   async callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
     // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header declares travel as headers too.
-    const { paramHeaderValues, rawAnswer, scanParamHeaders } = loadHeavy();
-    const scan = this._overHttp && this._modern ? scanParamHeaders(tool.inputSchema) : undefined;
-    const headers = scan && 'headers' in scan ? paramHeaderValues(scan.headers, args) : {};
+    // loadHeavy() only where needed: a require() on every call was ~5% of this path's CPU (profile of BENCHMARKS.md row 2c).
+    const scan = this._overHttp && this._modern ? loadHeavy().scanParamHeaders(tool.inputSchema) : undefined;
+    const headers = scan && 'headers' in scan ? loadHeavy().paramHeaderValues(scan.headers, args) : NO_HEADERS;
     // The tasks extension: the server, not the tool, decides whether a call becomes a task.
     if (this._tasksExtension) return this._callAsTask(tool, args, isTaskSupport(taskSupport) ? taskSupport : undefined, options, headers);
     if ((taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks) return this._callAsTask(tool, args, taskSupport, options, headers);
@@ -470,6 +470,9 @@ const isTaskSupport = (v: unknown): v is 'required' | 'optional' | 'forbidden' =
 
 /** A `tools/call` answer we can render: any object (renderResult.ts copes with odd content); anything else fails the call. */
 const rawAnswer = (answer: unknown) => loadHeavy().rawAnswer(answer);
+
+/** No headers of a tool's own (shared, so frozen). */
+const NO_HEADERS: Record<string, string> = Object.freeze({});
 
 function resultOf(answer: unknown): RawToolResult {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('tools/call: the answer is not an object');
