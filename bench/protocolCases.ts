@@ -7,7 +7,7 @@ import { sandboxCheck, type SandboxSettings } from '../src/core/transport/sandbo
 import { summaryParts } from '../src/core/calls/callPipeline';
 import type { CallSink } from '../src/core/calls/ports';
 import { renderResult } from '../src/core/render/renderResult';
-import { appendInSlices, headOf, totalLength, writeTextFile } from '../src/core/render/longText';
+import { showSummary, writeTextFile } from '../src/core/render/longText';
 import { MinimalClient, rawServerToolsJson, sdkCpuPerCall, sdkListCost } from './decomposition';
 import { callOptions, median, pipelined, startOurs, startRaw, time, withLoopBlock, type BenchOptions, type Report, type RawClientLike } from './harness';
 
@@ -66,21 +66,19 @@ export async function listing(o: BenchOptions, report: Report, tools: number, ou
 }
 
 /**
- * What the output channel's sink does with a result (vscode/outputSink.ts), with the same helpers:
+ * What the output channel's sink does with a result (vscode/outputSink.ts, the same showSummary):
  * past the default cap of 200,000 characters, the whole result is saved to a file and the head
  * appended in 64 KiB slices.
  */
 function outputLikeSink(dir: string): CallSink & { written: number } {
-  const cap = 200_000;
   const sink = {
     written: 0,
     begin: () => undefined,
     line: () => undefined,
     progress: () => undefined,
     async end(callId: string, summary: readonly string[]) {
-      const append = (text: string) => void (sink.written += text.length);
-      if (totalLength(summary) > cap) await writeTextFile(path.join(dir, `result-${callId}.txt`), summary);
-      await appendInSlices([`[${callId}] `, ...headOf(summary, cap), '\n'], append, 64 * 1024);
+      const file = path.join(dir, `result-${callId}.txt`);
+      await showSummary(callId, summary, { cap: 200_000, sliceChars: 64 * 1024, append: (text) => void (sink.written += text.length), save: (pieces) => writeTextFile(file, pieces).then(() => file) });
     },
   };
   return sink;

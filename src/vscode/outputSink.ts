@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { CallHeader, CallSink } from '../core/calls/ports';
-import { appendInSlices, headOf, totalLength } from '../core/render/longText';
+import { showSummary } from '../core/render/longText';
 
 const CHUNK_CHARS = 64 * 1024;
 const MAX_ARGUMENT_CHARS = 4000;
@@ -39,12 +39,12 @@ export class OutputChannelSink implements CallSink {
   }
 
   async end(callId: string, summary: readonly string[]): Promise<void> {
-    const cap = this._options.maxResultChars();
-    const length = totalLength(summary);
-    const append = (text: string) => this._channel.append(text);
-    if (length <= cap) return appendInSlices([`[${callId}] `, ...summary, '\n'], append, CHUNK_CHARS);
-    const file = await this._options.saveFullResult(callId, summary);
-    await appendInSlices([`[${callId}] `, ...headOf(summary, cap), '\n'], append, CHUNK_CHARS);
-    this._channel.appendLine(`[${callId}] … ${vscode.l10n.t('{0} more characters are not shown here (mcpToolHost.output.maxResultChars); the whole result is in {1}', length - cap, file)}`);
+    const cut = await showSummary(callId, summary, {
+      cap: this._options.maxResultChars(),
+      sliceChars: CHUNK_CHARS,
+      append: (text) => this._channel.append(text),
+      save: (pieces) => this._options.saveFullResult(callId, pieces),
+    });
+    if (cut) this._channel.appendLine(`[${callId}] … ${vscode.l10n.t('{0} more characters are not shown here (mcpToolHost.output.maxResultChars); the whole result is in {1}', cut.hidden, cut.file)}`);
   }
 }

@@ -38,6 +38,26 @@ export function headOf(pieces: readonly string[], chars: number): string[] {
 
 export const totalLength = (pieces: readonly string[]): number => pieces.reduce((sum, piece) => sum + piece.length, 0);
 
+/**
+ * How a sink shows a call's summary (vscode/outputSink.ts; the bench's case 4 does the same): whole
+ * when it fits `cap`; otherwise all of it saved first, then its first `cap` characters. Says how
+ * many were not shown and where they went, for the sink to tell the user.
+ */
+export async function showSummary(
+  callId: string,
+  summary: readonly string[],
+  sink: { readonly cap: number; readonly sliceChars: number; append(text: string): void; save(pieces: readonly string[]): Promise<string> },
+): Promise<{ readonly hidden: number; readonly file: string } | undefined> {
+  const length = totalLength(summary);
+  if (length <= sink.cap) {
+    await appendInSlices([`[${callId}] `, ...summary, '\n'], (text) => sink.append(text), sink.sliceChars);
+    return undefined;
+  }
+  const file = await sink.save(summary);
+  await appendInSlices([`[${callId}] `, ...headOf(summary, sink.cap), '\n'], (text) => sink.append(text), sink.sliceChars);
+  return { hidden: length - sink.cap, file };
+}
+
 const FILE_SLICE_CHARS = 1 << 20;
 
 /** Writes the pieces to a new file as UTF-8, 1 MiB of characters at a time, never cutting a surrogate pair. */
