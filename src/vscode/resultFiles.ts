@@ -10,18 +10,21 @@ export class ResultFiles {
   constructor(private readonly _dir: string) {}
 
   async save(data: Buffer | string, nameHint: string, extension: string): Promise<string> {
-    await fs.mkdir(this._dir, { recursive: true });
-    const file = path.join(this._dir, `${Date.now()}-${nameHint.replace(/[^\w.-]+/g, '_')}.${extension}`);
+    const file = await this._newFile(nameHint, extension);
     await fs.writeFile(file, data);
     return file;
   }
 
   /** Saves a long text given in pieces (core/render/longText.ts: never joined, never encoded at once). */
   async saveText(pieces: readonly string[], nameHint: string): Promise<string> {
-    await fs.mkdir(this._dir, { recursive: true });
-    const file = path.join(this._dir, `${Date.now()}-${nameHint.replace(/[^\w.-]+/g, '_')}.txt`);
+    const file = await this._newFile(nameHint, 'txt');
     await writeTextFile(file, pieces);
     return file;
+  }
+
+  private async _newFile(nameHint: string, extension: string): Promise<string> {
+    await fs.mkdir(this._dir, { recursive: true });
+    return path.join(this._dir, `${Date.now()}-${nameHint.replace(/[^\w.-]+/g, '_')}.${extension}`);
   }
 }
 
