@@ -14,12 +14,12 @@ const icon = (id: string, color?: string) => new vscode.ThemeIcon(id, color ? ne
 const toolCount = (n: number) => (n === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', n));
 const cachedCount = (n: number) => (n === 1 ? vscode.l10n.t('1 cached tool') : vscode.l10n.t('{0} cached tools', n));
 
-/** The icon of each risk: red trash, orange globe, blue pencil, green eye. */
-const RISK_ICON: Readonly<Record<ToolRisk, readonly [string, string]>> = {
-  destructive: ['trash', 'charts.red'],
-  'open-world': ['globe', 'charts.orange'],
-  writes: ['edit', 'charts.blue'],
-  'read-only': ['eye', 'charts.green'],
+/** The icon of each risk: red trash, orange globe, blue pencil, green eye (rows of one risk share it). */
+const RISK_ICON: Readonly<Record<ToolRisk, vscode.ThemeIcon>> = {
+  destructive: icon('trash', 'charts.red'),
+  'open-world': icon('globe', 'charts.orange'),
+  writes: icon('edit', 'charts.blue'),
+  'read-only': icon('eye', 'charts.green'),
 };
 
 /**
@@ -80,9 +80,8 @@ export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, chan
   const badges = toolBadges(annotations);
   // A tool with its own interface (MCP Apps): said on the row, and "Open Interface" in its menus.
   const withInterface = appReferenceOf(node.definition).kind === 'app';
-  const description = rowBadgeDescription(annotations, badges);
-  item.description = `${changed ? `${vscode.l10n.t('changed!')} · ` : ''}${description}${withInterface ? ` · ${vscode.l10n.t('interface')}` : ''}`;
-  item.iconPath = riskIcon(toolRisk(annotations));
+  item.description = `${changed ? `${vscode.l10n.t('changed!')} · ` : ''}${rowBadgeDescription(badges)}${withInterface ? ` · ${vscode.l10n.t('interface')}` : ''}`;
+  item.iconPath = RISK_ICON[toolRisk(annotations)];
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
   item.contextValue = `mcpTool;${badges.map((b) => `${b.word.replace('-', '')};`).join('')}${changed ? 'changed;' : ''}${withInterface ? 'interface;' : ''}`;
   item.command = { command: 'mcpToolHost.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ server: node.server, tool: node.tool }] };
@@ -96,13 +95,6 @@ function rowLabel(definition: ToolNode['definition']): string {
   let label = rowLabels.get(definition);
   if (label === undefined) rowLabels.set(definition, (label = sanitizeLine(displayName(definition))));
   return label;
-}
-
-const riskIcons = new Map<ToolRisk, vscode.ThemeIcon>();
-function riskIcon(risk: ToolRisk): vscode.ThemeIcon {
-  let made = riskIcons.get(risk);
-  if (!made) riskIcons.set(risk, (made = icon(...RISK_ICON[risk])));
-  return made;
 }
 
 /**

@@ -51,7 +51,7 @@ export function badgeDescription(a: EffectiveAnnotations): string {
  * it reaches out. "idempotent" (a comfort, not a risk) and the untrusted note (the server's row
  * says it; each word keeps its "?") are left to the tooltip.
  */
-export function rowBadgeDescription(a: EffectiveAnnotations, badges: readonly Badge[] = toolBadges(a)): string {
+export function rowBadgeDescription(badges: readonly Badge[]): string {
   return badges
     .filter((b) => b.word !== 'idempotent')
     .map(badgeText)
