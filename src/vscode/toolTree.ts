@@ -36,6 +36,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   /** One node object per server for its whole life: the view refreshes a row by this identity. */
   private readonly _serverNodes = new Map<string, ServerNode>();
   private readonly _lastErrors = new Map<string, LastError>();
+  private readonly _toolNodesOf = new WeakMap<readonly unknown[], { readonly server: string; readonly nodes: readonly ToolNode[] }>();
   private readonly _pending = new Set<string>();
   private _pendingAll = false;
   private _timer: NodeJS.Timeout | undefined;
@@ -147,7 +148,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     return [...servers, ...errors];
   }
 
-  private _serverChildren(c: ServerConnection): TreeNode[] {
+  private _serverChildren(c: ServerConnection): readonly TreeNode[] {
     const server = c.name;
     const message = (text: string, tone: 'error' | 'info'): TreeNode => ({ kind: 'message', server, text, tone, id: `message:${server}` });
     const state = c.state;
@@ -176,15 +177,21 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     return (this._tasks?.entries(server) ?? []).map((e) => ({ kind: 'task', server, taskId: e.taskId, id: `task:${JSON.stringify([server, e.taskId])}` }));
   }
 
-  private _toolNodes(c: ServerConnection): ToolNode[] {
+  /** The rows of a listing, made once per listing (its array stays the same object until the next). */
+  private _toolNodes(c: ServerConnection): readonly ToolNode[] {
+    const tools = c.tools;
+    const made = this._toolNodesOf.get(tools);
+    if (made?.server === c.name) return made.nodes;
     const seen = new Set<string>();
-    return c.tools.map((definition) => {
+    const nodes = tools.map((definition): ToolNode => {
       // A server may list a name twice; each row still needs its own id.
       let id = `tool:${c.name}/${definition.name}`;
       for (let n = 2; seen.has(id); n++) id = `tool:${c.name}/${definition.name}#${n}`;
       seen.add(id);
       return { kind: 'tool', server: c.name, tool: definition.name, definition, id };
     });
+    this._toolNodesOf.set(tools, { server: c.name, nodes });
+    return nodes;
   }
 
   private _annotations(node: ToolNode) {

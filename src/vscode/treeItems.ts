@@ -3,7 +3,7 @@ import type { ServerConnection } from '../core/connection/serverConnection';
 import { ServerState } from '../core/connection/serverState';
 import { assertNever } from '../core/events';
 import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
-import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
+import { annotationsKey, displayName, type EffectiveAnnotations } from '../core/tools/annotations';
 import { rowBadgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
 import { appReferenceOf } from '../core/apps/appReference';
 import { serverTooltip, type LastError } from './tooltips';
@@ -71,30 +71,52 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
 
 /**
  * A tool row: display name, badges as description, the icon and color of its risk; clicking
- * calls it. The tooltip comes later, in resolveTreeItem (thousands of rows stay cheap: the label
- * is made safe once per definition, and rows of one risk share one icon).
+ * calls it. The tooltip comes later, in resolveTreeItem. Thousands of rows stay cheap: what a
+ * row draws from its definition is made once per definition, what it draws from its annotations
+ * once per distinct annotations, and the rest is read from `vscode` once (in the bundle each
+ * `vscode.X` is a getter, and `l10n.t` looks its text up each time).
  */
 export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[]): vscode.TreeItem {
-  const item = new vscode.TreeItem(rowLabel(node.definition), vscode.TreeItemCollapsibleState.None);
+  const facts = definitionFacts(node.definition);
+  const look = rowLook(annotations);
+  const words = rowWords();
+  const item = new words.TreeItem(facts.label, words.none);
   item.id = node.id;
-  const badges = toolBadges(annotations);
   // A tool with its own interface (MCP Apps): said on the row, and "Open Interface" in its menus.
-  const withInterface = appReferenceOf(node.definition).kind === 'app';
-  item.description = `${changed ? `${vscode.l10n.t('changed!')} · ` : ''}${rowBadgeDescription(badges)}${withInterface ? ` · ${vscode.l10n.t('interface')}` : ''}`;
-  item.iconPath = RISK_ICON[toolRisk(annotations)];
+  item.description = changed || facts.withInterface ? `${changed ? `${words.changed} · ` : ''}${look.description}${facts.withInterface ? ` · ${words.interface}` : ''}` : look.description;
+  item.iconPath = look.icon;
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
-  item.contextValue = `mcpTool;${badges.map((b) => `${b.word.replace('-', '')};`).join('')}${changed ? 'changed;' : ''}${withInterface ? 'interface;' : ''}`;
-  item.command = { command: 'mcpToolHost.callTool', title: vscode.l10n.t('Call Tool'), arguments: [{ server: node.server, tool: node.tool }] };
-  item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
+  item.contextValue = changed || facts.withInterface ? `${look.contextValue}${changed ? 'changed;' : ''}${facts.withInterface ? 'interface;' : ''}` : look.contextValue;
+  item.command = { command: 'mcpToolHost.callTool', title: words.callTool, arguments: [{ server: node.server, tool: node.tool }] };
+  item.accessibilityInformation = { label: `${facts.label}, ${item.description}` };
   return item;
 }
 
-/** A definition's row label, made safe once: a listing's definitions stay the same objects until the next listing. */
-const rowLabels = new WeakMap<object, string>();
-function rowLabel(definition: ToolNode['definition']): string {
-  let label = rowLabels.get(definition);
-  if (label === undefined) rowLabels.set(definition, (label = sanitizeLine(displayName(definition))));
-  return label;
+/** What a row draws from its definition: a listing's definitions stay the same objects until the next listing. */
+const definitionFactsCache = new WeakMap<object, { readonly label: string; readonly withInterface: boolean }>();
+function definitionFacts(definition: ToolNode['definition']): { readonly label: string; readonly withInterface: boolean } {
+  let facts = definitionFactsCache.get(definition);
+  if (!facts) definitionFactsCache.set(definition, (facts = { label: sanitizeLine(displayName(definition)), withInterface: appReferenceOf(definition).kind === 'app' }));
+  return facts;
+}
+
+/** What a row draws from its annotations (a few dozen kinds at most), by annotationsKey. */
+const rowLooks = new Map<number, { readonly description: string; readonly contextValue: string; readonly icon: vscode.ThemeIcon }>();
+function rowLook(annotations: EffectiveAnnotations): { readonly description: string; readonly contextValue: string; readonly icon: vscode.ThemeIcon } {
+  const key = annotationsKey(annotations);
+  let look = rowLooks.get(key);
+  if (!look) {
+    const badges = toolBadges(annotations);
+    look = { description: rowBadgeDescription(badges), contextValue: `mcpTool;${badges.map((b) => `${b.word.replace('-', '')};`).join('')}`, icon: RISK_ICON[toolRisk(annotations)] };
+    rowLooks.set(key, look);
+  }
+  return look;
+}
+
+/** The words and classes every tool row uses, read once (the display language is fixed for the window's life). */
+let words: { readonly TreeItem: typeof vscode.TreeItem; readonly none: vscode.TreeItemCollapsibleState; readonly callTool: string; readonly changed: string; readonly interface: string } | undefined;
+function rowWords(): NonNullable<typeof words> {
+  return (words ??= { TreeItem: vscode.TreeItem, none: vscode.TreeItemCollapsibleState.None, callTool: vscode.l10n.t('Call Tool'), changed: vscode.l10n.t('changed!'), interface: vscode.l10n.t('interface') });
 }
 
 /**

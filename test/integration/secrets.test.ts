@@ -75,6 +75,22 @@ describe('secrets never appear in any output (a server that tries to leak them)'
     assert.ok(outcome.kind === 'invalid-arguments' && outcome.problems[0].message === 'must match the pattern ^••••••$', JSON.stringify(outcome));
   });
 
+  it('a result so long it comes in pieces is masked, even where a cut between pieces splits the secret', async () => {
+    const ended: string[] = [];
+    const piecesPipeline = new CallPipeline(pool, new SchemaValidator(), { approve: async () => 'allow-once' }, {
+      begin: () => undefined,
+      line: () => undefined,
+      progress: () => undefined,
+      end: (_id, s) => void ended.push(s.join('')),
+    });
+    const outcome = await piecesPipeline.call({ server: 'leaky', tool: 'leak_long', args: {}, origin: 'api' });
+    assert.ok(outcome.kind === 'ok', outcome.kind);
+    const text = outcome.kind === 'ok' ? outcome.result.text : '';
+    assert.ok(text.length > 17 << 20, 'the whole result came');
+    assert.equal(text.slice((1 << 20) - 8, (1 << 20) + 4), 'xxx••••••yyy', 'masked where it was cut');
+    assert.ok(!text.includes(SECRET) && !ended[0].includes(SECRET) && ended[0].includes('xxx••••••yyy'), 'neither the result nor the output has it');
+  });
+
   it('a secret split by an invisible character is masked once the character is gone', () => {
     assert.ok(everything.some((l) => l === 'stderr split •••••• joined'), everything.filter((l) => l.includes('split')).join('\n'));
   });

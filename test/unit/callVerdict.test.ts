@@ -5,7 +5,7 @@ import type { ApprovalRequest } from '../../src/core/calls/ports';
 import { callVerdict, verdictSentence, type ApprovalRules } from '../../src/core/policy/approvalPolicy';
 import { GrantStore, memoryPersistence } from '../../src/core/policy/grants';
 import { pinTool } from '../../src/core/policy/toolPin';
-import { effectiveAnnotations } from '../../src/core/tools/annotations';
+import { annotationsKey, closedBySandbox, effectiveAnnotations } from '../../src/core/tools/annotations';
 import { badgeDescription, badgeWords, toolBadges } from '../../src/core/tools/toolBadges';
 
 const tool = (annotations: Tool['annotations'], name = 't'): Tool => ({ name, inputSchema: { type: 'object' }, annotations });
@@ -81,5 +81,22 @@ describe('one rule for badges and for "will it ask, and why"', () => {
             // The decision line in the output channel and the audit log carries the same badges.
             assert.ok('decision' in result && result.decision.endsWith(`[${badgeDescription(a)}]`), JSON.stringify(result));
           }
+  });
+});
+
+describe('annotations as a cache key (the Tools view draws a row once per distinct annotations)', () => {
+  it('annotations that say the same have one key; any other value or source has another', () => {
+    const kinds = [{}, { readOnlyHint: true }, { destructiveHint: false }, { idempotentHint: true }, { openWorldHint: false }, { destructiveHint: true }, { readOnlyHint: false, openWorldHint: true }];
+    const all = kinds.flatMap((annotations) => [true, false].map((trusted) => effectiveAnnotations({ annotations }, trusted)));
+    all.push(closedBySandbox(effectiveAnnotations({ annotations: { destructiveHint: false } }, true), { type: 'stdio', sandbox: { allowUnsandboxed: false, network: { allowedDomains: [] } } }, () => true));
+    const byKey = new Map<number, string>();
+    for (const a of all) {
+      const said = JSON.stringify(a);
+      const other = byKey.get(annotationsKey(a));
+      assert.ok(other === undefined || other === said, `${said} and ${other} share a key`);
+      byKey.set(annotationsKey(a), said);
+    }
+    assert.equal(byKey.size, new Set(all.map((a) => JSON.stringify(a))).size);
+    assert.ok(Object.isFrozen(all[0].readOnly), 'hints are shared, so none can be changed');
   });
 });

@@ -1,10 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { OffThreadJsonParser } from '../../src/core/transport/offThreadJson';
+import { LONG_STRING_CHARS, OffThreadJsonParser } from '../../src/core/transport/offThreadJson';
+import { piecesOf, setInPieces } from '../../src/core/textPieces';
 import { LineFramer, type Frame } from '../../src/core/transport/lineFramer';
 
 describe('OffThreadJsonParser', () => {
   let parser: OffThreadJsonParser;
-  beforeEach(() => (parser = new OffThreadJsonParser()));
+  beforeEach(() => (parser = new OffThreadJsonParser(setInPieces)));
   afterEach(() => parser.dispose());
 
   /** Streams `json` in pieces of `size` bytes, split anywhere (inside multi-byte characters too). */
@@ -30,6 +31,42 @@ describe('OffThreadJsonParser', () => {
     assert.deepEqual(await stream(JSON.stringify(objects), 65536), objects);
   });
 
+  it('brings a long string back in pieces, each its own task, cut after a newline, never in a CRLF or a surrogate pair', async () => {
+    const lines = 'a line of text\n'.repeat(Math.ceil((2.5 * LONG_STRING_CHARS) / 15));
+    const crlf = 'r'.repeat(LONG_STRING_CHARS - 1) + '\r\n' + 'r'.repeat(100);
+    const pair = 's'.repeat(LONG_STRING_CHARS - 1) + '\u{1F600}' + 's'.repeat(100);
+    const value = { result: { content: [{ type: 'text', text: lines }, { type: 'text', text: crlf }, { type: 'text', text: pair }, { type: 'text', text: 'short' }] } };
+    let ticks = 0;
+    const ticker = setInterval(() => ticks++, 0);
+    const back = (await stream(JSON.stringify(value), 65536)) as typeof value;
+    clearInterval(ticker);
+    assert.deepEqual(back, value);
+    const [a, b, c, d] = back.result.content.map((block) => piecesOf(block, 'text'));
+    assert.equal(a?.length, 3);
+    assert.ok(a?.every((p) => p.endsWith('\n') && p.length <= LONG_STRING_CHARS), 'cut after a newline');
+    assert.deepEqual(b?.map((p) => p.length), [LONG_STRING_CHARS - 1, 102], 'the CRLF stays together');
+    assert.deepEqual(c?.map((p) => p.length), [LONG_STRING_CHARS - 1, 102], 'the surrogate pair stays together');
+    assert.equal(d, undefined, 'a short string is just a string');
+    assert.ok(ticks >= 3, `the event loop ran between pieces (${ticks} timer ticks)`);
+    assert.equal(parser.pendingCount, 0);
+  });
+
+  it("puts a long string back where it was, whatever its key (a server's __proto__ or an array index)", async () => {
+    const long = 'p'.repeat(LONG_STRING_CHARS + 10);
+    const json = `{"a":{"__proto__":"${long}"},"list":["${long}",1]}`;
+    const back = (await stream(json, 1 << 20)) as Record<string, Record<string, unknown>>;
+    assert.deepEqual(back, JSON.parse(json));
+    assert.equal(Object.getPrototypeOf(back.a), Object.prototype, 'no prototype was set');
+    assert.equal(piecesOf(back.list, '0')?.join(''), long);
+  });
+
+  it('a string changed after it arrived is no longer read from its pieces', async () => {
+    const back = (await stream(JSON.stringify({ text: 'q'.repeat(LONG_STRING_CHARS + 1) }), 1 << 20)) as { text: string };
+    assert.ok(piecesOf(back, 'text'));
+    back.text = 'changed';
+    assert.equal(piecesOf(back, 'text'), undefined);
+  });
+
   it('rejects a message that is not JSON with a SyntaxError, and keeps working', async () => {
     await assert.rejects(stream('{"jsonrpc":', 3), SyntaxError);
     await assert.rejects(stream('x'.repeat(4 << 20), 1 << 20), SyntaxError);
@@ -47,10 +84,10 @@ describe('LineFramer with a large-frame threshold', () => {
   it('streams a frame that reaches the threshold as pieces and an end with its head; smaller frames stay text', () => {
     const f = new LineFramer(1 << 20, 16);
     const frames: Frame[] = [...f.push(Buffer.from('{"a":1}\n{"big":"01234')), ...f.push(Buffer.from('56789')), ...f.push(Buffer.from('"}\n{"b":2}\n'))];
-    assert.deepEqual(frames.map((fr) => fr.kind), ['line', 'large-piece', 'large-piece', 'large-end', 'line']);
+    assert.deepEqual(frames.map((fr) => fr.kind), ['line', 'large-piece', 'large-piece', 'large-piece', 'large-end', 'line']);
     const pieces = frames.flatMap((fr) => (fr.kind === 'large-piece' ? [fr.bytes] : []));
-    assert.equal(Buffer.concat(pieces).toString('utf8'), '{"big":"0123456789"}');
-    assert.deepEqual(frames[3], { kind: 'large-end', bytes: 20, head: '{"big":"01234' + '56789' });
+    assert.deepEqual(pieces.map((p) => p.toString('utf8')), ['{"big":"01234', '56789', '"}'], 'the pieces as they came, none joined');
+    assert.deepEqual(frames[4], { kind: 'large-end', bytes: 20, head: '{"big":"01234' + '56789' });
     assert.equal(f.pendingBytes, 0);
   });
 

@@ -1,5 +1,9 @@
 import * as assert from 'node:assert/strict';
+import { summaryParts } from '../../src/core/calls/callPipeline';
+import { cutForModel } from '../../src/core/chat/markdown';
 import { renderResult } from '../../src/core/render/renderResult';
+import { SANITIZE_SLICE_CHARS, sanitizeText } from '../../src/core/render/sanitize';
+import { setInPieces } from '../../src/core/textPieces';
 
 const text = (t: string) => ({ type: 'text' as const, text: t });
 
@@ -20,5 +24,31 @@ describe('rendering a result: structured content', () => {
       assert.equal(rendered.text, `${other}\nstructuredContent:\n{\n  "words": 3\n}`);
     }
     assert.equal((await renderResult({ content: [], structuredContent: structured })).text, 'structuredContent:\n{\n  "words": 3\n}');
+  });
+});
+
+describe('rendering a result: a long text that came in pieces (textPieces.ts)', () => {
+  it('reads the pieces, not the whole string, and hands them on sanitised, the text whole beside them', async () => {
+    const block = { type: 'text' as const, text: '' };
+    const pieces = ['first \u001b[31mred\u001b[0m\n'.repeat(40_000), 'second\u200b\n'.repeat(150_000)];
+    setInPieces(block, 'text', pieces);
+    const rendered = await renderResult({ content: [text('before'), block] });
+    assert.equal(rendered.text, `before\n${sanitizeText(pieces.join(''))}`);
+    assert.equal(rendered.pieces?.join(''), rendered.text);
+    assert.ok((rendered.pieces ?? []).every((p) => p.length <= SANITIZE_SLICE_CHARS), 'no piece as long as the whole');
+    assert.deepEqual(summaryParts({ kind: 'ok', result: rendered, durationMs: 1 }).slice(1), rendered.pieces);
+  });
+
+  it('a block whose text was changed after it came is read as it is now', async () => {
+    const block = { type: 'text' as const, text: '' };
+    setInPieces(block, 'text', ['old ', 'pieces']);
+    block.text = 'new text';
+    assert.equal((await renderResult({ content: [block] })).pieces?.join(''), 'new text');
+  });
+
+  it('the model gets the head of the pieces, and how much more there is', () => {
+    const cut = cutForModel({ text: 'abcdefghij', pieces: ['abc', 'defg', 'hij'] }, 5, 'the output');
+    assert.equal(cut, 'abcde\n[... 5 more characters not shown; the whole result is in the output]');
+    assert.equal(cutForModel({ text: 'abc', pieces: ['a', 'bc'] }, 5, 'x'), 'abc');
   });
 });

@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { SANITIZE_SLICE_CHARS, sanitizeLargeText, sanitizeLine, sanitizeText, visibleJson, visibleLine } from '../../src/core/render/sanitize';
+import { SANITIZE_SLICE_CHARS, sanitizeInPieces, sanitizeLine, sanitizeText, visibleJson, visibleLine } from '../../src/core/render/sanitize';
 
 describe('sanitising server text', () => {
   it('removes ANSI escapes, control, zero-width and bidi override characters', () => {
@@ -43,13 +43,23 @@ describe('sanitising server text', () => {
     const text = line.repeat(Math.ceil((2.5 * SANITIZE_SLICE_CHARS) / line.length));
     let yielded = 0;
     const ticker = setInterval(() => yielded++, 0);
-    const sliced = await sanitizeLargeText(text);
+    const sliced = (await sanitizeInPieces([text])).join('');
     clearInterval(ticker);
     assert.ok(sliced === sanitizeText(text), 'same text as sanitizeText');
     assert.ok(yielded > 0, 'the event loop ran between slices');
     const crlf = 'x'.repeat(SANITIZE_SLICE_CHARS - 1) + '\r\n' + 'y'.repeat(10);
-    assert.ok((await sanitizeLargeText(crlf)) === sanitizeText(crlf), 'a CRLF at the cut stays one newline');
+    assert.ok((await sanitizeInPieces([crlf])).join('') === sanitizeText(crlf), 'a CRLF at the cut stays one newline');
     const tag = 'x'.repeat(SANITIZE_SLICE_CHARS - 1) + '\u{E0041}' + 'y';
-    assert.ok((await sanitizeLargeText(tag)) === 'x'.repeat(SANITIZE_SLICE_CHARS - 1) + 'y', 'a tag character at the cut is still removed');
+    assert.ok((await sanitizeInPieces([tag])).join('') === 'x'.repeat(SANITIZE_SLICE_CHARS - 1) + 'y', 'a tag character at the cut is still removed');
+  });
+
+  it('sanitises text that comes in pieces piece by piece, and answers in pieces no longer than a slice', async () => {
+    const line = 'ok \u001b[2Jcleared\u202eevil\n';
+    const piece = line.repeat(Math.ceil(SANITIZE_SLICE_CHARS / 2 / line.length));
+    const pieces = [piece, piece, piece, 'tail\u200b'];
+    const clean = await sanitizeInPieces(pieces);
+    assert.ok(clean.join('') === sanitizeText(pieces.join('')), 'the same text as sanitising it whole');
+    assert.ok(clean.every((p) => p.length <= SANITIZE_SLICE_CHARS));
+    assert.deepEqual(await sanitizeInPieces(['a\u0007', 'b']), ['a', 'b'], 'short text: at once, piece for piece');
   });
 });

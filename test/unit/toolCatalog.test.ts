@@ -36,6 +36,20 @@ describe('ToolCatalog', () => {
     assert.equal(catalog.find('b')?.name, 'b');
   });
 
+  it('finds a tool by name in the list as it is now: the cached list, then each new listing', async () => {
+    const catalog = new ToolCatalog(recordingLog(), memoryCache([tool('old')]));
+    assert.equal(catalog.find('old')?.name, 'old');
+    const first = { ...tool('x'), description: 'first' };
+    await catalog.list(lister(async () => [first, ...Array.from({ length: 10_000 }, (_, i) => tool(`t${i}`))]), () => true);
+    assert.equal(catalog.find('old'), undefined);
+    assert.equal(catalog.find('x'), first);
+    assert.equal(catalog.find('t9999')?.name, 't9999');
+    assert.equal(catalog.find('__proto__'), undefined);
+    const second = { ...tool('x'), description: 'second' };
+    await catalog.list(lister(async () => [second]), () => true);
+    assert.equal(catalog.find('x'), second);
+  });
+
   it('drops a late answer that belongs to an older launch', async () => {
     const cache = memoryCache();
     const catalog = new ToolCatalog(recordingLog(), cache);

@@ -433,7 +433,8 @@ function maskRaw(raw: RawToolResult, secrets: readonly string[]): RawToolResult 
 /** A server's secrets never leave in a result or an error, even when the server echoes them. */
 function maskOutcome(outcome: CallOutcome, secrets: readonly string[] | undefined): CallOutcome {
   if (!secrets?.length) return outcome;
-  if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets) }, ...('raw' in outcome && outcome.raw ? { raw: maskRaw(outcome.raw, secrets) } : {}) };
+  // The pieces go: a secret may span two of them. The masked text is whole (and copied whole).
+  if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets), pieces: undefined }, ...('raw' in outcome && outcome.raw ? { raw: maskRaw(outcome.raw, secrets) } : {}) };
   if ('message' in outcome) return { ...outcome, message: maskSecrets(outcome.message, secrets) };
   // A schema problem quotes the server's pattern or the value: either may hold a secret.
   if (outcome.kind === 'invalid-arguments') return { ...outcome, problems: outcome.problems.map((p) => ({ ...p, message: maskSecrets(p.message, secrets), property: p.property === undefined ? undefined : maskSecrets(p.property, secrets) })) };
@@ -449,9 +450,9 @@ export function summarize(outcome: CallOutcome): string {
 export function summaryParts(outcome: CallOutcome): readonly string[] {
   switch (outcome.kind) {
     case 'ok':
-      return [`result (${Math.round(outcome.durationMs)} ms):\n`, outcome.result.text];
+      return [`result (${Math.round(outcome.durationMs)} ms):\n`, ...(outcome.result.pieces ?? [outcome.result.text])];
     case 'tool-error':
-      return [`tool error (the tool reported isError, ${Math.round(outcome.durationMs)} ms):\n`, outcome.result.text];
+      return [`tool error (the tool reported isError, ${Math.round(outcome.durationMs)} ms):\n`, ...(outcome.result.pieces ?? [outcome.result.text])];
     default:
       return [summaryLine(outcome)];
   }

@@ -14,11 +14,11 @@ const FULL_RESULT = 'the "MCP Tool Host" output channel';
 export function toolResultText(outcome: CallOutcome): string {
   switch (outcome.kind) {
     case 'ok': {
-      const text = cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT);
+      const text = cutForModel(outcome.result, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT);
       return outcome.outputWarning ? `${text}\n\nWarning from the host: ${outcome.outputWarning} Do not rely on the structured result.` : text;
     }
     case 'tool-error':
-      return `The tool reported an error:\n${cutForModel(outcome.result.text, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT)}`;
+      return `The tool reported an error:\n${cutForModel(outcome.result, MAX_RESULT_CHARS_FOR_MODEL, FULL_RESULT)}`;
     case 'invalid-arguments':
       return `Not sent: the arguments do not match the tool's input schema:\n${outcome.problems.map((p) => `- ${problemText(p)}`).join('\n')}\nFix the arguments and call the tool again.`;
     case 'denied':

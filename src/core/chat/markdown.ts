@@ -1,3 +1,4 @@
+import { headOf, totalLength } from '../render/longText';
 import { sanitizeLine, sanitizeText } from '../render/sanitize';
 
 /**
@@ -39,7 +40,10 @@ export function shortArgs(args: unknown, max = 80): string {
 }
 
 /** Text cut to `max` characters, with a note saying how much was left out and where it is. */
-export function cutForModel(text: string, max: number, whereFull: string): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}\n[... ${text.length - max} more characters not shown; the whole result is in ${whereFull}]`;
+export function cutForModel(result: { readonly text: string; readonly pieces?: readonly string[] }, max: number, whereFull: string): string {
+  // From the pieces when there are some: a long result's text is a rope, and slicing it would copy all of it first.
+  const length = result.pieces ? totalLength(result.pieces) : result.text.length;
+  if (length <= max) return result.text;
+  const head = result.pieces ? headOf(result.pieces, max).join('') : result.text.slice(0, max);
+  return `${head}\n[... ${length - max} more characters not shown; the whole result is in ${whereFull}]`;
 }

@@ -301,7 +301,7 @@ export class SdkClient {
         maxTotalTimeoutMs: options.maxTotalTimeoutMs,
         resetTimeoutOnProgress: true,
         signal: options.signal,
-        ...(Object.keys(headers).length > 0 && { headers }),
+        headers: headers === NO_HEADERS || Object.keys(headers).length === 0 ? undefined : headers,
       });
     } finally {
       progress?.stop();

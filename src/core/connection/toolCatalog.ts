@@ -31,6 +31,7 @@ export class ToolCatalog implements Disposable {
   readonly onDidChange = this._onDidChange.event;
 
   private _tools: readonly Tool[] = [];
+  private _byName: { readonly listed: readonly Tool[]; readonly byName: ReadonlyMap<string, Tool> } | undefined;
   private _fromCache = false;
   private _listingError: string | undefined;
   private _relistTimer: NodeJS.Timeout | undefined;
@@ -58,9 +59,14 @@ export class ToolCatalog implements Disposable {
     return this._listingError;
   }
 
-  /** The tool with this name, as last listed. */
+  /** The tool with this name, as last listed (the first of that name): a lookup, not a search, with 10,000 tools listed. */
   find(name: string): Tool | undefined {
-    return this._tools.find((t) => t.name === name);
+    if (this._byName?.listed !== this._tools) {
+      const byName = new Map<string, Tool>();
+      for (const tool of this._tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
+      this._byName = { listed: this._tools, byName };
+    }
+    return this._byName.byName.get(name);
   }
 
   /**

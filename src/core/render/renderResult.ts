@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { CallToolResult } from '@modelcontextprotocol/client';
-import { sanitizeLargeText, sanitizeLine, sanitizeText } from './sanitize';
+import { joinedLazily, piecesOf } from '../textPieces';
+import { sanitizeInPieces, sanitizeLine, sanitizeText } from './sanitize';
 
 /** A result as servers send it: current `content`, or the 2024-10-07 draft's `toolResult`. */
 export type RawToolResult = CallToolResult | { toolResult: unknown };
@@ -11,6 +12,8 @@ export type BinarySaver = (data: Buffer, mimeType: string, nameHint: string) => 
 export interface RenderedResult {
   /** The result as readable text, sanitised, nothing cut. */
   readonly text: string;
+  /** The same text in pieces, for a sink that shows a long result without joining it (longText.ts). */
+  readonly pieces?: readonly string[];
   readonly isError: boolean;
   /** Files written for binary content. */
   readonly files: readonly string[];
@@ -33,21 +36,28 @@ export async function renderResult(result: RawToolResult, save?: BinarySaver): P
   if (content.length === 0 && raw.toolResult !== undefined) {
     return { text: sanitizeText(JSON.stringify(raw.toolResult, null, 2)), isError: false, files: [] };
   }
-  const parts: string[] = [];
+  const pieces: string[] = [];
   const files: string[] = [];
   const links: { uri: string; name?: string; mimeType?: string }[] = [];
+  const add = (part: string | readonly string[]) => {
+    if (pieces.length > 0) pieces.push('\n');
+    if (typeof part === 'string') pieces.push(part);
+    else for (const piece of part) pieces.push(piece);
+  };
   // The text block that holds the structured content as JSON (the spec asks tools to send both) shows it once, pretty-printed.
   const twin = raw.structuredContent === undefined ? -1 : textTwinOf(raw.structuredContent, content);
   for (const [i, block] of content.entries()) {
     if (block.type === 'resource_link' && typeof block.uri === 'string') links.push({ uri: block.uri, name: optionalString(block.name), mimeType: optionalString(block.mimeType) });
-    parts.push(annotationNote(block) + (i === twin ? prettyJson(raw.structuredContent) : await renderBlock(block, i, save, files)));
+    const note = annotationNote(block);
+    add(i === twin ? note + prettyJson(raw.structuredContent) : note ? [note, ...(await renderBlock(block, i, save, files))] : await renderBlock(block, i, save, files));
   }
   if (raw.structuredContent !== undefined && twin < 0) {
-    parts.push(`structuredContent:\n${prettyJson(raw.structuredContent)}`);
+    add(`structuredContent:\n${prettyJson(raw.structuredContent)}`);
   }
-  if (parts.length === 0) parts.push('(the tool returned no content)');
-  return { text: parts.join('\n'), isError: raw.isError === true, files, links };
+  if (pieces.length === 0) pieces.push('(the tool returned no content)');
+  return { text: joinedLazily(pieces), pieces, isError: raw.isError === true, files, links };
 }
+
 
 /** Texts longer than this are not parsed to compare with the structured content (shown then, as before). */
 const COMPARED_TEXT_CHARS = 1 << 20;
@@ -75,10 +85,10 @@ function blockOf(item: unknown): Block {
   return typeof block.type === 'string' ? (block as Block) : { ...block, type: '' };
 }
 
-async function renderBlock(block: Block, index: number, save: BinarySaver | undefined, files: string[]): Promise<string> {
+async function renderBlock(block: Block, index: number, save: BinarySaver | undefined, files: string[]): Promise<string | readonly string[]> {
   switch (block.type) {
     case 'text':
-      return sanitizeLargeText(String(block.text ?? ''));
+      return sanitizeInPieces(piecesOf(block, 'text') ?? [String(block.text ?? '')]);
     case 'image':
     case 'audio': {
       const mime = String(block.mimeType ?? 'application/octet-stream');
@@ -93,7 +103,7 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
     case 'resource': {
       const resource = (block.resource ?? {}) as { uri?: string; mimeType?: string; text?: string; blob?: string };
       const head = `[resource] ${sanitizeText(String(resource.uri ?? ''))}${resource.mimeType ? ` (${sanitizeText(resource.mimeType)})` : ''}`;
-      if (typeof resource.text === 'string') return `${head}\n${await sanitizeLargeText(resource.text)}`;
+      if (typeof resource.text === 'string') return [`${head}\n`, ...(await sanitizeInPieces(piecesOf(resource, 'text') ?? [resource.text]))];
       if (typeof resource.blob === 'string' && save) {
         const file = await save(Buffer.from(resource.blob, 'base64'), resource.mimeType ?? 'application/octet-stream', `resource-${index}`);
         files.push(file);

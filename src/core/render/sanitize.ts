@@ -47,34 +47,38 @@ export function sanitizeLine(text: string): string {
 export const SANITIZE_SLICE_CHARS = 1 << 20;
 
 /**
- * `sanitizeText` for text of any size without stopping the host: a 50 MiB result takes ~100 ms
- * to sanitise, so it goes in slices cut after a newline, yielding to the event loop between them
- * (the event loop is never blocked for more than 50 ms: ARCHITECTURE.md "Limits"). Escape sequences do not span
- * lines, so the result is the same as `sanitizeText`'s; a slice with no newline at all is cut at
- * its length, and then an escape sequence split by the cut loses its ESC but no more.
+ * `sanitizeText` for text of any size, in pieces, without stopping the host: a 50 MiB result takes
+ * ~100 ms to sanitise, so it goes in slices cut after a newline, yielding to the event loop between
+ * them (the event loop is never blocked for more than 50 ms: ARCHITECTURE.md "Limits"). Escape
+ * sequences do not span lines, so the result is the same as `sanitizeText`'s; a slice with no
+ * newline at all is cut at its length, and then an escape sequence split by the cut loses its ESC
+ * but no more. The answer stays in pieces too: joining 50 MiB is itself one long task.
  */
-export async function sanitizeLargeText(text: string): Promise<string> {
-  if (text.length <= SANITIZE_SLICE_CHARS) return sanitizeText(text);
-  const parts: string[] = [];
-  let changed = false;
-  // The task that brought a text this long already spent its time on copying it here: the first slice waits too.
-  await new Promise<void>((resolve) => setImmediate(resolve));
-  for (let at = 0; at < text.length; ) {
-    let end = Math.min(text.length, at + SANITIZE_SLICE_CHARS);
-    if (end < text.length) {
-      const newline = text.lastIndexOf('\n', end - 1);
-      if (newline > at) end = newline + 1;
-      else if (text[end - 1] === '\r') end--; // keep a CRLF together
-      else if (/[\ud800-\udbff]/.test(text[end - 1])) end--; // and a surrogate pair (a tag character must stay whole to be removed)
+export async function sanitizeInPieces(pieces: readonly string[]): Promise<string[]> {
+  let total = 0;
+  for (const piece of pieces) total += piece.length;
+  if (total <= SANITIZE_SLICE_CHARS) return pieces.map(sanitizeText);
+  const clean: string[] = [];
+  for (const text of pieces) {
+    for (let at = 0; at < text.length; ) {
+      // The task that brought a text this long already spent its time on copying it here: the first slice waits too.
+      await new Promise<void>((resolve) => setImmediate(resolve));
+      const end = sliceEnd(text, at);
+      clean.push(sanitizeText(text.slice(at, end)));
+      at = end;
     }
-    const slice = text.slice(at, end);
-    const clean = sanitizeText(slice);
-    changed ||= clean !== slice;
-    parts.push(clean);
-    at = end;
-    if (at < text.length) await new Promise<void>((resolve) => setImmediate(resolve));
   }
-  return changed ? parts.join('') : text; // nothing removed: no copy of the whole text
+  return clean;
+}
+
+/** Where a slice from `at` ends: after its last newline, or at its length, keeping a CRLF and a surrogate pair whole. */
+function sliceEnd(text: string, at: number): number {
+  const end = Math.min(text.length, at + SANITIZE_SLICE_CHARS);
+  if (end === text.length) return end;
+  const newline = text.lastIndexOf('\n', end - 1);
+  if (newline > at) return newline + 1;
+  // a CR kept with its LF; a surrogate pair kept whole (a tag character must stay whole to be removed)
+  return text[end - 1] === '\r' || /[\ud800-\udbff]/.test(text[end - 1]) ? end - 1 : end;
 }
 
 // Everything sanitizeText removes or reads as a newline (tab and newline are JSON's to escape).

@@ -20,20 +20,32 @@ const WORST_CASE = { readOnlyHint: false, destructiveHint: true, idempotentHint:
 
 type HintName = keyof typeof SPEC_DEFAULTS;
 
+const SOURCE_NUMBER: Readonly<Record<Hint['source'], number>> = { declared: 0, default: 1, untrusted: 2, sandbox: 3 };
+// Every hint there can be, made once and frozen: the Tools view reads four for each of thousands of rows.
+const both = (source: Hint['source']) => [Object.freeze({ value: false, source }), Object.freeze({ value: true, source })] as const;
+const HINTS: Readonly<Record<Hint['source'], readonly [Hint, Hint]>> = { declared: both('declared'), default: both('default'), untrusted: both('untrusted'), sandbox: both('sandbox') };
+const hintOf = (value: boolean, source: Hint['source']): Hint => HINTS[source][value ? 1 : 0];
+
+/** A number that tells annotations apart by what they say (values and sources): a cache key for what is drawn from them. */
+export function annotationsKey(a: EffectiveAnnotations): number {
+  const bits = (h: Hint) => SOURCE_NUMBER[h.source] * 2 + (h.value ? 1 : 0);
+  return ((bits(a.readOnly) * 8 + bits(a.destructive)) * 8 + bits(a.idempotent)) * 8 + bits(a.openWorld);
+}
+
 /**
  * Declared hints with the spec defaults filled in. When the user does not trust the server's
  * annotations, every hint takes its most dangerous value (a server can say anything).
  */
 export function effectiveAnnotations(tool: Pick<Tool, 'annotations'>, trusted: boolean): EffectiveAnnotations {
   const hint = (name: HintName): Hint => {
-    if (!trusted) return { value: WORST_CASE[name], source: 'untrusted' };
+    if (!trusted) return hintOf(WORST_CASE[name], 'untrusted');
     const declared = tool.annotations?.[name];
-    return typeof declared === 'boolean' ? { value: declared, source: 'declared' } : { value: SPEC_DEFAULTS[name], source: 'default' };
+    return typeof declared === 'boolean' ? hintOf(declared, 'declared') : hintOf(SPEC_DEFAULTS[name], 'default');
   };
   const readOnly = hint('readOnlyHint');
   // destructive is meaningful only when the tool is not read-only (spec): settled here, so
   // `destructive.value` alone answers "may it destroy?" everywhere.
-  const destructive = readOnly.value ? { value: false, source: readOnly.source } : hint('destructiveHint');
+  const destructive = readOnly.value ? hintOf(false, readOnly.source) : hint('destructiveHint');
   return { readOnly, destructive, idempotent: hint('idempotentHint'), openWorld: hint('openWorldHint') };
 }
 
@@ -45,7 +57,7 @@ export function effectiveAnnotations(tool: Pick<Tool, 'annotations'>, trusted: b
  */
 export function closedBySandbox(a: EffectiveAnnotations, spec: SandboxedSpec, policyOn: () => boolean): EffectiveAnnotations {
   if (a.destructive.value || !a.openWorld.value || !sandboxedOffline(spec) || !policyOn()) return a;
-  return { ...a, openWorld: { value: false, source: 'sandbox' } };
+  return { ...a, openWorld: hintOf(false, 'sandbox') };
 }
 
 /** What of a server's launch decides it (config/sandboxConfig.ts parses it). */

@@ -61,7 +61,7 @@ export class LineFramer {
     }
     if (this._pending + piece.length > this._maxFrameBytes) {
       if (this._large) frames.push({ kind: 'large-abort' });
-      const head = this._head ?? Buffer.concat([...this._pieces, piece.subarray(0, HEAD_BYTES)]).subarray(0, HEAD_BYTES);
+      const head = this._head ?? headOf([...this._pieces, piece]);
       this._dropping = { bytes: this._pending + piece.length, head: head.toString('utf8') };
       this._pieces = [];
       this._pending = 0;
@@ -72,10 +72,11 @@ export class LineFramer {
     if (this._large) {
       frames.push({ kind: 'large-piece', bytes: piece });
     } else if (this._pending >= this._largeFrameBytes) {
+      // Each piece goes on as it is: joining the 16 MiB kept so far would be one long task.
       this._large = true;
-      const first = Buffer.concat([...this._pieces, piece]);
-      this._head = Buffer.from(first.subarray(0, HEAD_BYTES)); // a copy: `first` goes to another thread
-      frames.push({ kind: 'large-piece', bytes: first });
+      this._pieces.push(piece);
+      this._head = headOf(this._pieces); // a copy: the pieces go to another thread
+      for (const bytes of this._pieces) frames.push({ kind: 'large-piece', bytes });
       this._pieces = [];
     } else {
       this._pieces.push(piece);
@@ -100,4 +101,16 @@ export class LineFramer {
     if (text.endsWith('\r')) text = text.slice(0, -1);
     return { kind: 'line', text };
   }
+}
+
+/** A copy of the first HEAD_BYTES of the pieces, joining no more of them than it needs. */
+function headOf(pieces: readonly Buffer[]): Buffer {
+  const needed: Buffer[] = [];
+  let length = 0;
+  for (const piece of pieces) {
+    if (length >= HEAD_BYTES) break;
+    needed.push(piece.subarray(0, HEAD_BYTES - length));
+    length += needed[needed.length - 1].length;
+  }
+  return Buffer.concat(needed, length);
 }

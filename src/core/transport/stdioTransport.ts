@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ServerStartError } from '../errors';
+import { setInPieces } from '../textPieces';
 import { loadHeavy } from '../lazy/load';
 import type { Frame } from './lineFramer';
 import type { MessagePump, Queued } from './messagePump';
@@ -184,7 +185,7 @@ export class StdioTransport implements Transport {
   private _accept(frame: Frame): Queued | undefined {
     switch (frame.kind) {
       case 'large-piece':
-        this._large ??= (this._parser ??= new (loadHeavy().OffThreadJsonParser)()).begin();
+        this._large ??= (this._parser ??= new (loadHeavy().OffThreadJsonParser)(setInPieces)).begin();
         this._large.push(frame.bytes);
         return undefined;
       case 'large-abort':

@@ -36,7 +36,7 @@ export async function answerDirectCall(deps: ChatDeps, prompt: string, stream: v
   try {
     const outcome = await runChatCall(deps, parsed, stream, abort.signal);
     if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
-      stream.markdown(`\n${mdBlock(cutForModel(outcome.result.text, MAX_SHOWN_CHARS, vscode.l10n.t('the "MCP Tool Host" output channel')))}\n`);
+      stream.markdown(`\n${mdBlock(cutForModel(outcome.result, MAX_SHOWN_CHARS, vscode.l10n.t('the "MCP Tool Host" output channel')))}\n`);
     }
     if (outcome.kind === 'invalid-arguments') stream.markdown(`\n${outcome.problems.map((p) => `- ${mdText(problemText(p))}`).join('\n')}\n`);
     return { metadata: { command: 'call', outcome: outcome.kind } };
