@@ -155,42 +155,22 @@ class RawPending {
 
   private _next = 1;
   private _ended = false;
-  private readonly _waiting = new Map<string, { resolve: (r: RawResponse) => void; reject: (e: unknown) => void }>();
+  private readonly _waiting = new Map<string, RawCall>();
 
   send(send: Transport['send'], method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse> {
     if (this._ended) return Promise.reject(new Error('The server session ended'));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = `${RAW_ID_PREFIX}${this._next++}`;
     return new Promise<RawResponse>((resolve, reject) => {
-      // A request we stop waiting for is cancelled on the server too, as the SDK does for its own.
-      const cancel = (reason: string) => void send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id, reason } }).catch(() => undefined);
-      // One timer a request: armed for the idle timeout or for the total limit, whichever comes first.
-      const deadline = options.maxTotalTimeoutMs === undefined ? Infinity : performance.now() + options.maxTotalTimeoutMs;
-      let forTotal = false;
-      const expire = () => settle(() => (cancel('timed out'), reject(timedOut(method, forTotal ? { maxTotalTimeout: options.maxTotalTimeoutMs } : { timeout: options.timeoutMs }))));
-      const arm = () => {
-        const left = deadline - performance.now();
-        forTotal = left <= options.timeoutMs;
-        return setTimeout(expire, forTotal ? Math.max(0, left) : options.timeoutMs);
-      };
-      let timer = arm();
+      const call = new RawCall(id, method, options, send, this._waiting, resolve, reject);
+      this._waiting.set(id, call);
       // Progress on the request's own token shows it is alive: its idle timeout starts again.
       const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-      const unhear = options.resetTimeoutOnProgress && typeof token === 'string' ? this._progress.also(token, () => (clearTimeout(timer), (timer = arm()))) : undefined;
-      const onAbort = () => settle(() => (cancel(String(options.signal?.reason ?? 'cancelled')), reject(options.signal?.reason)));
-      const settle = (then: () => void) => {
-        if (!this._waiting.delete(id)) return;
-        clearTimeout(timer);
-        unhear?.();
-        options.signal?.removeEventListener('abort', onAbort);
-        then();
-      };
-      this._waiting.set(id, { resolve: (r) => settle(() => resolve(r)), reject: (e) => settle(() => reject(e)) });
-      options.signal?.addEventListener('abort', onAbort, { once: true });
+      if (options.resetTimeoutOnProgress && typeof token === 'string') call.unhear = this._progress.also(token, () => call.rearm());
       const message = params ? { jsonrpc: '2.0' as const, id, method, params } : { jsonrpc: '2.0' as const, id, method };
       // Options only where there are some: this runs for every call (BENCHMARKS.md case 2).
       const sendOptions = options.headers || options.signal ? { ...(options.headers && { headers: options.headers }), ...(options.signal && { requestSignal: options.signal }) } : undefined;
-      send(message, sendOptions).catch((err: unknown) => settle(() => reject(err)));
+      send(message, sendOptions).catch((err: unknown) => call.reject(err));
     });
   }
 
@@ -206,6 +186,80 @@ class RawPending {
     for (const waiter of [...this._waiting.values()]) waiter.reject(new Error('The server session ended'));
   }
 }
+
+/**
+ * One raw request in flight: one object with its timer and its abort listener, not a closure for
+ * each (every tools/call of the 2025 era runs this: BENCHMARKS.md case 2). It ends once, whichever
+ * comes first: the answer, an error, the timeout, the total limit, or the caller's abort.
+ */
+class RawCall {
+  /** Armed for the idle timeout or for the total limit, whichever comes first. */
+  private _timer: NodeJS.Timeout;
+  private _forTotal = false;
+  private readonly _deadline: number;
+  private readonly _onAbort: (() => void) | undefined;
+  unhear: (() => void) | undefined;
+
+  constructor(
+    private readonly _id: string,
+    private readonly _method: string,
+    private readonly _options: RawRequestOptions,
+    private readonly _send: Transport['send'],
+    private readonly _waiting: Map<string, RawCall>,
+    private readonly _resolve: (r: RawResponse) => void,
+    private readonly _reject: (e: unknown) => void,
+  ) {
+    this._deadline = _options.maxTotalTimeoutMs === undefined ? Infinity : performance.now() + _options.maxTotalTimeoutMs;
+    this._timer = this._arm();
+    const signal = _options.signal;
+    if (signal) {
+      this._onAbort = () => this._end() && (this._cancel(String(signal.reason ?? 'cancelled')), _reject(signal.reason));
+      signal.addEventListener('abort', this._onAbort, { once: true });
+    }
+  }
+
+  resolve(response: RawResponse): void {
+    if (this._end()) this._resolve(response);
+  }
+
+  reject(error: unknown): void {
+    if (this._end()) this._reject(error);
+  }
+
+  /** Starts the idle timeout again (progress on the request's own token). */
+  rearm(): void {
+    clearTimeout(this._timer);
+    this._timer = this._arm();
+  }
+
+  expire(): void {
+    if (!this._end()) return;
+    this._cancel('timed out');
+    this._reject(timedOut(this._method, this._forTotal ? { maxTotalTimeout: this._options.maxTotalTimeoutMs } : { timeout: this._options.timeoutMs }));
+  }
+
+  private _arm(): NodeJS.Timeout {
+    const left = this._deadline - performance.now();
+    this._forTotal = left <= this._options.timeoutMs;
+    return setTimeout(expireCall, this._forTotal ? Math.max(0, left) : this._options.timeoutMs, this);
+  }
+
+  /** True the first time: the request is no longer waited for. */
+  private _end(): boolean {
+    if (!this._waiting.delete(this._id)) return false;
+    clearTimeout(this._timer);
+    this.unhear?.();
+    if (this._onAbort) this._options.signal?.removeEventListener('abort', this._onAbort);
+    return true;
+  }
+
+  /** A request we stop waiting for is cancelled on the server too, as the SDK does for its own. */
+  private _cancel(reason: string): void {
+    void this._send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: this._id, reason } }).catch(() => undefined);
+  }
+}
+
+const expireCall = (call: RawCall) => call.expire();
 
 /** A request that waited too long, as callErrors.ts tells a timeout (`REQUEST_TIMEOUT`; which limit in `data`). */
 function timedOut(method: string, data: { timeout?: number; maxTotalTimeout?: number }): Error {

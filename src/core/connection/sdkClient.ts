@@ -292,20 +292,18 @@ export class SdkClient {
   }
 
   /** A plain `tools/call` past the SDK: progress on a token of ours, the same timeouts, a JSON-RPC error thrown as the SDK throws it. */
-  private async _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, headers: Record<string, string>): Promise<unknown> {
+  private _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, headers: Record<string, string>): Promise<unknown> {
+    // No spreads, no async frame of its own: every 2025-era call runs this (BENCHMARKS.md case 2).
     const progress = options.onprogress && this._raw!.watchProgress(options.onprogress);
-    try {
-      const params = { name: tool.name, arguments: args, ...(progress && { _meta: { progressToken: progress.token } }) };
-      return await this._rawRequest('tools/call', params, {
-        timeoutMs: options.timeoutMs,
-        maxTotalTimeoutMs: options.maxTotalTimeoutMs,
-        resetTimeoutOnProgress: true,
-        signal: options.signal,
-        headers: headers === NO_HEADERS || Object.keys(headers).length === 0 ? undefined : headers,
-      });
-    } finally {
-      progress?.stop();
-    }
+    const params = progress ? { name: tool.name, arguments: args, _meta: { progressToken: progress.token } } : { name: tool.name, arguments: args };
+    const sent = this._rawRequest('tools/call', params, {
+      timeoutMs: options.timeoutMs,
+      maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+      resetTimeoutOnProgress: true,
+      signal: options.signal,
+      headers: headers === NO_HEADERS || Object.keys(headers).length === 0 ? undefined : headers,
+    });
+    return progress ? sent.finally(() => progress.stop()) : sent;
   }
 
   private async _rawRequest(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<unknown> {
