@@ -50,6 +50,19 @@ describe('listAllTools (tools/list paging with limits)', () => {
     assert.equal(fetch.requests, MAX_LIST_PAGES);
   });
 
+  it('keeps a tool nested 900 deep and leaves out one nested past 1,000, without printing either', async () => {
+    const nested = (depth: number) => {
+      const root: Record<string, unknown> = {};
+      let at = root;
+      for (let i = 0; i < depth; i++) at = (at.x = {}) as Record<string, unknown>;
+      return root;
+    };
+    const log = recordingLog();
+    const page = { tools: [{ name: 'deep', inputSchema: { type: 'object', properties: nested(900) } }, { name: 'deeper', inputSchema: { type: 'object', properties: nested(1001) } }] };
+    assert.deepEqual((await listAllTools(async () => page, {}, log)).map((t) => t.name), ['deep']);
+    assert.deepEqual(log.lines, ['warn: Tool "deeper" was left out: it is nested too deeply to read.']);
+  });
+
   it('ends the walk when a page repeats under the same cursor', async () => {
     const tools = await listAllTools(async () => ({ tools: [{ name: 'a', inputSchema: { type: 'object' } }], nextCursor: 'same' }), {}, recordingLog());
     assert.deepEqual(tools.map((t) => t.name), ['a']);

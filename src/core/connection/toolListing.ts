@@ -28,8 +28,7 @@ export interface ListingLimits {
 export type PageFetcher = (cursor: string | undefined) => Promise<unknown>;
 
 /**
- * Every page of `tools/list`, bounded in pages, tools and bytes (the JSON length of the tools, an
- * estimate): past a limit the whole listing fails with a sentence naming the setting, so a partial
+ * Every page of `tools/list`, bounded in pages, tools and bytes (about the JSON length of the tools): past a limit the whole listing fails with a sentence naming the setting, so a partial
  * list is never shown as the server's. Each tool is checked here, not by the SDK, so one malformed
  * tool is left out with a warning instead of failing the list (issue 13, "Tolerance"). `extraCheck`
  * adds a rule of the session's own (why a tool is invalid there, or undefined).
@@ -42,21 +41,21 @@ export async function listAllTools(fetchPage: PageFetcher, limits: ListingLimits
   let bytes = 0;
   let pages = 0;
   let cursor: string | undefined;
-  let previous: (string | undefined)[] = [];
+  let previous: readonly unknown[] = [];
   do {
     if (pages >= MAX_LIST_PAGES) throw new Error(`tools/list: exceeded listMaxPages (${MAX_LIST_PAGES}); server pagination did not terminate`);
     const page = pageOf(await fetchPage(cursor), pages + 1);
     pages++;
-    const json = page.tools.map(jsonOf);
     // The same page again under the same cursor ends the walk (as the SDK did): nothing new comes.
-    if (pages > 1 && page.nextCursor === cursor && sameItems(json, previous)) break;
-    previous = json;
+    if (pages > 1 && page.nextCursor === cursor && samePage(page.tools, previous)) break;
+    previous = page.tools;
     listed += page.tools.length;
-    for (const j of json) bytes += j?.length ?? 0;
+    const weights = page.tools.map(weightOf);
+    for (const w of weights) bytes += w ?? 0;
     if (listed > maxTools) throw new Error(`tools/list: more than ${maxTools} tools after ${pages} pages; the list was dropped (raise the setting mcpToolHost.maxToolsPerServer to accept more)`);
     if (bytes > maxBytes) throw new Error(`tools/list: the tool list passed ${mib(maxBytes)} after ${pages} pages and was dropped (raise the setting mcpToolHost.maxToolListMiB to accept more)`);
     for (const [i, raw] of page.tools.entries()) {
-      const checked = checkTool(raw, json[i], extraCheck);
+      const checked = checkTool(raw, weights[i] !== undefined, extraCheck);
       if (typeof checked === 'string') log.warn(`${hasName(raw) ? `Tool "${toolName(raw)}"` : `Tool ${i + 1} of page ${pages}`} was left out: ${checked}.`);
       else tools.push(checked);
     }
@@ -76,9 +75,9 @@ function pageOf(answer: unknown, n: number): Page {
 }
 
 /** The tool as we use it, or why it is left out (what the SDK's strict parse would reject the whole list for). */
-function checkTool(raw: unknown, json: string | undefined, extraCheck?: (tool: Tool) => string | undefined): Tool | string {
+function checkTool(raw: unknown, readable: boolean, extraCheck?: (tool: Tool) => string | undefined): Tool | string {
   if (!hasName(raw)) return 'it has no name';
-  if (json === undefined) return 'it is nested too deeply to read';
+  if (!readable) return 'it is nested too deeply to read';
   const schema = raw.inputSchema;
   if (schema === undefined || schema === null) return 'it has no inputSchema';
   if (!isObject(schema) || schema.type !== 'object') return 'its inputSchema is not an object schema (type "object")';
@@ -91,17 +90,50 @@ function checkTool(raw: unknown, json: string | undefined, extraCheck?: (tool: T
   return extraCheck?.(tool) ?? tool;
 }
 
-/** JSON of one listed tool, or undefined when it cannot be printed (nested past the stack). */
-function jsonOf(tool: unknown): string | undefined {
-  try {
-    return JSON.stringify(tool) ?? '';
-  } catch {
-    return undefined;
+/** Deeper than this, a tool is left out: every surface prints and hashes definitions, with recursion. */
+const MAX_TOOL_DEPTH = 1000;
+
+/**
+ * About the length of a tool as JSON (a few percent over), or undefined when it is nested deeper
+ * than MAX_TOOL_DEPTH. A walk, not JSON.stringify: printing every tool of a listing cost as much
+ * as parsing it (13 ms of a 10,000-tool listing's ~45, BENCHMARKS.md case 3); this is ~2 ms.
+ */
+function weightOf(tool: unknown): number | undefined {
+  let weight = 0;
+  const stack: unknown[] = [tool];
+  const depths: number[] = [0];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    const depth = depths.pop()!;
+    if (typeof value === 'string') {
+      weight += value.length + 2;
+    } else if (typeof value !== 'object' || value === null) {
+      weight += 5;
+    } else if (depth >= MAX_TOOL_DEPTH) {
+      return undefined;
+    } else {
+      weight += 2;
+      const record = value as Record<string, unknown>;
+      for (const key in record) {
+        weight += key.length + 4;
+        stack.push(record[key]);
+        depths.push(depth + 1);
+      }
+    }
   }
+  return weight;
 }
 
-function sameItems(a: readonly (string | undefined)[], b: readonly (string | undefined)[]): boolean {
-  return a.length === b.length && a.every((x, i) => x === b[i]);
+/** Two pages with the same tools, as JSON (only asked when the server sent back the cursor it was given). */
+function samePage(a: readonly unknown[], b: readonly unknown[]): boolean {
+  const json = (tool: unknown) => {
+    try {
+      return JSON.stringify(tool);
+    } catch {
+      return undefined; // nested past the stack: left out of either page anyway
+    }
+  };
+  return a.length === b.length && a.every((tool, i) => json(tool) === json(b[i]));
 }
 
 const hasName = (raw: unknown): raw is Record<string, unknown> & { name: string } => isObject(raw) && typeof raw.name === 'string' && raw.name !== '';

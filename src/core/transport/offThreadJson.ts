@@ -204,7 +204,10 @@ export class OffThreadJsonParser implements Disposable {
     if (reply.longs?.length) {
       void this._fetchLongs(reply.id, reply.value, reply.longs).then(
         () => this._settle(reply.id, () => pending.resolve(reply.value)),
-        (err: Error) => this._settle(reply.id, () => pending.reject(err)),
+        (err: Error) => {
+          this._worker?.postMessage({ op: 'drop', id: reply.id }); // the pieces not fetched yet
+          this._settle(reply.id, () => pending.reject(err));
+        },
       );
       return;
     }
