@@ -9,7 +9,7 @@ import type { SkillsAccess } from './skills';
 import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskUser } from './elicitationRequests';
-import type { RawRequestOptions, RawRequests } from './rawAnswers';
+import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
 
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
 const FOR_THE_SESSION_MS = 2_147_483_647;
@@ -267,8 +267,16 @@ export class SdkClient {
    * `tools/call`, with timeouts reset by progress and a hard maximum. A tool that declares task
    * support, on a server that runs tasks, is called as a task instead (callAsTask).
    */
-  async callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
+  callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+    // The 2025 era, no task: sent past the SDK's Client on the same transport (its per-request
+    // validation costs 10x our transport, BENCHMARKS.md case 2b), with no async frame of its own.
+    const asTask = (taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks;
+    if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options), tool.name, this._elicit, this._log, this._completions, options.signal).then(resultOf);
+    return this._callTool(tool, args, options, taskSupport);
+  }
+
+  private async _callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, taskSupport: unknown): Promise<RawToolResult> {
     // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header declares travel as headers too.
     // loadHeavy() only where needed: a require() on every call was ~5% of this path's CPU (profile of BENCHMARKS.md row 2c).
     const scan = this._overHttp && this._modern ? loadHeavy().scanParamHeaders(tool.inputSchema) : undefined;
@@ -276,8 +284,6 @@ export class SdkClient {
     // The tasks extension: the server, not the tool, decides whether a call becomes a task.
     if (this._tasksExtension) return this._callAsTask(tool, args, isTaskSupport(taskSupport) ? taskSupport : undefined, options, headers);
     if ((taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks) return this._callAsTask(tool, args, taskSupport, options, headers);
-    // The 2025 era: sent past the SDK's Client on the same transport (its per-request validation costs 10x our transport, BENCHMARKS.md case 2b).
-    if (this._raw && !this._modern) return resultOf(await withLinkConsent(() => this._rawCall(tool, args, options, headers), tool.name, this._elicit, this._log, this._completions, options.signal));
     const params = { name: tool.name, arguments: args };
     const sendOptions = {
       signal: options.signal,
@@ -292,7 +298,7 @@ export class SdkClient {
   }
 
   /** A plain `tools/call` past the SDK: progress on a token of ours, the same timeouts, a JSON-RPC error thrown as the SDK throws it. */
-  private _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, headers: Record<string, string>): Promise<unknown> {
+  private _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
     // No spreads, no async frame of its own: every 2025-era call runs this (BENCHMARKS.md case 2).
     const progress = options.onprogress && this._raw!.watchProgress(options.onprogress);
     const params = progress ? { name: tool.name, arguments: args, _meta: { progressToken: progress.token } } : { name: tool.name, arguments: args };
@@ -301,16 +307,12 @@ export class SdkClient {
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       resetTimeoutOnProgress: true,
       signal: options.signal,
-      headers: headers === NO_HEADERS || Object.keys(headers).length === 0 ? undefined : headers,
     });
     return progress ? sent.finally(() => progress.stop()) : sent;
   }
 
-  private async _rawRequest(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<unknown> {
-    const answer = await this._raw!.request(method, params, options);
-    if (answer.kind === 'error') throw loadHeavy().ProtocolError.fromError(answer.error.code, answer.error.message, answer.error.data);
-    if (typeof answer.result !== 'object' || answer.result === null || Array.isArray(answer.result)) throw loadHeavy().ProtocolError.fromError(-32603, `The server answered with ${answer.result === null ? 'null' : Array.isArray(answer.result) ? 'a list' : `a ${typeof answer.result}`} where a result object belongs`);
-    return answer.result;
+  private _rawRequest(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<unknown> {
+    return this._raw!.request(method, params, options).then(resultObjectOf);
   }
 
   /**
@@ -471,6 +473,13 @@ const rawAnswer = (answer: unknown) => loadHeavy().rawAnswer(answer);
 
 /** No headers of a tool's own (shared, so frozen). */
 const NO_HEADERS: Record<string, string> = Object.freeze({});
+
+/** A raw answer's result object, or the error the SDK would throw for it. */
+function resultObjectOf(answer: RawResponse): unknown {
+  if (answer.kind === 'error') throw loadHeavy().ProtocolError.fromError(answer.error.code, answer.error.message, answer.error.data);
+  if (typeof answer.result !== 'object' || answer.result === null || Array.isArray(answer.result)) throw loadHeavy().ProtocolError.fromError(-32603, `The server answered with ${answer.result === null ? 'null' : Array.isArray(answer.result) ? 'a list' : `a ${typeof answer.result}`} where a result object belongs`);
+  return answer.result;
+}
 
 function resultOf(answer: unknown): RawToolResult {
   if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('tools/call: the answer is not an object');
