@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ServerState } from '../../src/core/connection/serverState';
+import { piecesOf } from '../../src/core/textPieces';
 import { FIXTURES, makeHost, node, until, workspaceRoots, type HostOptions } from './helpers';
 
 /** Alive and not a zombie (a sandbox's init may not reap orphans at once). */
@@ -278,6 +279,20 @@ describe('the zoo: misbehaving servers through the real core (real child process
         assert.equal(five.result.text.length, 5 * 1024 * 1024);
         assert.ok(five.result.text === '0123456789abcdef'.repeat((5 * 1024 * 1024) / 16), 'the 5 MiB text is intact');
       }
+    });
+
+    it('a 20 MiB result comes from the parser thread in pieces and reaches the sink in pieces of at most 1 MiB, intact, and whole as text', async () => {
+      const h = host('huge', fixture('huge-result.cjs'));
+      await h.connection.start();
+      const outcome = await within(8000, 'the 20 MiB call', h.pipeline.call({ server: 'huge', tool: 'blob', args: { mib: 20 }, origin: 'api', keepRaw: true }));
+      assert.equal(outcome.kind, 'ok');
+      const block = outcome.kind === 'ok' ? (outcome.raw as { content: object[] } | undefined)?.content[0] : undefined;
+      assert.ok(block && piecesOf(block, 'text'), 'the text came from the parser thread in pieces');
+      const expected = '0123456789abcdef'.repeat((20 * 1024 * 1024) / 16);
+      const pieces = outcome.kind === 'ok' ? outcome.result.pieces ?? [] : [];
+      assert.ok(pieces.length >= 20 && pieces.every((p) => p.length <= 1024 * 1024), `${pieces.length} pieces`);
+      assert.ok(pieces.join('') === expected, 'the pieces hold the result, in order');
+      assert.ok(outcome.kind === 'ok' && outcome.result.text === expected, 'and the text is all of it');
     });
 
     it('the oversize message names the real setting, mcpToolHost.maxMessageMiB', async () => {
