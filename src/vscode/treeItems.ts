@@ -83,40 +83,63 @@ export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, chan
   const item = new words.TreeItem(facts.label, words.none);
   item.id = node.id;
   // A tool with its own interface (MCP Apps): said on the row, and "Open Interface" in its menus.
-  item.description = changed || facts.withInterface ? `${changed ? `${words.changed} · ` : ''}${look.description}${facts.withInterface ? ` · ${words.interface}` : ''}` : look.description;
+  const marked = changed !== undefined || facts.withInterface;
+  item.description = marked ? `${changed ? `${words.changed} · ` : ''}${look.description}${facts.withInterface ? ` · ${words.interface}` : ''}` : look.description;
   item.iconPath = look.icon;
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
-  item.contextValue = changed || facts.withInterface ? `${look.contextValue}${changed ? 'changed;' : ''}${facts.withInterface ? 'interface;' : ''}` : look.contextValue;
+  item.contextValue = marked ? `${look.contextValue}${changed ? 'changed;' : ''}${facts.withInterface ? 'interface;' : ''}` : look.contextValue;
   item.command = { command: 'mcpToolHost.callTool', title: words.callTool, arguments: [{ server: node.server, tool: node.tool }] };
   item.accessibilityInformation = { label: `${facts.label}, ${item.description}` };
   return item;
 }
 
-/** What a row draws from its definition: a listing's definitions stay the same objects until the next listing. */
-const definitionFactsCache = new WeakMap<object, { readonly label: string; readonly withInterface: boolean }>();
-function definitionFacts(definition: ToolNode['definition']): { readonly label: string; readonly withInterface: boolean } {
-  let facts = definitionFactsCache.get(definition);
-  if (!facts) definitionFactsCache.set(definition, (facts = { label: sanitizeLine(displayName(definition)), withInterface: appReferenceOf(definition).kind === 'app' }));
+/** What a row draws from its definition. */
+interface DefinitionFacts {
+  readonly label: string;
+  readonly withInterface: boolean;
+}
+
+/** What a row draws from its annotations. */
+interface RowLook {
+  readonly description: string;
+  readonly contextValue: string;
+  readonly icon: vscode.ThemeIcon;
+}
+
+/** The words and classes every tool row uses. */
+interface RowWords {
+  readonly TreeItem: typeof vscode.TreeItem;
+  readonly none: vscode.TreeItemCollapsibleState;
+  readonly callTool: string;
+  readonly changed: string;
+  readonly interface: string;
+}
+
+// A listing's definitions stay the same objects until the next listing.
+const factsByDefinition = new WeakMap<object, DefinitionFacts>();
+function definitionFacts(definition: ToolNode['definition']): DefinitionFacts {
+  let facts = factsByDefinition.get(definition);
+  if (!facts) factsByDefinition.set(definition, (facts = { label: sanitizeLine(displayName(definition)), withInterface: appReferenceOf(definition).kind === 'app' }));
   return facts;
 }
 
-/** What a row draws from its annotations (a few dozen kinds at most), by annotationsKey. */
-const rowLooks = new Map<number, { readonly description: string; readonly contextValue: string; readonly icon: vscode.ThemeIcon }>();
-function rowLook(annotations: EffectiveAnnotations): { readonly description: string; readonly contextValue: string; readonly icon: vscode.ThemeIcon } {
+// A few dozen kinds of annotations at most, told apart by annotationsKey.
+const looksByAnnotations = new Map<number, RowLook>();
+function rowLook(annotations: EffectiveAnnotations): RowLook {
   const key = annotationsKey(annotations);
-  let look = rowLooks.get(key);
+  let look = looksByAnnotations.get(key);
   if (!look) {
     const badges = toolBadges(annotations);
     look = { description: rowBadgeDescription(badges), contextValue: `mcpTool;${badges.map((b) => `${b.word.replace('-', '')};`).join('')}`, icon: RISK_ICON[toolRisk(annotations)] };
-    rowLooks.set(key, look);
+    looksByAnnotations.set(key, look);
   }
   return look;
 }
 
-/** The words and classes every tool row uses, read once (the display language is fixed for the window's life). */
-let words: { readonly TreeItem: typeof vscode.TreeItem; readonly none: vscode.TreeItemCollapsibleState; readonly callTool: string; readonly changed: string; readonly interface: string } | undefined;
-function rowWords(): NonNullable<typeof words> {
-  return (words ??= { TreeItem: vscode.TreeItem, none: vscode.TreeItemCollapsibleState.None, callTool: vscode.l10n.t('Call Tool'), changed: vscode.l10n.t('changed!'), interface: vscode.l10n.t('interface') });
+// Read once: the display language is fixed for the window's life.
+let wordsRead: RowWords | undefined;
+function rowWords(): RowWords {
+  return (wordsRead ??= { TreeItem: vscode.TreeItem, none: vscode.TreeItemCollapsibleState.None, callTool: vscode.l10n.t('Call Tool'), changed: vscode.l10n.t('changed!'), interface: vscode.l10n.t('interface') });
 }
 
 /**
