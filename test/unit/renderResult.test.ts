@@ -39,6 +39,12 @@ describe('rendering a result: a long text that came in pieces (textPieces.ts)', 
     assert.deepEqual(summaryParts({ kind: 'ok', result: rendered, durationMs: 1 }).slice(1), rendered.pieces);
   });
 
+  it('an annotated block is its note and its text, two pieces, whatever its type', async () => {
+    const rendered = await renderResult({ content: [{ type: 'resource_link', uri: 'file:///a', name: 'a', annotations: { audience: ['user'] } }, { type: 'text', text: 'hello', annotations: { priority: 1 } }] });
+    assert.deepEqual(rendered.pieces, ['(for user) ', '[resource link] a file:///a', '\n', '(priority 1) ', 'hello']);
+    assert.equal(rendered.text, '(for user) [resource link] a file:///a\n(priority 1) hello');
+  });
+
   it('a block whose text was changed after it came is read as it is now', async () => {
     const block = { type: 'text' as const, text: '' };
     setInPieces(block, 'text', ['old ', 'pieces']);

@@ -49,7 +49,12 @@ export async function renderResult(result: RawToolResult, save?: BinarySaver): P
   for (const [i, block] of content.entries()) {
     if (block.type === 'resource_link' && typeof block.uri === 'string') links.push({ uri: block.uri, name: optionalString(block.name), mimeType: optionalString(block.mimeType) });
     const note = annotationNote(block);
-    add(i === twin ? note + prettyJson(raw.structuredContent) : note ? [note, ...(await renderBlock(block, i, save, files))] : await renderBlock(block, i, save, files));
+    if (i === twin) {
+      add(note + prettyJson(raw.structuredContent));
+      continue;
+    }
+    const rendered = await renderBlock(block, i, save, files);
+    add(note ? [note, ...(typeof rendered === 'string' ? [rendered] : rendered)] : rendered);
   }
   if (raw.structuredContent !== undefined && twin < 0) {
     add(`structuredContent:\n${prettyJson(raw.structuredContent)}`);
@@ -57,7 +62,6 @@ export async function renderResult(result: RawToolResult, save?: BinarySaver): P
   if (pieces.length === 0) pieces.push('(the tool returned no content)');
   return { text: joinedLazily(pieces), pieces, isError: raw.isError === true, files, links };
 }
-
 
 /** Texts longer than this are not parsed to compare with the structured content (shown then, as before). */
 const COMPARED_TEXT_CHARS = 1 << 20;
