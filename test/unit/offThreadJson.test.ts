@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import type { Worker } from 'node:worker_threads';
 import { LONG_STRING_CHARS, OffThreadJsonParser } from '../../src/core/transport/offThreadJson';
 import { piecesOf, setInPieces } from '../../src/core/textPieces';
 import { LineFramer, type Frame } from '../../src/core/transport/lineFramer';
@@ -31,15 +32,27 @@ describe('OffThreadJsonParser', () => {
     assert.deepEqual(await stream(JSON.stringify(objects), 65536), objects);
   });
 
-  it('brings a long string back in pieces, each its own task, cut after a newline, never in a CRLF or a surrogate pair', async () => {
+  it('brings a long string back in pieces, each asked for in a turn of its own, cut after a newline, never in a CRLF or a surrogate pair', async () => {
     const lines = 'a line of text\n'.repeat(Math.ceil((2.5 * LONG_STRING_CHARS) / 15));
     const crlf = 'r'.repeat(LONG_STRING_CHARS - 1) + '\r\n' + 'r'.repeat(100);
     const pair = 's'.repeat(LONG_STRING_CHARS - 1) + '\u{1F600}' + 's'.repeat(100);
     const value = { result: { content: [{ type: 'text', text: lines }, { type: 'text', text: crlf }, { type: 'text', text: pair }, { type: 'text', text: 'short' }] } };
-    let ticks = 0;
-    const ticker = setInterval(() => ticks++, 0);
-    const back = (await stream(JSON.stringify(value), 65536)) as typeof value;
-    clearInterval(ticker);
+    // Counts turns of the event loop, and notes the turn in which each piece is asked for.
+    let turn = 0;
+    let counting = true;
+    const count = () => (turn++, counting && setImmediate(count));
+    setImmediate(count);
+    const m = parser.begin();
+    const worker = (parser as unknown as { _worker: Worker })._worker; // the parser's own thread: where the pieces are asked for
+    const askedIn: number[] = [];
+    const cameIn: number[] = [];
+    const post = worker.postMessage.bind(worker);
+    worker.postMessage = (message: { op?: string }, transfer?: Parameters<Worker['postMessage']>[1]) => (message.op === 'next' && askedIn.push(turn), post(message, transfer));
+    worker.on('message', (reply: { piece?: string }) => reply.piece !== undefined && cameIn.push(turn));
+    const bytes = Buffer.from(JSON.stringify(value));
+    for (let at = 0; at < bytes.length; at += 65536) m.push(bytes.subarray(at, at + 65536));
+    const back = (await m.end()) as typeof value;
+    counting = false;
     assert.deepEqual(back, value);
     const [a, b, c, d] = back.result.content.map((block) => piecesOf(block, 'text'));
     assert.equal(a?.length, 3);
@@ -47,7 +60,9 @@ describe('OffThreadJsonParser', () => {
     assert.deepEqual(b?.map((p) => p.length), [LONG_STRING_CHARS - 1, 102], 'the CRLF stays together');
     assert.deepEqual(c?.map((p) => p.length), [LONG_STRING_CHARS - 1, 102], 'the surrogate pair stays together');
     assert.equal(d, undefined, 'a short string is just a string');
-    assert.ok(ticks >= 3, `the event loop ran between pieces (${ticks} timer ticks)`);
+    assert.equal(askedIn.length, 7, 'one request a piece');
+    // Asked for in the task that took the last one, a piece can land in that same task (Node takes a port's messages in a loop).
+    assert.ok(askedIn.every((t, i) => i === 0 || t > cameIn[i - 1]), `each piece asked for in a later turn than the last came in: asked ${askedIn.join(', ')}; came ${cameIn.join(', ')}`);
     assert.equal(parser.pendingCount, 0);
   });
 

@@ -271,19 +271,20 @@ export class SdkClient {
     const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
     // The 2025 era, no task: sent past the SDK's Client on the same transport (its per-request
     // validation costs 10x our transport, BENCHMARKS.md case 2b), with no async frame of its own.
-    const asTask = (taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks;
+    const asTask = (taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks ? taskSupport : undefined;
     if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options), tool.name, this._elicit, this._log, this._completions, options.signal).then(resultOf);
-    return this._callTool(tool, args, options, taskSupport);
+    return this._callTool(tool, args, options, taskSupport, asTask);
   }
 
-  private async _callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, taskSupport: unknown): Promise<RawToolResult> {
+  /** `asTask`: the tool's task support when this server runs its calls as tasks. */
+  private async _callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, taskSupport: unknown, asTask: 'required' | 'optional' | undefined): Promise<RawToolResult> {
     // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header declares travel as headers too.
     // loadHeavy() only where needed: a require() on every call was ~5% of this path's CPU (profile of BENCHMARKS.md row 2c).
     const scan = this._overHttp && this._modern ? loadHeavy().scanParamHeaders(tool.inputSchema) : undefined;
     const headers = scan && 'headers' in scan ? loadHeavy().paramHeaderValues(scan.headers, args) : NO_HEADERS;
     // The tasks extension: the server, not the tool, decides whether a call becomes a task.
     if (this._tasksExtension) return this._callAsTask(tool, args, isTaskSupport(taskSupport) ? taskSupport : undefined, options, headers);
-    if ((taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks) return this._callAsTask(tool, args, taskSupport, options, headers);
+    if (asTask) return this._callAsTask(tool, args, asTask, options, headers);
     const params = { name: tool.name, arguments: args };
     const sendOptions = {
       signal: options.signal,

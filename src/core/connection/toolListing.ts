@@ -28,7 +28,8 @@ export interface ListingLimits {
 export type PageFetcher = (cursor: string | undefined) => Promise<unknown>;
 
 /**
- * Every page of `tools/list`, bounded in pages, tools and bytes (about the JSON length of the tools): past a limit the whole listing fails with a sentence naming the setting, so a partial
+ * Every page of `tools/list`, bounded in pages, tools and bytes (about the JSON length of the
+ * tools): past a limit the whole listing fails with a sentence naming the setting, so a partial
  * list is never shown as the server's. Each tool is checked here, not by the SDK, so one malformed
  * tool is left out with a warning instead of failing the list (issue 13, "Tolerance"). `extraCheck`
  * adds a rule of the session's own (why a tool is invalid there, or undefined).

@@ -61,7 +61,7 @@ export class LineFramer {
     }
     if (this._pending + piece.length > this._maxFrameBytes) {
       if (this._large) frames.push({ kind: 'large-abort' });
-      const head = this._head ?? headOf([...this._pieces, piece]);
+      const head = this._head ?? headBytesOf([...this._pieces, piece]);
       this._dropping = { bytes: this._pending + piece.length, head: head.toString('utf8') };
       this._pieces = [];
       this._pending = 0;
@@ -75,7 +75,7 @@ export class LineFramer {
       // Each piece goes on as it is: joining the 16 MiB kept so far would be one long task.
       this._large = true;
       this._pieces.push(piece);
-      this._head = headOf(this._pieces); // a copy: the pieces go to another thread
+      this._head = headBytesOf(this._pieces); // a copy: the pieces go to another thread
       for (const bytes of this._pieces) frames.push({ kind: 'large-piece', bytes });
       this._pieces = [];
     } else {
@@ -104,7 +104,7 @@ export class LineFramer {
 }
 
 /** A copy of the first HEAD_BYTES of the pieces, joining no more of them than it needs. */
-function headOf(pieces: readonly Buffer[]): Buffer {
+function headBytesOf(pieces: readonly Buffer[]): Buffer {
   const needed: Buffer[] = [];
   let length = 0;
   for (const piece of pieces) {
