@@ -95,6 +95,20 @@ export default tseslint.config(
     },
   },
   {
+    // A file URL's pathname keeps its percent-encoding ("My%20Projects"): a checkout under a folder with a
+    // space broke every script (issue 30). fileURLToPath decodes it (and knows Windows drive letters).
+    files: [...NODE_SCRIPTS, ...TS_FILES],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'MemberExpression[property.name="pathname"][object.type="NewExpression"][object.callee.name="URL"][object.arguments.0.type="MemberExpression"][object.arguments.0.object.type="MetaProperty"]',
+        message: 'Use fileURLToPath(import.meta.url) (node:url): a URL pathname keeps %20 and other escapes.',
+      }, {
+        selector: 'CallExpression[callee.object.name="path"] > MemberExpression[property.name="pathname"]',
+        message: 'A URL pathname is not a file path (it keeps %20 and other escapes): use fileURLToPath.',
+      }],
+    },
+  },
+  {
     // Callbacks given to Playwright's page.evaluate / waitForFunction run in the browser.
     files: ['test/ui/**/*.mjs'],
     languageOptions: { globals: { document: 'readonly', navigator: 'readonly' } },

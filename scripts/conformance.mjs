@@ -8,9 +8,10 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { e2eEnv } from './e2e/codeServer.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const SUITE = path.join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const ADAPTER = path.join(root, 'test/conformance/adapter.mjs');
 
 /**
@@ -19,6 +20,8 @@ const ADAPTER = path.join(root, 'test/conformance/adapter.mjs');
  * @returns {ConformanceResults}
  */
 export function runConformance({ node, outDir, log = console.log }) {
+  // Installed by scripts/e2e/setup.sh with Node 24, pinned by test/conformance/suite/package-lock.json.
+  const SUITE = e2eEnv().CONFORMANCE;
   const baseline = /** @type {{ client: Record<string, string> }} */ (JSON.parse(fs.readFileSync(path.join(root, 'test/conformance/expected-failures.json'), 'utf8')));
   const listed = spawnSync(node, [SUITE, 'list', '--client'], { encoding: 'utf8' });
   const scenarios = [...listed.stdout.matchAll(/^\s+- (\S+)(?: \[([^\]]*)\])?/gm)].flatMap((m) => runsOf(m[1], m[2]));
@@ -33,9 +36,11 @@ export function runConformance({ node, outDir, log = console.log }) {
   }
   fs.mkdirSync(outDir, { recursive: true });
   for (const { scenario, name, version } of scenarios) {
-    // The suite appends the server URL to --command, split at spaces: paths without spaces only.
+    // The suite splits --command at spaces, appends the server URL and runs it through a shell, which
+    // joins the words again: a path with a space (a checkout under "My Projects") holds as shell-quoted.
     const at = version ? ['--spec-version', version] : [];
-    const run = spawnSync(node, [SUITE, 'client', '--command', `${node} ${ADAPTER}`, '--scenario', name, ...at, '--verbose', '-o', outDir], { encoding: 'utf8', timeout: 120_000 });
+    const command = `${shellQuote(node)} ${shellQuote(ADAPTER)}`;
+    const run = spawnSync(node, [SUITE, 'client', '--command', command, '--scenario', name, ...at, '--verbose', '-o', outDir], { encoding: 'utf8', timeout: 120_000 });
     const checks = parseChecks(run.stdout);
     const failing = checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING');
     const ok = run.status === 0 && failing.length === 0 && checks.some((c) => c.status === 'SUCCESS');
@@ -47,6 +52,14 @@ export function runConformance({ node, outDir, log = console.log }) {
     log(`conformance ${ok ? 'ok' : scenario in baseline.client ? 'expected failure' : 'FAILED'}: ${scenario}${ok ? '' : ` (${why.slice(0, 160)})`}`);
   }
   return results;
+}
+
+/**
+ * One word for a POSIX shell, quoted: a path with spaces or quotes in it stays one word.
+ * @param {string} word
+ */
+function shellQuote(word) {
+  return `'${word.replace(/'/g, `'\\''`)}'`;
 }
 
 /**

@@ -3,8 +3,9 @@
 // product as the UI tests last saw it. Fails, naming it, when a picture is missing.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const shots = path.join(root, 'test-results', 'screenshots');
 
 /** docs/ file <- the UI test's screenshot (its name without the step number). */

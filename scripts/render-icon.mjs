@@ -4,17 +4,17 @@
 //   node scripts/render-icon.mjs [in.svg] [out.png] [size]
 // (defaults: media/icon.svg, media/icon.png, 128; the SVG is drawn at size x size CSS pixels.)
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { launchBrowser } from './e2e/codeServer.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const [input = 'media/icon.svg', output = 'media/icon.png', sizeArg = '128'] = process.argv.slice(2);
 const size = Number(sizeArg);
 if (!Number.isInteger(size) || size < 1) throw new Error(`size must be a positive integer, not ${sizeArg}`);
 
 const svg = fs.readFileSync(path.resolve(root, input), 'utf8');
-const browser = await launchBrowser(os.tmpdir());
+const browser = await launchBrowser();
 try {
   const page = await browser.ctx.newPage();
   await page.setViewportSize({ width: size, height: size });

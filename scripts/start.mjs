@@ -8,10 +8,11 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { applyEdits, modify, parse } from 'jsonc-parser';
 import { e2eEnv, prepare, start } from './e2e/codeServer.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (/** @type {string} */ name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const port = Number(arg('--port') ?? process.env.PORT ?? 8080);
 const runDir = path.resolve(arg('--profile') ?? path.join(root, '.vscode-test', 'start'));
@@ -26,7 +27,7 @@ const run = (cmd, args) => {
 };
 
 run('npm', ['run', '--silent', 'package']);
-run('bash', ['scripts/e2e/setup.sh']);
+run('bash', ['scripts/e2e/setup.sh', '--start']);
 
 if (process.argv.includes('--reset')) {
   console.log(`--reset: removing the demo profile ${runDir}`);

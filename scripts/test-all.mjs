@@ -6,13 +6,22 @@
 //   4. `npm start` as a user runs it, twice
 //   and, once the e2e setup has Node 24, the official MCP conformance suite's client scenarios
 //   against the CLI (scripts/conformance.mjs, test/conformance)
-// --skip-e2e stops after 1; --only-e2e builds and runs 2-4 only (no typecheck, lint, unit tests).
-import { execFileSync, spawnSync } from 'node:child_process';
+// The e2e setup (scripts/e2e/setup.sh: Debian packages, Node 24, code-server) runs before 1, whose
+// sandbox tests need its packages. --skip-e2e stops after 1; --only-e2e builds and runs 2-4 only
+// (no typecheck, lint, unit tests).
+// A suite that crashes counts as one failure with its reason and the others still run; the summary
+// line is printed last whatever happens (scripts/testTally.mjs). Each code-server, browser profile and
+// socket lives in a short private temp folder, never under the checkout (a checkout at a long path
+// would put socket paths past their 107-byte limit); results, logs and screenshots go to test-results/.
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { e2eEnv, prepare, start } from './e2e/codeServer.mjs';
+import { fileURLToPath } from 'node:url';
+import { RUN_MARKER, e2eEnv, prepare, processesOfRun, shortTempDir, start } from './e2e/codeServer.mjs';
 import { runConformance } from './conformance.mjs';
 import { runHostTests } from './e2e/hostTests.mjs';
+import { createTally, finishOnCrash, reasonOf } from './testTally.mjs';
 import { runUiTests } from '../test/ui/uiTests.mjs';
 import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
@@ -22,17 +31,25 @@ import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
 import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 const results = path.join(root, 'test-results');
-fs.rmSync(results, { recursive: true, force: true });
-fs.mkdirSync(path.join(results, 'screenshots'), { recursive: true });
+const shotsDir = path.join(results, 'screenshots');
 const t0 = Date.now();
 const say = (/** @type {string} */ m) => console.log(`[test +${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
-const counts = { passed: 0, failed: 0 };
-/** @type {string[]} */
-const failures = [];
+const tally = createTally(say);
+/** Ends the run: the summary line last, then the exit code. */
+const finish = () => {
+  say(`done in ${((Date.now() - t0) / 1000).toFixed(0)}s; screenshots in test-results/screenshots`);
+  process.exit(tally.finish());
+};
+finishOnCrash(tally, finish);
+
+fs.rmSync(results, { recursive: true, force: true });
+fs.mkdirSync(shotsDir, { recursive: true });
 const onlyE2e = process.argv.includes('--only-e2e');
+/** Unit + integration take ~5 min here: four times that is a hang. */
+const MOCHA_LIMIT_MS = 20 * 60_000;
 /**
  * Runs a locally installed tool; true when it exits 0.
  * @param {string[]} args
@@ -40,172 +57,211 @@ const onlyE2e = process.argv.includes('--only-e2e');
  */
 const npx = (args, opts = {}) => spawnSync('npx', ['--no-install', ...args], { stdio: 'inherit', ...opts }).status === 0;
 
-/**
- * Counts one pass or failure that is not a single test (a build, a check).
- * @param {string} name
- * @param {boolean} ok
- */
-function step(name, ok) {
-  if (ok) counts.passed++;
-  else {
-    counts.failed++;
-    failures.push(name);
-  }
-  say(`${ok ? 'ok' : 'FAILED'}: ${name}`);
-}
-
-let fatal = false;
 if (!onlyE2e) {
   say('typecheck');
-  step('typecheck (tsc --noEmit)', npx(['tsc', '--noEmit', '-p', '.']));
-  step('typecheck of the scripts and UI suites (tsc -p tsconfig.scripts.json)', npx(['tsc', '-p', 'tsconfig.scripts.json']));
+  tally.step('typecheck (tsc --noEmit)', npx(['tsc', '--noEmit', '-p', '.']));
+  tally.step('typecheck of the scripts and UI suites (tsc -p tsconfig.scripts.json)', npx(['tsc', '-p', 'tsconfig.scripts.json']));
   say('lint');
-  step('lint (eslint)', npx(['eslint', '.']));
+  tally.step('lint (eslint)', npx(['eslint', '.']));
 }
 
-say(onlyE2e ? 'build' : 'build + unit and integration tests');
+say('build');
 const built = npx(['tsc', '-p', '.']) && spawnSync('node', ['esbuild.mjs'], { stdio: 'inherit' }).status === 0;
-if (!built) {
-  step('build', false);
-  fatal = true;
-} else if (!onlyE2e) {
+if (!built) tally.step('build', false);
+// Before the tests, not just before the e2e layer: the sandbox tests of the integration layer need
+// its bubblewrap, socat and ripgrep, and a fresh machine has none of them.
+say('e2e setup (cached per user, keyed by pinned versions)');
+const setup = spawnSync('bash', ['scripts/e2e/setup.sh'], { stdio: 'inherit' }).status === 0;
+tally.step('e2e setup', setup);
+if (built && !onlyE2e) {
+  say('unit and integration tests');
   const report = path.join(results, 'mocha.json');
-  const r = spawnSync('npx', ['--no-install', 'mocha', '--config', '.mocharc.json', '--reporter', 'spec', '--reporter', 'json', '--reporter-option', `output=${report}`], { stdio: 'inherit' });
-  void r;
+  const mochaArgs = ['--no-install', 'mocha', '--config', '.mocharc.json', '--reporter', 'json', '--reporter-option', `output=${report}`];
+  const mochaRun = await runBounded('npx', mochaArgs, MOCHA_LIMIT_MS);
+  if (mochaRun.timedOut) tally.step('unit + integration', false, `still running after ${MOCHA_LIMIT_MS / 60_000} min: ended, with every process it started (a test hung, or a child it started kept mocha alive)`);
+  else tally.step('no process left behind by the unit and integration tests', mochaRun.leftovers.length === 0, mochaRun.leftovers.join('\n'));
   try {
-    const stats = JSON.parse(fs.readFileSync(report, 'utf8')).stats;
-    counts.passed += stats.passes;
-    counts.failed += stats.failures;
-    if (stats.failures) failures.push(`${stats.failures} unit/integration test(s)`);
-    say(`unit + integration: ${stats.passes} passed, ${stats.failures} failed`);
-  } catch {
-    step('unit + integration (no report)', false);
+    /** @type {{ stats: { passes: number, failures: number }, failures: { fullTitle: string, err?: { message?: string } }[] }} */
+    const mocha = JSON.parse(fs.readFileSync(report, 'utf8'));
+    tally.add('unit/integration', mocha.stats.passes, mocha.failures.map((f) => `${f.fullTitle}: ${reasonOf(f.err?.message ?? '')}`));
+    say(`unit + integration: ${mocha.stats.passes} passed, ${mocha.stats.failures} failed`);
+  } catch (err) {
+    tally.step('unit + integration', false, `no report: ${reasonOf(err)}`);
   }
-}
-
-if (!fatal && !onlyE2e) {
   say('benchmark smoke run (tiny sizes, no timing goals)');
-  step('bench --smoke', spawnSync('node', ['out/bench/run.js', '--smoke'], { stdio: ['ignore', 'ignore', 'inherit'] }).status === 0);
+  tally.step('bench --smoke', spawnSync('node', ['out/bench/run.js', '--smoke'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 }).status === 0);
 }
 
-if (!fatal && !process.argv.includes('--skip-e2e')) {
+if (built && !process.argv.includes('--skip-e2e')) await e2e();
+finish();
+
+/** Layers 2-4 and the conformance suite: each suite on its own, so one that crashes stops none of the others. */
+async function e2e() {
   say('package the .vsix (production build)');
   const packaged = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit' }).status === 0;
-  step('package .vsix', packaged);
-  say('e2e setup (cached per user, keyed by pinned versions)');
-  const setup = spawnSync('bash', ['scripts/e2e/setup.sh'], { stdio: 'inherit' }).status === 0;
-  step('e2e setup', setup);
+  tally.step('package .vsix', packaged);
   if (setup) {
     // The official conformance suite (its engines ask for Node >= 22: the setup's Node 24) against dist/cli.js.
     say('MCP conformance suite: client scenarios at each of their spec versions, one at a time');
-    const conformance = runConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance'), log: (line) => void (line.includes('FAILED') && say(line)) });
-    counts.passed += conformance.passed.length;
-    counts.failed += conformance.failed.length;
-    for (const f of conformance.failed) failures.push(`conformance: ${f.scenario}: ${f.why}`);
-    say(`conformance: ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
-  }
-  if (packaged && setup) {
-    const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
-    const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));
-    // These need the test language model (chat*.test.js, lmTools.test.js): they run in the second instance, which has it.
-    const CHAT_FILE = /^(chat.*|lmTools)\.test\.js$/;
-    /**
-     * @param {import('./e2e/codeServer.mjs').CodeServer} cs
-     * @param {string} runDir
-     * @param {string} label names the results file and the summary line
-     * @param {string[]} files the test files to run (out/test/host/*.test.js)
-     */
-    const runHost = async (cs, runDir, label, files) => {
-      const hostWs = path.join(runDir, 'host-ws');
-      fs.mkdirSync(hostWs, { recursive: true });
-      const host = await runHostTests(cs, {
-        devPath: root,
-        testsPath: path.join(root, 'out/test/host/index.js'),
-        folder: hostWs,
-        resultsFile: path.join(results, `host-tests-${label}.json`),
-        shotsDir: path.join(results, 'screenshots'),
-        env: { HOST_TEST_FILES: files.join(',') },
-      });
-      counts.passed += host.passes.length;
-      counts.failed += host.failures.length;
-      for (const f of host.failures) failures.push(`host: ${f.title}: ${f.error}`);
-      say(`extension host (${label}): ${host.passes.length} passed, ${host.failures.length} failed`);
-    };
-    /**
-     * @param {string} label
-     * @param {() => Promise<import('../test/ui/workbenchPage.mjs').UiResults>} run
-     */
-    const ui = async (label, run) => {
-      say(`${label} in Chromium`);
-      const r = await run();
-      counts.passed += r.passed;
-      counts.failed += r.failed.length;
-      for (const f of r.failed) failures.push(`${label}: ${f}`);
-      say(`${label}: ${r.passed} passed, ${r.failed.length} failed`);
-    };
-
-    // 1. The product alone, as a user has it: extension-host suite and the UI suites.
-    await instance('code-server', [ours], [], async (cs, runDir) => {
-      say(`code-server on 127.0.0.1:${cs.port}: extension-host suite`);
-      await runHost(cs, runDir, 'product', hostFiles.filter((f) => !CHAT_FILE.test(f)));
-      // The test window closed, so its extension host deactivated: every server it ran must be gone.
-      const serverProcesses = () => execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => /demo-server\.js|fixtures\/servers\//.test(l) && !l.includes('ps -eo'));
-      let left = serverProcesses();
-      for (let i = 0; i < 50 && left.length; i++) {
-        await new Promise((r) => setTimeout(r, 100));
-        left = serverProcesses();
-      }
-      step('no MCP server process remains after the extension host deactivated', left.length === 0);
-      if (left.length) console.log(left.join('\n'));
-      const opts = { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say };
-      await ui('UI tests', () => runUiTests(cs, opts));
-      await ui('UI tests of the argument prompts', () => runArgumentsUiTests(cs, opts));
-      await ui('Tools view UI tests', () => runTreeUiTests(cs, opts));
-      await ui('task UI tests', () => runTasksUiTests(cs, opts));
-      await ui('argument rules UI tests', () => runRulesUiTests(cs, opts));
-      await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
+    await tally.suite('conformance', async () => {
+      const conformance = runConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance'), log: (line) => void (line.includes('FAILED') && say(line)) });
+      tally.add('conformance', conformance.passed.length, conformance.failed.map((f) => `${f.scenario}: ${f.why}`));
+      say(`conformance: ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
     });
-
-    // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the
-    //    Chat view's default model). Its own instance: a chat model turns on VS Code's AI features.
-    const fakeLm = path.join(results, 'fakelm.vsix');
-    const fakeLmPacked = spawnSync(path.join(root, 'node_modules/.bin/vsce'), ['package', '--allow-missing-repository', '--no-dependencies', '--skip-license', '-o', fakeLm], { cwd: path.join(root, 'test/fakelm'), stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
-    step('package the test language model .vsix (test/fakelm)', fakeLmPacked);
-    if (fakeLmPacked) {
-      await instance('code-server-chat', [ours, fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
-        await runHost(cs, runDir, 'chat', hostFiles.filter((f) => CHAT_FILE.test(f)));
-        await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir: path.join(results, 'screenshots'), root, log: say }));
-      });
-    }
-
-    // 3. `npm start` itself, run twice on a profile of its own: the demo is served, and what the
-    //    user did in the first session is still there in the second.
-    await ui('npm start UI tests', () => runStartUiTests({ runDir: path.join(results, 'npm-start'), shotsDir: path.join(results, 'screenshots'), root, log: say }));
   }
+  if (!packaged || !setup) return;
+  const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
+  const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));
+  // These need the test language model (chat*.test.js, lmTools.test.js): they run in the second instance, which has it.
+  const CHAT_FILE = /^(chat.*|lmTools)\.test\.js$/;
+  /**
+   * @param {import('./e2e/codeServer.mjs').CodeServer} cs
+   * @param {string} runDir
+   * @param {string} label names the results file and the summary line
+   * @param {string[]} files the test files to run (out/test/host/*.test.js)
+   */
+  const runHost = (cs, runDir, label, files) => tally.suite(`extension host (${label})`, async () => {
+    const hostWs = path.join(runDir, 'host-ws');
+    fs.mkdirSync(hostWs, { recursive: true });
+    const host = await runHostTests(cs, {
+      devPath: root,
+      testsPath: path.join(root, 'out/test/host/index.js'),
+      folder: hostWs,
+      resultsFile: path.join(results, `host-tests-${label}.json`),
+      shotsDir,
+      env: { HOST_TEST_FILES: files.join(',') },
+    });
+    tally.add('host', host.passes.length, host.failures.map((f) => `${f.title}: ${f.error}`));
+    say(`extension host (${label}): ${host.passes.length} passed, ${host.failures.length} failed`);
+  });
+  /**
+   * @param {string} label
+   * @param {() => Promise<import('../test/ui/workbenchPage.mjs').UiResults>} run
+   */
+  const ui = (label, run) => tally.suite(label, async () => {
+    say(`${label} in Chromium`);
+    const r = await run();
+    tally.add(label, r.passed, r.failed);
+    say(`${label}: ${r.passed} passed, ${r.failed.length} failed`);
+  });
+
+  // 1. The product alone, as a user has it: extension-host suite and the UI suites.
+  await instance('code-server', [ours], [], async (cs, runDir) => {
+    say(`code-server on 127.0.0.1:${cs.port}: extension-host suite`);
+    await runHost(cs, runDir, 'product', hostFiles.filter((f) => !CHAT_FILE.test(f)));
+    // The test window closed, so its extension host deactivated: every server it ran must be gone.
+    // Only this run's servers count (by its marker): another checkout's `npm start` may be serving a demo.
+    const left = await settled(() => processesOfRun(runDir, /demo-server\.js|fixtures\/servers\//));
+    tally.step('no MCP server process remains after the extension host deactivated', left.length === 0, left.join('\n'));
+    const opts = { runDir, shotsDir, root, log: say };
+    await ui('UI tests', () => runUiTests(cs, opts));
+    await ui('UI tests of the argument prompts', () => runArgumentsUiTests(cs, opts));
+    await ui('Tools view UI tests', () => runTreeUiTests(cs, opts));
+    await ui('task UI tests', () => runTasksUiTests(cs, opts));
+    await ui('argument rules UI tests', () => runRulesUiTests(cs, opts));
+    await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
+  });
+
+  // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the
+  //    Chat view's default model). Its own instance: a chat model turns on VS Code's AI features.
+  const fakeLm = path.join(results, 'fakelm.vsix');
+  const fakeLmPacked = spawnSync(path.join(root, 'node_modules/.bin/vsce'), ['package', '--allow-missing-repository', '--no-dependencies', '--skip-license', '-o', fakeLm], { cwd: path.join(root, 'test/fakelm'), stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
+  tally.step('package the test language model .vsix (test/fakelm)', fakeLmPacked);
+  if (fakeLmPacked) {
+    await instance('code-server-chat', [ours, fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
+      await runHost(cs, runDir, 'chat', hostFiles.filter((f) => CHAT_FILE.test(f)));
+      await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir, root, log: say }));
+    });
+  }
+
+  // 3. `npm start` itself, run twice on a profile of its own: the demo is served, and what the
+  //    user did in the first session is still there in the second.
+  const startDir = shortTempDir('mth-start-');
+  await ui('npm start UI tests', () => runStartUiTests({ runDir: startDir, shotsDir, root, log: say }));
+  keepLog(path.join(startDir, 'profile', 'server.log'), 'npm-start-server.log');
+  fs.rmSync(startDir, { recursive: true, force: true });
 }
 
 /**
- * One isolated code-server with the given .vsix files; stopped after `body`, and checked for leftovers.
+ * Runs a command that must end, marked so that everything it starts can be found: after `limitMs`
+ * every process of the run is killed, so a test that hangs fails its layer instead of holding
+ * `npm test` forever (a hung CLI test once did). Resolves with what the run left running when it
+ * ended (settled for up to 5 s; killed, so the next layer starts clean).
+ * @param {string} command
+ * @param {string[]} args
+ * @param {number} limitMs
+ * @returns {Promise<{ status: number | null, timedOut: boolean, leftovers: string[] }>}
+ */
+async function runBounded(command, args, limitMs) {
+  const run = `run-${randomUUID()}`;
+  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, [RUN_MARKER]: run } });
+  const killAll = () => {
+    for (const row of processesOfRun(run)) {
+      try { process.kill(Number(row.split(' ', 1)[0]), 'SIGKILL'); } catch { /* gone */ }
+    }
+  };
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    killAll();
+  }, limitMs);
+  /** @type {number | null} */
+  const status = await new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+  clearTimeout(timer);
+  const leftovers = await settled(() => processesOfRun(run));
+  killAll();
+  return { status, timedOut, leftovers };
+}
+
+/**
+ * One isolated code-server with the given .vsix files, in a short temp folder of its own; stopped
+ * after `body`, checked for leftovers, its log kept in test-results/, its folder removed. A start
+ * that fails is one failure; the suites it would have run do not run.
  * @param {string} name
  * @param {string[]} vsix
  * @param {string[]} extraArgs
  * @param {(cs: import('./e2e/codeServer.mjs').CodeServer, runDir: string) => Promise<void>} body
  */
 async function instance(name, vsix, extraArgs, body) {
-  const runDir = path.join(results, name);
-  prepare(runDir, { vsix });
-  const cs = await start(runDir, { extraArgs: ['--vscode-option', 'enable-smoke-test-driver', ...extraArgs] });
+  const runDir = shortTempDir('mth-cs-');
+  say(`${name}: run folder ${runDir}`);
   try {
-    await body(cs, runDir);
+    const cs = await tally.suite(`${name} start`, async () => {
+      prepare(runDir, { vsix });
+      return start(runDir, { extraArgs: ['--vscode-option', 'enable-smoke-test-driver', ...extraArgs] });
+    });
+    if (!cs) return;
+    try {
+      await body(cs, runDir);
+    } finally {
+      await cs.stop();
+    }
+    const leftovers = await settled(() => processesOfRun(runDir));
+    tally.step(`no process left behind after code-server (${name}) stopped`, leftovers.length === 0, leftovers.join('\n'));
   } finally {
-    await cs.stop();
+    keepLog(path.join(runDir, 'server.log'), `${name}-server.log`);
+    fs.rmSync(runDir, { recursive: true, force: true });
   }
-  const leftovers = execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(runDir) && !l.includes('ps -eo'));
-  step(`no process left behind after code-server (${name}) stopped`, leftovers.length === 0);
-  if (leftovers.length) console.log(leftovers.join('\n'));
 }
 
-say(`done in ${((Date.now() - t0) / 1000).toFixed(0)}s; screenshots in test-results/screenshots`);
-if (failures.length) console.log(`failures:\n  ${failures.join('\n  ')}`);
-console.log(`${counts.passed} passed, ${counts.failed} failed`);
-process.exit(counts.failed === 0 && !fatal ? 0 : 1);
+/**
+ * Polls `read` for up to 5 s until it returns nothing (processes take a moment to exit).
+ * @param {() => string[]} read
+ */
+async function settled(read) {
+  let left = read();
+  for (let i = 0; i < 50 && left.length; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = read();
+  }
+  return left;
+}
+
+/**
+ * Copies a log out of a temp folder into test-results/ before the folder goes.
+ * @param {string} file
+ * @param {string} name
+ */
+function keepLog(file, name) {
+  if (fs.existsSync(file)) fs.copyFileSync(file, path.join(results, name));
+}

@@ -1,15 +1,66 @@
 // Starts and stops an isolated code-server (a real VS Code server + web workbench on Node 24)
-// for tests and `npm start`. Everything it writes stays under runDir; it listens on 127.0.0.1.
+// for tests and `npm start`. What it keeps stays under runDir; its sockets and temporary files go
+// to a short private temp folder of each start; it listens on 127.0.0.1.
 import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
+import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 export function e2eEnv() {
-  const here = path.dirname(new URL(import.meta.url).pathname);
-  const out = execFileSync('bash', ['-c', `. "${here}/env.sh" && env`], { encoding: 'utf8' });
+  const here = path.dirname(fileURLToPath(import.meta.url));
+  // The folder as an argument, not spliced into the script: a checkout's path may hold quotes or `$`.
+  const out = execFileSync('bash', ['-c', '. "$1/env.sh" && env', 'bash', here], { encoding: 'utf8' });
   const env = Object.fromEntries(out.split('\n').filter((l) => l.includes('=')).map((l) => [l.slice(0, l.indexOf('=')), l.slice(l.indexOf('=') + 1)]));
-  return { NODE24: env.NODE24, CODE_SERVER: env.CODE_SERVER, CHROMIUM: env.CHROMIUM };
+  return { NODE24: env.NODE24, CODE_SERVER: env.CODE_SERVER, CHROMIUM: env.CHROMIUM, CONFORMANCE: env.CONFORMANCE };
+}
+
+/**
+ * A Unix socket's path stops at 107 bytes (108 with its NUL; 104 on macOS), and Chromium, code-server
+ * and VS Code make sockets inside the folders they are given (SingletonSocket, code-server-ipc.sock,
+ * vscode-ipc-*.sock): under a checkout at a long path they fail (issue 30). Sockets, browser profiles
+ * and code-server's temporary files go to a folder made here instead.
+ */
+const MAX_TEMP_BASE = 40;
+
+/**
+ * Makes a private (0700) folder with a short path: in os.tmpdir(), or in /tmp where the system's
+ * temp folder is itself too long to hold a socket path below it.
+ * @param {string} prefix a few letters that say whose folder it is
+ */
+export function shortTempDir(prefix) {
+  const base = os.tmpdir().length <= MAX_TEMP_BASE || process.platform === 'win32' ? os.tmpdir() : '/tmp';
+  return fs.mkdtempSync(path.join(base, prefix));
+}
+
+/**
+ * Every process a code-server of ours starts (its extension host, the servers that starts, their
+ * children) inherits this variable, set to the run folder: tests find what they started by it, never
+ * by a command line that another checkout's `npm start` could share (issue 30).
+ */
+export const RUN_MARKER = 'MCP_TOOL_HOST_E2E_RUN';
+
+/**
+ * The processes (`pid args` lines) that belong to a run: their environment holds RUN_MARKER=runDir, or
+ * their command line names runDir. Reads /proc where there is one (Linux); elsewhere only command lines.
+ * @param {string} runDir
+ * @param {RegExp} [match] only processes whose command line matches
+ * @returns {string[]}
+ */
+export function processesOfRun(runDir, match = /./) {
+  const marker = `${RUN_MARKER}=${runDir}\0`;
+  const rows = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').map((l) => l.trim()).filter(Boolean);
+  return rows.filter((row) => {
+    const pid = Number(row.split(' ', 1)[0]);
+    if (pid === process.pid || !match.test(row) || row.includes('ps -eo')) return false;
+    if (row.includes(runDir)) return true;
+    try {
+      return `${fs.readFileSync(`/proc/${pid}/environ`, 'latin1')}\0`.includes(marker);
+    } catch {
+      return false; // gone already, not ours to read, or no /proc
+    }
+  });
 }
 
 /** @returns {Promise<number>} a TCP port free on 127.0.0.1 right now */
@@ -36,8 +87,11 @@ export function withoutNpmEnv(env = process.env) {
   return Object.fromEntries(Object.entries(env).filter(([name]) => NPM_KEEP.test(name) || !isNpmVariable(name)));
 }
 
-/** @param {string} runDir */
-function isolatedEnv(runDir) {
+/**
+ * @param {string} runDir
+ * @param {string} tmp the short temp folder of this start (sockets go there)
+ */
+function isolatedEnv(runDir, tmp) {
   const home = path.join(runDir, 'home');
   return {
     ...withoutNpmEnv(),
@@ -45,13 +99,17 @@ function isolatedEnv(runDir) {
     XDG_CONFIG_HOME: path.join(home, '.config'),
     XDG_DATA_HOME: path.join(home, '.local/share'),
     XDG_CACHE_HOME: path.join(home, '.cache'),
-    TMPDIR: path.join(runDir, 'tmp'),
+    TMPDIR: tmp,
+    [RUN_MARKER]: runDir,
   };
 }
 
-/** @param {string} runDir */
-function csArgs(runDir) {
-  return ['--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'), '--extensions-dir', path.join(runDir, 'ext')];
+/**
+ * @param {string} runDir
+ * @param {string} tmp the user-data folder's place for sockets (code-server-ipc.sock)
+ */
+function csArgs(runDir, tmp) {
+  return ['--config', path.join(runDir, 'config.yaml'), '--user-data-dir', path.join(runDir, 'ud'), '--extensions-dir', path.join(runDir, 'ext'), '--session-socket', path.join(tmp, 'session.sock')];
 }
 
 /**
@@ -62,7 +120,7 @@ function csArgs(runDir) {
  */
 export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
   const { NODE24, CODE_SERVER } = e2eEnv();
-  for (const d of ['home', 'tmp', 'ud/User', 'ext']) fs.mkdirSync(path.join(runDir, d), { recursive: true });
+  for (const d of ['home', 'ud/User', 'ext']) fs.mkdirSync(path.join(runDir, d), { recursive: true });
   const settings = {
     'workbench.startupEditor': 'none',
     'workbench.tips.enabled': false,
@@ -77,39 +135,43 @@ export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
   };
   const settingsFile = path.join(runDir, 'ud/User/settings.json');
   if (!fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
-  for (const file of vsix) {
-    execFileSync(NODE24, [path.join(CODE_SERVER, 'out/node/entry.js'), ...csArgs(runDir), '--install-extension', file, '--force'], {
-      env: isolatedEnv(runDir),
-      stdio: ['ignore', 'ignore', 'inherit'],
-    });
+  const tmp = shortTempDir('mth-tmp-');
+  try {
+    for (const file of vsix) {
+      execFileSync(NODE24, [path.join(CODE_SERVER, 'out/node/entry.js'), ...csArgs(runDir, tmp), '--install-extension', file, '--force'], {
+        env: isolatedEnv(runDir, tmp),
+        stdio: ['ignore', 'ignore', 'inherit'],
+      });
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
   }
 }
 
 /**
  * Starts code-server in its own process group; resolves once /healthz answers.
- * Returns { url(folder), port, stop() }; stop() ends the whole group.
+ * Returns { url(folder), port, stop() }; stop() ends the whole group and removes the start's temp folder.
  * @param {string} runDir
  * @param {{ port?: number, extraArgs?: string[], foreground?: boolean }} [options]
  */
 export async function start(runDir, { port, extraArgs = [], foreground = false } = {}) {
   const { NODE24, CODE_SERVER } = e2eEnv();
   port ??= await freePort();
+  const tmp = shortTempDir('mth-tmp-');
   const log = fs.openSync(path.join(runDir, 'server.log'), 'a');
   const child = spawn(
     NODE24,
-    [path.join(CODE_SERVER, 'out/node/entry.js'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', ...csArgs(runDir),
+    [path.join(CODE_SERVER, 'out/node/entry.js'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', ...csArgs(runDir, tmp),
       '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ...extraArgs],
-    { env: isolatedEnv(runDir), detached: true, stdio: foreground ? ['ignore', 'inherit', 'inherit'] : ['ignore', log, log] },
+    { env: isolatedEnv(runDir, tmp), detached: true, stdio: foreground ? ['ignore', 'inherit', 'inherit'] : ['ignore', log, log] },
   );
+  fs.closeSync(log);
   const group = -(child.pid ?? 0);
   const stop = async () => {
-    if (!group) return; // the spawn failed: no process to stop
-    for (const sig of ['SIGTERM', 'SIGKILL']) {
-      try { process.kill(group, sig); } catch { return; }
-      for (let i = 0; i < 30; i++) {
-        try { process.kill(group, 0); } catch { return; }
-        await new Promise((r) => setTimeout(r, 100));
-      }
+    try {
+      if (group) await endGroup(group); // no pid: the spawn failed, there is no process to stop
+    } finally {
+      fs.rmSync(tmp, { recursive: true, force: true });
     }
   };
   for (let i = 0; ; i++) {
@@ -126,22 +188,36 @@ export async function start(runDir, { port, extraArgs = [], foreground = false }
   return { port, child, stop, url: (/** @type {string} */ folder, query = '') => `http://127.0.0.1:${port}/?folder=${encodeURIComponent(folder)}${query}` };
 }
 
+/**
+ * SIGTERM, then SIGKILL, to a process group, each given 3 s.
+ * @param {number} group a negative pid
+ */
+async function endGroup(group) {
+  for (const sig of ['SIGTERM', 'SIGKILL']) {
+    try { process.kill(group, sig); } catch { return; }
+    for (let i = 0; i < 30; i++) {
+      try { process.kill(group, 0); } catch { return; }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
 /** @typedef {Awaited<ReturnType<typeof start>>} CodeServer one running code-server */
 
-/**
- * Launches Debian's Chromium through playwright-core with a throwaway profile.
- * @param {string} profileRoot where the profile folder is made
- */
-export async function launchBrowser(profileRoot) {
+/** Launches Debian's Chromium through playwright-core with a throwaway profile in a short temp folder (its SingletonSocket lives there). */
+export async function launchBrowser() {
   const { chromium } = await import('playwright-core');
   const { CHROMIUM } = e2eEnv();
-  const profile = fs.mkdtempSync(path.join(profileRoot, 'chrome-'));
+  const profile = shortTempDir('mth-chrome-');
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     env: { ...process.env, HOME: profile, TMPDIR: profile },
     viewport: { width: 1400, height: 900 },
+  }).catch((err) => {
+    fs.rmSync(profile, { recursive: true, force: true });
+    throw err;
   });
   return { ctx, close: async () => { await ctx.close(); fs.rmSync(profile, { recursive: true, force: true }); } };
 }

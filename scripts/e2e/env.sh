@@ -12,6 +12,10 @@ export CS_DIR=$E2E_CACHE/code-server-$CODE_SERVER_VERSION-node-$NODE24_VERSION
 export CODE_SERVER=$CS_DIR/node_modules/code-server
 export NPM_CACHE=${NPM_CACHE:-$E2E_CACHE/npm}
 export CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
+# The conformance suite (test/conformance/suite: its package.json and lockfile), keyed by the lockfile.
+export CONFORMANCE_LOCK_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../test/conformance/suite" && pwd)
+export CONFORMANCE_DIR=$E2E_CACHE/conformance-$(sha256sum "$CONFORMANCE_LOCK_DIR/package-lock.json" | cut -c1-12)
+export CONFORMANCE=$CONFORMANCE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js
 
 # `npm test` / `npm start` run these scripts with npm's own environment: npm_config_* (every config
 # npm read, plus user_agent naming the calling Node, local_prefix naming this checkout, loglevel,

@@ -15,14 +15,15 @@ import { launchBrowser } from './codeServer.mjs';
  */
 export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile, shotsDir, timeoutMs = 240_000, log = console.log, env = {} }) {
   const host = `127.0.0.1:${cs.port}`;
-  const remote = (/** @type {string} */ p) => `vscode-remote://${host}${p}`;
+  // Each segment percent-encoded: a checkout under "My Projects" is a path with a space (issue 30).
+  const remote = (/** @type {string} */ p) => `vscode-remote://${host}${p.split('/').map(encodeURIComponent).join('/')}`;
   const payload = [
     ['extensionDevelopmentPath', remote(devPath)],
     ['extensionTestsPath', remote(testsPath)],
     ['extensionEnvironment', JSON.stringify({ ...env, HOST_TEST_RESULTS: resultsFile })],
   ];
   fs.rmSync(resultsFile, { force: true });
-  const browser = await launchBrowser(path.dirname(resultsFile));
+  const browser = await launchBrowser();
   try {
     const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
     /** @type {(code: number) => void} */

@@ -1,30 +1,47 @@
 #!/usr/bin/env bash
-# Installs what the real-VS-Code tests and `npm start` need: Debian's chromium and libkrb5-dev,
-# bubblewrap, socat and ripgrep (the sandbox of stdio servers on Linux: src/core/transport/sandbox.ts),
-# Node 24 (the official binary and headers, from npm), and code-server built against it.
-# Idempotent: a step whose result is already in the cache is skipped (a warm run takes ~1 s).
+# Installs what `npm start` and the real-VS-Code tests need:
+#   - Debian packages, system-wide with apt-get (as root, else through sudo), each named before it is
+#     installed: libkrb5-dev (code-server's native modules build against it), bubblewrap, socat and
+#     ripgrep (the sandbox of stdio servers on Linux: src/core/transport/sandbox.ts), and, for the
+#     tests only, chromium (the browser the UI tests drive);
+#   - into the per-user cache ($E2E_CACHE): Node 24 (the official binary and headers, from npm),
+#     code-server built against it, and, for the tests only, the MCP conformance suite (it needs
+#     Node >= 22; pinned by test/conformance/suite/package-lock.json).
+# `--start` installs only what `npm start` needs. Idempotent: a step whose result is already in
+# place is skipped (a warm run takes ~1 s).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
+for_tests=1
+[ "${1:-}" = "--start" ] && for_tests=0
 mkdir -p "$E2E_CACHE/tmp"
 export TMPDIR="$E2E_CACHE/tmp"
+# Two checkouts may set up at once (their `npm test`s side by side): one at a time, the second
+# finds the first's install in place.
+if command -v flock >/dev/null; then exec 9>"$E2E_CACHE/.setup.lock"; flock 9; fi
 NPMI=(npm install --no-audit --no-fund --no-save --cache "$NPM_CACHE")
 say() { echo "[e2e-setup +${SECONDS}s] $*"; }
 say "install cache: $E2E_CACHE; npm download cache: $NPM_CACHE"
 
+declare -A why=(
+  [libkrb5-dev]="headers code-server's native modules are built against"
+  [bubblewrap]="the sandbox of stdio servers on Linux"
+  [socat]="the sandbox's network bridge"
+  [ripgrep]="the sandbox's scan for files it must hide"
+  [chromium]="the browser the UI tests drive"
+)
+wanted=(libkrb5-dev bubblewrap socat ripgrep)
+[ $for_tests = 1 ] && wanted+=(chromium)
 need_apt=()
-dpkg -s chromium >/dev/null 2>&1 || need_apt+=(chromium)
-dpkg -s libkrb5-dev >/dev/null 2>&1 || need_apt+=(libkrb5-dev)
-dpkg -s bubblewrap >/dev/null 2>&1 || need_apt+=(bubblewrap)
-dpkg -s socat >/dev/null 2>&1 || need_apt+=(socat)
-dpkg -s ripgrep >/dev/null 2>&1 || need_apt+=(ripgrep)
+for pkg in "${wanted[@]}"; do dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg"); done
 if [ ${#need_apt[@]} -gt 0 ]; then
-  say "apt-get install ${need_apt[*]}"
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
+  say "installing Debian packages system-wide (${SUDO:+sudo }apt-get install):"
+  for pkg in "${need_apt[@]}"; do printf '    %-12s %s\n' "$pkg" "${why[$pkg]}"; done
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 else
-  say "apt: chromium, libkrb5-dev, bubblewrap, socat and ripgrep already installed"
+  say "apt: ${wanted[*]} already installed"
 fi
 
 # Node 24: install the platform package directly; the `node` wrapper package fetches it in a
@@ -52,4 +69,21 @@ if [ ! -f "$CS_DIR/.installed" ]; then
 else
   say "code-server $CODE_SERVER_VERSION: cached"
 fi
-say "ready: node $("$NODE24" -v), code-server $CODE_SERVER_VERSION, $("$CHROMIUM" --version 2>/dev/null | head -1)"
+
+# The conformance suite, exactly as its lockfile says, installed by npm running on Node 24 (whose
+# engines it meets); the folder is keyed by the lockfile's hash, so a new pin is a new install.
+if [ $for_tests = 1 ]; then
+  if [ ! -f "$CONFORMANCE_DIR/.installed" ]; then
+    say "MCP conformance suite ($(basename "$CONFORMANCE_DIR"))"
+    rm -rf "$CONFORMANCE_DIR"; mkdir -p "$CONFORMANCE_DIR"
+    cp "$CONFORMANCE_LOCK_DIR/package.json" "$CONFORMANCE_LOCK_DIR/package-lock.json" "$CONFORMANCE_DIR/"
+    (cd "$CONFORMANCE_DIR" && env PATH="$NODE24_DIR/bin:$PATH" npm ci --no-audit --no-fund --cache "$NPM_CACHE" >/dev/null)
+    test -f "$CONFORMANCE"
+    touch "$CONFORMANCE_DIR/.installed"
+  else
+    say "MCP conformance suite: cached"
+  fi
+fi
+ready="node $("$NODE24" -v), code-server $CODE_SERVER_VERSION"
+[ $for_tests = 1 ] && ready+=", $("$CHROMIUM" --version 2>/dev/null | head -1)"
+say "ready: $ready"

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { splitCommandLine } from '../core/config/newServerEntry';
 
 /**
@@ -20,10 +21,12 @@ export class BrowserCommandError extends Error {
  * The program and arguments of a browser command (`--browser`, or the `BROWSER` environment
  * variable as many command-line tools honour it): words split as Add Server splits a command
  * line (splitCommandLine: quotes group words with spaces, a path like "C:\Program Files\..."
- * in double quotes). Nothing else is interpreted.
+ * in double quotes). Nothing else is interpreted. A value that is the path of an existing file
+ * is that program alone, spaces and all (`BROWSER=/home/jane/My Tools/open-page`, issue 30).
  * `source` names where the command came from, for the error.
  */
 export function parseBrowserCommand(text: string, source: string): string[] {
+  if (isFile(text)) return [text];
   if (SHELL_CHARACTERS.test(text)) {
     throw new BrowserCommandError(`${source} is run as a program with arguments, never by a shell: remove ; & | $ \` < > and line breaks from it.`);
   }
@@ -31,6 +34,14 @@ export function parseBrowserCommand(text: string, source: string): string[] {
   if (typeof words === 'string') throw new BrowserCommandError(`${source}: ${words}`);
   if (words.length === 0 || words[0] === '') throw new BrowserCommandError(`${source} is empty: give the program that opens a web page, as in --browser firefox.`);
   return words;
+}
+
+function isFile(text: string): boolean {
+  try {
+    return fs.statSync(text).isFile();
+  } catch {
+    return false;
+  }
 }
 
 /** The argv that opens `url`: `%s` in an argument stands for the URL (the BROWSER convention); without one the URL comes last. */

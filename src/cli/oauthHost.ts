@@ -1,6 +1,7 @@
 import type { OAuthHost, SecretStore } from '../core/auth/ports';
 import { loadAuth } from '../core/lazy/load';
 import { sanitizeLine } from '../core/render/sanitize';
+import { formatCommandLine } from '../core/transport/commandLine';
 import { BrowserCommandError, browserSource, openSystemBrowser, parseBrowserCommand, runBrowserCommand, type BrowserChoice } from './browserCommand';
 
 export type { BrowserChoice } from './browserCommand';
@@ -33,7 +34,7 @@ export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
       if (source) {
         try {
           const command = parseBrowserCommand(source === '--browser' ? browser.flag! : browser.env!, source);
-          process.stderr.write(`Sign in to "${name}": opening ${shownUrl} with ${sanitizeLine(command.join(' '))} (${source})\n`);
+          process.stderr.write(`Sign in to "${name}": opening ${shownUrl} with ${sanitizeLine(formatCommandLine(command[0], command.slice(1)))} (${source})\n`);
           await runBrowserCommand(command, url, (code, signal) => {
             if (code !== 0) onFailed?.(new SignInError(`Signing in to "${name}" failed: the browser command (${source}) ended with ${code === null ? `signal ${signal}` : `exit code ${code}`} before the sign-in finished.`));
           });

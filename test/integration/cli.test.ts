@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { formatCommandLine } from '../../src/core/transport/commandLine';
 import { DEMO_SERVER, EVERYTHING, FIXTURES, ROOT } from './helpers';
 import { CLI, runCli, type CliRun } from './cliRun';
 
@@ -47,8 +48,14 @@ function terminal(args: string[], answers: string[], env: NodeJS.ProcessEnv = {}
       child.stdin.write(`${left.shift()}\r`);
     });
     child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
+    // Ends before the test's own timeout, so a CLI that waits forever fails this test, not the run
+    // (a child left running keeps mocha from exiting: a path with a space once hung all of npm test here).
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 50_000);
     child.on('error', reject);
-    child.on('close', (code) => resolve({ code, output }));
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      resolve({ code, output });
+    });
   });
 }
 const dirOf: { current?: string } = {};
@@ -376,7 +383,7 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     const doc = await run('doctor', 'demo', '--config', 'servers.json');
     assert.equal(doc.code, 0, doc.stdout + doc.stderr);
     assert.match(doc.stdout, new RegExp(`node -v {5}${process.version.replace(/\./g, '\\.')} `));
-    assert.match(doc.stdout, /launch {6}\S+ \S+demo-server\.js\n/);
+    assert.ok(doc.stdout.includes(`\n  launch      ${formatCommandLine(process.execPath, [DEMO_SERVER])}\n`), doc.stdout);
     assert.match(doc.stdout, /\[ok\] {5}spawned\n {2}\[ok\] {5}initialize answered in \d+ ms: protocol [\d-]+, server mcp-tool-host-demo 0\.1\.0\n {2}\[ok\] {5}tools listed: 9/);
     const all = await run('doctor', '--config', 'servers.json');
     assert.equal(all.code, 4, 'the ghost server fails, so the whole run does');

@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { formatCommandLine } from '../../src/core/transport/commandLine';
 import { ROOT, startOAuthFixture } from './helpers';
 import { runCli, type CliRun } from './cliRun';
 
@@ -43,7 +44,9 @@ describe('the CLI signs in with a browser command (--browser, BROWSER), without 
     assert.ok(run.stdout.includes('whoami'), run.stdout);
     const urls = fs.readFileSync(visited, 'utf8').trim().split('\n').map((u) => new URL(u));
     assert.equal(urls[0].pathname, '/authorize');
-    assert.match(run.stderr, /^Sign in to "remote": opening http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+ with \S+ \S+record-browser\.cjs\S* \(--browser\)$/m);
+    assert.match(run.stderr, /^Sign in to "remote": opening http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+ with (.+) \(--browser\)$/m);
+    // Word by word as it runs, quoted where a word holds a space (a checkout under "My Projects").
+    assert.ok(run.stderr.includes(` with ${formatCommandLine(process.execPath, [RECORDING_BROWSER])} (--browser)\n`), run.stderr);
     const callback = urls.find((u) => u.searchParams.has('code'));
     assert.ok(callback && /^127\.0\.0\.1:\d+$/.test(callback.host), 'the redirect came back to the loopback receiver');
     const code = callback.searchParams.get('code')!;

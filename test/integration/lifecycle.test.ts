@@ -9,6 +9,7 @@ import { ServerConnection, type ConnectionDeps } from '../../src/core/connection
 import { RestartPolicy } from '../../src/core/connection/restartPolicy';
 import { ServerState } from '../../src/core/connection/serverState';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import { formatCommandLine } from '../../src/core/transport/commandLine';
 import { DEMO_SERVER, FIXTURES, ROOT, until } from './helpers';
 
 function connection(raw: Record<string, unknown>, extra: Partial<ConnectionDeps> = {}, inputs: Record<string, string> = {}) {
@@ -77,7 +78,7 @@ describe('server lifecycle (real child processes)', function () {
     open.push(c);
     await c.start();
     assert.equal(c.state.kind, 'stopped');
-    assert.deepEqual(asked, [`${process.execPath} ${DEMO_SERVER}`]);
+    assert.deepEqual(asked, [formatCommandLine(process.execPath, [DEMO_SERVER])]);
     assert.ok(logs.some((l) => l.includes('declined')));
     assert.ok(!logs.some((l) => l.startsWith('Starting:')));
   });
@@ -108,7 +109,7 @@ describe('server lifecycle (real child processes)', function () {
     open.push(c);
     await c.start();
     assert.equal(c.state.kind, 'running');
-    assert.equal(asked[0], `${process.execPath} ${DEMO_SERVER} --token=••••••`);
+    assert.equal(asked[0], formatCommandLine(process.execPath, [DEMO_SERVER, `--token=${secret}`]).replace(secret, '••••••'));
     assert.equal(c.launchLine, asked[0]);
     assert.ok(logs.length > 0);
     for (const line of [...logs, ...asked]) assert.ok(!line.includes(secret), `secret leaked: ${line}`);

@@ -30,7 +30,7 @@ export async function runAppsUiTests(cs, { runDir, shotsDir, root, log = console
   const demo = { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] };
   fs.writeFileSync(userSettings, JSON.stringify({ ...JSON.parse(original), 'mcpToolHost.servers': { clock, demo }, 'mcpToolHost.rules': rules }, null, 2));
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'apps', log });
   const { check, openWorkbench, openView, row, waitOutput } = ui;

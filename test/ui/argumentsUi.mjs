@@ -25,7 +25,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   const modern = { ...asks, env: { MODERN: '1' } };
   trustWorkspaceServers(runDir, ['demo', 'forms', 'asks', 'modern']);
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'args', log });
   const { check, openWorkbench, openView, quickInput, promptTitle, promptRow, waitOutput } = ui;

@@ -27,7 +27,7 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
     'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] } },
   }, null, 2));
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'chat', log });
   const { shot, check, openWorkbench, quickInput } = ui;

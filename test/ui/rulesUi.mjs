@@ -39,7 +39,7 @@ export async function runRulesUiTests(cs, { runDir, shotsDir, root, log = consol
     ],
   }, null, 2));
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'rules', log });
   const { check, openWorkbench, openView, quickInput, promptTitle, promptRow, row, sidebar, runCommand, widenSidebar, hover, waitOutput } = ui;

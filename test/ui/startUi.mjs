@@ -2,11 +2,11 @@
 // a server with "MCP Tool Host: Add Server..." and edits settings by hand, stops it with Ctrl+C, starts it
 // again, and finds everything as they left it. Runs scripts/start.mjs itself, on its own port and
 // profile. Screenshots go to shotsDir as start-NN-name.png.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { applyEdits, modify, parse } from 'jsonc-parser';
-import { e2eEnv, freePort, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
+import { e2eEnv, freePort, launchBrowser, processesOfRun } from '../../scripts/e2e/codeServer.mjs';
 import { workbenchPage } from './workbenchPage.mjs';
 
 const SERVERS_KEY = 'mcpToolHost.servers';
@@ -78,7 +78,7 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
   const pkg = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8'));
   const demo = path.join(profile, 'ext', `${pkg.publisher}.${pkg.name}-${pkg.version}`, 'dist', 'demo-server.js');
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'start', log });
   const { shot, check, openWorkbench, row, openView, addStdioServer } = ui;
@@ -139,12 +139,13 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
 }
 
 /**
- * Processes whose command line names the profile (code-server, its extension host, servers).
- * @param {string} dir
+ * The processes this `npm start` started (code-server, its extension host, servers): they carry the
+ * profile as their run marker, or name it on their command line.
+ * @param {string} profile
  */
-async function processesUnder(dir) {
+async function processesUnder(profile) {
   for (let i = 0; ; i++) {
-    const left = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n').filter((l) => l.includes(dir) && !l.includes('ps -eo'));
+    const left = processesOfRun(profile);
     if (left.length === 0 || i >= 50) return left;
     await new Promise((r) => setTimeout(r, 100));
   }

@@ -34,7 +34,7 @@ export async function runTasksUiTests(cs, { runDir, shotsDir, root, log = consol
   const jobs = { command: NODE24, args: [path.join(root, 'test/fixtures/servers/tasks.cjs')], env: { TASKS_DIR: tasksDir, TASK_SECONDS: '20' }, timeoutSeconds: 1 };
   fs.writeFileSync(userSettings, JSON.stringify({ ...settings, [SERVERS_KEY]: { jobs } }, null, 2));
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'tasks', log });
   const { shot, check, openWorkbench, sidebar, row, openView, viewTitle, waitOutput, widenSidebar, runCommand } = ui;

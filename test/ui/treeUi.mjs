@@ -31,7 +31,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
     fs.writeFileSync(userSettings, JSON.stringify(settings, null, 2));
   };
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'tree', log });
   const { shot, check, openWorkbench, quickInput, sidebar, row, viewTitle, openView, palette, paletteOffers, runCommand, widenSidebar, hover, addStdioServer } = ui;

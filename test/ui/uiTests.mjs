@@ -21,7 +21,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
   const emptyWs = path.join(runDir, 'ui-empty-ws');
   fs.mkdirSync(emptyWs, { recursive: true });
 
-  const browser = await launchBrowser(runDir);
+  const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const { results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, row, sidebar, openView, runCommand, waitOutput } = workbenchPage(page, { shotsDir, prefix: 'ui', log });
   /**
@@ -68,8 +68,8 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await promptTitle('Run server "demo" defined by this workspace?', 30_000);
         const start = promptRow('Start server');
         const detail = await quickInput.innerText();
-        // the whole command line, in rows (the last part is the demo server's file)
-        if (!/demo-server\.js\s*$/m.test(detail)) throw new Error(`the prompt does not show the whole command line: ${detail}`);
+        // the whole command line, in rows (the last part is the demo server's file; quoted where its path holds a space)
+        if (!/demo-server\.js'?\s*$/m.test(detail)) throw new Error(`the prompt does not show the whole command line: ${detail}`);
         if (!detail.includes('Environment: yours, nothing added')) throw new Error(`the prompt does not say the environment: ${detail}`);
         // and the trust it will get: this suite's user settings trust "demo" (a workspace cannot trust itself)
         if (!detail.includes('Tool hints trusted (your mcpToolHost.trustedWorkspaceServers)')) throw new Error(`the prompt does not say the trust the server gets: ${detail}`);

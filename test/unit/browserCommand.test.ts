@@ -1,4 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { browserArgv, parseBrowserCommand } from '../../src/cli/browserCommand';
 import { parseArgs } from '../../src/cli/args';
 
@@ -8,6 +11,20 @@ describe('the CLI browser command (--browser, BROWSER)', () => {
     assert.deepEqual(parseBrowserCommand('"C:\\Program Files\\B\\b.exe" -x \'a b\' ""', 'BROWSER'), ['C:\\Program Files\\B\\b.exe', '-x', 'a b', '']);
     assert.deepEqual(parseBrowserCommand('  w3m  ', 'BROWSER'), ['w3m']);
     assert.deepEqual(parseBrowserCommand('open -a "Safari" *', 'BROWSER'), ['open', '-a', 'Safari', '*']);
+  });
+
+  it('a value that names an existing file is that program, even with spaces in its path', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'My Tools '));
+    try {
+      const program = path.join(dir, 'open page');
+      fs.writeFileSync(program, '#!/bin/sh\n', { mode: 0o755 });
+      assert.deepEqual(parseBrowserCommand(program, 'BROWSER'), [program]);
+      // A file that is not there, or a folder, is still a command line.
+      assert.deepEqual(parseBrowserCommand(`${dir}/missing -x`, 'BROWSER'), `${dir}/missing -x`.split(' '));
+      assert.deepEqual(parseBrowserCommand(dir, 'BROWSER'), dir.split(' '));
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses shell syntax, unclosed quotes and empty commands with a sentence that says what to do', () => {

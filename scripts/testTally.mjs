@@ -1,0 +1,83 @@
+// The count behind `npm test`'s last line, "N passed, N failed": every layer adds to it, a suite
+// that throws counts as one failure with its reason while the others still run, and the runner
+// itself crashing still ends with the line (issue 30: a UI suite whose browser could not start used
+// to end the run with no summary at all).
+
+/**
+ * The first line of what was thrown, for a one-line reason.
+ * @param {unknown} err
+ */
+export function reasonOf(err) {
+  const text = err instanceof Error ? err.message || err.name : String(err);
+  return text.split('\n').find((line) => line.trim()) ?? text;
+}
+
+/**
+ * @typedef {object} Tally
+ * @property {(name: string, ok: boolean, why?: string) => void} step counts one check that is not a single test (a build, a lint)
+ * @property {(label: string, passed: number, failed: readonly string[]) => void} add counts a suite's results; each failure is named under `label`
+ * @property {<T>(label: string, run: () => Promise<T>) => Promise<T | undefined>} suite runs a suite; a throw is one failure, `label: crashed: reason`
+ * @property {() => number} finish prints the failures and then, last, the summary line (once); returns the exit code
+ * @property {() => number} failed how many failed so far
+ */
+
+/**
+ * @param {(line: string) => void} say the runner's log
+ * @param {(line: string) => void} [print] where the failures and the summary line go
+ * @returns {Tally}
+ */
+export function createTally(say, print = console.log) {
+  let passed = 0;
+  /** @type {string[]} */
+  const failures = [];
+  let finished = false;
+  const fail = (/** @type {string} */ name) => {
+    failures.push(name);
+    say(`FAILED: ${name}`);
+  };
+  return {
+    step(name, ok, why) {
+      if (ok) {
+        passed++;
+        say(`ok: ${name}`);
+      } else fail(why ? `${name}: ${why}` : name);
+    },
+    add(label, ok, failed) {
+      passed += ok;
+      for (const f of failed) failures.push(`${label}: ${f}`);
+    },
+    async suite(label, run) {
+      try {
+        return await run();
+      } catch (err) {
+        fail(`${label}: crashed: ${reasonOf(err)}`);
+        return undefined;
+      }
+    },
+    finish() {
+      if (!finished) {
+        if (failures.length) print(`failures:\n  ${failures.join('\n  ')}`);
+        print(`${passed} passed, ${failures.length} failed`);
+      }
+      finished = true;
+      return failures.length === 0 ? 0 : 1;
+    },
+    failed: () => failures.length,
+  };
+}
+
+/**
+ * Whatever escapes a suite (a rejected promise nobody awaited, a throw in a callback) still ends the
+ * run with the summary line: it counts as one failure of the runner, then `finish` runs.
+ * @param {Tally} tally
+ * @param {() => void} finish prints the summary and exits
+ */
+export function finishOnCrash(tally, finish) {
+  for (const event of ['uncaughtException', 'unhandledRejection']) {
+    process.on(event, (err) => {
+      tally.step('the test runner itself', false, `crashed (${event}): ${reasonOf(err)}`);
+      console.error(err);
+      finish();
+    });
+  }
+}
