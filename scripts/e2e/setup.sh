@@ -38,8 +38,10 @@ if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   say "installing Debian packages system-wide (${SUDO:+sudo }apt-get install):"
   for pkg in "${need_apt[@]}"; do printf '    %-12s %s\n' "$pkg" "${why[$pkg]}"; done
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
+  # Another install may hold apt's lock (a second checkout setting up): wait for it rather than fail.
+  wait_lock=(-o DPkg::Lock::Timeout=600)
+  $SUDO apt-get "${wait_lock[@]}" update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get "${wait_lock[@]}" install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 else
   say "apt: ${wanted[*]} already installed"
 fi
