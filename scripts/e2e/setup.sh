@@ -33,7 +33,10 @@ declare -A why=(
 wanted=(libkrb5-dev bubblewrap socat ripgrep)
 [ $for_tests = 1 ] && wanted+=(chromium)
 need_apt=()
-for pkg in "${wanted[@]}"; do dpkg -s "$pkg" >/dev/null 2>&1 || need_apt+=("$pkg"); done
+# Installed means "install ok installed": `dpkg -s` also succeeds for a package removed but not
+# purged (its config files left), and Chromium keeps some.
+installed() { [ "$(dpkg-query -W -f='${Status}' "$1" 2>/dev/null)" = "install ok installed" ]; }
+for pkg in "${wanted[@]}"; do installed "$pkg" || need_apt+=("$pkg"); done
 if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   say "installing Debian packages system-wide (${SUDO:+sudo }apt-get install):"
@@ -87,5 +90,8 @@ if [ $for_tests = 1 ]; then
   fi
 fi
 ready="node $("$NODE24" -v), code-server $CODE_SERVER_VERSION"
-[ $for_tests = 1 ] && ready+=", $("$CHROMIUM" --version 2>/dev/null | head -1)"
+if [ $for_tests = 1 ]; then
+  "$CHROMIUM" --version >/dev/null 2>&1 || { say "Chromium does not run: $CHROMIUM"; exit 1; }
+  ready+=", $("$CHROMIUM" --version | head -1)"
+fi
 say "ready: $ready"
