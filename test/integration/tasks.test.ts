@@ -164,6 +164,31 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`tool calls th
   });
 });
 
+for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`a task whose server goes away during a poll (${era})`, function () {
+  this.timeout(30_000);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tasks-gone-'));
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('is kept for the next session: a poll that failed on our side is not the server\'s word that the task ended', async () => {
+    // A window reload stops the server while a task poll is in flight: whether the poll fails or
+    // the exit is seen first is a race, and losing it dropped the task (the UI test caught it, sometimes).
+    const saved = memory();
+    const board = new TaskBoard(saved);
+    const modern = era === '2026-07-28' ? { MODERN: '1' } : {};
+    const host = makeHost({ t: node(path.join(FIXTURES, 'tasks.cjs'), { timeoutSeconds: 1, env: { TASKS_DIR: dir, EXIT_ON_POLL: '1', ...modern } }) }, 'allow-once', { tasks: board });
+    try {
+      await host.pool.get('t')!.start();
+      const cut = await host.pipeline.call({ server: 't', tool: 'build', args: { seconds: 10 }, origin: 'api' });
+      assert.equal(cut.kind, 'failed', JSON.stringify(cut));
+      assert.equal(saved.saved.length, 1, 'the task was dropped');
+      assert.deepEqual(board.entries().map((e) => [e.tool, e.status, e.live]), [['build', 'earlier', false]]);
+    } finally {
+      await host.close();
+      board.dispose();
+    }
+  });
+});
+
 describe('a hostile 2026-07-28 server of the tasks extension', function () {
   this.timeout(60_000);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-tasks-hostile-'));

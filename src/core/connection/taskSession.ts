@@ -225,7 +225,7 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** How a followed task ended: its result, or the server's word that it failed or was cancelled. */
+/** How a followed task ended: its result, or the server's word that it failed or was cancelled (a failure of our own throws). */
 export type TaskEnd = { readonly kind: 'completed'; readonly result: unknown } | { readonly kind: 'ended'; readonly message: string };
 
 /** A task's status as the views show it. */
@@ -254,6 +254,10 @@ export async function followTask(execution: ToolExecution<unknown>, signal: Abor
     if (signal?.aborted) onAbort();
     const { outcome } = await execution.settle({ onEvent: (event) => void (event.type === 'task' ? report(event.task) : event.outcome.task && report(event.outcome.task)) });
     if (outcome.status === 'completed') return { kind: 'completed', result: outcome.result };
+    // The package reports any failure to follow as a failed task. Without the server's terminal
+    // status or an error it answered with, the failure was ours (a poll sent as the session ended:
+    // "Not connected"), and the task may still run: it is thrown, so the board keeps the task.
+    if (outcome.status === 'failed' && outcome.task === undefined && outcome.error.code === undefined) throw outcome.error.cause ?? outcome.error;
     return { kind: 'ended', message: outcome.status === 'cancelled' ? 'The task was cancelled.' : `The task failed: ${outcome.error.message}` };
   } finally {
     signal?.removeEventListener('abort', onAbort);
