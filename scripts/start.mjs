@@ -55,10 +55,20 @@ if (process.argv.includes('--no-wait')) {
   await cs.stop();
   process.exit(0);
 }
-const stop = async () => { await cs.stop(); process.exit(0); };
+// Either way it ends, cs.stop() runs to its end: it also removes the start's temp folder (sockets).
+let stopping = false;
+const stop = async () => {
+  stopping = true;
+  await cs.stop();
+  process.exit(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
-cs.child.on('exit', (code) => { console.log(`code-server exited (${code}); log: ${path.join(runDir, 'server.log')}`); process.exit(code ?? 1); });
+cs.child.on('exit', (code) => {
+  if (stopping) return; // our own stop: it exits when done
+  console.log(`code-server exited (${code}); log: ${path.join(runDir, 'server.log')}`);
+  void cs.stop().then(() => process.exit(code ?? 1));
+});
 
 /**
  * Points a `demo` entry that still runs the bundled demo server at this run's Node and extension

@@ -115,6 +115,11 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
       session = undefined;
       const left = await processesUnder(profile);
       if (left.length) throw new Error(`still running:\n${left.join('\n')}`);
+      // Its sockets were in a short temp folder of its own (never under the profile): gone with it.
+      const log = fs.readFileSync(path.join(profile, 'server.log'), 'utf8');
+      const socket = [...log.matchAll(/Session server listening on (\S+)/g)].at(-1)?.[1];
+      if (!socket || !path.basename(path.dirname(socket)).startsWith('mth-tmp-') || socket.startsWith(profile) || socket.length > 107) throw new Error(`code-server's session socket was not in a temp folder of its own: ${socket}`);
+      if (fs.existsSync(path.dirname(socket))) throw new Error(`its temp folder is still there: ${path.dirname(socket)}`);
     });
 
     await check('a second `npm start` keeps the added server and the changed settings', async () => {
