@@ -106,8 +106,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       listingLimits: listingLimits(),
       roots: offer.kind === 'offered' ? offer.roots : undefined,
       rootsWhy: offer.why,
-      resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }),
-      confirmLaunch: (def, shown, waiting) => gate.confirm(def, shown, waiting),
+      // A workspace's remote server may send the user's environment only as the launch prompt shows it (launchGate.ts).
+      resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }, { envInWorkspaceRequests: 'shown' }),
+      confirmLaunch: (def, shown, waiting, byUser) => gate.confirm(def, shown, waiting, byUser),
       toolCache: toolCacheFor(context.globalState, definition),
       eraMemory: eraMemoryFor(context.globalState, definition),
       // A server's form or link during a call (elicitation): in the chat for chat calls, else quick inputs; loaded at first use.

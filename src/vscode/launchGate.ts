@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { envEntries, httpSends } from '../core/config/launchReview';
 import { launchFingerprint, type ServerDefinition } from '../core/config/serverConfig';
 import { sanitizeLine, visibleLine } from '../core/render/sanitize';
 import type { PromptEvents } from './promptEvents';
@@ -7,10 +8,15 @@ interface Choice extends vscode.QuickPickItem {
   readonly start?: boolean;
 }
 
+/** How long after it appears the launch prompt takes an answer: a keystroke meant for something else never answers it. */
+const LAUNCH_ARM_MS = 500;
+
 /**
  * Workspace trust for servers a workspace defines: their first start, and any start after their
- * launch definition (command, args, env, cwd, url) changed, asks the user, showing the exact
- * command line. Servers from user settings start without asking.
+ * launch definition (command, args, env, cwd, url, headers, oauth) changed, asks the user, showing
+ * exactly what will run or be sent. Servers from user settings start without asking. After
+ * "Do not start", the server is not asked about again (a change of its file included) until the
+ * user starts it themselves.
  */
 export class LaunchGate {
   constructor(
@@ -19,14 +25,17 @@ export class LaunchGate {
   ) {}
 
   /** Asks when the launch is new or changed; `waiting` tells the server's row that the start waits for the user. */
-  async confirm(def: ServerDefinition, shownLaunch: string, waiting: (message: string) => void = () => undefined): Promise<boolean> {
+  async confirm(def: ServerDefinition, shownLaunch: string, waiting: (message: string) => void = () => undefined, byUser = false): Promise<boolean | { readonly notAsked: string }> {
     if (def.source !== 'workspace') return true;
     const key = `launchApproved:${def.name}`;
+    const declinedKey = `launchDeclined:${def.name}`;
     const fingerprint = launchFingerprint(def.spec);
     const previous = this._state.get<string>(key);
     if (previous === fingerprint) return true;
+    if (this._state.get<boolean>(declinedKey) && !byUser) return { notAsked: vscode.l10n.t('not started: you chose "Do not start"') };
     waiting(vscode.l10n.t('Waiting for you to allow it to start'));
     const start = await ask(def, shownLaunch, previous !== undefined, this._prompts);
+    await this._state.update(declinedKey, start ? undefined : true);
     if (start) await this._state.update(key, fingerprint);
     return start;
   }
@@ -41,29 +50,30 @@ async function ask(def: ServerDefinition, shownLaunch: string, changed: boolean,
     qp.ignoreFocusOut = true;
     qp.placeholder = vscode.l10n.t('Start it only if you trust what it runs');
     // What will run, whole: the command line in rows (a row's text is cut at the prompt's width),
-    // then where and with what environment, and the trust the server gets. The workspace wrote
-    // all of it: nothing hidden (visibleLine, sanitizeLine).
-    const facts: Choice[] = [
-      ...commandRows(visibleLine(shownLaunch)).map((row) => ({ label: row, alwaysShow: true })),
-      ...launchFacts(def).map((label) => ({ label, alwaysShow: true })),
-    ];
-    const startItem: Choice = { label: `$(play) ${vscode.l10n.t('Start server')}`, start: true };
+    // then where, with what environment, what it sends, and the trust the server gets. The
+    // workspace wrote all of it: nothing hidden (visibleLine, sanitizeLine).
+    const facts: Choice[] = [...commandRows(visibleLine(shownLaunch)), ...launchFacts(def)].map((label) => ({ label, alwaysShow: true }));
+    const doNotStart: Choice = { label: `$(circle-slash) ${vscode.l10n.t('Do not start')}`, start: false };
     qp.items = [
       { label: def.spec.type === 'stdio' ? vscode.l10n.t('It will run') : vscode.l10n.t('It will connect to'), kind: vscode.QuickPickItemKind.Separator },
       ...facts,
       { label: '', kind: vscode.QuickPickItemKind.Separator },
-      startItem,
-      { label: `$(circle-slash) ${vscode.l10n.t('Do not start')}`, start: false },
+      { label: `$(play) ${vscode.l10n.t('Start server')}`, start: true },
+      doNotStart,
     ];
-    qp.activeItems = [startItem];
+    // Starting a repository's code is a deliberate act, as an approval is: the prompt starts on
+    // "Do not start", and nothing typed before it could be read answers it.
+    qp.activeItems = [doNotStart];
+    const shownAt = performance.now();
     return await new Promise<boolean>((resolve) => {
       qp.onDidAccept(() => {
         const picked = qp.selectedItems[0];
         if (picked?.start === undefined) return; // a row of facts: nothing to do
+        if (performance.now() - shownAt < LAUNCH_ARM_MS) return;
         resolve(picked.start);
       });
       qp.onDidHide(() => resolve(false));
-      prompts.show(qp);
+      prompts.show(qp, LAUNCH_ARM_MS);
     });
   } finally {
     qp.dispose();
@@ -75,32 +85,67 @@ const ROW_CHARS = 72;
 
 /** The command line in rows of at most ROW_CHARS, broken at spaces where it can be (a long word is split). */
 export function commandRows(line: string): string[] {
-  const rows: string[] = [];
+  return rows(line, '$(terminal)');
+}
+
+/** `text` in rows of at most ROW_CHARS, the first after `icon`, the others indented. */
+function rows(text: string, icon: string): string[] {
+  const out: string[] = [];
   let row = '';
-  for (const word of line.split(' ')) {
+  for (const word of text.split(' ')) {
     for (let piece = word; piece.length > 0; piece = piece.slice(ROW_CHARS)) {
       const part = piece.slice(0, ROW_CHARS);
       if (row && row.length + 1 + part.length > ROW_CHARS) {
-        rows.push(row);
+        out.push(row);
         row = '';
       }
       row = row ? `${row} ${part}` : part;
     }
   }
-  if (row) rows.push(row);
-  return rows.map((r, i) => `${i === 0 ? '$(terminal)' : '$(blank)'} ${r}`);
+  if (row) out.push(row);
+  return out.map((r, i) => `${i === 0 ? icon : '$(blank)'} ${r}`);
 }
 
-/** Where it runs, with what environment, and the trust its tool hints get: one row each. */
+/** Where it runs, with what environment or what it sends, what it replaces, and the trust its tool hints get. */
 function launchFacts(def: ServerDefinition): string[] {
   const spec = def.spec;
   // The trust the server will get: with untrusted hints every call asks.
   const trust = def.trustAnnotations ? vscode.l10n.t('$(shield) Tool hints trusted (your mcpToolHost.trustedWorkspaceServers)') : vscode.l10n.t('$(shield) Tool hints not trusted: every call asks first');
-  if (spec.type !== 'stdio') return [trust];
-  const env = Object.keys(spec.env).map(sanitizeLine).join(', ');
+  const replaces = def.replaces
+    ? [
+        vscode.l10n.t('$(warning) It replaces your own server "{0}" of your user settings', def.name),
+        ...(def.replaces.sandboxed && !(spec.type === 'stdio' && spec.sandbox) ? [vscode.l10n.t('$(warning) Yours runs in a sandbox; this one does not')] : []),
+      ]
+    : [];
+  if (spec.type !== 'stdio') return [...replaces, ...sendsFacts(def), trust];
+  const env = envEntries(spec);
   return [
+    ...replaces,
     ...(spec.cwd ? [vscode.l10n.t('$(folder) In {0}', sanitizeLine(spec.cwd))] : []),
-    env ? vscode.l10n.t('$(symbol-variable) Environment: yours, plus {0}', env) : vscode.l10n.t('$(symbol-variable) Environment: yours, nothing added'),
+    env.length || spec.envFile ? vscode.l10n.t('$(symbol-variable) Environment: yours, and') : vscode.l10n.t('$(symbol-variable) Environment: yours, nothing added'),
+    ...env.flatMap((e) =>
+      e.value === null
+        ? [vscode.l10n.t('$(blank) without {0}', visibleLine(e.name))]
+        : rows(`${visibleLine(e.name)}=${visibleLine(e.value)}${e.loadsCode ? ` ${vscode.l10n.t('(changes which code programs load)')}` : ''}`, e.loadsCode ? '$(warning)' : '$(blank)'),
+    ),
+    ...(spec.envFile ? [vscode.l10n.t('$(blank) the variables of the file {0}', visibleLine(spec.envFile))] : []),
+    spec.sandbox ? vscode.l10n.t('$(lock) In a sandbox') : vscode.l10n.t('$(unlock) Not in a sandbox: it can do what you can'),
     trust,
   ];
+}
+
+/** Every header and credential a remote server's launch sends, and where each value comes from. */
+function sendsFacts(def: ServerDefinition): string[] {
+  if (def.spec.type !== 'http') return [];
+  const { sent, files } = httpSends(def.spec);
+  const out: string[] = [];
+  for (const s of sent) {
+    out.push(...rows(`${s.where}: ${visibleLine(s.written)}`, s.envNames.length ? '$(warning)' : '$(key)'));
+    if (s.envNames.length) out.push(vscode.l10n.t('$(blank) sends your environment variable {0} to this server', s.envNames.map(visibleLine).join(', ')));
+  }
+  for (const f of files) out.push(...rows(vscode.l10n.t('{0}: reads the file {1} and sends what it holds', f.where, visibleLine(f.file)), '$(warning)'));
+  const o = def.spec.oauth;
+  if (o) out.push(vscode.l10n.t('$(key) Signs in with OAuth ({0}){1}', o.grant ?? 'authorization_code', o.clientId ? ` ${vscode.l10n.t('as client {0}', visibleLine(o.clientId))}` : ''));
+  if (out.length === 0) out.push(vscode.l10n.t('$(key) Sends no header or credential of its own'));
+  return out;
 }

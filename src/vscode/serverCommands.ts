@@ -29,7 +29,7 @@ export class ServerCommands {
 
   async start(target?: ServerTarget): Promise<void> {
     const name = serverOf(target) ?? (await pickServer(this._deps.pool, vscode.l10n.t('Start which server?'), (c) => !ServerState.isRunning(c.state)));
-    if (name) await this._deps.pool.get(name)?.start();
+    if (name) await this._deps.pool.get(name)?.start({ byUser: true });
   }
 
   async stop(target?: ServerTarget): Promise<void> {

@@ -47,7 +47,13 @@ export function readServerSettings(): ServerSettings {
       warnings.push(...ws.warnings);
     }
   }
-  return { servers: sandboxByDefault([...byName.values()], warnings), errors, warnings };
+  // What the user's own servers would run as (the default sandbox too), to tell a replacement what it replaces.
+  const users = new Map(sandboxByDefault(user.servers, []).map((s) => [s.name, s]));
+  const replacing = (def: ServerDefinition): ServerDefinition => {
+    const mine = def.source === 'workspace' ? users.get(def.name) : undefined;
+    return mine ? { ...def, replaces: { sandboxed: mine.spec.type === 'stdio' && !!mine.spec.sandbox } } : def;
+  };
+  return { servers: sandboxByDefault([...byName.values()], warnings).map(replacing), errors, warnings };
 }
 
 /**

@@ -53,7 +53,7 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
       break;
     case 'stopped':
       item.iconPath = cached ? icon('history', 'descriptionForeground') : icon('circle-large-outline');
-      item.description = cached ? `${vscode.l10n.t('stopped')} · ${cachedCount(tools)}` : vscode.l10n.t('stopped');
+      item.description = state.message ? sanitizeLine(state.message) : cached ? `${vscode.l10n.t('stopped')} · ${cachedCount(tools)}` : vscode.l10n.t('stopped');
       break;
     case 'disabled':
       item.iconPath = icon('circle-slash', 'disabledForeground');

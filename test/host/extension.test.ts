@@ -5,7 +5,7 @@ import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import type { TreeNode } from '../../src/vscode/toolTree';
 import { FIXTURES } from './treeHarness';
-import { allowDestructive, promptOpened, promptShown, until } from './wait';
+import { allowDestructive, promptOpened, promptShown, startAtLaunchPrompt, until } from './wait';
 
 const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
 
@@ -139,24 +139,56 @@ describe('MCP Tool Host in the real extension host', () => {
     assert.equal(before?.state.kind, 'running');
   });
 
-  /** Defines the demo server again as the workspace's "wsdemo", and waits for its launch prompt. */
-  const defineWorkspaceDemo = async () => {
-    const demo = servers().inspect<Record<string, unknown>>('servers')?.globalValue?.demo;
-    const shown = promptShown(api, /^Run server "wsdemo" defined by this workspace\?$/);
-    await setServers({ wsdemo: demo }, vscode.ConfigurationTarget.Workspace);
-    await shown;
+  /** The demo server's entry, as the workspace's "wsdemo" defines it (with `args` after the demo's own). */
+  const workspaceDemo = (...args: string[]) => {
+    const demo = servers().inspect<Record<string, { command: string; args: string[] }>>('servers')?.globalValue?.demo;
+    assert.ok(demo);
+    return { wsdemo: { ...demo, args: [...demo.args, ...args] } };
   };
 
-  it('asks before starting a workspace-defined server; declining leaves it stopped', async () => {
-    await defineWorkspaceDemo();
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+  it('the launch prompt starts on "Do not start", and a key pressed before it could be read never answers it', async () => {
+    const opened = promptOpened(api, /^Run server "wsdemo" defined by this workspace\?$/);
+    const shown = promptShown(api, /^Run server "wsdemo" defined by this workspace\?$/);
+    await setServers(workspaceDemo(), vscode.ConfigurationTarget.Workspace);
+    await opened;
+    // A stray Enter the moment it appears (meant for an editor, a terminal, the prompt before): nothing.
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await shown;
+    assert.deepEqual(api.pool.get('wsdemo')?.state, { kind: 'starting', message: 'Waiting for you to allow it to start' }, 'the stray Enter answered the prompt');
+    // Enter once it reads: the prompt starts on "Do not start".
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await until('wsdemo stopped', () => api.pool.get('wsdemo')?.state.kind === 'stopped');
-    await setServers(undefined, vscode.ConfigurationTarget.Workspace);
+  });
+
+  it('after "Do not start", a change of its file does not ask again; Start asks', async () => {
+    const opened: string[] = [];
+    const listener = api.onDidOpenPrompt((title) => opened.push(title));
+    try {
+      // The repository edits the entry (a new launch): no prompt, and the row says why.
+      await setServers(workspaceDemo('--edited'), vscode.ConfigurationTarget.Workspace);
+      const edited = () => {
+        const spec = api.pool.get('wsdemo')?.definition.spec;
+        return spec?.type === 'stdio' && spec.args.includes('--edited');
+      };
+      await until('the edited wsdemo', edited);
+      await until('wsdemo not started', () => api.pool.get('wsdemo')?.state.kind === 'stopped' && 'message' in api.pool.get('wsdemo')!.state);
+      await new Promise((r) => setTimeout(r, 1000));
+      assert.deepEqual(opened, [], 'the edited file asked again');
+      const row = items().find((i) => i.item.label === 'wsdemo')!;
+      assert.match(String(row.item.description), /^not started: you chose "Do not start"/);
+      // The user starts it: asked again, and it runs.
+      const shown = promptShown(api, /^Run server "wsdemo" defined by this workspace\?$/);
+      const started = vscode.commands.executeCommand('mcpToolHost.startServer', 'wsdemo');
+      await shown;
+      await startAtLaunchPrompt();
+      await started;
+      await until('wsdemo running', () => api.pool.get('wsdemo')?.state.kind === 'running' && api.pool.get('wsdemo')!.tools.length > 0);
+    } finally {
+      listener.dispose();
+    }
   });
 
   it('does not trust annotations of a workspace-defined server', async () => {
-    await defineWorkspaceDemo();
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     await until('wsdemo running', () => api.pool.get('wsdemo')?.state.kind === 'running' && api.pool.get('wsdemo')!.tools.length > 0);
     const row = items().find((i) => i.item.label === 'wsdemo')!;
     const listNotes = items(row.node).find((t) => t.item.label === 'List Notes')!;
@@ -175,7 +207,7 @@ describe('MCP Tool Host in the real extension host', () => {
     await vscode.workspace.fs.writeFile(file, Buffer.from(text));
     await until('filedemo configured', () => api.pool.get('filedemo'));
     await shown;
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await startAtLaunchPrompt();
     await until('filedemo running', () => api.pool.get('filedemo')?.state.kind === 'running' && api.pool.get('filedemo')!.tools.length > 0);
     assert.equal(api.pool.get('filedemo')?.definition.source, 'workspace');
     await vscode.workspace.fs.delete(file);

@@ -45,6 +45,12 @@ function nextTitle(event: vscode.Event<string>, title: RegExp, ms: number): Prom
   });
 }
 
+/** Chooses "Start server" at a workspace server's launch prompt, which starts on "Do not start" (the row below it). */
+export async function startAtLaunchPrompt(): Promise<void> {
+  await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
+  await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+}
+
 /**
  * Allows a destructive call at its approval prompt, which starts on "Deny": up from there to the
  * choice (the items above Deny: Allow once, this tool for the session, always, Edit arguments).

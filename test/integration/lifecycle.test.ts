@@ -83,6 +83,21 @@ describe('server lifecycle (real child processes)', function () {
     assert.ok(!logs.some((l) => l.startsWith('Starting:')));
   });
 
+  it('a launch the user declined earlier is not asked about again by a change: stopped, saying why; their own start asks', async () => {
+    const asked: boolean[] = [];
+    const { c, logs } = connection({ command: process.execPath, args: [DEMO_SERVER] }, {
+      confirmLaunch: async (_d, _shown, _waiting, byUser) => (asked.push(byUser), byUser ? true : { notAsked: 'not started: you chose "Do not start"' }),
+    });
+    open.push(c);
+    await c.start();
+    assert.deepEqual(c.state, { kind: 'stopped', message: 'not started: you chose "Do not start"' });
+    assert.ok(logs.some((l) => l.includes('Start it to be asked again')), logs.join('\n'));
+    assert.ok(!logs.some((l) => l.startsWith('Starting:')), 'it spawned');
+    await c.start({ byUser: true });
+    assert.equal(c.state.kind, 'running');
+    assert.deepEqual(asked, [false, true]);
+  });
+
   it('while the launch prompt waits for the user, the state says so (not a bare "starting"); once allowed it runs', async () => {
     const states: string[] = [];
     const { c } = connection({ command: process.execPath, args: [DEMO_SERVER] }, {

@@ -74,6 +74,22 @@ describe('sandboxed stdio servers (bubblewrap; real processes)', function () {
       assert.equal(fs.readFileSync(path.join(allowed, 'ok.txt'), 'utf8'), 'written by sandbox-probe');
     });
 
+    it(`gives ${who} a minimal environment: none of the user's tokens, but its own env`, async () => {
+      process.env.MCP_TEST_GITHUB_TOKEN = 'ghp_not_for_the_sandbox';
+      try {
+        const h = probeHost(SANDBOX());
+        await h.pool.get('probe')!.start();
+        assert.equal(await probe(h, 'env', 'MCP_TEST_GITHUB_TOKEN', child), 'denied: unset');
+        assert.equal(await probe(h, 'env', 'PATH', child), 'allowed');
+        assert.equal(await probe(h, 'env', 'HOME', child), 'allowed', 'its own env ("HOME") is given');
+        const open = probeHost(undefined);
+        await open.pool.get('probe')!.start();
+        assert.equal(await probe(open, 'env', 'MCP_TEST_GITHUB_TOKEN', child), 'allowed', 'unsandboxed, it inherits everything');
+      } finally {
+        delete process.env.MCP_TEST_GITHUB_TOKEN;
+      }
+    });
+
     it(`allows ${who} all of it without a sandbox`, async () => {
       const h = probeHost(undefined);
       await h.pool.get('probe')!.start();

@@ -48,6 +48,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   const lens = (/** @type {string | RegExp} */ text) => page.locator('.codelens-decoration', { hasText: text }).first();
   const startWorkspaceServer = async (/** @type {string} */ name) => {
     await promptTitle(`Run server "${name}" defined by this workspace?`);
+    await page.waitForTimeout(600); // the launch prompt takes nothing in its first 500 ms
     await promptRow('Start server').click();
   };
   const clickTool = async (/** @type {string} */ name) => {

@@ -103,6 +103,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
         await openView();
         const prompt = quickInput.locator('.quick-input-title', { hasText: 'Run server "wsnotes" defined by this workspace?' });
         await prompt.waitFor({ timeout: 30_000 });
+        await page.waitForTimeout(600); // the launch prompt takes nothing in its first 500 ms
         await quickInput.locator('.monaco-list-row', { hasText: 'Start server' }).click();
         const hideAux = page.locator('.part.auxiliarybar .action-label[aria-label*="Secondary Side Bar"]').filter({ hasNot: page.locator('.codicon-screen-full') });
         if (await hideAux.count()) await hideAux.last().click().catch(() => undefined);

@@ -14,12 +14,21 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
   const { NODE24 } = e2eEnv();
   const demoWs = path.join(runDir, 'ui-demo-ws');
   fs.mkdirSync(path.join(demoWs, '.vscode'), { recursive: true });
+  // The repository sets a variable that changes which code Node loads (harmless here, but shown as one).
   fs.writeFileSync(path.join(demoWs, '.vscode/settings.json'), JSON.stringify({
-    'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] } },
+    'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')], env: { NODE_OPTIONS: '--max-old-space-size=256', DEMO_GREETING: 'hello' } } },
   }, null, 2));
   trustWorkspaceServers(runDir, ['demo']);
+  // The user has a "demo" of their own, sandboxed: the workspace's replaces it (workspace settings win).
+  const userSettingsFile = path.join(runDir, 'ud/User/settings.json');
+  const userSettings = JSON.parse(fs.readFileSync(userSettingsFile, 'utf8'));
+  fs.writeFileSync(userSettingsFile, JSON.stringify({ ...userSettings, 'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')], sandbox: { network: 'none' } } } }, null, 2));
   const emptyWs = path.join(runDir, 'ui-empty-ws');
   fs.mkdirSync(emptyWs, { recursive: true });
+  // A repository's remote server that would send one of the user's environment variables in a header.
+  const remoteWs = path.join(runDir, 'ui-remote-ws');
+  fs.mkdirSync(path.join(remoteWs, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(remoteWs, '.vscode/mcp.json'), JSON.stringify({ servers: { remote: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:MCP_UI_TOKEN}', 'X-Team': 'blue' } } } }, null, 2));
 
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
@@ -70,13 +79,22 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         const detail = await quickInput.innerText();
         // the whole command line, in rows (the last part is the demo server's file; quoted where its path holds a space)
         if (!/demo-server\.js'?\s*$/m.test(detail)) throw new Error(`the prompt does not show the whole command line: ${detail}`);
-        if (!detail.includes('Environment: yours, nothing added')) throw new Error(`the prompt does not say the environment: ${detail}`);
+        // every value it sets, the one that changes which code loads marked; what it replaces, and that it is not sandboxed like the user's
+        for (const fact of ['NODE_OPTIONS=--max-old-space-size=256 (changes which code programs load)', 'DEMO_GREETING=hello', 'It replaces your own server "demo" of your user settings', 'Yours runs in a sandbox; this one does not', 'Not in a sandbox']) {
+          if (!detail.includes(fact)) throw new Error(`the prompt does not say "${fact}": ${detail}`);
+        }
+        // it starts on "Do not start": a hurried Enter never runs a repository's code
+        const active = await quickInput.locator('.monaco-list-row.focused').innerText();
+        if (!active.includes('Do not start')) throw new Error(`the prompt starts on "${active}"`);
         // and the trust it will get: this suite's user settings trust "demo" (a workspace cannot trust itself)
         if (!detail.includes('Tool hints trusted (your mcpToolHost.trustedWorkspaceServers)')) throw new Error(`the prompt does not say the trust the server gets: ${detail}`);
         // while the prompt waits, the server's row says it waits for the user, not "starting…"
         await row(/^demo/).filter({ hasText: 'Waiting for you to allow it to start' }).waitFor({ timeout: 10_000 });
         await shot('workspace-server-launch-prompt');
+        await page.waitForTimeout(600); // the prompt takes nothing in its first 500 ms
         await start.click();
+        // The user's own "demo" goes again: the later checks expect no server of the user's.
+        fs.writeFileSync(userSettingsFile, JSON.stringify(userSettings, null, 2));
       });
 
       await check('the Tools view lists the demo tools with badges', async () => {
@@ -192,6 +210,19 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await add.click();
         await page.getByRole('treeitem', { name: /List Notes/ }).waitFor({ timeout: 30_000 });
         await shot('tree-after-add-demo');
+      });
+
+      await check("a workspace's remote server: the launch prompt shows every header it would send, and which of your variables", async () => {
+        await openWorkbench(cs.url(remoteWs));
+        await openView();
+        await promptTitle('Run server "remote" defined by this workspace?', 30_000);
+        const detail = await quickInput.innerText();
+        for (const fact of ['http://127.0.0.1:9/mcp', 'header Authorization: Bearer ${env:MCP_UI_TOKEN}', 'sends your environment variable MCP_UI_TOKEN to this server', 'header X-Team: blue']) {
+          if (!detail.includes(fact)) throw new Error(`the prompt does not say "${fact}": ${detail}`);
+        }
+        await shot('workspace-remote-launch-prompt');
+        await page.keyboard.press('Escape');
+        await row(/^remote/).filter({ hasText: 'stopped' }).waitFor({ timeout: 10_000 });
       });
   }, async () => {
     await browser.close();

@@ -6,7 +6,8 @@ import type { StdioLaunch } from '../transport/commandLine';
 import type { ResolvedOAuth } from './oauthConfig';
 import { loadHeavy } from '../lazy/load';
 import type { SandboxSettings } from './sandboxConfig';
-import type { ServerDefinition } from './serverConfig';
+import { httpSends } from './launchReview';
+import type { HttpServerSpec, ServerDefinition } from './serverConfig';
 import { inputIds, substitute, type VariableContext } from './variables';
 
 /** A launch with every variable resolved: what actually runs or is contacted. */
@@ -48,11 +49,29 @@ export function inputSecretKey(def: ServerDefinition, id: string): string {
 }
 
 /**
- * Resolves a definition into what actually runs: variables substituted everywhere, the
- * environment built as the host's full environment overlaid with `env` (null removes), and
- * `cwd` defaulting to the first workspace folder.
+ * What a workspace's definition of a remote server may take from the user's environment:
+ * `shown` where the launch prompt shows each `${env:NAME}` and where it goes before anything is
+ * sent (VS Code), `refused` where nothing asks (the CLI, unless the file is the user's own).
  */
-export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): ResolvedLaunch {
+export interface LaunchPolicy {
+  readonly envInWorkspaceRequests: 'shown' | 'refused';
+}
+
+/**
+ * The variables a sandboxed server gets from the host's environment (issue 31): enough to run a
+ * program and find its tools, nothing that is usually a secret (tokens, keys, proxy credentials).
+ * Its own `env` comes on top.
+ */
+const SANDBOX_ENV = /^(PATH|HOME|USER|LOGNAME|SHELL|TERM|COLORTERM|LANG|LANGUAGE|LC_\w+|TZ|TMPDIR|TEMP|TMP|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|SYSTEMROOT|WINDIR|COMSPEC|PATHEXT)$/;
+
+/**
+ * Resolves a definition into what actually runs: variables substituted everywhere, the
+ * environment built as the host's full environment (a sandboxed server: SANDBOX_ENV of it)
+ * overlaid with `env` (null removes), and `cwd` defaulting to the first workspace folder.
+ * A workspace's definition may read files only inside the workspace, and send the user's
+ * environment to a remote server only as `policy` says.
+ */
+export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, policy: LaunchPolicy = { envInWorkspaceRequests: 'refused' }): ResolvedLaunch {
   const sub = (value: string, where: string) => {
     try {
       return substitute(value, ctx);
@@ -62,21 +81,33 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
   };
   const spec = def.spec;
   const secrets = requiredInputs(def).map((id) => ctx.inputs?.[id]).filter((v): v is string => !!v);
+  const fail = (message: string): never => {
+    throw new ConfigError(def.name, message);
+  };
+  // A repository's file names files of the repository: not the user's keys elsewhere (issue 31).
+  const settingsFile = (file: string, where: string) => {
+    const resolved = path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), file);
+    if (def.source === 'workspace' && !insideFolders(resolved, ctx.workspaceFolders)) {
+      fail(`"${where}" names "${resolved}", outside the workspace: a workspace's server may read only the workspace's own files. To use a file elsewhere, define the server in your own settings.`);
+    }
+    return resolved;
+  };
   if (spec.type === 'http') {
+    // Before anything else is resolved or asked for: what it would read and send from outside the workspace.
+    for (const f of httpSends(spec).files) settingsFile(sub(f.file, f.where), f.where);
+    if (def.source === 'workspace' && policy.envInWorkspaceRequests === 'refused') refuseEnvInRequests(spec, fail);
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.headers)) headers[k] = sub(v, `headers.${k}`);
-    const fail = (message: string): never => {
-      throw new ConfigError(def.name, message);
-    };
-    const readFile = (file: string, where: string) => readSettingsFile(path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), file), where, fail);
+    const readFile = (file: string, where: string) => readSettingsFile(settingsFile(file, where), where, fail);
     const oauth = spec.oauth && loadHeavy().resolveOAuth(spec.oauth, sub, readFile, fail);
     // Header values are credentials more often than not: mask them everywhere too.
     return { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers), ...(oauth?.secrets ?? [])] };
   }
   const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined) env[k] = v;
+  const box = spec.sandbox || undefined;
+  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined && (!box || SANDBOX_ENV.test(k))) env[k] = v;
   if (spec.envFile !== undefined) {
-    const file = path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), sub(spec.envFile, 'envFile'));
+    const file = settingsFile(sub(spec.envFile, 'envFile'), 'envFile');
     let text: string;
     try {
       text = fs.readFileSync(file, 'utf8');
@@ -90,7 +121,6 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
     else env[k] = sub(v, `env.${k}`);
   }
   const cwd = spec.cwd !== undefined ? path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), sub(spec.cwd, 'cwd')) : ctx.workspaceFolders[0]?.path;
-  const box = spec.sandbox || undefined;
   // A leading `~` stays for the sandbox to read as the server's HOME (transport/sandbox.ts), not this process's.
   const paths = (list: readonly string[], key: string) => list.map((p, i) => (/^~([/\\]|$)/.test(p) ? '~' + sub(p.slice(1), `sandbox.filesystem.${key}[${i}]`) : sub(p, `sandbox.filesystem.${key}[${i}]`)));
   const sandbox = box && { ...box, filesystem: { denyRead: paths(box.filesystem.denyRead, 'denyRead'), allowWrite: paths(box.filesystem.allowWrite, 'allowWrite'), denyWrite: paths(box.filesystem.denyWrite, 'denyWrite') } };
@@ -100,6 +130,39 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext): Reso
     ...(sandbox && { sandbox }),
     secrets,
   };
+}
+
+/** A workspace's http definition that would send the user's environment, where nothing shows it first: refused, naming what and where. */
+function refuseEnvInRequests(spec: HttpServerSpec, fail: (message: string) => never): void {
+  const sends = httpSends(spec).sent.filter((s) => s.envNames.length > 0);
+  if (sends.length === 0) return;
+  const what = sends.map((s) => `${s.envNames.join(', ')} (${s.where})`).join('; ');
+  fail(`this workspace's definition would send your environment variables ${what} to ${originOf(spec.url)}: a repository's file may not send your environment to a remote server unasked. Give the value as \${input:id} (asked once, kept for this file), or use the file as your own (the CLI: --trust-config).`);
+}
+
+/** The scheme, host and port of a URL as written, for a message (the whole URL may carry variables). */
+function originOf(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}
+
+/** Whether `file` (symbolic links followed where it exists) is inside one of the folders (theirs followed too). */
+function insideFolders(file: string, folders: readonly { readonly path: string }[]): boolean {
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return path.resolve(p);
+    }
+  };
+  const target = real(file);
+  return folders.some((f) => {
+    const relative = path.relative(real(f.path), target);
+    return relative === '' || (relative !== '..' && !relative.startsWith(`..${path.sep}`) && !path.isAbsolute(relative));
+  });
 }
 
 /** A file a setting names (a key, a token): its text, or a ConfigError naming the setting and why, never the contents. */

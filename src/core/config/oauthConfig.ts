@@ -164,10 +164,15 @@ export function resolveOAuth(s: OAuthSettings, sub: (value: string, where: strin
     ...optional('clientSecret', value(s.idp.clientSecret, 'idp.clientSecret')),
     idToken: value(s.idp.idToken, 'idp.idToken') ?? readFile(value(s.idp.idTokenFile, 'idp.idTokenFile')!, 'oauth.idp.idTokenFile').trim(),
   };
-  if (idp && !/^https?:\/\/[^/]/i.test(idp.tokenEndpoint)) fail(`"oauth.idp.tokenEndpoint" must be an http(s) URL (got "${idp.tokenEndpoint}").`);
+  // Credentials go to these endpoints: never in clear text over a network (issue 31).
+  if (idp) checkEndpoint(idp.tokenEndpoint, 'oauth.idp.tokenEndpoint', fail);
+  const issuer = value(s.issuer, 'issuer');
+  if (issuer !== undefined) checkEndpoint(issuer, 'oauth.issuer', fail);
+  // An ID token is a JWT (OpenID Connect Core 2): a file of another shape (a key, a password file) is never sent.
+  if (idp && !isJwt(idp.idToken)) fail(`the ID token (${s.idp?.idToken !== undefined ? '"oauth.idp.idToken"' : '"oauth.idp.idTokenFile"'}) is not a JWT (three base64url parts separated by dots), so it is not sent.`);
   const assertion = value(s.assertion, 'assertion') ?? (s.assertionFile === undefined ? undefined : readFile(value(s.assertionFile, 'assertionFile')!, 'oauth.assertionFile').trim());
   // A JWT is three base64url parts (RFC 7519); anything else would only be refused by the server, after a round trip.
-  if (assertion !== undefined && !/^[\w-]+\.[\w-]+\.[\w-]*$/.test(assertion)) {
+  if (assertion !== undefined && !isJwt(assertion)) {
     fail(`the workload token (${s.assertion !== undefined ? '"oauth.assertion"' : '"oauth.assertionFile"'}) is not a JWT (three base64url parts separated by dots).`);
   }
   const oauth: ResolvedOAuth = {
@@ -178,12 +183,28 @@ export function resolveOAuth(s: OAuthSettings, sub: (value: string, where: strin
     ...optional('privateKey', privateKey),
     ...optional('signingAlgorithm', s.signingAlgorithm),
     ...optional('scope', value(s.scope, 'scope')),
-    ...optional('issuer', value(s.issuer, 'issuer')),
+    ...optional('issuer', issuer),
     ...(idp && { idp }),
     ...optional('assertion', assertion),
   };
   const secrets = [oauth.clientSecret, oauth.privateKey, idp?.clientSecret, idp?.idToken, assertion].filter((v): v is string => v !== undefined);
   return { oauth, secrets };
+}
+
+const isJwt = (text: string) => /^[\w-]+\.[\w-]+\.[\w-]*$/.test(text);
+
+/** An endpoint credentials are sent to: https, or http to this machine only (a local test server). */
+function checkEndpoint(url: string, key: string, fail: (m: string) => never): void {
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  const loopback = parsed !== undefined && /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/i.test(parsed.hostname);
+  if (!parsed || !(parsed.protocol === 'https:' || (parsed.protocol === 'http:' && loopback))) {
+    fail(`"${key}" must be an https URL (plain http only to this machine: localhost, 127.0.0.1, [::1]); got "${url}".`);
+  }
 }
 
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {

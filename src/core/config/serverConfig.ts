@@ -48,6 +48,12 @@ export interface ServerDefinition {
   readonly declaredIn?: DeclaredIn;
   /** The `inputs` its file declares: how to ask for each `${input:id}`. */
   readonly inputs?: readonly InputSpec[];
+  /**
+   * A workspace's definition that takes the place of the user's own server of the same name
+   * (workspace settings win over user settings): the launch prompt says so, and whether the
+   * user's ran in a sandbox.
+   */
+  readonly replaces?: { readonly sandboxed: boolean };
 }
 
 /** Where definitions were declared: `id` tells places apart (a path), `label` names it for the user. */

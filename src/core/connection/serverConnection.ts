@@ -40,8 +40,12 @@ export interface ConnectionDeps {
   /** How long `initialize` may take (default HANDSHAKE_TIMEOUT_MS). */
   readonly handshakeTimeoutMs?: number;
   readonly toolCache?: ToolCache;
-  /** Asked before a launch runs (workspace-defined servers); false leaves the server stopped. */
-  readonly confirmLaunch?: (def: ServerDefinition, shownLaunch: string, waiting: (message: string) => void) => Promise<boolean>;
+  /**
+   * Asked before a launch runs (workspace-defined servers); false leaves the server stopped, and so
+   * does `notAsked` (the user said "Do not start" before and did not ask since; `byUser` says a
+   * start is the user's own, which asks again): its text is the server row's.
+   */
+  readonly confirmLaunch?: (def: ServerDefinition, shownLaunch: string, waiting: (message: string) => void, byUser: boolean) => Promise<boolean | { readonly notAsked: string }>;
   readonly restartPolicy?: RestartPolicy;
   /** Signing in to remote servers that require OAuth (browser, secrets); without it a 401 is a plain error. */
   readonly oauth?: OAuthHost;
@@ -152,15 +156,18 @@ export class ServerConnection implements Disposable {
     this._definition = definition;
   }
 
-  /** Starts the server (a start the user asked for: the crash count begins again). */
-  async start(): Promise<void> {
+  /**
+   * Starts the server (the crash count begins again). `byUser`: the user asked for this start
+   * (Start, Restart, Run Doctor), not a configuration change: a launch they declined asks again.
+   */
+  async start(options: { readonly byUser?: boolean } = {}): Promise<void> {
     if (ServerState.isActive(this._state)) return;
     clearTimeout(this._restartTimer);
     this._restarts.reset();
-    await this._launch(false);
+    await this._launch(false, options.byUser === true);
   }
 
-  private async _launch(automatic: boolean): Promise<void> {
+  private async _launch(automatic: boolean, byUser = false): Promise<void> {
     if (this._definition.disabled) return this._setState(ServerState.disabled);
     const generation = ++this._generation;
     this._setState(ServerState.starting);
@@ -172,8 +179,13 @@ export class ServerConnection implements Disposable {
       const shown = maskSecrets(describeLaunch(launch), launch.secrets);
       // A prompt that waits for the user says so on the server's row, instead of "starting…".
       const waiting = (message: string) => generation === this._generation && this._setState({ kind: 'starting', message });
-      if (this._deps.confirmLaunch && !(await this._deps.confirmLaunch(this._definition, shown, waiting))) {
+      const answer = this._deps.confirmLaunch ? await this._deps.confirmLaunch(this._definition, shown, waiting, byUser) : true;
+      if (answer !== true) {
         if (generation !== this._generation) return;
+        if (answer !== false) {
+          this._log.warn('Not started: you chose "Do not start" for this workspace-defined server, and its file changed since. Start it to be asked again.');
+          return this._setState({ kind: 'stopped', message: answer.notAsked });
+        }
         this._log.warn('Not started: running this workspace-defined server was declined.');
         return this._setState(ServerState.stopped);
       }
@@ -262,9 +274,10 @@ export class ServerConnection implements Disposable {
     this._setState(this._definition.disabled ? ServerState.disabled : ServerState.stopped);
   }
 
+  /** Stops and starts the server: the user's own start (Restart). */
   async restart(): Promise<void> {
     await this.stop();
-    await this.start();
+    await this.start({ byUser: true });
   }
 
   /** Resolves once the listing under way (if any) has ended: a server that just started may still be listing. */

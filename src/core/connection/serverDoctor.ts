@@ -64,7 +64,7 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
   const sandbox = launch.type === 'stdio' && launch.sandbox ? await loadHeavy().sandboxFacts(loadHeavy().describeSandbox(launch.sandbox)) : undefined;
 
   const started = performance.now();
-  await connection.start();
+  await connection.start({ byUser: true }); // the user asked for the check: a declined launch asks again
   const ms = Math.round(performance.now() - started);
   const state = connection.state;
   const found = connection.facts; // what the start found out, as values

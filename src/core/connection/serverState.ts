@@ -1,6 +1,10 @@
 /** The life of one server connection, as the UI shows it. */
 export type ServerState =
-  | { readonly kind: 'stopped' }
+  | {
+      readonly kind: 'stopped';
+      /** Why it was not started, when it was not the user's own stop ("not started: you chose …"). */
+      readonly message?: string;
+    }
   | { readonly kind: 'disabled' }
   | {
       readonly kind: 'starting';
@@ -30,7 +34,7 @@ export namespace ServerState {
   export const starting: ServerState = { kind: 'starting' };
 
   export function label(state: ServerState): string {
-    if (state.kind === 'starting' && state.message) return `starting: ${state.message}`;
+    if ((state.kind === 'starting' || state.kind === 'stopped') && state.message) return `${state.kind}: ${state.message}`;
     return state.kind === 'error' ? `error: ${state.message}` : state.kind;
   }
 

@@ -1,0 +1,75 @@
+import type { HttpServerSpec, StdioServerSpec } from './serverConfig';
+
+/**
+ * Environment variables that change which code a program loads or runs, as the runtimes and tools
+ * that start MCP servers honour them: the dynamic loader, Node and npm/npx, Python and uv/pip,
+ * Ruby, Perl, Java, .NET, shells, git. A workspace that sets one can run its own code inside any
+ * server (`NODE_OPTIONS=--require ./evil.js`): the launch prompt shows their values, marked.
+ */
+const CODE_LOADING = /^(LD_PRELOAD|LD_LIBRARY_PATH|LD_AUDIT|DYLD_\w+|NODE_OPTIONS|NODE_PATH|NODE_LOADER|npm_config_\w+|NPM_CONFIG_\w+|COREPACK_\w+|PYTHONPATH|PYTHONHOME|PYTHONSTARTUP|PYTHONUSERBASE|PYTHONINSPECT|PIP_\w+|UV_\w+|RUBYOPT|RUBYLIB|GEM_PATH|GEM_HOME|BUNDLE_GEMFILE|PERL5OPT|PERL5LIB|PERLLIB|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|CLASSPATH|DOTNET_STARTUP_HOOKS|CORECLR_PROFILER\w*|BASH_ENV|ENV|ZDOTDIR|PROMPT_COMMAND|PATH|GIT_SSH_COMMAND|GIT_EXEC_PATH|GIT_CONFIG_\w+|DENO_\w+|BUN_\w+)$/i;
+
+/** Whether setting this variable changes which code a program loads (CODE_LOADING). */
+export function loadsCode(name: string): boolean {
+  return CODE_LOADING.test(name);
+}
+
+const VARIABLE = /\$\{(env|input):([^}]+)\}/g;
+
+/** One variable of the environment a launch sets, as written. */
+export interface EnvEntry {
+  readonly name: string;
+  /** The value as written (variables not substituted); null: removed from the inherited environment. */
+  readonly value: string | null;
+  readonly loadsCode: boolean;
+}
+
+/** The variables a stdio launch sets or removes, code-loading ones first. */
+export function envEntries(spec: StdioServerSpec): EnvEntry[] {
+  const entries = Object.entries(spec.env).map(([name, value]) => ({ name, value, loadsCode: loadsCode(name) }));
+  return [...entries.filter((e) => e.loadsCode), ...entries.filter((e) => !e.loadsCode)];
+}
+
+/** Something an http launch sends: a header, or a credential of its `oauth` entry, and where each value comes from. */
+export interface SentValue {
+  /** Where it goes: `header Authorization`, `oauth.clientSecret`, `url`. */
+  readonly where: string;
+  /** The value as written: variables as `${env:NAME}` / `${input:id}`. */
+  readonly written: string;
+  /** The user's environment variables it sends. */
+  readonly envNames: readonly string[];
+}
+
+/** The local files an http launch reads and sends (key files, token files), by setting. */
+export interface ReadFile {
+  readonly where: string;
+  readonly file: string;
+}
+
+/** Everything an http launch sends beyond the request itself, and the files it reads for it. */
+export function httpSends(spec: HttpServerSpec): { sent: SentValue[]; files: ReadFile[] } {
+  const sent: SentValue[] = [];
+  const add = (where: string, written: string | undefined) => written !== undefined && sent.push({ where, written, envNames: envNamesIn(written) });
+  if (envNamesIn(spec.url).length) add('url', spec.url);
+  for (const [name, value] of Object.entries(spec.headers)) add(`header ${name}`, value);
+  const o = spec.oauth;
+  const files: ReadFile[] = [];
+  if (o) {
+    add('oauth.clientSecret', o.clientSecret);
+    add('oauth.privateKey', o.privateKey);
+    add('oauth.assertion', o.assertion);
+    add('oauth.idp.clientSecret', o.idp?.clientSecret);
+    add('oauth.idp.idToken', o.idp?.idToken);
+    for (const [where, file] of [['oauth.privateKeyFile', o.privateKeyFile], ['oauth.assertionFile', o.assertionFile], ['oauth.idp.idTokenFile', o.idp?.idTokenFile]] as const) {
+      if (file !== undefined) files.push({ where, file });
+    }
+    for (const [where, value] of [['oauth.clientId', o.clientId], ['oauth.issuer', o.issuer], ['oauth.scope', o.scope], ['oauth.idp.tokenEndpoint', o.idp?.tokenEndpoint], ['oauth.idp.clientId', o.idp?.clientId], ['oauth.clientMetadataUrl', o.clientMetadataUrl]] as const) {
+      if (value !== undefined && envNamesIn(value).length) add(where, value);
+    }
+  }
+  return { sent, files };
+}
+
+/** The `${env:NAME}` names in a value, in order, once each. */
+export function envNamesIn(value: string): string[] {
+  return [...new Set([...value.matchAll(VARIABLE)].filter((m) => m[1] === 'env').map((m) => m[2]))];
+}
