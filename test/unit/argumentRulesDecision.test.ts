@@ -188,6 +188,26 @@ describe('argument rules: the decision and why', () => {
     assert.equal(decide(dev, call({ branch: ['dev', 'test', 'dev'] }, { tool: 'delete_branch' })).kind, 'allow');
   });
 
+  it('a list of objects: "/files/-/path" reads every file\'s path as a list (an index reads one file only)', () => {
+    const edits = rules('user', { name: 'project edits', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/files/-/path', under: '/srv/p' }] });
+    const keys = rules('user', { name: 'no keys', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/files/-/path', glob: '**/*.pem' }] });
+    const files = (...paths: (string | undefined)[]) => call({ files: paths.map((p) => (p === undefined ? { content: 'x' } : { path: p, content: 'x' })) });
+    assert.equal(decide(edits, files('/srv/p/a', '/srv/p/b')).kind, 'allow');
+    assert.equal(decide(edits, files('/srv/p/a', '/etc/passwd')).kind, 'none', 'the second file is read too');
+    assert.equal(decide(edits, files('/srv/p/a', undefined)).kind, 'none', 'a file without a path is not under the folder');
+    assert.equal(decide(edits, call({ files: [] })).kind, 'none');
+    assert.equal(decide(keys, files('/srv/p/a', '/srv/p/k.pem')).kind, 'deny', 'any file is enough for a deny');
+    assert.equal(decide(keys, files('/srv/p/a', undefined)).kind, 'none');
+    assert.equal(decide(keys, call({ files: [] })).kind, 'deny', 'an empty list is not read');
+    const nested = rules('user', { name: 'nested', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/groups/-/files/-/path', glob: '**/*.pem' }] });
+    assert.equal(decide(nested, call({ groups: [{ files: [{ path: '/a' }] }, { files: [{ path: '/b' }, { path: '/c.pem' }] }] })).kind, 'deny', 'each "-" reads every item, flattened');
+    assert.equal(decide(nested, call({ groups: [{ files: [{ path: '/a' }] }, { files: [{ path: '/b' }] }] })).kind, 'none');
+    const dashKey = rules('user', { name: 'dash', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/opts/-', equals: 1 }] });
+    assert.equal(decide(dashKey, call({ opts: { '-': 1 } })).kind, 'allow', 'in an object "-" is an ordinary key');
+    const first = rules('user', { name: 'first only', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/files/0/path', under: '/srv/p' }] });
+    assert.equal(decide(first, files('/srv/p/a', '/etc/passwd')).kind, 'allow', 'an index names one value, as documented');
+  });
+
   it('nested values by JSON pointer; a pointer does not reach the prototype', () => {
     const dry = rules('user', { name: 'dry runs', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/options/dryRun', equals: true }, { pointer: '/files/0/name', prefix: 'tmp-' }] });
     assert.equal(decide(dry, call({ options: { dryRun: true }, files: [{ name: 'tmp-1' }] })).kind, 'allow');

@@ -1,5 +1,5 @@
 import type { RuleCondition } from './argumentRules';
-import { valueAt } from './jsonPointer';
+import { reach } from './jsonPointer';
 import { segmentsMatch } from './ruleGlobs';
 import { isUnder, keyOf, readPath, ruleFolder, segmentsBelow, type PathPlace, type PathReading, type PathSystem } from './rulePaths';
 import { canonicalJson } from './toolPin';
@@ -69,7 +69,10 @@ export function costOf(condition: RuleCondition): number {
  */
 export function testCondition(condition: RuleCondition, args: Record<string, unknown>, place: MatchPlace | PathMemo): ConditionResult {
   const memo = place instanceof PathMemo ? place : new PathMemo(place);
-  const value = valueAt(args, condition.pointer);
+  const reached = reach(args, condition.pointer);
+  // `/files/-/path`: every item's value, as a list (an item without one does not match).
+  if (reached.each) return testEach(reached.values, (v) => (v === undefined ? NO : testValue(condition.test, v, memo)));
+  const value = reached.value;
   if (value === undefined) return NO;
   return Array.isArray(value) ? testEach(value, (v) => testValue(condition.test, v, memo)) : testValue(condition.test, value, memo);
 }

@@ -101,12 +101,13 @@ export function readPath(value: string, sys: PathSystem, place: PathPlace): Path
  * (`/proc/self`), or `undefined`. `path` is an absolute POSIX path without `.` or `..` segments.
  */
 export function processPlace(path: string, caseInsensitive: boolean): string | undefined {
-  const [top, name] = (caseInsensitive ? path.toLowerCase() : path).split('/').filter((s) => s !== '');
-  if (name === undefined) return undefined;
-  if (top === 'proc' && (name === 'self' || name === 'thread-self' || /^\d+$/.test(name))) return `/proc/${name}`;
-  if (top === 'dev' && ['fd', 'stdin', 'stdout', 'stderr', 'tty'].includes(name)) return `/dev/${name}`;
-  return undefined;
+  // Anchored, so a walk that checks each step reads only the start of a long path.
+  const found = (caseInsensitive ? PROCESS_PLACE_ANY_CASE : PROCESS_PLACE).exec(path);
+  return found ? `/${found[1].replace(/\/+/g, '/').toLowerCase()}` : undefined;
 }
+
+const PROCESS_PLACE = /^\/+(proc\/+(?:self|thread-self|\d+)|dev\/+(?:fd|stdin|stdout|stderr|tty))(?=\/|$)/;
+const PROCESS_PLACE_ANY_CASE = new RegExp(PROCESS_PLACE.source, 'i');
 
 /**
  * Why a folder or glob written in a rule can never be compared with, or `undefined`: its folder
