@@ -90,6 +90,8 @@ function itemOf(choice: ArgumentChoice, value: string): ChoiceItem {
       return { choice, label: `$(folder) ${vscode.l10n.t('Under its folder {0}', sanitizeLine(choice.folder))}`, detail: vscode.l10n.t('That folder and everything below it, compared as real paths (symbolic links and ".." followed).') };
     case 'equals':
       return { choice, label: `$(symbol-constant) ${vscode.l10n.t('Exactly this value: {0}', value)}` };
+    case 'each-of':
+      return { choice, label: `$(list-flat) ${vscode.l10n.t('Each value one of: {0}', value)}`, detail: vscode.l10n.t('A list is read value by value: the rule holds when every value sent is one of these.') };
     case 'at-most':
       return { choice, label: `$(arrow-down) ${vscode.l10n.t('At most {0}', value)}` };
     case 'at-least':

@@ -161,6 +161,11 @@ describe('the Rules and Approvals view and What Would Happen', () => {
       { tool: 'delete_branch', args: { repo: { branch: 'release' } }, kind: 'denied', sentence: /^denied by rule 'never main' \(workspace settings\)/, says: 'It is denied' },
       { tool: 'run_query', args: { sql: 'select * from notes' }, kind: 'asks', sentence: /^asks: needs approval by rule 'queries' \(user settings\): check the SQL; /, says: "No \"always allow\" is offered: a grant would not outweigh this." },
       { tool: 'write_file', args: { path: '/tmp/elsewhere.txt' }, kind: 'asks', sentence: /^asks: /, says: 'It asks you first. The approval prompt gives these reasons:\n- ' },
+      // The extension host reads /proc/self/root as its own root, the server as its own: the allow 'project files'
+      // cannot tell (it allowed this before), and the deny on the same argument applies, saying why.
+      { tool: 'write_file', args: { path: `/proc/self/root${folder}/src/a.ts` }, kind: 'denied', sentence: /^denied by rule 'no env files' \(user settings\): secrets live there; \/path names ".*", whose meaning depends on the process that opens it \("\/proc\/self"\): the server opens it in its own process, so no rule can judge it, and a rule that restricts applies when it cannot tell/, says: 'It is denied' },
+      // A list is read value by value: one value that matches is enough for a deny.
+      { tool: 'delete_branch', args: { repo: { branch: ['dev', 'main'] } }, kind: 'denied', sentence: /^denied by rule 'never main' \(workspace settings\): \/repo\/branch is a list, and its value 1 \("main"\) matches/, says: 'It is denied' },
     ];
     for (const c of cases) {
       const request = { server: 'tools', tool: c.tool, args: c.args };

@@ -32,9 +32,9 @@ describe('argument rules in the call pipeline', function () {
   const received = () => (fs.existsSync(callsFile) ? fs.readFileSync(callsFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { tool: string; args: Record<string, unknown> }) : []);
 
   const audited: AuditRecord[] = [];
-  async function host(inputs: RuleInput[], options: { answer?: (r: ApprovalRequest) => ApprovalDecision; bindings?: RuleBindings; description?: string; approveAll?: boolean } = {}) {
+  async function host(inputs: RuleInput[], options: { answer?: (r: ApprovalRequest) => ApprovalDecision; bindings?: RuleBindings; description?: string; approveAll?: boolean; writes?: boolean } = {}) {
     if (options.description) fs.writeFileSync(path.join(dir, 'description.txt'), options.description);
-    const env = { CALLS_FILE: callsFile, DESCRIPTION_FILE: path.join(dir, 'description.txt') };
+    const env = { CALLS_FILE: callsFile, DESCRIPTION_FILE: path.join(dir, 'description.txt'), ...(options.writes && { WRITES: '1' }) };
     const set = new RuleSet(() => inputs);
     assert.deepEqual(set.problems.map((p) => p.message), [], 'the rules of these tests are written right');
     const h = makeHost({ tools: node(SERVER, { env, cwd: project }) }, 'deny', {
@@ -121,6 +121,59 @@ describe('argument rules in the call pipeline', function () {
     assert.equal((await h.pipeline.call({ server: 'tools', tool: 'delete_branch', args: { repo: { branch: 'main' } }, origin: 'chat' })).kind, 'denied');
     assert.equal((await h.pipeline.call({ server: 'tools', tool: 'delete_branch', args: { repo: { branch: 'feature' } }, origin: 'chat' })).kind, 'ok');
     assert.equal(h.approvals.length, 1, 'the feature branch asked as a destructive call does');
+  });
+
+  it('/proc/self/cwd is the server\'s folder, not the host\'s: an allow under the host\'s folder asks (and says why) instead of writing in the server\'s folder', async () => {
+    // The attack: the host (this process) resolves /proc/self/cwd to its own folder, under the allow;
+    // the server opens it in its own process, and writes into its own folder.
+    const hostFolder = process.cwd();
+    assert.ok(!hostFolder.startsWith(project), 'the host runs elsewhere than the server');
+    const h = await host([user([{ name: 'host folder', server: 'tools', tool: 'write_file', when: [{ pointer: '/path', under: hostFolder }], effect: 'allow' }])], { writes: true });
+    const request = { server: 'tools', tool: 'write_file', args: { path: '/proc/self/cwd/victim.txt', content: 'overwritten' } };
+    const forecast = h.pipeline.forecast(request);
+    assert.equal(forecast.kind, 'asks', forecast.sentence);
+    const why = /rule 'host folder' \(user settings\) does not allow it: \/path names "\/proc\/self\/cwd\/victim\.txt", whose meaning depends on the process that opens it \("\/proc\/self"\)/;
+    assert.match(forecast.sentence, why, 'What Would Happen and explain say why');
+    const outcome = await h.pipeline.call({ ...request, origin: 'chat' });
+    assert.equal(outcome.kind, 'denied', 'it asked, and the scripted user said no');
+    assert.equal(h.approvals.length, 1);
+    assert.match(h.approvals[0].reasons.join('\n'), why, 'the prompt says why the allow did not hold');
+    assert.ok(!fs.existsSync(path.join(project, 'victim.txt')), 'nothing was written in the server\'s folder');
+    assert.deepEqual(received(), []);
+  });
+
+  it('a deny under the server\'s folder holds for /proc/self/cwd, a file URL of it, ".." up to it and a symlink into it, with no prompt', async () => {
+    fs.symlinkSync('/proc/self/cwd', path.join(dir, 'its-cwd'));
+    const depth = project.split('/').length;
+    const h = await host([user([{ name: 'server folder', server: 'tools', tool: 'write_file', when: [{ pointer: '/path', under: '${workspaceFolder}' }], effect: 'deny', reason: 'the server\'s own files' }])], { answer: () => 'allow-once', writes: true });
+    for (const value of ['/proc/self/cwd/key', 'file:///proc/self/cwd/key', `${dir}/${'../'.repeat(depth)}proc/self/cwd/key`, path.join(dir, 'its-cwd', 'key'), '/dev/fd/../../proc/self/cwd/key']) {
+      const outcome = await h.pipeline.call({ server: 'tools', tool: 'write_file', args: { path: value, content: 'overwritten' }, origin: 'chat' });
+      assert.equal(outcome.kind === 'denied' && outcome.rule?.replace(/:.*/, ''), "denied by rule 'server folder' (user settings)", `${value}: ${JSON.stringify(outcome)}`);
+    }
+    assert.equal(h.approvals.length, 0, 'a deny is not a question');
+    assert.ok(!fs.existsSync(path.join(project, 'key')), 'the server wrote nothing in its folder');
+    assert.deepEqual(received(), []);
+  });
+
+  it('a list argument is read value by value: ["dev", "main"] is denied by a deny of ["main", "master"]; an allow of ["dev", "test"] asks', async () => {
+    const h = await host(
+      [
+        user([{ name: 'dev branches', server: 'tools', tool: 'delete_branch', when: [{ pointer: '/repo/branch', in: ['dev', 'test'] }], effect: 'allow' }]),
+        { scope: 'workspace', source: 'workspace settings', raw: [{ name: 'keep main', server: '*', tool: 'delete_*', when: [{ pointer: '/repo/branch', in: ['main', 'master'] }], effect: 'deny' }] },
+      ],
+      { answer: () => 'allow-once' },
+    );
+    const both = { server: 'tools', tool: 'delete_branch', args: { repo: { branch: ['dev', 'main'] } } };
+    assert.equal(h.pipeline.forecast(both).kind, 'denied');
+    const outcome = await h.pipeline.call({ ...both, origin: 'chat' });
+    assert.equal(outcome.kind === 'denied' && outcome.rule, 'denied by rule \'keep main\' (workspace settings): /repo/branch is a list, and its value 1 ("main") matches: a deny or ask holds when any value of a list does [destructive]');
+    assert.equal(h.approvals.length, 0);
+    assert.deepEqual(received(), [], 'main was not deleted');
+    assert.equal((await h.pipeline.call({ server: 'tools', tool: 'delete_branch', args: { repo: { branch: ['dev', 'test'] } }, origin: 'chat' })).kind, 'ok');
+    assert.equal(h.approvals.length, 0, 'every value allowed: it ran without asking');
+    assert.equal((await h.pipeline.call({ server: 'tools', tool: 'delete_branch', args: { repo: { branch: ['dev', 'release'] } }, origin: 'chat' })).kind, 'ok');
+    assert.equal(h.approvals.length, 1, 'one value not allowed: it asked');
+    assert.match(h.approvals[0].reasons.join('\n'), /rule 'dev branches' \(user settings\) does not allow it: \/repo\/branch is a list, and its value 1 \("release"\) does not match/);
   });
 
   it('an edit in the prompt is judged again: editing the path to a denied one is denied', async () => {

@@ -23,10 +23,10 @@ describe('argument rules in the CLI (node dist/cli.js, a server that records its
   let config: string;
 
   /** Runs the built CLI, stdin a pipe (not a terminal), with its own state folder and no policy file but `env`'s. */
-  function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<Run> {
+  function cli(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; config?: string } = {}): Promise<Run> {
     const env: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: state, ...options.env };
     if (options.env?.MCP_TOOL_HOST_POLICY_FILE === undefined) delete env.MCP_TOOL_HOST_POLICY_FILE;
-    return runCli([...args, '--config', config], { cwd: options.cwd ?? dir, env });
+    return runCli([...args, '--config', options.config ?? config], { cwd: options.cwd ?? dir, env });
   }
   /** A rules file in the test folder. */
   const rulesFile = (name: string, content: unknown) => {
@@ -203,6 +203,28 @@ describe('argument rules in the CLI (node dist/cli.js, a server that records its
     const again = await cli([...write(file), '--rules', allow]);
     assert.equal(again.code, 0, again.stderr);
     assert.equal(received().length, 2);
+  });
+
+  it('/proc/self/cwd means the server\'s folder to the server: explain and call never let an allow of the CLI\'s folder run it, and say why', async () => {
+    // The CLI runs in dir; the server (cwd: project) opens /proc/self/cwd/notes.txt as project/notes.txt.
+    const own = path.join(dir, 'server-in-project.json');
+    fs.writeFileSync(own, JSON.stringify({ servers: { files: { command: process.execPath, args: [path.join(FIXTURES, 'recorded-files.cjs'), calls, note], cwd: project } } }));
+    const here = rulesFile('here.json', [{ name: 'cli folder', server: 'files', tool: 'write_file', when: [{ pointer: '/path', under: dir }], effect: 'allow' }]);
+    const args = ['--args', JSON.stringify({ path: '/proc/self/cwd/notes.txt' }), '--rules', here];
+    const why = 'rule \'cli folder\' (rules file here.json) does not allow it: /path names "/proc/self/cwd/notes.txt", whose meaning depends on the process that opens it ("/proc/self"): the server opens it in its own process, so no rule can judge it';
+    const explained = await cli(['explain', 'files', 'write_file', ...args], { config: own });
+    assert.equal(explained.code, 0, explained.stderr);
+    assert.equal(explained.stdout, `files/write_file would ask first (--yes to allow): may change or delete data (destructive); ${why} [destructive · idempotent]\n`);
+    const called = await cli(['call', 'files', 'write_file', ...args], { config: own });
+    assert.equal(called.code, 3, called.stderr);
+    assert.equal(called.stderr, `not sent: denied, approval required: write_file may change or delete data (destructive) and ${why}: approve it with --yes, or run on a terminal to be asked.\n`);
+    assert.deepEqual(received(), []);
+    // A deny under the server's folder holds, --yes or not.
+    const deny = rulesFile('server-folder.json', [{ name: 'server folder', server: 'files', tool: '*', when: [{ pointer: '/path', under: project }], effect: 'deny' }]);
+    const denied = await cli(['call', 'files', 'write_file', '--args', JSON.stringify({ path: '/proc/self/cwd/notes.txt' }), '--rules', deny, '--yes'], { config: own });
+    assert.equal(denied.code, 3, denied.stderr);
+    assert.match(denied.stderr, /^not sent: denied by rule 'server folder' \(rules file server-folder\.json\): \/path names "\/proc\/self\/cwd\/notes\.txt", whose meaning depends on the process that opens it/);
+    assert.deepEqual(received(), []);
   });
 
   it('explain says what a call would meet, and why, without calling it (exit 0)', async () => {

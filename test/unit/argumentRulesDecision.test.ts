@@ -115,16 +115,97 @@ describe('argument rules: the decision and why', () => {
     assert.equal(decide(reads, many(['/project/a', '/project/b/c'])).kind, 'allow');
     assert.equal(decide(reads, many(['/project/a', '/etc/passwd'])).kind, 'none', 'one value outside: the allow does not hold');
     assert.equal(decide(reads, many(['/project/a', '/project/../etc/passwd'])).kind, 'none');
-    assert.equal(decide(reads, many([])).kind, 'none', 'an empty list names nothing');
+    assert.equal(decide(reads, many([])).kind, 'none', 'an empty list is not read: the allow does not hold');
     assert.equal(decide(reads, many(['/project/a', 7])).kind, 'none', 'a value that is not text');
     assert.equal(decide(reads, many(Array.from({ length: 300 }, (_, i) => `/project/${i}`))).kind, 'none', 'past 256 values the list is not read');
     const d = decide([...secrets, ...reads], many(['/project/a', '/project/key.pem']));
     assert.equal(d.kind, 'deny');
-    assert.match(d.kind === 'deny' ? d.sentence : '', /^denied by rule 'no keys' \(user settings\): \/paths is a list of which 1 of 2 values pass, and a rule that restricts applies when it cannot tell/);
+    assert.equal(d.kind === 'deny' && d.sentence, 'denied by rule \'no keys\' (user settings): /paths is a list, and its value 1 ("/project/key.pem") matches: a deny or ask holds when any value of a list does; it outweighs rule \'project reads\' (user settings)');
     assert.equal(decide(secrets, many(['/project/a.txt'])).kind, 'none');
     const sizes = rules('user', { name: 'small', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/sizes', max: 10 }] });
     assert.equal(decide(sizes, call({ sizes: [1, 2, 10] })).kind, 'allow');
     assert.equal(decide(sizes, call({ sizes: [1, 20] })).kind, 'none');
+  });
+
+  it('a path the server reads in its own process (/proc/self/cwd): a deny holds and says why; an allow does not hold, and the decision says which allow could not tell', () => {
+    const serverPlace = { ...PLACE, base: '/srv/project' };
+    const hostAllow = rules('user', { name: 'host folder', server: '*', tool: 'write_file', effect: 'allow', when: [{ pointer: '/path', under: process.cwd() }] });
+    const d = decideByRules(hostAllow, call({ path: '/proc/self/cwd/victim.txt' }), serverPlace, new RuleBindings(memoryRuleBindings()));
+    assert.equal(d.kind, 'none', 'the allow does not hold: annotations and grants decide');
+    assert.match(d.kind === 'none' ? (d.unsure ?? '') : '', /^rule 'host folder' \(user settings\) does not allow it: \/path names "\/proc\/self\/cwd\/victim\.txt", whose meaning depends on the process that opens it \("\/proc\/self"\)/);
+    const serverDeny = rules('user', { name: 'not the server folder', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/path', under: '/srv/project' }] });
+    const denied = decideByRules(serverDeny, call({ path: '/proc/self/cwd/key' }), serverPlace, new RuleBindings(memoryRuleBindings()));
+    assert.equal(denied.kind, 'deny');
+    assert.match(denied.kind === 'deny' ? denied.sentence : '', /^denied by rule 'not the server folder' \(user settings\): \/path names "\/proc\/self\/cwd\/key", whose meaning depends on the process that opens it .*, and a rule that restricts applies when it cannot tell$/);
+  });
+
+  it('a list is read value by value by every test: a deny or ask holds when any value matches, an allow only when every value does', () => {
+    // Each test with a value that matches and one that does not.
+    const tests: [Record<string, unknown>, unknown, unknown][] = [
+      [{ equals: 'main' }, 'main', 'dev'],
+      [{ in: ['main', 'master'] }, 'master', 'dev'],
+      [{ prefix: 'release-' }, 'release-1', 'dev'],
+      [{ regex: '^ma' }, 'main', 'dev'],
+      [{ min: 10 }, 20, 5],
+      [{ max: 10 }, 5, 20],
+      [{ under: '/srv/p' }, '/srv/p/a', '/etc/x'],
+      [{ glob: '/srv/**/*.pem' }, '/srv/k.pem', '/srv/a.txt'],
+      [{ equals: { name: 'main' } }, { name: 'main' }, { name: 'dev' }],
+    ];
+    for (const [test, yes, no] of tests) {
+      const deny = rules('user', { name: 'deny', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/v', ...test }] });
+      const allow = rules('user', { name: 'allow', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/v', ...test }] });
+      const cases: [unknown, string, string][] = [
+        [yes, 'deny', 'allow'],
+        [no, 'none', 'none'],
+        [[yes, yes], 'deny', 'allow'],
+        [[no, yes], 'deny', 'none'],
+        [[yes, no, no], 'deny', 'none'],
+        [[no, no], 'none', 'none'],
+        [[], 'deny', 'none'],
+        [[[yes]], 'deny', 'none'],
+        [[no, [yes]], 'deny', 'none'],
+        [Array.from({ length: 300 }, () => yes), 'deny', 'none'],
+      ];
+      for (const [value, byDeny, byAllow] of cases) {
+        const what = `${JSON.stringify(test)} with ${JSON.stringify(value).slice(0, 60)}`;
+        assert.equal(decide(deny, call({ v: value })).kind, byDeny, `deny ${what}`);
+        assert.equal(decide(allow, call({ v: value })).kind, byAllow, `allow ${what}`);
+      }
+    }
+  });
+
+  it('the issue\'s example: {"branch": ["dev", "main"]} is denied by a deny of ["main", "master"], and the sentence says which value', () => {
+    const keepMain = rules('user', { name: 'keep main', server: '*', tool: 'delete_branch', effect: 'deny', when: [{ pointer: '/branch', in: ['main', 'master'] }] });
+    const d = decide(keepMain, call({ branch: ['dev', 'main'] }, { tool: 'delete_branch' }));
+    assert.equal(d.kind === 'deny' && d.sentence, "denied by rule 'keep main' (user settings): /branch is a list, and its value 1 (\"main\") matches: a deny or ask holds when any value of a list does");
+    const empty = decide(keepMain, call({ branch: [] }, { tool: 'delete_branch' }));
+    assert.match(empty.kind === 'deny' ? empty.sentence : '', /\/branch is an empty list, which some servers read as "all"/);
+    const dev = rules('user', { name: 'dev only', server: '*', tool: 'delete_branch', effect: 'allow', when: [{ pointer: '/branch', in: ['dev', 'test'] }] });
+    const some = decide(dev, call({ branch: ['dev', 'main'] }, { tool: 'delete_branch' }));
+    assert.equal(some.kind, 'none');
+    assert.equal(some.kind === 'none' && some.unsure, "rule 'dev only' (user settings) does not allow it: /branch is a list, and its value 1 (\"main\") does not match: an allow holds only when every value does");
+    assert.equal(decide(dev, call({ branch: ['dev', 'test', 'dev'] }, { tool: 'delete_branch' })).kind, 'allow');
+  });
+
+  it('a list of objects: "/files/-/path" reads every file\'s path as a list (an index reads one file only)', () => {
+    const edits = rules('user', { name: 'project edits', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/files/-/path', under: '/srv/p' }] });
+    const keys = rules('user', { name: 'no keys', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/files/-/path', glob: '**/*.pem' }] });
+    const files = (...paths: (string | undefined)[]) => call({ files: paths.map((p) => (p === undefined ? { content: 'x' } : { path: p, content: 'x' })) });
+    assert.equal(decide(edits, files('/srv/p/a', '/srv/p/b')).kind, 'allow');
+    assert.equal(decide(edits, files('/srv/p/a', '/etc/passwd')).kind, 'none', 'the second file is read too');
+    assert.equal(decide(edits, files('/srv/p/a', undefined)).kind, 'none', 'a file without a path is not under the folder');
+    assert.equal(decide(edits, call({ files: [] })).kind, 'none');
+    assert.equal(decide(keys, files('/srv/p/a', '/srv/p/k.pem')).kind, 'deny', 'any file is enough for a deny');
+    assert.equal(decide(keys, files('/srv/p/a', undefined)).kind, 'none');
+    assert.equal(decide(keys, call({ files: [] })).kind, 'deny', 'an empty list is not read');
+    const nested = rules('user', { name: 'nested', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/groups/-/files/-/path', glob: '**/*.pem' }] });
+    assert.equal(decide(nested, call({ groups: [{ files: [{ path: '/a' }] }, { files: [{ path: '/b' }, { path: '/c.pem' }] }] })).kind, 'deny', 'each "-" reads every item, flattened');
+    assert.equal(decide(nested, call({ groups: [{ files: [{ path: '/a' }] }, { files: [{ path: '/b' }] }] })).kind, 'none');
+    const dashKey = rules('user', { name: 'dash', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/opts/-', equals: 1 }] });
+    assert.equal(decide(dashKey, call({ opts: { '-': 1 } })).kind, 'allow', 'in an object "-" is an ordinary key');
+    const first = rules('user', { name: 'first only', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/files/0/path', under: '/srv/p' }] });
+    assert.equal(decide(first, files('/srv/p/a', '/etc/passwd')).kind, 'allow', 'an index names one value, as documented');
   });
 
   it('nested values by JSON pointer; a pointer does not reach the prototype', () => {

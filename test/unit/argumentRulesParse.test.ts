@@ -89,6 +89,9 @@ describe('argument rules: parsing, and a specific error for every bad rule', () 
     assert.match(problemOf(withCondition({ pointer: '/p', regex: '[' })), /"when\[0\]\.regex" "\[" is not a regex the linear-time engine accepts .*: .*missing closing \]/);
     assert.match(problemOf(withCondition({ pointer: '/p', regex: 'a{0,1000}b{0,1000}c{0,1000}d{0,1000}e{0,1000}f{0,1000}' })), /"when\[0\]\.regex" .* is too large \(\d+ RE2 instructions, over 5000\)/);
     assert.match(problemOf(withCondition({ pointer: '/p', min: '1' })), /"when\[0\]\.min" must be a finite number, not "1"\./);
+    // A list argument is read value by value, so a test compares one value: a list in equals or in could never match.
+    assert.match(problemOf(withCondition({ pointer: '/p', equals: ['main', 'master'] })), /"when\[0\]\.equals" is a list, but a list argument is read value by value: use "in": \["main","master"\] for "any of these values"\./);
+    assert.match(problemOf(withCondition({ pointer: '/p', in: ['main', ['dev']] })), /"when\[0\]\.in" holds a list \(\["dev"\]\), but a list argument is read value by value, so no value is a list: list its values one by one\./);
     assert.match(problemOf(withCondition({ pointer: '/p', min: 5, max: 1 })), /"when\[0\]\.min" \(5\) is greater than max \(1\): no number is in that range\./);
   });
 

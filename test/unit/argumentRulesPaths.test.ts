@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { parseRules, type RuleCondition } from '../../src/core/policy/argumentRules';
 import { testCondition, type MatchPlace } from '../../src/core/policy/ruleConditions';
-import { isUnder, localPaths, MAX_PATH_CHARS, type PathSystem } from '../../src/core/policy/rulePaths';
+import { isUnder, lexicalPaths, localPaths, MAX_PATH_CHARS, type PathSystem } from '../../src/core/policy/rulePaths';
 
 /** One condition on `/p`, parsed as a user would write it. */
 function condition(test: Record<string, unknown>): RuleCondition {
@@ -37,6 +37,10 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
     fs.symlinkSync(path.join(project, 'loop2'), path.join(project, 'loop1'));
     fs.symlinkSync(path.join(project, 'loop1'), path.join(project, 'loop2'));
     fs.symlinkSync(project, path.join(tmp, 'projlink'));
+    // Relative links: read from the link's own folder.
+    fs.symlinkSync('a/a', path.join(project, 'rel'));
+    fs.symlinkSync('../../outside', path.join(project, 'a', 'up'));
+    fs.symlinkSync('rel', path.join(project, 'chain'));
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
@@ -102,10 +106,11 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
     assert.equal(answer(under, `${project}/a\0/../../outside`, place), 'unsure');
     assert.equal(answer(under, `${project}/${'a/'.repeat(MAX_PATH_CHARS)}`, place), 'unsure');
     assert.equal(answer(under, `${project}/${'x/'.repeat(1000)}`, place), 'yes', 'long but under the bound');
-    // A list is read value by value (read_multiple_files): none under is no, some under is unsure.
+    // A list is read value by value (read_multiple_files): none under is no, some under is some (a deny holds, an allow not).
     assert.equal(answer(under, ['/etc/passwd'], place), 'no');
-    assert.equal(answer(under, [`${project}/a`, '/etc/passwd'], place), 'unsure');
+    assert.equal(answer(under, [`${project}/a`, '/etc/passwd'], place), 'some');
     assert.equal(answer(under, [[`${project}/a`]], place), 'unsure');
+    assert.equal(answer(under, [], place), 'unsure', 'an empty list: a server may read it as "all"');
     assert.equal(answer(under, 42, place), 'unsure');
     assert.equal(answer(under, `${project}/loop1/x`, place), 'unsure');
   });
@@ -144,7 +149,7 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
   });
 
   it('Windows paths: drive letters, backslashes, case, drive-relative refused', () => {
-    const win: PathSystem = { path: path.win32, caseInsensitive: true, home: 'C:\\Users\\me', kind: () => 'missing', realpath: (p) => p };
+    const win: PathSystem = { path: path.win32, caseInsensitive: true, home: 'C:\\Users\\me', kind: () => 'missing', readlink: (p) => p };
     const wplace: MatchPlace = { paths: win };
     assert.equal(answer({ under: 'C:\\Project' }, 'c:\\PROJECT\\src\\a.ts', wplace), 'yes');
     assert.equal(answer({ under: 'C:\\Project' }, 'C:\\Project\\..\\Windows\\system32', wplace), 'no');
@@ -157,7 +162,7 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
   });
 
   it('property: whatever mix of segments, "under" never says yes to a path the OS resolves outside, nor no to one inside', () => {
-    const segment = fc.constantFrom('a', '..', '.', 'link', '', 'A');
+    const segment = fc.constantFrom('a', '..', '.', 'link', '', 'A', 'rel', 'up', 'chain', 'loop1');
     fc.assert(
       fc.property(fc.array(segment, { maxLength: 8 }), (segments) => {
         const value = `${project}/${segments.join('/')}`;
@@ -174,5 +179,116 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('argument rules: a path the server reads in its own process is never judged by the host (attacker first)', () => {
+  // The server's folder (its launch cwd) is tmp/server; the host (this process) runs elsewhere.
+  const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rules-proc-')));
+  const server = path.join(tmp, 'server');
+  const host = process.cwd();
+  const sys = localPaths();
+  const place: MatchPlace = { paths: sys, base: server, workspaceFolder: server };
+  const depth = server.split('/').length;
+
+  before(() => {
+    fs.mkdirSync(path.join(server, 'a'), { recursive: true });
+    fs.symlinkSync('/proc/self/cwd', path.join(server, 'here'));
+    fs.symlinkSync('here', path.join(server, 'hop'), 'dir');
+    fs.symlinkSync('/dev/fd', path.join(server, 'fds'));
+    fs.symlinkSync('/proc/self/cwd', path.join(tmp, 'rule-link'));
+  });
+  after(() => fs.rmSync(tmp, { recursive: true, force: true }));
+
+  it('"/proc/self/cwd/key": a deny under the server\'s folder holds, an allow under the host\'s folder does not', () => {
+    assert.notEqual(host, server, 'the two processes are in different folders');
+    // The server opens /proc/self/cwd/key as <server>/key; this process would read <host>/key.
+    assert.equal(answer({ under: server }, '/proc/self/cwd/key', place), 'unsure', 'a deny under the server\'s folder must not be passed');
+    assert.equal(answer({ under: host }, '/proc/self/cwd/key', place), 'unsure', 'an allow under the host\'s folder must not hold');
+    assert.equal(answer({ glob: `${host}/*` }, '/proc/self/cwd/key', place), 'unsure');
+    assert.equal(answer({ glob: '**/key' }, '/proc/self/cwd/key', place), 'unsure');
+  });
+
+  it('every name of a process\'s own view: /proc/self, /proc/thread-self, /proc/<pid>, /dev/fd, /dev/stdin|stdout|stderr, /dev/tty', () => {
+    const values = [
+      '/proc/self',
+      '/proc/self/root/etc/passwd',
+      '/proc/thread-self/cwd/key',
+      `/proc/${process.pid}/root${server}/key`,
+      `/proc/${process.pid}/cwd/key`,
+      '/proc/1/root/etc/shadow',
+      '/proc/self/fd/0',
+      '/proc/net/tcp', // a link to self/net
+      '/proc/mounts', // a link to self/mounts
+      '/dev/fd/3',
+      '/dev/fd',
+      '/dev/stdin',
+      '/dev/stdout',
+      '/dev/stderr',
+      '/dev/tty',
+    ];
+    for (const value of values) {
+      for (const test of [{ under: server }, { under: host }, { under: '/' }, { glob: '/**' }]) {
+        assert.equal(answer(test, value, place), 'unsure', `${value} against ${JSON.stringify(test)}`);
+      }
+    }
+    const why = testCondition(condition({ under: '/' }), { p: '/proc/self/cwd/key' }, place);
+    assert.match(why.kind === 'unsure' ? why.why : '', /depends on the process that opens it \("\/proc\/self"\)/);
+  });
+
+  it('reached other ways: a file URL, ".." up to them, a relative path from the server\'s folder, a symlink or a chain of links into them', () => {
+    const values = [
+      'file:///proc/self/cwd/key',
+      'file:///dev/stdin',
+      `${server}/${'../'.repeat(depth)}proc/self/cwd/key`,
+      `${'../'.repeat(depth)}proc/self/cwd/key`,
+      '//proc//./self/cwd/key',
+      '/proc/./self/cwd/key',
+      '/proc/self/../self/cwd/key',
+      `${server}/here/key`,
+      `${server}/hop/key`,
+      `${server}/fds/0`,
+      `${server}/a/../here/key`,
+      `file://${server}/here/key`,
+    ];
+    for (const value of values) {
+      for (const test of [{ under: server }, { under: host }, { glob: '/**' }]) {
+        assert.equal(answer(test, value, place), 'unsure', `${value} against ${JSON.stringify(test)}`);
+      }
+    }
+    // Case-insensitive systems (macOS) read /DEV/FD as /dev/fd.
+    assert.equal(answer({ under: '/' }, '/DEV/STDIN', { ...place, paths: { ...sys, caseInsensitive: true } }), 'unsure');
+    // A remote server's paths are read lexically: its own /proc/self is just as unknown.
+    assert.equal(answer({ under: host }, '/proc/self/cwd/key', { paths: lexicalPaths() }), 'unsure');
+  });
+
+  it('a rule folder that is a link into them is not compared with; /proc itself and its other files are read as usual', () => {
+    assert.equal(answer({ under: path.join(tmp, 'rule-link') }, `${host}/x`, place), 'unsure', 'the link means the host\'s folder here, the server\'s there');
+    assert.equal(answer({ under: '/proc' }, '/proc/cpuinfo', place), 'yes');
+    assert.equal(answer({ under: server }, '/proc/cpuinfo', place), 'no');
+    assert.equal(answer({ under: '/proc' }, '/proc/sys/kernel/hostname', place), 'yes');
+    assert.equal(answer({ under: server }, `${server}/a/file`, place), 'yes', 'the server\'s folder as such is read as before');
+    assert.equal(answer({ under: '/dev' }, '/dev/null', place), 'yes');
+  });
+
+  it('Windows: device and verbatim paths (\\\\.\\, \\\\?\\, \\??\\) and console names are unsure', () => {
+    const win: PathSystem = { path: path.win32, caseInsensitive: true, home: 'C:\\Users\\me', kind: () => 'missing', readlink: (p) => p };
+    const wplace: MatchPlace = { paths: win, base: 'C:\\server' };
+    for (const value of ['\\\\?\\C:\\Secret\\x', '\\\\.\\C:\\Secret\\x', '//?/C:/Secret/x', '//./C:/Secret/x', '\\??\\C:\\Secret\\x', '\\\\.\\CONIN$', 'C:\\Secret\\CON', 'C:\\Secret\\conout$', 'C:\\Secret\\con.txt', 'CONIN$']) {
+      assert.equal(answer({ under: 'C:\\Secret' }, value, wplace), 'unsure', value);
+      assert.equal(answer({ under: 'C:\\' }, value, wplace), 'unsure', value);
+    }
+    assert.equal(answer({ under: 'C:\\Secret' }, 'C:\\Secret\\console.txt', wplace), 'yes', 'a name that only starts like one');
+    assert.equal(answer({ under: 'C:\\Secret' }, '\\\\server\\share\\x', wplace), 'no', 'a UNC share is a place like any other');
+  });
+
+  it('a rule cannot name them: refused at parse time, saying why', () => {
+    for (const [test, field] of [[{ under: '/proc/self/cwd' }, 'under'], [{ under: '/proc/1234' }, 'under'], [{ glob: '/dev/fd/*' }, 'glob'], [{ under: '/dev/stdin' }, 'under'], [{ under: '\\\\?\\C:\\x' }, 'under'], [{ glob: '\\\\.\\C:\\*' }, 'glob']] as const) {
+      const parsed = parseRules([{ name: 't', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/p', ...test }] }], 'user');
+      assert.match(parsed.problems[0]?.message ?? '', new RegExp(`"when\\[0\\]\\.${field}" (names .* whose meaning depends on the process that opens it|is a Windows device or verbatim path)`), JSON.stringify(test));
+    }
+    for (const test of [{ glob: '/proc/*/environ' }, { under: '/proc' }, { under: '/dev' }, { under: '/proc/sys' }]) {
+      assert.deepEqual(parseRules([{ name: 't', server: '*', tool: '*', effect: 'deny', when: [{ pointer: '/p', ...test }] }], 'user').problems, [], JSON.stringify(test));
+    }
   });
 });

@@ -121,6 +121,24 @@ describe('"Allow calls like this one": the proposed rule (attacker first)', () =
     }
   });
 
+  it('a path the server reads in its own process (/proc/self/cwd) offers no folder, and says why', () => {
+    const p = propose({ path: '/proc/self/cwd/src/a.ts' }, place);
+    assert.deepEqual(kinds(p, 'path'), ['equals', 'any']);
+    assert.match(p.arguments[0].notes.join(' '), /no folder: the path names "\/proc\/self\/cwd\/src\/a\.ts", whose meaning depends on the process that opens it/);
+  });
+
+  it('a list offers "each value one of" its values (a list is read value by value); an empty or nested list offers none, and says why', () => {
+    const p = propose({ branches: ['dev', 'test'], none: [], nested: [['a']] }, place);
+    assert.deepEqual(kinds(p, 'branches'), ['each-of', 'any']);
+    assert.deepEqual((choice(p, 'branches', 'each-of') as { condition: unknown }).condition, { pointer: '/branches', in: ['dev', 'test'] });
+    assert.equal(decides(p, { branches: 'each-of' }, { branches: ['test', 'dev', 'dev'] }, place), 'allow');
+    assert.equal(decides(p, { branches: 'each-of' }, { branches: ['dev', 'main'] }, place), 'none');
+    assert.deepEqual(kinds(p, 'none'), ['any']);
+    assert.match(p.arguments[1].notes.join(' '), /no list of values: a rule does not read an empty list/);
+    assert.deepEqual(kinds(p, 'nested'), ['any']);
+    assert.match(p.arguments[2].notes.join(' '), /no list of values: a rule does not read a list inside a list/);
+  });
+
   it('a ".." after a symlink reaches two places: no folder', () => {
     const p = propose({ path: `${project}/link/../x` }, place);
     assert.deepEqual(kinds(p, 'path'), ['equals', 'any']);

@@ -100,10 +100,12 @@ export function forecastCall(ctx: Omit<ApprovalContext, 'validate' | 'origin'>, 
   }
   const verdict = callVerdict(ctx.server, ctx.tool, ctx.annotations, { approveAll: () => ctx.approveAll, grants, launchOf: () => ctx.launch });
   if (verdict.kind === 'runs') return { kind: 'runs', sentence: verdict.because === 'granted' ? `covered by a grant (${verdict.scope}) ${badges}` : `not needed ${badges}` };
+  // An allow rule that could not tell is why this asks at all: the prompt and the forecast say so.
+  const reasons = ruled.kind === 'none' && ruled.unsure !== undefined ? [...verdict.reasons, ruled.unsure] : verdict.reasons;
   return {
     kind: 'asks',
-    sentence: `asks: ${verdict.reasons.join('; ')} ${badges}`,
-    reasons: verdict.reasons,
+    sentence: `asks: ${reasons.join('; ')} ${badges}`,
+    reasons,
     changed: verdict.suspended && { parts: verdict.suspended.changed, before: verdict.suspended.before },
     offerGrants: true,
     offerRule: !ctx.approveAll && rules !== undefined,

@@ -1,7 +1,7 @@
 import { parsePointer, type JsonPointer } from './jsonPointer';
 import { compileRuleRegex, type RuleRegex } from './ruleRegex';
 import { hasWildcard } from './ruleGlobs';
-import { isRulePathAbsolute } from './rulePaths';
+import { isRulePathAbsolute, unjudgedRuleFolder } from './rulePaths';
 
 export type RuleEffect = 'allow' | 'ask' | 'deny';
 
@@ -182,11 +182,16 @@ function parseCondition(raw: unknown, add: (field: string, message: string) => v
 
 function parseTest(kind: string, c: Record<string, unknown>, fail: (field: string, message: string) => void): RuleTest | undefined {
   switch (kind) {
+    // A list argument is read value by value, so no value a test compares is a list.
     case 'equals':
+      if (Array.isArray(c.equals)) return void fail('equals', `is a list, but a list argument is read value by value: use "in": ${shown(c.equals)} for "any of these values".`);
       return { kind, value: c.equals };
-    case 'in':
+    case 'in': {
       if (!Array.isArray(c.in) || c.in.length === 0) return void fail('in', `must be a non-empty list of the values allowed, not ${shown(c.in)}.`);
+      const list = c.in.find((v) => Array.isArray(v));
+      if (list !== undefined) return void fail('in', `holds a list (${shown(list)}), but a list argument is read value by value, so no value is a list: list its values one by one.`);
       return { kind, values: c.in };
+    }
     case 'prefix':
       if (typeof c.prefix !== 'string' || c.prefix === '') return void fail('prefix', `must be a non-empty text, not ${shown(c.prefix)} (for paths use "under", which compares real paths).`);
       return { kind, prefix: c.prefix };
@@ -198,6 +203,9 @@ function parseTest(kind: string, c: Record<string, unknown>, fail: (field: strin
       // "**/*.env" (as in .gitignore) means at any depth from the root: "/**/*.env".
       const anywhere = kind === 'glob' && /^\*\*[\\/]/.test(text);
       if (!anywhere && !isRulePathAbsolute(text)) return void fail(kind, `must be absolute (start with /, a drive, ~${kind === 'glob' ? ', ${workspaceFolder} or **/' : ' or ${workspaceFolder}'}), not ${shown(text)}: a relative folder would mean a different place for each server.`);
+      // The folder a glob starts from: its segments before the first wildcard.
+      const unjudged = unjudgedRuleFolder(text, kind === 'glob' ? text.split(/(?<=[\\/])(?=[^\\/]*[*?])/)[0] : text);
+      if (unjudged !== undefined) return void fail(kind, `${unjudged}: no rule can judge such a path (a call that sends one is never allowed by a rule, and a deny or ask on a path applies to it).`);
       if (kind === 'under' && hasWildcard(text)) return void fail(kind, `is a folder and takes no wildcards (* ?); use "glob" for ${shown(text)}.`);
       if (kind === 'glob' && text.split(/[\\/]/).includes('..')) return void fail(kind, `may not contain ".." segments: ${shown(text)}.`);
       return kind === 'under' ? { kind, folder: text } : { kind, glob: anywhere ? `/${text}` : text };

@@ -36,6 +36,28 @@ export function valueAt(root: unknown, pointer: JsonPointer): unknown {
   return value;
 }
 
+/** What a pointer reaches: one value (`undefined` when it names nothing), or every item's at a `-` step. */
+export type Reached = { readonly each: false; readonly value: unknown } | { readonly each: true; readonly values: readonly unknown[] };
+
+/**
+ * The value a pointer names, where a `-` step on a list stands for every item of it:
+ * `/files/-/path` reaches each file's path (`undefined` for an item without one), and two `-`
+ * steps reach their items' items, flattened. On an object `-` is an ordinary key. (RFC 6901's
+ * `-` names the item past the end of a list, which reading never reaches, so nothing is taken
+ * from the standard.)
+ */
+export function reach(root: unknown, pointer: JsonPointer): Reached {
+  let value = root;
+  for (let i = 0; i < pointer.length && value !== undefined; i++) {
+    if (pointer[i] === '-' && Array.isArray(value)) {
+      const rest = pointer.slice(i + 1);
+      return { each: true, values: value.flatMap((item) => { const r = reach(item, rest); return r.each ? r.values : [r.value]; }) };
+    }
+    value = valueAt(value, [pointer[i]]);
+  }
+  return { each: false, value };
+}
+
 /** A pointer written back as text (for messages). */
 export function pointerText(pointer: JsonPointer): string {
   return pointer.map((t) => `/${t.replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');

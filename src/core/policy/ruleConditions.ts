@@ -1,5 +1,5 @@
 import type { RuleCondition } from './argumentRules';
-import { valueAt } from './jsonPointer';
+import { reach } from './jsonPointer';
 import { segmentsMatch } from './ruleGlobs';
 import { isUnder, keyOf, readPath, ruleFolder, segmentsBelow, type PathPlace, type PathReading, type PathSystem } from './rulePaths';
 import { canonicalJson } from './toolPin';
@@ -12,9 +12,15 @@ export interface MatchPlace extends PathPlace {
 /**
  * A condition's answer. `unsure` is a value the test cannot read (a number as text, a path with a
  * NUL, a path that reaches two places): an allow does not hold on it, a deny or ask does.
+ * `some` is a list of which some values match and some do not: a deny or ask holds (any value
+ * is enough), an allow does not (every value must); `match` and `miss` say which value.
  * A missing value is `no` for every test: the rule speaks of what a call sends.
  */
-export type ConditionResult = { readonly kind: 'yes' } | { readonly kind: 'no' } | { readonly kind: 'unsure'; readonly why: string };
+export type ConditionResult =
+  | { readonly kind: 'yes' }
+  | { readonly kind: 'no' }
+  | { readonly kind: 'unsure'; readonly why: string }
+  | { readonly kind: 'some'; readonly match: string; readonly miss: string };
 
 const YES: ConditionResult = { kind: 'yes' };
 const NO: ConditionResult = { kind: 'no' };
@@ -56,11 +62,45 @@ export function costOf(condition: RuleCondition): number {
   return kind === 'under' || kind === 'glob' ? 2 : kind === 'regex' ? 1 : 0;
 }
 
+/**
+ * Every test reads a list value by value (`testEach`); any other value is tested as it is.
+ * `equals` and `in` compare JSON values canonically (an object is one value); the other tests
+ * read text, a number or a path, and are unsure of any other kind of value.
+ */
 export function testCondition(condition: RuleCondition, args: Record<string, unknown>, place: MatchPlace | PathMemo): ConditionResult {
   const memo = place instanceof PathMemo ? place : new PathMemo(place);
-  const value = valueAt(args, condition.pointer);
+  const reached = reach(args, condition.pointer);
+  // `/files/-/path`: every item's value, as a list (an item without one does not match).
+  if (reached.each) return testEach(reached.values, (v) => (v === undefined ? NO : testValue(condition.test, v, memo)));
+  const value = reached.value;
   if (value === undefined) return NO;
-  const test = condition.test;
+  return Array.isArray(value) ? testEach(value, (v) => testValue(condition.test, v, memo)) : testValue(condition.test, value, memo);
+}
+
+/** A list is read value by value; past this many it is not read (a restricting rule applies). */
+const MAX_LIST_VALUES = 256;
+
+/**
+ * A list (read_multiple_files' "paths", a list of branches): `yes` when every value matches, `no`
+ * when none does and each was read, `some` when some match. Not read (`unsure`): an empty list
+ * (a server may take it for "all"), a list inside the list, a value the test cannot read when
+ * none matches, or more than 256 values.
+ */
+function testEach(values: readonly unknown[], test: (value: unknown) => ConditionResult): ConditionResult {
+  if (values.length === 0) return { kind: 'unsure', why: 'is an empty list, which some servers read as "all": a rule does not read it' };
+  if (values.length > MAX_LIST_VALUES) return { kind: 'unsure', why: `is a list of ${values.length} values, more than the ${MAX_LIST_VALUES} a rule reads` };
+  const results = values.map((v): ConditionResult => (Array.isArray(v) ? { kind: 'unsure', why: 'is a list inside the list, which a rule does not read' } : test(v)));
+  const yes = results.findIndex((r) => r.kind === 'yes');
+  const other = results.findIndex((r) => r.kind !== 'yes');
+  if (other < 0) return YES;
+  const missed = results[other];
+  const miss = `is a list, and its value ${other} ${missed.kind === 'unsure' ? missed.why : `(${shown(values[other])}) does not match`}`;
+  if (yes >= 0) return { kind: 'some', match: `is a list, and its value ${yes} (${shown(values[yes])}) matches`, miss };
+  const unsure = results.findIndex((r) => r.kind === 'unsure');
+  return unsure < 0 ? NO : { kind: 'unsure', why: `is a list, and its value ${unsure} ${(results[unsure] as { why: string }).why}` };
+}
+
+function testValue(test: RuleCondition['test'], value: unknown, memo: PathMemo): ConditionResult {
   switch (test.kind) {
     case 'equals':
       return answer(canonicalJson(value) === canonicalJson(test.value));
@@ -68,29 +108,6 @@ export function testCondition(condition: RuleCondition, args: Record<string, unk
       const text = canonicalJson(value);
       return answer(test.values.some((v) => canonicalJson(v) === text));
     }
-    default:
-      // A list (read_multiple_files' "paths"): the test holds for every value, for none, or it cannot tell.
-      return Array.isArray(value) ? testEach(value, (v) => testValue(test, v, memo)) : testValue(test, value, memo);
-  }
-}
-
-/** A list is read value by value; past this many it is not read (a restricting rule applies). */
-const MAX_LIST_VALUES = 256;
-
-function testEach(values: readonly unknown[], test: (value: unknown) => ConditionResult): ConditionResult {
-  if (values.length === 0) return NO;
-  if (values.length > MAX_LIST_VALUES) return { kind: 'unsure', why: `is a list of ${values.length} values, more than the ${MAX_LIST_VALUES} a rule reads` };
-  const results = values.map(test);
-  const unsure = results.findIndex((r) => r.kind === 'unsure');
-  if (unsure >= 0) return { kind: 'unsure', why: `value ${unsure} ${(results[unsure] as { why: string }).why}` };
-  if (results.every((r) => r.kind === 'yes')) return YES;
-  if (results.every((r) => r.kind === 'no')) return NO;
-  // Some pass and some do not: an allow must not hold for the list, a deny or ask must.
-  return { kind: 'unsure', why: `is a list of which ${results.filter((r) => r.kind === 'yes').length} of ${values.length} values pass` };
-}
-
-function testValue(test: Exclude<RuleCondition['test'], { kind: 'equals' | 'in' }>, value: unknown, memo: PathMemo): ConditionResult {
-  switch (test.kind) {
     case 'prefix':
       return typeof value === 'string' ? answer(value.startsWith(test.prefix)) : notText(value);
     case 'regex': {
@@ -99,7 +116,7 @@ function testValue(test: Exclude<RuleCondition['test'], { kind: 'equals' | 'in' 
       return found === undefined ? { kind: 'unsure', why: `is too long (${value.length} characters) to check against the regex` } : answer(found);
     }
     case 'range':
-      if (typeof value !== 'number') return { kind: 'unsure', why: `is not a number (${Array.isArray(value) ? 'a list' : typeof value})` };
+      if (typeof value !== 'number') return { kind: 'unsure', why: `is not a number (${kindOf(value)})` };
       return answer((test.min === undefined || value >= test.min) && (test.max === undefined || value <= test.max));
     case 'under':
     case 'glob':
@@ -137,5 +154,15 @@ function answer(yes: boolean): ConditionResult {
 }
 
 function notText(value: unknown): ConditionResult {
-  return { kind: 'unsure', why: `is not text (${Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value})` };
+  return { kind: 'unsure', why: `is not text (${kindOf(value)})` };
+}
+
+function kindOf(value: unknown): string {
+  return Array.isArray(value) ? 'a list' : value === null ? 'null' : typeof value;
+}
+
+/** A value of a call quoted for a sentence, cut at 60 characters. */
+function shown(value: unknown): string {
+  const text = canonicalJson(value);
+  return text.length > 60 ? `${text.slice(0, 60)}…` : text;
 }

@@ -20,8 +20,12 @@ export interface RuleBindingLookup {
 }
 
 export type RuleDecision =
-  /** No rule speaks of this call: the annotations and grants decide, as without rules. */
-  | { readonly kind: 'none' }
+  /**
+   * No rule speaks of this call: the annotations and grants decide, as without rules. `unsure`:
+   * an allow rule would have spoken, but could not tell or not every value of a list matched
+   * ("rule 'x' (user settings) does not allow it: /path ..."), for the prompt and the forecast.
+   */
+  | { readonly kind: 'none'; readonly unsure?: string }
   /** `bind`: the first call this rule allows for this tool; record `call.pin` under it (RuleBindings.bind). */
   | { readonly kind: 'allow'; readonly rule: ArgumentRule; readonly sentence: string; readonly bind?: string }
   /**
@@ -34,8 +38,13 @@ export type RuleDecision =
 interface Match {
   readonly rule: ArgumentRule;
   readonly index: number;
-  /** Why a restricting rule applied without being sure (a value it could not read). */
-  readonly unsure?: string;
+  /** Why a restricting rule applied though a value was unread, or only some values of a list matched. */
+  readonly note?: string;
+}
+
+/** An allow rule that did not hold only because it could not tell, or a list did not match whole. */
+interface Missed {
+  readonly missed: string;
 }
 
 const SCOPES: readonly RuleScope[] = ['policy', 'user', 'workspace'];
@@ -53,18 +62,22 @@ const STRICTNESS: Readonly<Record<RuleEffect, number>> = { allow: 0, ask: 1, den
  */
 export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace, bindings: RuleBindingLookup): RuleDecision {
   const memo = new PathMemo(place);
-  const matches = rules.map((rule, index) => matchOf(rule, index, call, memo)).filter((m): m is Match => m !== undefined);
+  const answers = rules.map((rule, index) => matchOf(rule, index, call, memo));
+  const matches = answers.filter((m): m is Match => m !== undefined && 'rule' in m);
   let winner: Match | undefined;
   for (const scope of SCOPES) {
     const own = winnerOf(matches.filter((m) => m.rule.scope === scope));
     if (own && (!winner || STRICTNESS[own.rule.effect] > STRICTNESS[winner.rule.effect])) winner = own;
   }
-  if (!winner) return { kind: 'none' };
+  if (!winner) {
+    const missed = answers.find((m): m is Missed => m !== undefined && 'missed' in m);
+    return missed ? { kind: 'none', unsure: missed.missed } : { kind: 'none' };
+  }
   const rule = winner.rule;
   const outweighs = matches.find((m) => m.rule.effect !== rule.effect && STRICTNESS[m.rule.effect] < STRICTNESS[rule.effect]);
   const notes = [
     rule.reason,
-    winner.unsure && `${winner.unsure}, and a rule that restricts applies when it cannot tell`,
+    winner.note,
     rule.broken && `the rule has a problem, so it asks: ${rule.broken}`,
     outweighs && `it outweighs ${ruleWords(outweighs.rule)}`,
   ].filter((n): n is string => typeof n === 'string' && n !== '');
@@ -107,18 +120,24 @@ export function bindingKey(rule: ArgumentRule, call: RuleCall): string {
   return createHash('sha256').update(canonicalJson({ rule: written, server: call.server, launch: call.launch ?? null, tool: call.tool })).digest('hex');
 }
 
-function matchOf(rule: ArgumentRule, index: number, call: RuleCall, memo: PathMemo): Match | undefined {
+/**
+ * Does the rule speak of the call? A condition that is `unsure` or `some` (a list of which some
+ * values match) makes a restricting rule apply, saying why, and an allow rule not hold: then the
+ * first such condition is kept to say why the allow did not (`Missed`), unless another says `no`.
+ */
+function matchOf(rule: ArgumentRule, index: number, call: RuleCall, memo: PathMemo): Match | Missed | undefined {
   if (!globMatches(rule.server, call.server) || !globMatches(rule.tool, call.tool)) return undefined;
-  let unsure: string | undefined;
+  let note: string | undefined;
   for (const condition of [...rule.when].sort((a, b) => costOf(a) - costOf(b))) {
     const result = testCondition(condition, call.args, memo);
     if (result.kind === 'no') return undefined;
-    if (result.kind === 'unsure') {
-      if (rule.effect === 'allow') return undefined;
-      unsure ??= `${condition.pointerText} ${result.why}`;
-    }
+    if (result.kind === 'yes' || note !== undefined) continue;
+    const pointer = condition.pointerText;
+    if (rule.effect === 'allow') note = result.kind === 'some' ? `${pointer} ${result.miss}: an allow holds only when every value does` : `${pointer} ${result.why}`;
+    else note = result.kind === 'some' ? `${pointer} ${result.match}: a deny or ask holds when any value of a list does` : `${pointer} ${result.why}, and a rule that restricts applies when it cannot tell`;
   }
-  return { rule, index, unsure };
+  if (rule.effect === 'allow' && note !== undefined) return { missed: `${ruleWords(rule)} does not allow it: ${note}` };
+  return { rule, index, note };
 }
 
 function winnerOf(matches: readonly Match[]): Match | undefined {

@@ -19,13 +19,14 @@ export interface RawRule {
 }
 
 /**
- * One way to constrain one argument: under the folder of its real path, exactly this value, at
- * most or at least this number, or any value (no condition). Each choice with a condition was
- * checked with the engine: it parses, and it holds for the call it was proposed from.
+ * One way to constrain one argument: under the folder of its real path, exactly this value, each
+ * value one of this list's (a list is read value by value), at most or at least this number, or
+ * any value (no condition). Each choice with a condition was checked with the engine: it parses,
+ * and it holds for the call it was proposed from.
  */
 export type ArgumentChoice =
   | { readonly kind: 'under'; readonly folder: string; readonly condition: RawCondition }
-  | { readonly kind: 'equals' | 'at-most' | 'at-least'; readonly condition: RawCondition }
+  | { readonly kind: 'equals' | 'each-of' | 'at-most' | 'at-least'; readonly condition: RawCondition }
   | { readonly kind: 'any' };
 
 export interface ArgumentProposal {
@@ -132,7 +133,7 @@ function proposeArgument(key: string, args: Record<string, unknown>, memo: PathM
   const notes: string[] = [];
   const choices: ArgumentChoice[] = [];
   // Keeps a condition only when it parses and holds for this call: never one the engine cannot read.
-  const offer = (kind: 'under' | 'equals' | 'at-most' | 'at-least', test: Record<string, unknown>, folder?: string) => {
+  const offer = (kind: 'under' | 'equals' | 'each-of' | 'at-most' | 'at-least', test: Record<string, unknown>, folder?: string) => {
     const condition: RawCondition = { pointer, ...test };
     const why = checkCondition(condition, args, memo);
     if (why !== undefined) return void notes.push(why);
@@ -146,6 +147,12 @@ function proposeArgument(key: string, args: Record<string, unknown>, memo: PathM
   }
   const text = canonicalJson(value);
   if (text.length > MAX_EQUALS_CHARS) notes.push(`no exact value: it is ${text.length} characters long (at most ${MAX_EQUALS_CHARS} in a rule)`);
+  // A list is read value by value: "in" its values holds when every value sent is one of them.
+  else if (Array.isArray(value)) {
+    if (value.length === 0) notes.push('no list of values: a rule does not read an empty list (a server may take it for "all")');
+    else if (value.some((v) => Array.isArray(v))) notes.push('no list of values: a rule does not read a list inside a list');
+    else offer('each-of', { in: value });
+  }
   else offer('equals', { equals: value });
   if (typeof value === 'number' && Number.isFinite(value)) {
     offer('at-most', { max: value });
