@@ -136,7 +136,8 @@ export class ResultFolder {
       }),
     );
     this._entries = entries.filter((e): e is Entry => e !== undefined).sort((a, b) => a.mtimeMs - b.mtimeMs);
-    for (const name of this._callOf.keys()) if (!names.includes(name)) this._callOf.delete(name);
+    const present = new Set(names);
+    for (const name of this._callOf.keys()) if (!present.has(name)) this._callOf.delete(name);
   }
 
   private async _remove(entries: readonly Entry[]): Promise<void> {
