@@ -26,10 +26,10 @@ import { registerReadOnlyDocuments, showReadOnly } from './vscode/readOnlyDocume
 import { showDefinitionChanges } from './vscode/definitionDiff';
 import { importSources, scanImportSources } from './core/config/importSources';
 import { DefinitionReview } from './vscode/definitionReview';
-import { ResultFiles, extensionFor } from './vscode/resultFiles';
+import { ResultFolder } from './core/render/resultFolder';
 import { ServerLogs } from './vscode/serverLogs';
 import { ServerCommands, type ServerTarget } from './vscode/serverCommands';
-import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResultChars, rateLimit, SECTION } from './vscode/settings';
+import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResultChars, rateLimit, resultsBudget, SECTION } from './vscode/settings';
 import { ToolSchemaDocuments } from './vscode/showSchema';
 import { ServerStatusBar } from './vscode/statusBar';
 import { ToolTreeProvider } from './vscode/toolTree';
@@ -80,6 +80,8 @@ export interface McpToolHostApi {
 }
 
 let pool: ServerPool | undefined;
+/** How long after activation the results folder is pruned: activation itself stays within its budget (ARCHITECTURE.md "Limits"). */
+const PRUNE_DELAY_MS = 5_000;
 
 export function activate(context: vscode.ExtensionContext): McpToolHostApi | undefined {
   const started = performance.now();
@@ -116,10 +118,12 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       oauth: vscodeOAuthHost(context.secrets),
     };
   });
-  const results = new ResultFiles(path.join(storage, 'results'));
+  // Saved results are held to the user's budget (issue 31): pruned at each save, and once soon after activation, off its path.
+  const results = new ResultFolder(path.join(storage, 'results'), resultsBudget, { owns: 'folder', fullWhy: (max) => vscode.l10n.t('the results folder is full (mcpToolHost.results.maxMiB: {0} MiB)', max / (1024 * 1024)) });
+  const pruning = setTimeout(() => void results.prune().catch(() => undefined), PRUNE_DELAY_MS);
   const sink = new OutputChannelSink(output, {
     maxResultChars,
-    saveFullResult: (callId, pieces) => results.saveText(pieces, `result-${callId}`),
+    saveFullResult: (callId, pieces) => results.saveText(callId, pieces, 'result'),
   });
   const grants = new GrantStore(mementoGrants(context.globalState));
   // Argument rules: read from settings and policy files at the first call that needs a decision.
@@ -133,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     approveAll: approveAllCalls,
     offlineSandboxClosed,
-    saveBinary: (data, mimeType, nameHint) => results.save(data, nameHint, extensionFor(mimeType)),
+    saveBinary: (callId) => (data, mimeType, nameHint) => results.saveBinary(callId, data, mimeType, nameHint),
     grants,
     audit,
     rateLimiter: new RateLimiter(rateLimit),
@@ -161,6 +165,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().startInterface(interfaceDeps, call);
   context.subscriptions.push(
     output,
+    { dispose: () => clearTimeout(pruning) },
     taskCommands,
     prompts,
     logs,

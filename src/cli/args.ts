@@ -48,6 +48,9 @@ options:
   --json             machine-readable output on stdout (errors too: {"error": ...})
   --audit FILE       where \`call\` appends its audit record (JSON lines; default
                      $XDG_STATE_HOME/mcp-tool-host/audit.jsonl, ~/.local/state without it)
+  --files DIR        where \`call\` saves images, audio and blobs, and keeps them (at most 256 MiB
+                     a run; a type that runs scripts, such as HTML or SVG, as .txt). Without it
+                     they are described, not saved
   --timeout SECONDS  how long a server may take to answer "initialize" (default 30)
   --elicitation ask|decline|defaults
                      when a server asks for input during a call: ask on a terminal and decline
@@ -82,6 +85,8 @@ export interface CliArgs {
   readonly yes: boolean;
   readonly trustConfig: boolean;
   readonly audit?: string;
+  /** Where `call` saves binary content and keeps it (--files); without it nothing is saved. */
+  readonly files?: string;
   readonly json: boolean;
   readonly help: boolean;
   readonly timeoutSeconds?: number;
@@ -96,7 +101,7 @@ export interface CliArgs {
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--elicitation', '--browser', '--rules']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules']);
 
@@ -152,6 +157,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     config: values.get('--config'),
     args: values.get('--args'),
     audit: values.get('--audit'),
+    files: values.get('--files'),
     yes: booleans.has('--yes'),
     trustConfig: booleans.has('--trust-config'),
     json: booleans.has('--json'),

@@ -3,9 +3,9 @@ import * as readline from 'node:readline/promises';
 import { CallPipeline, summarize, type CallOutcome } from '../core/calls/callPipeline';
 import type { Approver, CallSink } from '../core/calls/ports';
 import { ServerState } from '../core/connection/serverState';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownArguments, shownName, visibleJson } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
-import { saveToTemp, stateFile, type CliHost } from './host';
+import { resultSaver, stateFile, type CliHost } from './host';
 import { problemText } from '../core/tools/schemaProblems';
 import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
 import type { ServerConnection } from '../core/connection/serverConnection';
@@ -22,6 +22,8 @@ export interface CallCommandOptions {
   readonly json: boolean;
   /** Where the call's audit record goes (--audit); the user's state folder by default. */
   readonly auditFile?: string;
+  /** Where binary content is saved and kept (--files); without it, nothing is saved. */
+  readonly filesDir?: string;
   /** The argument rules in force (policy files, --rules, the workspace's settings). */
   readonly rules: RuleSet;
 }
@@ -44,8 +46,8 @@ export async function startForTool(host: CliHost, server: string, tool: string):
     return { failed: `Server "${server}" did not start: ${why}` };
   }
   if (!connection.tools.some((t) => t.name === tool)) {
-    const names = connection.tools.map((t) => sanitizeLine(t.name)).join(', ') || '(none)';
-    throw new CliError(`Server "${sanitizeLine(server)}" has no tool named "${sanitizeLine(tool)}". Its tools: ${names}.`);
+    const names = connection.tools.map((t) => shownName(t.name)).join(', ') || '(none)';
+    throw new CliError(`Server "${shownName(server)}" has no tool named "${shownName(tool)}". Its tools: ${names}.`);
   }
   return connection;
 }
@@ -71,12 +73,13 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
       if (options.yes) return 'allow-once';
       if (!process.stdin.isTTY) {
         const untrusted = connection.definition.trustAnnotations ? '' : ' (its hints are not trusted: the config is a repository\'s; --trust-config if it is yours)';
-        denial.refusedHeadless = `${sanitizeLine(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}${untrusted}: approve it with --yes, or run on a terminal to be asked.`;
+        denial.refusedHeadless = `${shownName(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}${untrusted}: approve it with --yes, or run on a terminal to be asked.`;
         return 'deny';
       }
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       try {
-        const question = `${sanitizeLine(req.server)}/${sanitizeLine(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}.${os.EOL}Arguments: ${JSON.stringify(req.args)}${os.EOL}Allow this call? [y/N] `;
+        // Arguments as the approval prompt shows them: hidden and direction characters as escapes.
+        const question = `${shownName(req.server)}/${shownName(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}.${os.EOL}Arguments: ${shownArguments(req.args)}${os.EOL}Allow this call? [y/N] `;
         return /^y(es)?$/i.test((await rl.question(question)).trim()) ? 'allow-once' : 'deny';
       } finally {
         rl.close();
@@ -96,7 +99,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
     },
   };
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
-  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: saveToTemp, audit, ...ruleOptions(host, options.rules) });
+  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: resultSaver(options.filesDir), audit, ...ruleOptions(host, options.rules) });
   // Ctrl+C cancels the call (and a task the server runs for it); a second one quits at once.
   const stop = new AbortController();
   const interrupted = () => {
@@ -151,10 +154,10 @@ function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json'>, o
     const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs) } : undefined;
     const message = denial ?? (outcome.kind === 'ok' || outcome.kind === 'tool-error' ? undefined : summarize(outcome));
     const warning = outcome.kind === 'ok' ? outcome.outputWarning : undefined;
-    console.log(JSON.stringify({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, warning, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, null, 2));
+    console.log(visibleJson({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, warning, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, 2));
   } else if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
     console.log(outcome.result.text);
-    if (outcome.kind === 'tool-error') console.error(`${sanitizeLine(options.tool)} returned an error (isError).`);
+    if (outcome.kind === 'tool-error') console.error(`${shownName(options.tool)} returned an error (isError).`);
     if (outcome.kind === 'ok' && outcome.outputWarning) console.error(`warning: ${outcome.outputWarning}`);
   } else {
     console.error(denial ?? summarize(outcome));

@@ -1,5 +1,6 @@
 import { resolveLaunch } from '../core/config/launch';
 import { doctorServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDoctor';
+import { visibleJson } from '../core/render/sanitize';
 import { Exit, type ExitCode } from './args';
 import type { CliHost } from './host';
 
@@ -14,7 +15,7 @@ export async function doctor(host: CliHost, json: boolean): Promise<ExitCode> {
   const reports: DoctorReport[] = await Promise.all(
     host.pool.connections.map((c) => doctorServer(c, { resolveLaunch: (def) => resolveLaunch(def, host.variables) })),
   );
-  if (json) console.log(JSON.stringify(reports, null, 2));
+  if (json) console.log(visibleJson(reports, 2));
   else console.log(reports.map(formatDoctorReport).join('\n\n'));
   const failed = reports.filter((r) => !r.ok);
   if (failed.some((r) => r.steps.some((s) => !s.ok && s.step !== 'config'))) return Exit.connection;

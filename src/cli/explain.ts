@@ -1,6 +1,6 @@
 import { CallPipeline } from '../core/calls/callPipeline';
 import type { Approver, CallSink } from '../core/calls/ports';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName, visibleJson } from '../core/render/sanitize';
 import type { RuleSet } from '../core/policy/ruleSource';
 import { Exit, type ExitCode } from './args';
 import { parseArgsJson, ruleOptions, startForTool } from './call';
@@ -21,15 +21,15 @@ export async function explainCall(host: CliHost, options: { server: string; tool
   const args = parseArgsJson(options.argsJson);
   const connection = await startForTool(host, options.server, options.tool);
   if ('failed' in connection) {
-    if (options.json) console.log(JSON.stringify({ error: { code: Exit.connection, message: connection.failed } }, null, 2));
+    if (options.json) console.log(visibleJson({ error: { code: Exit.connection, message: connection.failed } }, 2));
     else console.error(`error: ${connection.failed}`);
     return Exit.connection;
   }
   const pipeline = new CallPipeline(host.pool, host.validator, NEVER_ASKED, SILENT, ruleOptions(host, options.rules));
   const forecast = pipeline.forecast({ server: options.server, tool: options.tool, args });
   const sentence = sanitizeLine(forecast.sentence);
-  if (options.json) console.log(JSON.stringify({ server: options.server, tool: options.tool, forecast: forecast.kind, sentence }, null, 2));
-  else console.log(`${sanitizeLine(options.server)}/${sanitizeLine(options.tool)} ${WORDS[forecast.kind]}: ${sentence.replace(/^asks: /, '')}`);
+  if (options.json) console.log(visibleJson({ server: options.server, tool: options.tool, forecast: forecast.kind, sentence }, 2));
+  else console.log(`${shownName(options.server)}/${shownName(options.tool)} ${WORDS[forecast.kind]}: ${sentence.replace(/^asks: /, '')}`);
   return Exit.ok;
 }
 

@@ -1,5 +1,3 @@
-import * as fs from 'node:fs/promises';
-import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveLaunch } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
@@ -12,6 +10,8 @@ import type { Elicitor } from '../core/elicitation/formElicitation';
 import { rememberedEra } from '../core/connection/eraMemory';
 import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
 import { eraFile } from './eraFile';
+import { DEFAULT_RESULTS_MAX_MIB, ResultFolder } from '../core/render/resultFolder';
+import type { BinarySaver } from '../core/render/renderResult';
 
 export interface CliHost {
   readonly pool: ServerPool;
@@ -57,11 +57,15 @@ export function stateFile(name: string): string {
   return path.join(path.dirname(defaultCliAuditFile()), name);
 }
 
-/** Binary results (images, blobs) go to a fresh temp folder; the output shows the path. */
-export async function saveToTemp(data: Buffer, mimeType: string, nameHint: string): Promise<string> {
-  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'mcp-tool-host-'));
-  const ext = /^[a-z0-9.-]{1,10}$/i.test(mimeType.split('/')[1]?.split(/[;+]/)[0] ?? '') ? mimeType.split('/')[1].split(/[;+]/)[0] : 'bin';
-  const file = path.join(dir, `${nameHint}.${ext}`);
-  await fs.writeFile(file, data);
-  return file;
+/**
+ * Where `call` saves images, audio and blobs: the folder --files names, where they are kept (the
+ * user's folder: nothing in it is ever removed; at most DEFAULT_RESULTS_MAX_MIB a run), with names
+ * of ours for their types. Without --files nothing is saved and the output says how to save: a
+ * file in a temp folder would outlive the run, and one removed at exit would be named for nothing.
+ */
+export function resultSaver(filesDir: string | undefined): (callId: string) => BinarySaver {
+  if (filesDir === undefined) return () => async () => ({ leftOut: '--files DIR saves it' });
+  const MiB = 1024 * 1024;
+  const folder = new ResultFolder(path.resolve(filesDir), () => ({ maxBytes: DEFAULT_RESULTS_MAX_MIB * MiB, maxAgeMs: Infinity }), { owns: 'run', fullWhy: (max) => `over the ${max / MiB} MiB one run saves` });
+  return (callId) => (data, mimeType, nameHint) => folder.saveBinary(callId, data, mimeType, nameHint);
 }

@@ -1,7 +1,7 @@
 import { displayName, effectiveAnnotations } from '../core/tools/annotations';
 import { badgeDescription, badgeWords } from '../core/tools/toolBadges';
 import { callVerdict, type ApprovalRules } from '../core/policy/approvalPolicy';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName, visibleJson } from '../core/render/sanitize';
 import { Exit, type ExitCode } from './args';
 import type { CliHost } from './host';
 
@@ -30,12 +30,14 @@ export async function listServers(host: CliHost, withTools: boolean, json: boole
       : undefined,
   }));
   if (json) {
-    console.log(JSON.stringify(rows, null, 2));
+    // The same names and text to a parser; on a terminal, hidden and direction characters show as escapes.
+    console.log(visibleJson(rows, 2));
   } else {
     for (const r of rows) {
       const state = r.error ? `${r.state === 'running' ? 'running, ' : ''}error: ${sanitizeLine(r.error)}` : r.state;
-      console.log(`${sanitizeLine(r.server)}: ${state}${withTools || r.error ? '' : `, ${r.toolCount} tool${r.toolCount === 1 ? '' : 's'}`}`);
-      for (const t of r.tools ?? []) console.log(`  ${sanitizeLine(t.name)}  [${t.badgeText}]${t.asksFirst ? '  asks first (--yes to allow)' : ''}`);
+      console.log(`${shownName(r.server)}: ${state}${withTools || r.error ? '' : `, ${r.toolCount} tool${r.toolCount === 1 ? '' : 's'}`}`);
+      // Names as escapes: two that differ only by an invisible character must read differently.
+      for (const t of r.tools ?? []) console.log(`  ${shownName(t.name)}  [${t.badgeText}]${t.asksFirst ? '  asks first (--yes to allow)' : ''}`);
     }
   }
   return rows.some((r) => r.error) ? Exit.connection : Exit.ok;

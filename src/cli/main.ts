@@ -9,6 +9,7 @@ import { browserOpener } from './elicitUrl';
 import { createHost } from './host';
 import { listServers } from './list';
 import { listSkills, readSkill } from './skillCommands';
+import { visibleJson } from '../core/render/sanitize';
 
 const VERSION = '0.1.0';
 const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill']);
@@ -62,7 +63,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
         code = await explainCall(host, { server: server!, tool: tool!, argsJson: args.args, json: args.json, rules: rules!.set });
         break;
       default:
-        code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json, auditFile: args.audit, rules: rules!.set });
+        code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });
     }
     // Broken entries beside working ones still make the run a config error, unless worse happened.
     return code === Exit.ok && server === undefined && config.errors.length > 0 ? Exit.usage : code;
@@ -74,7 +75,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
 function fail(err: unknown, json: boolean): ExitCode {
   const code = err instanceof CliError ? err.code : Exit.connection;
   const message = err instanceof Error ? err.message : String(err);
-  if (json) console.log(JSON.stringify({ error: { code, message } }, null, 2));
+  if (json) console.log(visibleJson({ error: { code, message } }, 2));
   else console.error(err instanceof CliError ? `${message}${err.showUsage ? `\n\n${USAGE}` : ''}` : `error: ${message}`);
   return code;
 }

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { Grant, GrantStore } from '../core/policy/grants';
 import { pinTool } from '../core/policy/toolPin';
-import { sanitizeLine } from '../core/render/sanitize';
+import { shownName } from '../core/render/sanitize';
 
 // What Manage Approvals and Reset Approvals do (approvalCommands.ts registers them): loaded with
 // dist/forms.js at the first use.
@@ -20,8 +20,8 @@ export async function manageApprovals(grants: GrantStore, pool: ServerPool): Pro
     const changed = tool && grant.pin && pinTool(tool).hash !== grant.pin.hash ? vscode.l10n.t(' · suspended: the tool changed') : '';
     return {
       grant,
-      label: grant.tool ? sanitizeLine(grant.tool) : `$(server) ${vscode.l10n.t('all non-destructive tools')}`,
-      description: `${sanitizeLine(grant.server)} · ${scopeWords[grant.scope]}${changed}`,
+      label: grant.tool ? shownName(grant.tool) : `$(server) ${vscode.l10n.t('all non-destructive tools')}`,
+      description: `${shownName(grant.server)} · ${scopeWords[grant.scope]}${changed}`,
       detail: vscode.l10n.t('Given {0}', new Date(grant.createdAt).toLocaleString()),
     };
   });

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
 import type { ApprovalDecision, ApprovalRequest, Approver } from '../core/calls/ports';
-import { displayName } from '../core/tools/annotations';
 import { badgeDescription } from '../core/tools/toolBadges';
-import { sanitizeLine, visibleJson } from '../core/render/sanitize';
+import { sanitizeLine, shownArguments, shownName, shownTitle, visibleJson } from '../core/render/sanitize';
 import type { showDefinitionChanges } from './definitionDiff';
 import type { showReadOnly } from './readOnlyDocuments';
 import type { PromptEvents } from './promptEvents';
@@ -86,7 +85,7 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
     );
   }
   if (request.offerServerGrant) {
-    list.push({ label: `$(server) ${vscode.l10n.t('Allow every non-destructive tool of {0} for this session', sanitizeLine(request.server))}`, decision: 'allow-server-session' });
+    list.push({ label: `$(server) ${vscode.l10n.t('Allow every non-destructive tool of {0} for this session', shownName(request.server))}`, decision: 'allow-server-session' });
   }
   list.push(
     { label: `$(edit) ${vscode.l10n.t('Edit arguments...')}`, action: 'edit-arguments' },
@@ -115,20 +114,20 @@ const APPROVAL_ARM_MS = 500;
 
 async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Promise<DecisionItem | undefined> {
   // Arguments as they will be sent, with hidden and direction characters shown as escapes.
-  const argsText = visibleJson(request.args);
+  const argsText = shownArguments(request.args);
   const qp = vscode.window.createQuickPick<DecisionItem>();
   try {
     // The server chooses the title; the name beside it is what the call really runs.
-    const title = sanitizeLine(displayName(request.tool));
-    const name = sanitizeLine(request.tool.name);
+    const title = shownTitle(request.tool);
+    const name = shownName(request.tool.name);
     const tool = title === name ? `"${title}"` : `"${title}" (${name})`;
     qp.title = request.origin === 'app'
       ? // Not the user's click: the tool's own interface (MCP Apps) asked for this call.
-        vscode.l10n.t("The tool's interface asks: approve {0} on {1}? [{2}]", tool, sanitizeLine(request.server), badgeDescription(request.annotations))
+        vscode.l10n.t("The tool's interface asks: approve {0} on {1}? [{2}]", tool, shownName(request.server), badgeDescription(request.annotations))
       : request.origin === 'lm-tool'
         ? // Not the user's click either: a chat's language model asked, through our language-model tools.
-          vscode.l10n.t("A chat's language model asks: approve {0} on {1}? [{2}]", tool, sanitizeLine(request.server), badgeDescription(request.annotations))
-        : vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, sanitizeLine(request.server), badgeDescription(request.annotations));
+          vscode.l10n.t("A chat's language model asks: approve {0} on {1}? [{2}]", tool, shownName(request.server), badgeDescription(request.annotations))
+        : vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, shownName(request.server), badgeDescription(request.annotations));
     qp.placeholder = vscode.l10n.t('Arguments: {0}', argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText);
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;
@@ -164,7 +163,7 @@ function splitRuleSentence(sentence: string): [string, string | undefined] {
 async function editArguments(args: Record<string, unknown>): Promise<Record<string, unknown> | undefined> {
   const text = await vscode.window.showInputBox({
     title: vscode.l10n.t('Edit the arguments (JSON)'),
-    value: JSON.stringify(args),
+    value: visibleJson(args), // the same value, its hidden characters as escapes
     ignoreFocusOut: true,
     validateInput: (t) => {
       try {

@@ -1,10 +1,9 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { displayName } from '../core/tools/annotations';
 import { planArguments, type ArgumentField } from '../core/tools/argumentFields';
 import { describeProblem, problemField, type SchemaProblem } from '../core/tools/schemaProblems';
 import { argumentsText } from '../core/tools/argumentSkeleton';
 import { initialValues, type ValidateArguments } from '../core/tools/argumentValues';
-import { sanitizeLine } from '../core/render/sanitize';
+import { shownTitle } from '../core/render/sanitize';
 import type { ArgumentEditors } from './argumentEditor';
 import { runFieldFlow } from './argumentFlow';
 
@@ -28,7 +27,7 @@ export async function askArguments(tool: Tool, previous: Record<string, unknown>
   const plan = planArguments(tool.inputSchema);
   let problems = options.problems ?? [];
   if (plan.kind === 'none' && problems.length === 0) return {};
-  const toolName = sanitizeLine(displayName(tool));
+  const toolName = shownTitle(tool);
   let seed = previous;
   if (plan.kind === 'fields') {
     let values = initialValues(plan.fields, previous);

@@ -3,7 +3,7 @@ import { interfaceWanted } from './apps/interfaceWanted';
 import type { CallOutcome, CallPipeline } from '../core/calls/callPipeline';
 import type { CallOrigin } from '../core/calls/ports';
 import type { ServerPool } from '../core/connection/serverPool';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
 import { loadForms } from './lazy/load';
 import { pickTool } from './pickTool';
 import type { ArgumentEditors } from './argumentEditor';
@@ -42,7 +42,7 @@ export class CallToolCommand {
     if (!picked) return undefined;
     const found = pool.findTool(picked.server, picked.tool);
     if (!found) {
-      void vscode.window.showErrorMessage(vscode.l10n.t('Tool "{0}" is not available on server "{1}".', sanitizeLine(picked.tool), sanitizeLine(picked.server)));
+      void vscode.window.showErrorMessage(vscode.l10n.t('Tool "{0}" is not available on server "{1}".', shownName(picked.tool), shownName(picked.server)));
       return undefined;
     }
     const key = `lastArgs:${picked.server}/${picked.tool}`;
@@ -77,7 +77,7 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
   const controller = new AbortController();
   let call: Promise<CallOutcome> | undefined;
   await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: `${sanitizeLine(target.server)} / ${sanitizeLine(target.tool)}`, cancellable: true },
+    { location: vscode.ProgressLocation.Notification, title: `${shownName(target.server)} / ${shownName(target.tool)}`, cancellable: true },
     (progress, token) => {
       const sub = token.onCancellationRequested(() => controller.abort());
       let reported = 0;
@@ -105,7 +105,7 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
   }
   if (outcome.kind === 'failed') {
     const showOutput = vscode.l10n.t('Show Output');
-    void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', sanitizeLine(target.tool), outcome.message), showOutput).then((a) => a && deps.output.show());
+    void vscode.window.showErrorMessage(vscode.l10n.t('Calling {0} failed: {1}', shownName(target.tool), outcome.message), showOutput).then((a) => a && deps.output.show());
   }
   return outcome;
 }

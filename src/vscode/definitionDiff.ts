@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import { pinTool, type PinnedDefinition } from '../core/policy/toolPin';
-import { sanitizeLine } from '../core/render/sanitize';
+import { shownName, visibleJson } from '../core/render/sanitize';
 import { readOnlyUri } from './readOnlyDocuments';
 
 /** Opens VS Code's diff editor: the definition the user approved beside the one the server sends now. */
@@ -9,8 +9,8 @@ export async function showDefinitionChanges(server: string, tool: Tool, before: 
   const key = `${encodeURIComponent(server)}/${encodeURIComponent(tool.name)}`;
   await vscode.commands.executeCommand(
     'vscode.diff',
-    readOnlyUri(`/definitions/${key}/approved.json`, JSON.stringify(before, null, 2)),
-    readOnlyUri(`/definitions/${key}/now.json`, JSON.stringify(pinTool(tool).definition, null, 2)),
-    vscode.l10n.t('{0} on {1}: approved ↔ now', sanitizeLine(tool.name), sanitizeLine(server)),
+    readOnlyUri(`/definitions/${key}/approved.json`, visibleJson(before, 2)),
+    readOnlyUri(`/definitions/${key}/now.json`, visibleJson(pinTool(tool).definition, 2)),
+    vscode.l10n.t('{0} on {1}: approved ↔ now', shownName(tool.name), shownName(server)),
   );
 }

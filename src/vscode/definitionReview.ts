@@ -7,7 +7,7 @@ import { ServerState } from '../core/connection/serverState';
 import { DefinitionPins, type DefinitionChange, type PinPersistence, type ServerPins } from '../core/policy/definitionPins';
 import type { ServerLogs } from './serverLogs';
 import { showDefinitionChanges } from './definitionDiff';
-import { sanitizeLine } from '../core/render/sanitize';
+import { shownName } from '../core/render/sanitize';
 
 /**
  * Trust on first use, wired to the pool: each new tool list is compared with what was first
@@ -36,7 +36,7 @@ export class DefinitionReview implements vscode.Disposable {
   async showChanges(server: string, tool: string): Promise<void> {
     const change = this.changeOf(server, tool);
     const current = this._pool.findTool(server, tool)?.tool;
-    if (!change || !current) return void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has not changed since you first saw it.', sanitizeLine(tool)));
+    if (!change || !current) return void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" has not changed since you first saw it.', shownName(tool)));
     await showDefinitionChanges(server, current, change.before);
   }
 
@@ -45,7 +45,7 @@ export class DefinitionReview implements vscode.Disposable {
     if (!connection) return;
     this._pins.accept(server, connection.tools, instructionsOf(connection), tool);
     this._changes.get(server)?.delete(tool);
-    this._logs.logFor(server).info(vscode.l10n.t('Accepted the new definition of "{0}".', sanitizeLine(tool)));
+    this._logs.logFor(server).info(vscode.l10n.t('Accepted the new definition of "{0}".', shownName(tool)));
     this._onDidChange.fire(server);
   }
 
@@ -60,7 +60,7 @@ export class DefinitionReview implements vscode.Disposable {
     const review = this._pins.review(c.name, c.tools, instructionsOf(c));
     const log = this._logs.logFor(c.name);
     for (const change of review.changed) {
-      log.warn(vscode.l10n.t('"{0}" changed since you first saw it ({1}). Use "Show Changes" in the Tools view to compare, "Accept Changes" to trust it again; approvals for it are suspended.', sanitizeLine(change.tool), change.parts.join(', ')));
+      log.warn(vscode.l10n.t('"{0}" changed since you first saw it ({1}). Use "Show Changes" in the Tools view to compare, "Accept Changes" to trust it again; approvals for it are suspended.', shownName(change.tool), change.parts.join(', ')));
     }
     if (review.instructionsChanged) log.warn(vscode.l10n.t('The server\'s instructions changed since you first saw them.'));
     this._changes.set(c.name, new Map(review.changed.map((x) => [x.tool, x])));

@@ -4,7 +4,7 @@ import type { ServerDefinition } from '../core/config/serverConfig';
 import type { ServerPool } from '../core/connection/serverPool';
 import { doctorServer, formatDoctorReport, type DoctorReport } from '../core/connection/serverDoctor';
 import { silentLog } from '../core/serverLog';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
 import type { ServerLogs } from './serverLogs';
 
 /**
@@ -17,7 +17,7 @@ import type { ServerLogs } from './serverLogs';
 export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string, connect: (definition: ServerDefinition, deps: ConnectionDeps) => ServerConnection): Promise<DoctorReport | undefined> {
   const live = pool.get(name);
   if (!live) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('No server named "{0}" is configured.', sanitizeLine(name)));
+    void vscode.window.showErrorMessage(vscode.l10n.t('No server named "{0}" is configured.', shownName(name)));
     return undefined;
   }
   // The pool's own dependencies (variables, inputs, the launch prompt); the doctor reads the
@@ -26,7 +26,7 @@ export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string
   const connection = connect(live.definition, { ...deps, log: silentLog, toolCache: undefined });
   const channel = logs.channel(name);
   const report = await vscode.window.withProgress(
-    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running doctor on "{0}"…', sanitizeLine(name)) },
+    { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Running doctor on "{0}"…', shownName(name)) },
     async () => {
       try {
         return await doctorServer(connection, { resolveLaunch: deps.resolveLaunch });
@@ -44,10 +44,10 @@ export async function runDoctor(pool: ServerPool, logs: ServerLogs, name: string
   channel.show(true);
   const failed = report.steps.find((s) => !s.ok);
   const verdict = report.skipped
-    ? vscode.l10n.t('Doctor skipped "{0}": {1}.', sanitizeLine(name), report.skipped)
+    ? vscode.l10n.t('Doctor skipped "{0}": {1}.', shownName(name), report.skipped)
     : failed
-      ? vscode.l10n.t('Doctor: "{0}" fails at {1}: {2}', sanitizeLine(name), failed.step, sanitizeLine(failed.detail))
-      : vscode.l10n.t('Doctor: "{0}" is healthy ({1} passed).', sanitizeLine(name), report.steps.map((s) => s.step).join(', '));
+      ? vscode.l10n.t('Doctor: "{0}" fails at {1}: {2}', shownName(name), failed.step, sanitizeLine(failed.detail))
+      : vscode.l10n.t('Doctor: "{0}" is healthy ({1} passed).', shownName(name), report.steps.map((s) => s.step).join(', '));
   if (failed) void vscode.window.showWarningMessage(verdict, vscode.l10n.t('Show Log')).then((a) => a && channel.show());
   else void vscode.window.showInformationMessage(verdict);
   return report;

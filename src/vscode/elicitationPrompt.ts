@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
 import { loadHeavy } from '../core/lazy/load';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
 import type { ChatAsks } from './chatAsks';
 import { askLink, refuseLink } from './linkPrompt';
 import type { PromptEvents } from './promptEvents';
@@ -40,7 +40,7 @@ export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor
 
 /** Who asks and why, with Answer / Decline (Escape cancels); then the fields. */
 async function askForm(prompts: PromptEvents, request: FormRequest): Promise<ElicitationAnswer> {
-  const who = sanitizeLine(request.server);
+  const who = shownName(request.server);
   const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
   const title = calls.length === 0
     ? vscode.l10n.t('"{0}" asks for input', who)
@@ -68,7 +68,7 @@ async function askForm(prompts: PromptEvents, request: FormRequest): Promise<Eli
 async function answerFields(prompts: PromptEvents, request: FormRequest): Promise<ElicitationAnswer> {
   const content: Record<string, FormValue> = {};
   for (const [i, field] of request.fields.entries()) {
-    const title = vscode.l10n.t('{0} ({1}/{2}): {3}{4}', sanitizeLine(request.server), i + 1, request.fields.length, sanitizeLine(field.title ?? field.name), field.required ? '' : ` (${vscode.l10n.t('optional')})`);
+    const title = vscode.l10n.t('{0} ({1}/{2}): {3}{4}', shownName(request.server), i + 1, request.fields.length, sanitizeLine(field.title ?? field.name), field.required ? '' : ` (${vscode.l10n.t('optional')})`);
     const step = await askField(prompts, field, title);
     if (step === 'cancel') return { action: 'cancel' };
     if (step.value !== undefined) content[field.name] = step.value;

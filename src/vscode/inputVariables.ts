@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { inputSecretKey, requiredInputs } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
 
 /**
  * Values for `${input:id}`: asked once with a password box, kept in SecretStorage (never in
@@ -22,8 +22,8 @@ export class InputVariables {
         const spec = def.inputs?.find((s) => s.id === id);
         value = await vscode.window.showInputBox({
           title: def.source === 'user'
-            ? vscode.l10n.t('Server "{0}" needs "{1}"', sanitizeLine(def.name), sanitizeLine(id))
-            : vscode.l10n.t('Server "{0}" of {1} needs "{2}" (a value of its own, not one you gave another server or file)', sanitizeLine(def.name), sanitizeLine(def.declaredIn?.label ?? 'this workspace'), sanitizeLine(id)),
+            ? vscode.l10n.t('Server "{0}" needs "{1}"', shownName(def.name), sanitizeLine(id))
+            : vscode.l10n.t('Server "{0}" of {1} needs "{2}" (a value of its own, not one you gave another server or file)', shownName(def.name), sanitizeLine(def.declaredIn?.label ?? 'this workspace'), sanitizeLine(id)),
           prompt: spec?.description !== undefined ? sanitizeLine(spec.description) : vscode.l10n.t('A value for {0}; it is kept in VS Code\'s secret storage.', `\${input:${sanitizeLine(id)}}`),
           password: spec?.password ?? true,
           ignoreFocusOut: true,

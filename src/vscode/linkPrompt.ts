@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ElicitationAnswer } from '../core/elicitation/formElicitation';
 import type { OfferedUrl, UrlRequest } from '../core/elicitation/urlElicitation';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
 import type { PromptEvents } from './promptEvents';
 
 type LinkChoice = vscode.QuickPickItem & { readonly choice: 'open' | 'copy' | 'decline' };
@@ -17,7 +17,7 @@ const LINK_ARM_MS = 500;
  */
 export async function askLink(prompts: PromptEvents, request: UrlRequest & { readonly link: OfferedUrl }): Promise<ElicitationAnswer> {
   const { link } = request;
-  const who = sanitizeLine(request.server);
+  const who = shownName(request.server);
   const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
   const qp = vscode.window.createQuickPick<LinkChoice>();
   try {
@@ -60,7 +60,7 @@ export async function askLink(prompts: PromptEvents, request: UrlRequest & { rea
 
 /** A link VS Code refuses to open: the user hears why; the server gets a decline. */
 export function refuseLink(request: UrlRequest & { readonly link: { kind: 'refused'; why: string; shown: string } }): ElicitationAnswer {
-  void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" asked to open a link, which was declined: {1}. ({2})', sanitizeLine(request.server), request.link.why, request.link.shown));
+  void vscode.window.showWarningMessage(vscode.l10n.t('"{0}" asked to open a link, which was declined: {1}. ({2})', shownName(request.server), request.link.why, request.link.shown));
   return { action: 'decline' };
 }
 

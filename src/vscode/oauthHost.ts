@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { OAuthHost, SecretStore } from '../core/auth/ports';
-import { sanitizeLine } from '../core/render/sanitize';
+import { shownName } from '../core/render/sanitize';
 
 /** The core's SecretStore over VS Code's SecretStorage (the OS keychain). */
 export function secretStoreOf(secrets: vscode.SecretStorage): SecretStore {
@@ -23,7 +23,7 @@ export function vscodeOAuthHost(secrets: vscode.SecretStorage): OAuthHost {
     openBrowser: async (url, serverName) => {
       const signIn = vscode.l10n.t('Sign In');
       const choice = await vscode.window.showInformationMessage(
-        vscode.l10n.t('MCP server "{0}" needs you to sign in. Sign In opens its sign-in page in your browser.', sanitizeLine(serverName)),
+        vscode.l10n.t('MCP server "{0}" needs you to sign in. Sign In opens its sign-in page in your browser.', shownName(serverName)),
         signIn,
         vscode.l10n.t('Cancel'),
       );

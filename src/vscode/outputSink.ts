@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { CallHeader, CallSink } from '../core/calls/ports';
 import { showSummary } from '../core/render/longText';
+import { shownArguments } from '../core/render/sanitize';
+import type { SavedText } from '../core/render/resultFolder';
 
 const CHUNK_CHARS = 64 * 1024;
 const MAX_ARGUMENT_CHARS = 4000;
@@ -8,8 +10,8 @@ const MAX_ARGUMENT_CHARS = 4000;
 export interface OutputSinkOptions {
   /** Results longer than this show their head here and are saved whole to a file. */
   readonly maxResultChars: () => number;
-  /** Saves a full result, given in pieces; returns its path. */
-  readonly saveFullResult: (callId: string, pieces: readonly string[]) => Promise<string>;
+  /** Saves a full result, given in pieces (as much of it as the results folder's budget holds). */
+  readonly saveFullResult: (callId: string, pieces: readonly string[]) => Promise<SavedText>;
 }
 
 /**
@@ -24,7 +26,8 @@ export class OutputChannelSink implements CallSink {
     this._channel.show(true);
     this._channel.appendLine('');
     this._channel.appendLine(`▶ ${header.server} / ${header.tool}  [${header.origin}]  ${header.startedAt.toISOString()}  ${vscode.l10n.t('call {0}', header.callId)}`);
-    const args = JSON.stringify(header.args);
+    // As the approval prompt shows them: hidden and direction characters as escapes (a model or an interface may choose them).
+    const args = shownArguments(header.args);
     const shown = args.length > MAX_ARGUMENT_CHARS ? `${args.slice(0, MAX_ARGUMENT_CHARS)}… ${vscode.l10n.t('({0} characters in all; the approval prompt shows them whole)', args.length)}` : args;
     this._channel.appendLine(`[${header.callId}] ${vscode.l10n.t('arguments: {0}', shown)}`);
   }
@@ -45,6 +48,13 @@ export class OutputChannelSink implements CallSink {
       append: (text) => this._channel.append(text),
       save: (pieces) => this._options.saveFullResult(callId, pieces),
     });
-    if (cut) this._channel.appendLine(`[${callId}] … ${vscode.l10n.t('{0} more characters are not shown here (mcpToolHost.output.maxResultChars); the whole result is in {1}', cut.hidden, cut.file)}`);
+    if (cut) this._channel.appendLine(`[${callId}] … ${vscode.l10n.t('{0} more characters are not shown here (mcpToolHost.output.maxResultChars); {1}', cut.hidden, whereSaved(cut.saved))}`);
   }
+}
+
+/** Where the whole result went: a file, part of it in a file (the results folder's budget), or nowhere and why. */
+function whereSaved(saved: SavedText): string {
+  if ('leftOut' in saved) return vscode.l10n.t('they were not saved: {0}', saved.leftOut);
+  if (saved.keptChars < saved.totalChars) return vscode.l10n.t('the first {0} of its {1} characters are in {2} (mcpToolHost.results.maxMiB)', saved.keptChars, saved.totalChars, saved.file);
+  return vscode.l10n.t('the whole result is in {0}', saved.file);
 }

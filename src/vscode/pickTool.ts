@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
-import { sanitizeLine } from '../core/render/sanitize';
-import { displayName } from '../core/tools/annotations';
+import { sanitizeLine, shownName, shownTitle } from '../core/render/sanitize';
 import { toolAnnotations, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { badgeDescription } from '../core/tools/toolBadges';
 
@@ -21,10 +20,10 @@ export async function pickTool(pool: ServerPool, title: string, placeHolder: str
   const items: Item[] = [];
   for (const c of pool.connections) {
     if (c.tools.length === 0) continue;
-    items.push({ label: sanitizeLine(c.name), kind: vscode.QuickPickItemKind.Separator });
+    items.push({ label: shownName(c.name), kind: vscode.QuickPickItemKind.Separator });
     for (const t of c.tools) {
       const badges = badgeDescription(toolAnnotations(rules, c.name, t, c.definition.trustAnnotations));
-      items.push({ label: sanitizeLine(displayName(t)), description: `${sanitizeLine(c.name)} · ${badges}`, detail: sanitizeLine(t.description ?? ''), target: { server: c.name, tool: t.name } });
+      items.push({ label: shownTitle(t), description: `${shownName(c.name)} · ${badges}`, detail: sanitizeLine(t.description ?? ''), target: { server: c.name, tool: t.name } });
     }
   }
   if (items.length === 0) {

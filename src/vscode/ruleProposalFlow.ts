@@ -109,7 +109,7 @@ function editRule(prompts: PromptEvents, proposed: RawRule, unchecked: readonly 
     unchecked.length > 0
       ? vscode.l10n.t('Arguments this call did not send are not checked by the rule: {0}.', unchecked.map((n) => sanitizeLine(n)).join(', '))
       : vscode.l10n.t('Enter saves it to mcpToolHost.rules; Escape goes back to the approval.');
-  input.value = JSON.stringify(proposed);
+  input.value = visibleJson(proposed); // values from the arguments: hidden characters as escapes
   input.ignoreFocusOut = true;
   input.onDidChangeValue((text) => (input.validationMessage = ruleProblem(text, taken)));
   return new Promise<RawRule | undefined>((resolve) => {

@@ -5,7 +5,7 @@ import type { ArgumentRule, RuleProblem, RuleScope, RuleTest } from '../core/pol
 import type { Grant } from '../core/policy/grants';
 import type { RuleSet } from '../core/policy/ruleSource';
 import { changedParts, pinTool } from '../core/policy/toolPin';
-import { sanitizeLine, visibleJson } from '../core/render/sanitize';
+import { sanitizeLine, shownName, visibleJson } from '../core/render/sanitize';
 
 // The Rules and Approvals view's rows (loaded with dist/forms.js when the view is first shown;
 // rulesView.ts is the shim registered at activation). Rows read the RuleSet and the GrantStore;
@@ -97,8 +97,8 @@ export class RulesTree {
     };
     const tool = grant.tool === undefined ? undefined : this._deps.pool.findTool(grant.server, grant.tool)?.tool;
     const changed = tool && grant.pin && pinTool(tool).hash !== grant.pin.hash ? changedParts(grant.pin.definition, pinTool(tool).definition) : undefined;
-    const item = new vscode.TreeItem(grant.tool === undefined ? vscode.l10n.t('all non-destructive tools') : sanitizeLine(grant.tool));
-    item.description = [sanitizeLine(grant.server), scopeWords[grant.scope], ...(changed ? [vscode.l10n.t('suspended: the tool changed')] : [])].join(' · ');
+    const item = new vscode.TreeItem(grant.tool === undefined ? vscode.l10n.t('all non-destructive tools') : shownName(grant.tool));
+    item.description = [shownName(grant.server), scopeWords[grant.scope], ...(changed ? [vscode.l10n.t('suspended: the tool changed')] : [])].join(' · ');
     const lines = [vscode.l10n.t('Given {0}', new Date(grant.createdAt).toLocaleString())];
     if (changed) lines.push(vscode.l10n.t('Suspended: the server changed this tool since ({0}); the next call asks and shows what changed.', changed.join(', ')));
     item.tooltip = lines.join('\n');

@@ -1,7 +1,6 @@
 import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
-import { sanitizeLine } from '../core/render/sanitize';
-import { displayName } from '../core/tools/annotations';
+import { shownName, shownTitle } from '../core/render/sanitize';
 
 // Show Tool Schema's pick when no tool is given (viewCommands.ts registers the command): loaded
 // with dist/forms.js at its first use.
@@ -12,8 +11,8 @@ export async function pickSchemaTool(pool: ServerPool): Promise<{ server: string
   const items: Item[] = [];
   for (const c of pool.connections) {
     if (c.tools.length === 0) continue;
-    items.push({ label: sanitizeLine(c.name), kind: vscode.QuickPickItemKind.Separator });
-    for (const t of c.tools) items.push({ label: sanitizeLine(displayName(t)), description: sanitizeLine(t.name), target: { server: c.name, tool: t.name } });
+    items.push({ label: shownName(c.name), kind: vscode.QuickPickItemKind.Separator });
+    for (const t of c.tools) items.push({ label: shownTitle(t), description: shownName(t.name), target: { server: c.name, tool: t.name } });
   }
   if (items.length === 0) {
     void vscode.window.showInformationMessage(vscode.l10n.t('No server has listed tools yet.'));

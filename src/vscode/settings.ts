@@ -8,6 +8,7 @@ import { readWorkspaceServers } from './workspaceServers';
 import { onIsSafer, saferOf, smallerIsSafer } from '../core/policy/safetySettings';
 import { SECTION } from './section';
 import { loadHeavy } from '../core/lazy/load';
+import { DEFAULT_RESULTS_MAX_AGE_DAYS, DEFAULT_RESULTS_MAX_MIB, type ResultBudget } from '../core/render/resultFolder';
 
 export { SECTION };
 
@@ -89,6 +90,18 @@ export function trustedWorkspaceServers(): string[] {
 /** `mcpToolHost.output.maxResultChars`: longer results are cut in the output channel and saved whole to a file. */
 export function maxResultChars(): number {
   return vscode.workspace.getConfiguration(SECTION).get<number>('output.maxResultChars', 200_000);
+}
+
+/**
+ * `mcpToolHost.results.maxMiB` and `.maxAgeDays`: what the folder of saved results may hold (issue 31).
+ * The user's own values only: the folder serves every workspace, so no repository sets it.
+ */
+export function resultsBudget(): ResultBudget {
+  const own = (key: string, fallback: number) => {
+    const value = inspect(key)?.globalValue;
+    return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? value : fallback;
+  };
+  return { maxBytes: own('results.maxMiB', DEFAULT_RESULTS_MAX_MIB) * 1024 * 1024, maxAgeMs: own('results.maxAgeDays', DEFAULT_RESULTS_MAX_AGE_DAYS) * 24 * 3600_000 };
 }
 
 // The safety settings below are read with `saferOf`: a workspace's value can only make them safer.

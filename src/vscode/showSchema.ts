@@ -1,12 +1,10 @@
 import * as vscode from 'vscode';
 import type { ServerPool } from '../core/connection/serverPool';
 import type { Disposable } from '../core/events';
+import { visibleJson } from '../core/render/sanitize';
 
 /** The scheme of the read-only documents that show a tool's definition. */
 export const SCHEMA_SCHEME = 'mcp-tool-schema';
-
-// Characters that hide or reorder text; JSON.stringify leaves them as they are, we spell them out.
-const INVISIBLE = /[\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
 
 /** `mcp-tool-schema:/server/tool.json`: the tab reads "tool.json", the path names the server. */
 export function schemaUri(server: string, tool: string): vscode.Uri {
@@ -40,7 +38,8 @@ export class ToolSchemaDocuments implements vscode.TextDocumentContentProvider, 
     if (!target || !found) return JSON.stringify({ error: vscode.l10n.t('Server "{0}" does not offer a tool named "{1}" right now.', target?.server ?? '', target?.tool ?? '') }, null, 2);
     const { name, title, description, inputSchema, outputSchema, annotations, ...rest } = found.tool;
     const ordered = { name, title, description, inputSchema, outputSchema, annotations, ...rest };
-    return JSON.stringify(ordered, null, 2).replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+    // Characters that hide or reorder text written as escapes, as every surface shows them (visibleJson).
+    return visibleJson(ordered, 2);
   }
 
   /** Opens the definition of a tool in a read-only JSON editor. */

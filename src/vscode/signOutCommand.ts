@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { forgetCredentials } from '../core/auth/credentialKeys';
 import type { ServerPool } from '../core/connection/serverPool';
 import { ServerState } from '../core/connection/serverState';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
 import { secretStoreOf } from './oauthHost';
 
 /**
@@ -19,8 +19,8 @@ export async function signOut(pool: ServerPool, secrets: vscode.SecretStorage, a
   const wasActive = !!connection && ServerState.isActive(connection.state);
   if (wasActive) await connection.stop();
   const message = wasActive
-    ? vscode.l10n.t('Signed out of "{0}". It was stopped; start it to sign in again.', sanitizeLine(name))
-    : vscode.l10n.t('Signed out of "{0}".', sanitizeLine(name));
+    ? vscode.l10n.t('Signed out of "{0}". It was stopped; start it to sign in again.', shownName(name))
+    : vscode.l10n.t('Signed out of "{0}".', shownName(name));
   void vscode.window.showInformationMessage(message);
 }
 
@@ -31,7 +31,7 @@ async function pickRemoteServer(pool: ServerPool): Promise<string | undefined> {
     return undefined;
   }
   const picked = await vscode.window.showQuickPick(
-    remote.map((c) => ({ label: sanitizeLine(c.name), description: sanitizeLine(c.launchLine ?? ''), name: c.name })),
+    remote.map((c) => ({ label: shownName(c.name), description: sanitizeLine(c.launchLine ?? ''), name: c.name })),
     { title: vscode.l10n.t('Sign out of which server?'), placeHolder: vscode.l10n.t('Its saved sign-in (OAuth tokens) is forgotten') },
   );
   return picked?.name;

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CallOutcome } from '../core/calls/callPipeline';
 import type { TaskEntry } from '../core/calls/taskBoard';
-import { sanitizeLine } from '../core/render/sanitize';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
 import type { TaskCommandDeps, TaskTarget } from './taskCommands';
 
 // What Cancel Task, Fetch Task Result and Forget Task do (taskCommands.ts registers them): loaded
@@ -41,7 +41,7 @@ async function pick(deps: TaskCommandDeps, title: string, which: (e: TaskEntry) 
   }
   const picked = await vscode.window.showQuickPick(
     entries.map((entry) => ({
-      label: `${sanitizeLine(entry.server)} · ${sanitizeLine(entry.tool)}`,
+      label: `${shownName(entry.server)} · ${shownName(entry.tool)}`,
       description: entry.statusMessage ?? entry.status,
       detail: vscode.l10n.t('Task {0}, started {1}', sanitizeLine(entry.taskId), new Date(entry.startedAt).toLocaleString()),
       entry,

@@ -4,10 +4,10 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerConnection } from '../core/connection/serverConnection';
 import { ServerState } from '../core/connection/serverState';
 import { verdictSentence, type CallVerdict } from '../core/policy/approvalPolicy';
-import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
+import { sanitizeLine, sanitizeText, shownName, shownTitle } from '../core/render/sanitize';
 import { formatCommandLine } from '../core/transport/commandLine';
 import { loadHeavy } from '../core/lazy/load';
-import { displayName, type EffectiveAnnotations } from '../core/tools/annotations';
+import type { EffectiveAnnotations } from '../core/tools/annotations';
 import { cutAtSpace, hoverMarkdown } from '../core/tools/hoverText';
 import { formatArgument, summarizeArguments } from '../core/tools/schemaSummary';
 import { ASSUMED_MARK, BADGE_SENTENCE, badgeText, hintSource, toolBadges } from '../core/tools/toolBadges';
@@ -58,8 +58,8 @@ function cut(value: string, max: number): string {
  */
 export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations, verdict: CallVerdict, changed?: readonly string[]): vscode.MarkdownString {
   const md = untrustedMarkdown();
-  const shown = sanitizeLine(displayName(tool));
-  const where = shown === sanitizeLine(tool.name) ? vscode.l10n.t('on {0}', sanitizeLine(server)) : `${sanitizeLine(server)} / ${sanitizeLine(tool.name)}`;
+  const shown = shownTitle(tool);
+  const where = shown === shownName(tool.name) ? vscode.l10n.t('on {0}', shownName(server)) : `${shownName(server)} / ${shownName(tool.name)}`;
   md.appendMarkdown(`**${hoverMarkdown(shown)}** — ${hoverMarkdown(where)}`);
   if (changed) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Changed since you first saw it:** {0}. Right-click: Show Changes, or Accept Changes.', changed.join(', ') || vscode.l10n.t('definition'))}`);
   const flags = [...suspiciousText(tool.description), ...suspiciousText(tool.title)];
@@ -110,7 +110,7 @@ export function tokensText(tokens: number): string {
 export function serverTooltip(connection: ServerConnection, lastError: LastError | undefined, tokens?: number): vscode.MarkdownString {
   const md = untrustedMarkdown();
   const state = connection.state;
-  md.appendMarkdown(`**${hoverMarkdown(sanitizeLine(connection.name))}** — ${state.kind}`);
+  md.appendMarkdown(`**${hoverMarkdown(shownName(connection.name))}** — ${state.kind}`);
   if (state.kind === 'error') {
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Error')}**\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(state.message)));
     if (state.restartInMs) md.appendMarkdown(`\n\n${vscode.l10n.t('Restarting automatically in {0} s.', Math.round(state.restartInMs / 1000))}`);

@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import type { ServerConnection } from '../core/connection/serverConnection';
 import { ServerState } from '../core/connection/serverState';
 import { assertNever } from '../core/events';
-import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
-import { annotationsKey, displayName, type EffectiveAnnotations } from '../core/tools/annotations';
+import { sanitizeLine, sanitizeText, shownName, shownTitle } from '../core/render/sanitize';
+import { annotationsKey, type EffectiveAnnotations } from '../core/tools/annotations';
 import { rowBadgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
 import { appReferenceOf } from '../core/apps/appReference';
 import { serverTooltip, type LastError } from './tooltips';
@@ -28,7 +28,7 @@ const RISK_ICON: Readonly<Record<ToolRisk, vscode.ThemeIcon>> = {
  */
 export function serverItem(connection: ServerConnection, lastError: LastError | undefined, expanded: boolean): vscode.TreeItem {
   // With tools, the tooltip says what they cost in tokens: it comes on hover (resolveTreeItem), so the tokenizer loads then, not with the view.
-  const item = new vscode.TreeItem(sanitizeLine(connection.name), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
+  const item = new vscode.TreeItem(shownName(connection.name), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `server:${connection.name}`;
   const state = connection.state;
   item.contextValue = `mcpServer;${ServerState.phase(state)};`;
@@ -119,7 +119,7 @@ interface RowWords {
 const factsByDefinition = new WeakMap<object, DefinitionFacts>();
 function definitionFacts(definition: ToolNode['definition']): DefinitionFacts {
   let facts = factsByDefinition.get(definition);
-  if (!facts) factsByDefinition.set(definition, (facts = { label: sanitizeLine(displayName(definition)), withInterface: appReferenceOf(definition).kind === 'app' }));
+  if (!facts) factsByDefinition.set(definition, (facts = { label: shownTitle(definition), withInterface: appReferenceOf(definition).kind === 'app' }));
   return facts;
 }
 
@@ -147,7 +147,7 @@ function rowWords(): RowWords {
  * Task inline. From an earlier session: a history icon, Fetch Result (the click) and Forget inline.
  */
 export function taskItem(node: TaskNode, entry: TaskEntry): vscode.TreeItem {
-  const item = new vscode.TreeItem(vscode.l10n.t('{0} (task)', sanitizeLine(entry.tool)), vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(vscode.l10n.t('{0} (task)', shownName(entry.tool)), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   const said = entry.statusMessage ? ` · ${entry.statusMessage}` : '';
   if (entry.live) {
@@ -160,7 +160,7 @@ export function taskItem(node: TaskNode, entry: TaskEntry): vscode.TreeItem {
   }
   item.contextValue = `mcpTask;${entry.live ? 'live' : 'earlier'};`;
   item.tooltip = [
-    vscode.l10n.t('Task {0} of {1}', sanitizeLine(entry.taskId), sanitizeLine(entry.tool)),
+    vscode.l10n.t('Task {0} of {1}', shownName(entry.taskId), shownName(entry.tool)),
     vscode.l10n.t('Started {0}', new Date(entry.startedAt).toLocaleString()),
     entry.live ? vscode.l10n.t('Running; Cancel Task asks the server to stop it.') : vscode.l10n.t('Started in an earlier session: Fetch Result shows its result in the output channel, where the server still keeps it.'),
   ].join('\n');
@@ -231,7 +231,7 @@ export function actionItem(node: ActionNode): vscode.TreeItem {
 
 /** A broken configuration entry: its name, and the problem in the tooltip; click opens where it is. */
 export function configErrorItem(node: ConfigErrorNode): vscode.TreeItem {
-  const item = new vscode.TreeItem(sanitizeLine(node.error.serverName), vscode.TreeItemCollapsibleState.None);
+  const item = new vscode.TreeItem(shownName(node.error.serverName), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   item.description = vscode.l10n.t('configuration error');
   item.iconPath = icon('warning', 'problemsWarningIcon.foreground');

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { ConfigFileError } from '../core/config/formats';
 import type { ServerPool } from '../core/connection/serverPool';
 import { ServerState } from '../core/connection/serverState';
-import { sanitizeLine } from '../core/render/sanitize';
+import { shownName } from '../core/render/sanitize';
 import { ServerConnection } from '../core/connection/serverConnection';
 import { loadForms } from './lazy/load';
 import { pickServer } from './pickServer';
@@ -49,7 +49,7 @@ export class ViewCommands {
     const target = toolOf(t);
     if (!target) return;
     await vscode.env.clipboard.writeText(target.tool);
-    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied tool name "{0}"', sanitizeLine(target.tool)), 3000);
+    vscode.window.setStatusBarMessage(vscode.l10n.t('Copied tool name "{0}"', shownName(target.tool)), 3000);
   }
 
   async openServerConfiguration(t?: ViewTarget): Promise<unknown> {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CallForecast } from '../core/calls/approvalStep';
 import type { SchemaProblem } from '../core/tools/schemaProblems';
 import { problemText } from '../core/tools/schemaProblems';
-import { sanitizeLine, visibleJson } from '../core/render/sanitize';
+import { sanitizeLine, shownArguments, shownName, visibleJson } from '../core/render/sanitize';
 import { pickTool } from './pickTool';
 import type { RulesViewDeps } from './rulesTree';
 
@@ -21,7 +21,7 @@ export async function whatWouldHappen(deps: RulesViewDeps, target?: WhatIfTarget
   if (!picked) return undefined;
   const found = deps.pool.findTool(picked.server, picked.tool);
   if (!found) {
-    void vscode.window.showInformationMessage(vscode.l10n.t('Server "{0}" has no running tool named "{1}": start the server to see what would happen.', sanitizeLine(picked.server), sanitizeLine(picked.tool)));
+    void vscode.window.showInformationMessage(vscode.l10n.t('Server "{0}" has no running tool named "{1}": start the server to see what would happen.', shownName(picked.server), sanitizeLine(picked.tool)));
     return undefined;
   }
   const args = target?.args ?? (await askArguments(deps, picked.server, picked.tool));
@@ -38,9 +38,9 @@ export async function whatWouldHappen(deps: RulesViewDeps, target?: WhatIfTarget
 async function askArguments(deps: RulesViewDeps, server: string, tool: string): Promise<Record<string, unknown> | undefined> {
   const key = LAST_ARGS(server, tool);
   const text = await vscode.window.showInputBox({
-    title: vscode.l10n.t('What would happen if {0} / {1} were called with these arguments?', sanitizeLine(server), sanitizeLine(tool)),
+    title: vscode.l10n.t('What would happen if {0} / {1} were called with these arguments?', shownName(server), shownName(tool)),
     prompt: vscode.l10n.t('The arguments as a JSON object. Nothing is called.'),
-    value: JSON.stringify(deps.workspaceState.get<Record<string, unknown>>(key) ?? {}),
+    value: visibleJson(deps.workspaceState.get<Record<string, unknown>>(key) ?? {}),
     validateInput: (t) => argumentsProblem(t),
     ignoreFocusOut: true,
   });
@@ -62,7 +62,7 @@ export function argumentsProblem(text: string): string | undefined {
 
 /** The answer as the read-only document shows it: the decision, the sentence, and for an ask its reasons. */
 export function answerText(server: string, tool: string, args: Record<string, unknown>, answer: WhatIfAnswer, problems: readonly SchemaProblem[]): string {
-  const lines = [`# ${vscode.l10n.t('What would happen if {0} / {1} were called with these arguments', sanitizeLine(server), sanitizeLine(tool))}`, '', vscode.l10n.t('Arguments: {0}', visibleJson(args)), ''];
+  const lines = [`# ${vscode.l10n.t('What would happen if {0} / {1} were called with these arguments', shownName(server), shownName(tool))}`, '', vscode.l10n.t('Arguments: {0}', shownArguments(args)), ''];
   switch (answer.kind) {
     case 'runs':
       lines.push(vscode.l10n.t('It runs without asking.'));

@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatCommandLine } from '../../src/core/transport/commandLine';
 import { DEMO_SERVER, EVERYTHING, FIXTURES, ROOT } from './helpers';
-import { CLI, runCli, type CliRun } from './cliRun';
+import { CLI, runCli, runOnTerminal, type CliRun } from './cliRun';
 
 
 type Run = CliRun;
@@ -29,34 +29,11 @@ function opened(): string {
 }
 
 /**
- * Runs the built CLI on a real terminal (a pseudo-terminal from util-linux `script`), typing
- * `answers` one line each whenever it waits at a question ("…: " or "[y/N]: "). $BROWSER is the
- * test browser, which fetches the page as a browser would. Returns everything the terminal showed.
+ * Runs the built CLI on a real terminal (cliRun.ts), typing `answers` at its questions. $BROWSER
+ * is the test browser, which fetches the page as a browser would.
  */
 function terminal(args: string[], answers: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
-  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
-  return new Promise((resolve, reject) => {
-    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: dirOf.current, env: { ...process.env, XDG_STATE_HOME: STATE, BROWSER: path.join(FIXTURES, 'fetching-browser.cjs'), BROWSER_LOG, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let output = '';
-    let mark = 0; // where the output stood at the last answer: each question is answered once
-    const left = [...answers];
-    child.stdout.setEncoding('utf8').on('data', (t: string) => {
-      output += t;
-      // A question ends in ": ", then readline's cursor move (ESC [ n G).
-      if (left.length === 0 || !/: (.\[\d*G)?$/.test(output.slice(mark))) return;
-      mark = output.length;
-      child.stdin.write(`${left.shift()}\r`);
-    });
-    child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
-    // Ends before the test's own timeout, so a CLI that waits forever fails this test, not the run
-    // (a child left running keeps mocha from exiting: a path with a space once hung all of npm test here).
-    const deadline = setTimeout(() => child.kill('SIGKILL'), 50_000);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(deadline);
-      resolve({ code, output });
-    });
-  });
+  return runOnTerminal(args, answers, { cwd: dirOf.current, env: { ...process.env, XDG_STATE_HOME: STATE, BROWSER: path.join(FIXTURES, 'fetching-browser.cjs'), BROWSER_LOG, ...env } });
 }
 const dirOf: { current?: string } = {};
 

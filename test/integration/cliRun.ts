@@ -26,3 +26,34 @@ export function runCli(args: readonly string[], options: { readonly cwd?: string
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
   });
 }
+
+/**
+ * Runs the built CLI on a real terminal (a pseudo-terminal from util-linux `script`), typing
+ * `answers` one line each whenever it waits at a question ("…: ", "[y/N]: " or "[y/N] "), with exactly
+ * `env`. Returns everything the terminal showed.
+ */
+export function runOnTerminal(args: readonly string[], answers: readonly string[], options: { readonly cwd?: string; readonly env: NodeJS.ProcessEnv }): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let output = '';
+    let mark = 0; // where the output stood at the last answer: each question is answered once
+    const left = [...answers];
+    child.stdout.setEncoding('utf8').on('data', (t: string) => {
+      output += t;
+      // A question ends in ": " or "] ", then readline's cursor move (ESC [ n G).
+      if (left.length === 0 || !/[:\]] (.\[\d*G)?$/.test(output.slice(mark))) return;
+      mark = output.length;
+      child.stdin.write(`${left.shift()}\r`);
+    });
+    child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
+    // Ends before the test's own timeout, so a CLI that waits forever fails this test, not the run
+    // (a child left running keeps mocha from exiting: a path with a space once hung all of npm test here).
+    const deadline = setTimeout(() => child.kill('SIGKILL'), 50_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(deadline);
+      resolve({ code, output });
+    });
+  });
+}

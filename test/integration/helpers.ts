@@ -80,7 +80,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     end: (_id, s) => void events.push(`end ${s.join('').split('\n')[0]}`),
   };
   const pipeline = new CallPipeline(pool, validator, { approve: async (r) => (approvals.push(r), options.answer ? options.answer(r) : answer) }, sink, {
-    saveBinary: async (data, mime, hint) => `/saved/${hint}.${mime.split('/')[1]} (${data.length} bytes)`,
+    saveBinary: () => async (data, mime, hint) => ({ file: `/saved/${hint}.${mime.split('/')[1]} (${data.length} bytes)` }),
     tasks: options.tasks,
     argumentRules: options.argumentRules,
     ruleBindings: options.ruleBindings,

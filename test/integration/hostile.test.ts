@@ -129,12 +129,12 @@ describe('a server whose tool names carry newlines', function () {
   before(() => host.pool.get('forged')!.start());
   after(() => host.close());
 
-  it('cannot forge lines in the call log: the header shows the name on one line', async () => {
+  it('cannot forge lines in the call log: the header shows the name on one line, its newline as an escape', async () => {
     const [tool] = host.pool.get('forged')!.tools;
     const outcome = await host.pipeline.call({ server: 'forged', tool: tool.name, args: {}, origin: 'api' });
     assert.equal(outcome.kind, 'ok');
     const begin = host.events.find((e) => e.startsWith('begin '))!;
-    assert.equal(begin, 'begin forged/forge [00000000] approval: not needed');
+    assert.equal(begin, 'begin forged/forge\\n[00000000] approval: not needed');
     assert.ok(host.events.every((e) => !e.includes('\n') || e.startsWith('end ')), host.events.join(' | '));
   });
 });

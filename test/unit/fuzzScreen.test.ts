@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import fc from 'fast-check';
-import { sanitizeLine, sanitizeText, visibleJson, visibleLine } from '../../src/core/render/sanitize';
+import { sanitizeLine, sanitizeText, shownName, visibleJson, visibleLine } from '../../src/core/render/sanitize';
 import { maskSecrets, safeText } from '../../src/core/render/secrets';
 import { pinTool } from '../../src/core/policy/toolPin';
 import { mergeDuplicateTools } from '../../src/core/tools/duplicateTools';
@@ -41,6 +41,18 @@ describe('fuzzing what reaches the screen', function () {
         assert.deepEqual(JSON.parse(shown), JSON.parse(JSON.stringify(args)), 'the same value to a parser');
         assert.doesNotMatch(visibleLine(command), HIDDEN);
         assert.doesNotMatch(visibleLine(command), /[\n\r]/);
+      }),
+      { numRuns: RUNS },
+    );
+  });
+
+  it(`names: none hides a character, and two different names never read alike (${RUNS} cases)`, () => {
+    const spelled = fc.string({ unit: fc.constantFrom('a', '\\', 'u', '2', '0', 'B', 'n', '\n', '\u200b', '\u034f', '\u3000', ' '), maxLength: 12 });
+    fc.assert(
+      fc.property(fc.oneof(hostile, spelled), fc.oneof(hostile, spelled), (a, b) => {
+        assert.doesNotMatch(shownName(a), HIDDEN);
+        assert.doesNotMatch(shownName(a), /\n|\r|\u034f|\u3000/);
+        if (a !== b) assert.notEqual(shownName(a), shownName(b), `${JSON.stringify(a)} and ${JSON.stringify(b)} read alike`);
       }),
       { numRuns: RUNS },
     );

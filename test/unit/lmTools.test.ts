@@ -101,7 +101,7 @@ describe('language-model tools: search and what the model reads (issue 19 B)', (
 
   it('attacker: what VS Code shows of a call renders no link, image or formatting from a server or model', () => {
     const shown = callInvocationParts({ server: 'ev[i](command:x)l', tool: 'read`_note', args: { name: '![img](https://evil.example/)\u202e' } });
-    assert.deepEqual(shown, { tool: '``read`_note``', server: 'ev\\[i\\]\\(command\\:x\\)l', args: '`{"name":"![img](https://evil.example/)"}`' });
+    assert.deepEqual(shown, { tool: '``read`_note``', server: 'ev\\[i\\]\\(command\\:x\\)l', args: '`{"name":"![img](https://evil.example/)\\u202E"}`' }, 'a hidden character of the arguments shows as its escape (issue 31)');
     assert.equal(searchInvocationQuery({ query: '**bold** [x](y)', limit: 5 }), '`**bold** [x](y)`');
     assert.equal(searchInvocationQuery({ query: 'q'.repeat(500), limit: 5 }).length, 122, 'a long query is cut');
   });

@@ -33,7 +33,7 @@ describe('long texts in pieces (a 50 MiB result is never joined, prefixed or enc
     shown.length = 0;
     const text = 'abcdefghijklmnop';
     const summary = ['ok:\n', text];
-    assert.deepEqual(await showSummary('c2', summary, sink), { hidden: 10, file: '/tmp/r.txt' });
+    assert.deepEqual(await showSummary('c2', summary, sink), { hidden: 10, saved: '/tmp/r.txt' });
     assert.equal(saved[0], summary, 'the pieces go to the file as given, never joined');
     assert.equal(shown.join(''), '[c2] ok:\nabcdef\n');
   });

@@ -10,7 +10,7 @@ import type { ApprovalRules } from '../policy/approvalPolicy';
 import { GrantStore, memoryPersistence } from '../policy/grants';
 import { RateLimiter } from '../policy/rateLimiter';
 import { renderResult, type BinarySaver, type RawToolResult, type RenderedResult } from '../render/renderResult';
-import { sanitizeLine } from '../render/sanitize';
+import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
 import { approveCall, forecastCall, type CallForecast, type CallRules } from './approvalStep';
 import { RuleBindings, memoryRuleBindings } from '../policy/ruleBindings';
@@ -63,7 +63,8 @@ export interface CallPipelineOptions {
   readonly approveAll?: () => boolean;
   /** A sandboxed server without network counts as closed-world for its non-destructive tools (closedBySandbox). */
   readonly offlineSandboxClosed?: () => boolean;
-  readonly saveBinary?: BinarySaver;
+  /** Where a call's images, audio and blobs are saved (`callId`: a call never removes its own files to make room). */
+  readonly saveBinary?: (callId: string) => BinarySaver;
   readonly grants?: GrantStore;
   readonly audit?: AuditLog;
   readonly rateLimiter?: RateLimiter;
@@ -153,7 +154,7 @@ export class CallPipeline {
    */
   forecast(request: { readonly server: string; readonly tool: string; readonly args: Record<string, unknown> }): CallForecast | { readonly kind: 'unknown'; readonly sentence: string } {
     const found = this._pool.findTool(request.server, request.tool);
-    if (!found) return { kind: 'unknown', sentence: `Server "${sanitizeLine(request.server)}" has no running tool named "${sanitizeLine(request.tool)}": start the server to see what would happen.` };
+    if (!found) return { kind: 'unknown', sentence: `Server "${shownName(request.server)}" has no running tool named "${shownName(request.tool)}": start the server to see what would happen.` };
     const { connection, tool } = found;
     const args = withoutNullOptionals(tool.inputSchema, request.args).args;
     const annotations = this._annotationsOf(connection, tool);
@@ -192,8 +193,8 @@ export class CallPipeline {
     return this._traced({ ...request, tool, args: {} }, async (callId, trace) => {
       trace.decision = 'approved when it started';
       const connection = this._pool.get(request.server);
-      if (!entry) return { kind: 'failed', message: `No task "${sanitizeLine(request.taskId)}" of "${sanitizeLine(request.server)}" is known.` };
-      if (!connection || !ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${sanitizeLine(request.server)}" is not running: start it, then fetch the result.` };
+      if (!entry) return { kind: 'failed', message: `No task "${sanitizeLine(request.taskId)}" of "${shownName(request.server)}" is known.` };
+      if (!connection || !ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(request.server)}" is not running: start it, then fetch the result.` };
       this._sink.line(callId, `task ${sanitizeLine(entry.taskId)}: started ${entry.startedAt}; asking the server for it`);
       return this._follow(callId, request.server, tool, connection, callLimits(connection.definition, tool), request, (options) => {
         options.task(entry.taskId);
@@ -221,7 +222,7 @@ export class CallPipeline {
         // Only the server's own "no such task" drops it; a failure on our side keeps it for later.
         if (typeof (err as { code?: unknown }).code !== 'number') continue;
         board.ended(server, entry.taskId, true);
-        dropped.push(`Task ${sanitizeLine(entry.taskId)} of "${sanitizeLine(entry.tool)}" is no longer known to the server: ${describeCallError(err, { timeoutSeconds: 0, maxTotalSeconds: 0 }).message}`);
+        dropped.push(`Task ${sanitizeLine(entry.taskId)} of "${shownName(entry.tool)}" is no longer known to the server: ${describeCallError(err, { timeoutSeconds: 0, maxTotalSeconds: 0 }).message}`);
       }
     }
     return dropped;
@@ -231,8 +232,8 @@ export class CallPipeline {
   private async _traced(request: CallRequest, run: (callId: string, trace: CallTrace) => Promise<CallOutcome>): Promise<CallOutcome> {
     const callId = randomUUID().slice(0, 8);
     const startedAt = new Date();
-    // Names come from the server (or a model): one line each, so they cannot forge lines of the log.
-    this._sink.begin({ callId, server: sanitizeLine(request.server), tool: sanitizeLine(request.tool), origin: request.origin, args: request.args, startedAt });
+    // Names come from the server (or a model): one line each, so they cannot forge lines of the log, and hidden characters shown.
+    this._sink.begin({ callId, server: shownName(request.server), tool: shownName(request.tool), origin: request.origin, args: request.args, startedAt });
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
     const trace: CallTrace = { decision: 'none', sentArgs: request.args };
     const secrets = this._pool.get(request.server)?.secrets;
@@ -262,7 +263,7 @@ export class CallPipeline {
     }
     if (!found) {
       const connection = this._pool.get(request.server);
-      const [server, tool] = [sanitizeLine(request.server), sanitizeLine(request.tool)];
+      const [server, tool] = [shownName(request.server), shownName(request.tool)];
       const message = connection
         ? ServerState.isRunning(connection.state)
           ? `Server "${server}" has no tool named "${tool}".`
@@ -297,7 +298,7 @@ export class CallPipeline {
     sink.line(callId, `approval: ${approval.decision}`);
     if (approval.kind === 'denied') return approval.byRule ? { kind: 'denied', rule: approval.decision } : { kind: 'denied' };
     trace.sentArgs = approval.args;
-    if (approval.args !== args) sink.line(callId, `arguments (edited): ${JSON.stringify(approval.args)}`);
+    if (approval.args !== args) sink.line(callId, `arguments (edited): ${shownArguments(approval.args)}`);
     if (request.signal?.aborted) return { kind: 'cancelled' };
 
     const limits = callLimits(connection.definition, tool.name);
@@ -371,7 +372,7 @@ export class CallPipeline {
       const task = (id: string) => void (taskId = id);
       const raw = await send({ signal: stop.signal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus, progress, abort, task });
       flushProgress();
-      const result = await renderResult(raw, this._options.saveBinary);
+      const result = await renderResult(raw, this._options.saveBinary?.(callId));
       const durationMs = performance.now() - started;
       const outputWarning = typeof tool === 'string' ? undefined : this._checkOutput(callId, tool, raw);
       const kept = caller.keepRaw ? { raw } : {};

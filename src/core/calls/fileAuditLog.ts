@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { visibleJson } from '../render/sanitize';
 import type { AuditLog, AuditRecord } from './ports';
 
 /**
@@ -12,7 +13,8 @@ export class FileAuditLog implements AuditLog {
 
   append(record: AuditRecord): void {
     fs.mkdirSync(path.dirname(this.file), { recursive: true });
-    fs.appendFileSync(this.file, JSON.stringify(record) + '\n');
+    // Names as escapes (the same value to a parser): the log is read in editors and terminals.
+    fs.appendFileSync(this.file, visibleJson(record) + '\n');
   }
 }
 

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ResourceContents } from '../connection/sdkClient';
 import type { ServerPool } from '../connection/serverPool';
 import { ServerState } from '../connection/serverState';
-import { sanitizeLine } from '../render/sanitize';
+import { sanitizeLine, shownName } from '../render/sanitize';
 import { safeText } from '../render/secrets';
 import { argumentsHash } from './auditHash';
 import type { AuditLog, CallOrigin } from './ports';
@@ -37,7 +37,7 @@ export async function readAudited(pool: ServerPool, audit: AuditLog | undefined,
   const secrets = connection?.secrets;
   let outcome: ResourceContentsOutcome;
   if (!connection || !ServerState.isRunning(connection.state)) {
-    outcome = { kind: 'failed', message: `Server "${sanitizeLine(request.server)}" is not running.` };
+    outcome = { kind: 'failed', message: `Server "${shownName(request.server)}" is not running.` };
   } else {
     try {
       outcome = { kind: 'ok', contents: await connection.readResource(request.uri) };

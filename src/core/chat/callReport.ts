@@ -1,6 +1,7 @@
 import type { CallOutcome } from '../calls/callPipeline';
 import { cutForModel, mdCode, mdText, shortArgs } from './markdown';
 import { problemText } from '../tools/schemaProblems';
+import { shownName } from '../render/sanitize';
 
 /** The most characters of one result a model gets (the output channel has the whole result). */
 export const MAX_RESULT_CHARS_FOR_MODEL = 60_000;
@@ -60,5 +61,5 @@ export function outcomeWords(outcome: CallOutcome): string {
 /** One line of the answer per call: server, tool, short arguments, outcome. */
 export function callLine(server: string, tool: string, args: unknown, outcome: CallOutcome | string): string {
   const how = typeof outcome === 'string' ? outcome : outcomeWords(outcome);
-  return `- ${mdText(server)} › ${mdCode(tool)} ${mdCode(shortArgs(args))}: ${how}\n`;
+  return `- ${mdText(shownName(server))} › ${mdCode(shownName(tool))} ${mdCode(shortArgs(args))}: ${how}\n`;
 }

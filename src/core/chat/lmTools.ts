@@ -4,7 +4,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { EffectiveAnnotations } from '../tools/annotations';
 import { badgeWords } from '../tools/toolBadges';
-import { sanitizeLine, sanitizeText, visibleJson } from '../render/sanitize';
+import { sanitizeLine, sanitizeText, shownName, visibleJson } from '../render/sanitize';
 import { modelSchema } from './modelSchema';
 import { mdCode, mdText, shortArgs } from './markdown';
 import { LM_CALL_TOOL, LM_SEARCH_TOOL } from './lmToolNames';
@@ -98,7 +98,7 @@ export const LM_TOOLS_OFF_TEXT = 'Not available: the user turned off the MCP Too
 
 /** A call's parts as VS Code shows them while it runs (Markdown, every server or model string escaped; the sentence around them is the caller's). */
 export function callInvocationParts(input: CallInput): { readonly tool: string; readonly server: string; readonly args: string } {
-  return { tool: mdCode(input.tool), server: mdText(input.server), args: mdCode(shortArgs(input.args, 120)) };
+  return { tool: mdCode(shownName(input.tool)), server: mdText(shownName(input.server)), args: mdCode(shortArgs(input.args, 120)) };
 }
 
 /** A search query as VS Code shows it (Markdown code, cut to 120 characters). */

@@ -1,5 +1,5 @@
 import { headOf, totalLength } from '../render/longText';
-import { sanitizeLine, sanitizeText } from '../render/sanitize';
+import { sanitizeLine, sanitizeText, shownArguments } from '../render/sanitize';
 
 /**
  * Server text (a name, a title, a description) as literal Markdown on one line: sanitised, and
@@ -27,16 +27,9 @@ export function mdBlock(text: string, language = ''): string {
   return `${fence}${language}\n${clean}\n${fence}`;
 }
 
-/** Arguments on one short line for a progress message: `{"name":"x"}`, cut with an ellipsis. */
+/** Arguments on one short line for a progress message: `{"name":"x"}` (`shownArguments`: hidden characters as escapes), cut with an ellipsis. */
 export function shortArgs(args: unknown, max = 80): string {
-  let json: string;
-  try {
-    json = JSON.stringify(args) ?? '';
-  } catch {
-    json = '(arguments cannot be printed)';
-  }
-  const line = sanitizeLine(json);
-  return line.length <= max ? line : `${line.slice(0, max - 1)}…`;
+  return shownArguments(args, max);
 }
 
 /** Text cut to `max` characters, with a note saying how much was left out and where it is. */

@@ -1,7 +1,7 @@
 import type { ElicitationAnswer, FormRequest } from '../elicitation/formElicitation';
 import type { ElicitationCompletions, UrlRequest } from '../elicitation/urlElicitation';
 import { loadHeavy } from '../lazy/load';
-import { sanitizeLine } from '../render/sanitize';
+import { sanitizeLine, shownName } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
 
 /** What the connection adds to a request before the user sees it: who asks, during which calls. */
@@ -72,17 +72,17 @@ export function withLinkConsent<T>(send: () => Promise<T>, tool: string, ask: As
 async function afterLinks<T>(err: unknown, send: () => Promise<T>, tool: string, ask: AskUser | undefined, log: ServerLog, completions: ElicitationCompletions, signal?: AbortSignal): Promise<T> {
   const links = linksOf(err);
   if (!ask || !links || links.length === 0) throw err;
-  if (links.length > MAX_LINKS) throw new Error(`"${sanitizeLine(tool)}" needs ${links.length} links opened first (at most ${MAX_LINKS} are offered): the call did not run.`, { cause: err });
+  if (links.length > MAX_LINKS) throw new Error(`"${shownName(tool)}" needs ${links.length} links opened first (at most ${MAX_LINKS} are offered): the call did not run.`, { cause: err });
   const waits: Promise<boolean>[] = [];
   for (const link of links) {
     const id = typeof link.elicitationId === 'string' ? link.elicitationId : undefined;
     const answer = await answerElicitation({ ...link, mode: 'url' }, wrapCompletion(ask, waits), log, completions);
-    if (answer.action !== 'accept') throw new Error(`"${sanitizeLine(tool)}" needs you to open a link first; it was ${answer.action === 'cancel' ? 'cancelled' : 'declined or refused'}, so the call did not run.`, { cause: err });
-    if (id === undefined) throw new Error(`"${sanitizeLine(tool)}" asked for a link without an id to wait on: the call did not run.`, { cause: err });
+    if (answer.action !== 'accept') throw new Error(`"${shownName(tool)}" needs you to open a link first; it was ${answer.action === 'cancel' ? 'cancelled' : 'declined or refused'}, so the call did not run.`, { cause: err });
+    if (id === undefined) throw new Error(`"${shownName(tool)}" asked for a link without an id to wait on: the call did not run.`, { cause: err });
   }
   const done = await untilAborted(Promise.all(waits), signal);
-  if (!done.every(Boolean)) throw new Error(`"${sanitizeLine(tool)}": the server never said the page it asked for is done, so the call was not sent again.`, { cause: err });
-  log.info(`The pages "${sanitizeLine(tool)}" asked for are done: sending the call again.`);
+  if (!done.every(Boolean)) throw new Error(`"${shownName(tool)}": the server never said the page it asked for is done, so the call was not sent again.`, { cause: err });
+  log.info(`The pages "${shownName(tool)}" asked for are done: sending the call again.`);
   return send();
 }
 

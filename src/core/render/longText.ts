@@ -43,38 +43,53 @@ export const totalLength = (pieces: readonly string[]): number => pieces.reduce(
  * when it fits `cap`; otherwise all of it saved first, then its first `cap` characters. Says how
  * many were not shown and where they went, for the sink to tell the user.
  */
-export async function showSummary(
+export async function showSummary<Saved>(
   callId: string,
   summary: readonly string[],
-  sink: { readonly cap: number; readonly sliceChars: number; append(text: string): void; save(pieces: readonly string[]): Promise<string> },
-): Promise<{ readonly hidden: number; readonly file: string } | undefined> {
+  sink: { readonly cap: number; readonly sliceChars: number; append(text: string): void; save(pieces: readonly string[]): Promise<Saved> },
+): Promise<{ readonly hidden: number; readonly saved: Saved } | undefined> {
   const length = totalLength(summary);
   if (length <= sink.cap) {
     await appendInSlices([`[${callId}] `, ...summary, '\n'], (text) => sink.append(text), sink.sliceChars);
     return undefined;
   }
-  const file = await sink.save(summary);
+  const saved = await sink.save(summary);
   await appendInSlices([`[${callId}] `, ...headOf(summary, sink.cap), '\n'], (text) => sink.append(text), sink.sliceChars);
-  return { hidden: length - sink.cap, file };
+  return { hidden: length - sink.cap, saved };
 }
 
 const FILE_SLICE_CHARS = 1 << 20;
 
-/** Writes the pieces to a new file as UTF-8, 1 MiB of characters at a time, never cutting a surrogate pair. */
-export async function writeTextFile(file: string, pieces: readonly string[]): Promise<void> {
+/**
+ * Writes the pieces to a new file as UTF-8, 1 MiB of characters at a time, never cutting a
+ * surrogate pair, and stops before `maxBytes` (a results folder's budget). Says what it wrote.
+ */
+export async function writeTextFile(file: string, pieces: readonly string[], maxBytes = Infinity): Promise<{ readonly bytes: number; readonly chars: number }> {
   const handle = await fs.open(file, 'w');
+  let [bytes, chars] = [0, 0];
   try {
     for (const text of pieces) {
       for (let at = 0; at < text.length; ) {
-        let end = Math.min(text.length, at + FILE_SLICE_CHARS);
-        if (end < text.length && isHighSurrogate(text.charCodeAt(end - 1))) end--; // a pair cut in two would be written as two U+FFFD
-        await handle.write(text.slice(at, end));
-        at = end;
+        let end = sliceEnd(text, at + FILE_SLICE_CHARS);
+        let slice = Buffer.from(text.slice(at, end));
+        const full = bytes + slice.length > maxBytes;
+        // What still fits: a UTF-16 code unit is at most 3 bytes of UTF-8.
+        if (full) slice = Buffer.from(text.slice(at, (end = sliceEnd(text, at + Math.floor((maxBytes - bytes) / 3)))));
+        await handle.write(slice);
+        [bytes, chars, at] = [bytes + slice.length, chars + end - at, end];
+        if (full) return { bytes, chars };
       }
     }
   } finally {
     await handle.close();
   }
+  return { bytes, chars };
+}
+
+/** `end`, or the text's length, moved back one when it would cut a surrogate pair in two (written as two U+FFFD). */
+function sliceEnd(text: string, end: number): number {
+  if (end >= text.length) return text.length;
+  return isHighSurrogate(text.charCodeAt(end - 1)) ? end - 1 : end;
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;

@@ -6,8 +6,14 @@ import { sanitizeInPieces, sanitizeLine, sanitizeText } from './sanitize';
 /** A result as servers send it: current `content`, or the 2024-10-07 draft's `toolResult`. */
 export type RawToolResult = CallToolResult | { toolResult: unknown };
 
-/** Where binary content goes so the user can open it (the extension's storage; a temp dir in the CLI). */
-export type BinarySaver = (data: Buffer, mimeType: string, nameHint: string) => Promise<string>;
+/** What became of content handed to a saver: saved (with what the user should know of it, such as an inert extension), or left out and why. */
+export type SavedFile = { readonly file: string; readonly note?: string } | { readonly leftOut: string };
+
+/**
+ * Where binary content goes so the user can open it (the extension's results folder; the CLI's
+ * --files folder): a file, with what the user should know of it, or why it was left out.
+ */
+export type BinarySaver = (data: Buffer, mimeType: string, nameHint: string) => Promise<SavedFile>;
 
 export interface RenderedResult {
   /** The result as readable text, sanitised, nothing cut. */
@@ -97,10 +103,8 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
     case 'audio': {
       const mime = String(block.mimeType ?? 'application/octet-stream');
       const data = Buffer.from(String(block.data ?? ''), 'base64');
-      if (!save) return `[${block.type} ${mime}, ${data.length} bytes]`;
-      const file = await save(data, mime, `${block.type}-${index}`);
-      files.push(file);
-      return `[${block.type} ${mime}, ${data.length} bytes] saved to ${file}`;
+      const head = `[${block.type} ${sanitizeLine(mime)}, ${data.length} bytes]`;
+      return save ? `${head} ${savedWords(await save(data, mime, `${block.type}-${index}`), files)}` : head;
     }
     case 'resource_link':
       return `[resource link] ${sanitizeText(String(block.name ?? ''))} ${sanitizeText(String(block.uri ?? ''))}${block.mimeType ? ` (${sanitizeText(String(block.mimeType))})` : ''}`;
@@ -109,9 +113,7 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
       const head = `[resource] ${sanitizeText(String(resource.uri ?? ''))}${resource.mimeType ? ` (${sanitizeText(resource.mimeType)})` : ''}`;
       if (typeof resource.text === 'string') return [`${head}\n`, ...(await sanitizeInPieces(piecesOf(resource, 'text') ?? [resource.text]))];
       if (typeof resource.blob === 'string' && save) {
-        const file = await save(Buffer.from(resource.blob, 'base64'), resource.mimeType ?? 'application/octet-stream', `resource-${index}`);
-        files.push(file);
-        return `${head} saved to ${file}`;
+        return `${head} ${savedWords(await save(Buffer.from(resource.blob, 'base64'), String(resource.mimeType ?? 'application/octet-stream'), `resource-${index}`), files)}`;
       }
       return head;
     }
@@ -124,6 +126,13 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
 }
 
 const optionalString = (v: unknown) => (typeof v === 'string' ? v : undefined);
+
+/** "saved to FILE (why it is text)", or "not saved: why" (never silently: issue 31); a saved file joins `files`. */
+function savedWords(saved: SavedFile, files: string[]): string {
+  if ('leftOut' in saved) return `not saved: ${saved.leftOut}`;
+  files.push(saved.file);
+  return `saved to ${saved.file}${saved.note ? ` (${saved.note})` : ''}`;
+}
 
 /** Content annotations (audience, priority), shown before the block they describe. */
 function annotationNote(block: Block): string {

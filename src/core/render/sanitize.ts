@@ -81,8 +81,12 @@ function sliceEnd(text: string, at: number): number {
   return text[end - 1] === '\r' || /[\ud800-\udbff]/.test(text[end - 1]) ? end - 1 : end;
 }
 
-// Everything sanitizeText removes or reads as a newline (tab and newline are JSON's to escape).
-const INVISIBLE = new RegExp(`${CONTROL.source}|${TAGS.source}|${SELECTORS.source}|${SEPARATORS.source}`, 'gu');
+// And what it leaves that still shows as nothing, or as a plain space: format and default-ignorable
+// characters (a combining grapheme joiner, interlinear annotations), private-use, unassigned and lone
+// surrogate code points, and every space but the space.
+const UNSEEN = /[\p{Default_Ignorable_Code_Point}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\u00a0\u1680\u2000-\u200a\u202f\u205f\u3000]/u;
+// Everything sanitizeText removes or reads as a newline, and all that shows as nothing (tab and newline are JSON's to escape).
+const INVISIBLE = new RegExp(`${CONTROL.source}|${TAGS.source}|${SELECTORS.source}|${SEPARATORS.source}|${UNSEEN.source}`, 'gu');
 
 /**
  * JSON of a value as it will be sent, with every invisible, direction or control character
@@ -100,6 +104,39 @@ export function visibleJson(value: unknown, indent?: number): string {
  */
 export function visibleLine(text: string): string {
   return text.replace(INVISIBLE, escapeUnits).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
+}
+
+/**
+ * A name a call is addressed by (a tool's, a server's), as every surface shows it: `visibleLine`
+ * with each backslash doubled, so two names never read alike (not one that differs by an invisible
+ * or direction character, nor one that spells the escape out). Prose (titles, descriptions) is
+ * sanitised instead (`sanitizeLine`).
+ */
+export function shownName(name: string): string {
+  return visibleLine(name.replace(/\\/g, '\\\\'));
+}
+
+/** A tool as a row, a prompt or a title names it: its title, sanitised (prose), or without one its name as `shownName` writes it. */
+export function shownTitle(tool: { readonly name: string; readonly title?: string; readonly annotations?: { readonly title?: string } }): string {
+  const title = tool.title || tool.annotations?.title;
+  return title ? sanitizeLine(title) : shownName(tool.name);
+}
+
+/**
+ * Arguments as every surface shows them (the approval prompt, the output channel, chat, the CLI):
+ * `visibleJson` on one line, so what a reader sees is what is sent (a model or an interface may
+ * choose arguments that hide or reorder text); past `max` characters, cut and ended with "…".
+ */
+export function shownArguments(args: unknown, max = Infinity): string {
+  let json: string;
+  try {
+    json = visibleJson(args);
+  } catch {
+    return '(arguments cannot be printed)';
+  }
+  if (json.length <= max) return json;
+  const end = Math.max(0, max - 1);
+  return `${json.slice(0, /[\ud800-\udbff]/.test(json[end - 1] ?? '') ? end - 1 : end)}…`;
 }
 
 /** Each UTF-16 code unit as `\\uXXXX` (a character outside the basic plane is a surrogate pair). */

@@ -5,7 +5,7 @@ import { readAppDocument } from '../../core/apps/appRead';
 import type { AppDocument } from '../../core/apps/appResource';
 import type { AppConversation } from '../../core/apps/appBridge';
 import { loadHeavy } from '../../core/lazy/load';
-import { sanitizeLine, sanitizeText } from '../../core/render/sanitize';
+import { sanitizeLine, sanitizeText, shownName } from '../../core/render/sanitize';
 import { relayHtml } from './relayHtml';
 
 export interface AppPanelDeps {
@@ -60,7 +60,7 @@ export class AppPanel {
     readonly call: AppCall,
     doc: AppDocument,
   ) {
-    this._panel = vscode.window.createWebviewPanel('mcpToolHost.app', vscode.l10n.t('{0} (interface)', sanitizeLine(call.tool).slice(0, 60)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
+    this._panel = vscode.window.createWebviewPanel('mcpToolHost.app', vscode.l10n.t('{0} (interface)', shownName(call.tool).slice(0, 60)), { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, {
       enableScripts: true,
       enableForms: false,
       enableCommandUris: false,
@@ -119,7 +119,7 @@ export class AppPanel {
 
   /** Something the interface sent was dropped (by the relay in the webview, or by the host's own caps). */
   private _dropped(why: string): void {
-    this._deps.output.appendLine(`[${sanitizeLine(this.call.server)} interface] dropped ${why}`);
+    this._deps.output.appendLine(`[${shownName(this.call.server)} interface] dropped ${why}`);
     this._tell('dropped', why);
   }
 
@@ -138,7 +138,7 @@ export class AppPanel {
         callTool: async (name, args) => resultForApp(await this._deps.pipeline.call({ server, tool: name, args, origin: 'app', keepRaw: true })),
         openLink: (url) => askToOpen(url),
         message: this.call.fromChat ? (text) => offerToChat(text) : undefined,
-        log: (level, text) => this._deps.output.appendLine(`[${sanitizeLine(server)} interface] ${sanitizeLine(level)}: ${sanitizeLine(text).slice(0, 2000)}`),
+        log: (level, text) => this._deps.output.appendLine(`[${shownName(server)} interface] ${sanitizeLine(level)}: ${sanitizeLine(text).slice(0, 2000)}`),
         dropped: (why) => this._dropped(why),
       },
     });

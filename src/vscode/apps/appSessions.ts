@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CallOutcome } from '../../core/calls/callPipeline';
 import { appReferenceOf } from '../../core/apps/appResource';
-import { sanitizeLine } from '../../core/render/sanitize';
+import { shownName } from '../../core/render/sanitize';
 import { AppPanel, openAppPanel, type AppPanelDeps } from './appPanel';
 
 /** An interface opened (for "Open Interface"): its call and outcome, to show again. */
@@ -20,9 +20,9 @@ export async function startInterface(deps: AppPanelDeps, call: { server: string;
   const tool = deps.pool.findTool(call.server, call.tool)?.tool;
   const ref = tool ? appReferenceOf(tool) : { kind: 'none' as const };
   if (ref.kind === 'none') return undefined;
-  if (ref.kind === 'invalid') return void vscode.window.showWarningMessage(vscode.l10n.t('{0}: {1} The result is shown as text.', sanitizeLine(call.tool), ref.message));
+  if (ref.kind === 'invalid') return void vscode.window.showWarningMessage(vscode.l10n.t('{0}: {1} The result is shown as text.', shownName(call.tool), ref.message));
   const opened = await openAppPanel(deps, { ...call, uri: ref.uri });
-  if (typeof opened === 'string') return void vscode.window.showWarningMessage(vscode.l10n.t('{0}: {1} The result is shown as text.', sanitizeLine(call.tool), opened));
+  if (typeof opened === 'string') return void vscode.window.showWarningMessage(vscode.l10n.t('{0}: {1} The result is shown as text.', shownName(call.tool), opened));
   last?.panel?.dispose();
   const entry: LastInterface = { deps, ...call, uri: ref.uri, panel: opened };
   last = entry;
@@ -45,7 +45,7 @@ export async function reopenLastInterface(target?: { server?: unknown; tool?: un
   if (!entry) {
     if (server === undefined || tool === undefined) return void vscode.window.showInformationMessage(vscode.l10n.t('No tool interface was opened in this window yet.'));
     const call = vscode.l10n.t('Call Tool');
-    const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} has not shown its interface yet: call the tool to open it.', sanitizeLine(tool)), call);
+    const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} has not shown its interface yet: call the tool to open it.', shownName(tool)), call);
     return void (answer === call && vscode.commands.executeCommand('mcpToolHost.callTool', { server, tool }));
   }
   if (!vscode.workspace.getConfiguration('mcpToolHost').get<boolean>('apps.enabled', true)) return void vscode.window.showInformationMessage(vscode.l10n.t('Tool interfaces are turned off (mcpToolHost.apps.enabled).'));

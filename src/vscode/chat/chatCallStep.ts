@@ -3,7 +3,7 @@ import { interfaceWanted } from '../apps/interfaceWanted';
 import type { CallOutcome } from '../../core/calls/callPipeline';
 import { callLine, toolResultText } from '../../core/chat/callReport';
 import { shortArgs } from '../../core/chat/markdown';
-import { sanitizeLine } from '../../core/render/sanitize';
+import { shownName } from '../../core/render/sanitize';
 import type { ChatDeps } from './toolLoop';
 
 /** How one tool call of a chat request ended (the chat result's metadata lists them, tests read it). */
@@ -21,7 +21,7 @@ export async function runChatCall(
   stream: vscode.ChatResponseStream,
   signal: AbortSignal,
 ): Promise<CallOutcome> {
-  const label = `${sanitizeLine(target.server)} › ${sanitizeLine(target.tool)}`;
+  const label = `${shownName(target.server)} › ${shownName(target.tool)}`;
   stream.progress(vscode.l10n.t('Calling {0} {1}', label, shortArgs(target.args, 60)));
   // A tool with its own interface (MCP Apps): opened beside the chat (VS Code gives extensions no
   // inline webview in a chat response), fed the arguments and the result.
