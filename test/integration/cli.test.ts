@@ -60,6 +60,19 @@ function terminal(args: string[], answers: string[], env: NodeJS.ProcessEnv = {}
 }
 const dirOf: { current?: string } = {};
 
+/** Runs the built CLI in the test folder with a reader that takes nothing from its stdout for the first 1.5 s. */
+function slowReader(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: dirOf.current, env: { ...process.env, XDG_STATE_HOME: STATE }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 1500);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+}
+
 describe('the CLI (node dist/cli.js, real child processes)', function () {
   this.timeout(60_000);
   let dir: string;
@@ -612,11 +625,15 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
         // (Only lengths and tails in the messages: a failure must not print 17 MiB.)
         assert.ok(cut.stdout.length < limit + 1000, `printed ${cut.stdout.length} characters`);
         assert.match(cut.stdout.slice(-200), /\n\[cut: skill:\/\/live\/big\.txt is 17825792 bytes; only the first 16777216 are shown \(SEP-2640 allows a skill 16 MiB\)\]\n$/);
+        // A reader slower than the CLI (a pager, an agent) still gets all of it, the last line included.
+        const slow = await slowReader(['skill', 'k', 'live', 'big.txt', '--config', 'skills-hostile-paths.json']);
+        assert.equal(slow.code, 0);
+        assert.equal(slow.stdout.length, cut.stdout.length, 'the slow reader got every character');
         const listed = await run('skill', 'k', 'huge', 'big.txt', '--config', 'skills-hostile-paths.json');
         assert.equal(listed.code, 4, listed.stderr);
         assert.equal(listed.stdout.length, 0, `printed ${listed.stdout.length} characters`);
         assert.match(listed.stderr, /^refused: skill:\/\/huge\/big\.txt is listed at 17825792 bytes, over the 16 MiB a skill may hold \(SEP-2640\); it was not read\.$/m);
-        assert.deepEqual(readsSoFar(), ['skill://live/big.txt']);
+        assert.deepEqual(readsSoFar(), ['skill://live/big.txt', 'skill://live/big.txt'], 'the listed one was not read');
       });
     });
   });
