@@ -29,7 +29,7 @@ const LAZY = {
   './forms': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
 };
 /** Packages that must never be in dist/extension.js: the lazy ones and what they pull in. */
-const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js|minisearch|gpt-tokenizer)\//;
+const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js|minisearch|gpt-tokenizer|tldts|tldts-core)\//;
 /** The budget for the code loaded at activation, checked on the production build. */
 const ACTIVATION_BUDGET_BYTES = 150 * 1024;
 

@@ -38,7 +38,7 @@ const LAYER_ZONES = [
 // packages and our leaf modules only: a module of ours in two bundles is two copies, and
 // `instanceof` across the copies fails.
 const LAZY_ENTRIES = ['src/core/lazy/heavy.ts', 'src/core/lazy/jsonc.ts'];
-const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge'];
+const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'connection/skillPaths', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge', 'apps/cspOrigins'];
 const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${leaf}.ts`)];
 // The argument-rule engine is a lazy bundle of its own (src/core/lazy/rules.ts, dist/rules.js): outside
 // it and the tests, its modules are imported as types only and reached through loadRules().
@@ -54,7 +54,7 @@ const SEARCH_MODULES = ['toolSearch', 'toolTokens'];
 const SEARCH_FILES = ['src/core/lazy/search.ts', ...SEARCH_MODULES.map((m) => `src/core/search/${m}.ts`)];
 const LAZY_MESSAGE = 'Load it through src/core/lazy/load.ts (loadHeavy, loadJsonc); import it here only as a type.';
 const HEAVY_PATTERNS = [
-  { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
+  { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js|tldts)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
   { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
 ];
 const RULE_PATTERN = { regex: `(^|/)(${RULE_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/lazy/load.ts); import it here only as a type.' };

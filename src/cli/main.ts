@@ -80,17 +80,30 @@ function fail(err: unknown, json: boolean): ExitCode {
   return code;
 }
 
+/**
+ * Exits once everything printed has left the process: on a pipe, stdout is written asynchronously,
+ * and process.exit() drops what a slower reader has not taken yet (all but 64 KiB of a 16 MiB skill).
+ */
+function exitWhenFlushed(code: number): void {
+  let left = 2;
+  const done = () => --left === 0 && process.exit(code);
+  process.stdout.write('', done);
+  process.stderr.write('', done);
+}
+
 const argv = process.argv.slice(2);
 let parsed: CliArgs | undefined;
 try {
   parsed = parseArgs(argv);
 } catch (err) {
-  process.exit(fail(err, argv.includes('--json')));
+  exitWhenFlushed(fail(err, argv.includes('--json')));
 }
-// The shutdown sequence waits on unref'd timers (they must not hold an editor open); here they
-// would let Node exit mid-shutdown with code 0, so hold the loop until main() is done.
-const keepAlive = setInterval(() => undefined, 60_000);
-main(parsed).then(
-  (code) => process.exit(code),
-  (err: unknown) => process.exit(fail(err, parsed?.json ?? false)),
-).finally(() => clearInterval(keepAlive));
+if (parsed) {
+  // The shutdown sequence waits on unref'd timers (they must not hold an editor open); here they
+  // would let Node exit mid-shutdown with code 0, so hold the loop until main() is done.
+  const keepAlive = setInterval(() => undefined, 60_000);
+  main(parsed).then(
+    (code) => exitWhenFlushed(code),
+    (err: unknown) => exitWhenFlushed(fail(err, parsed?.json ?? false)),
+  ).finally(() => clearInterval(keepAlive));
+}

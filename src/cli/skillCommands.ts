@@ -2,6 +2,7 @@ import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
 import { ServerState } from '../core/connection/serverState';
 import { CliError, Exit, type ExitCode } from './args';
 import type { CliHost } from './host';
+import type { SkillRead } from '../core/connection/skills';
 
 /**
  * `skills [SERVER]`: the skills each server offers (MCP Skills extension, SEP-2640), named and
@@ -35,7 +36,7 @@ export async function listSkills(host: CliHost, json: boolean): Promise<ExitCode
       }
       console.log(`${server}: ${r.skills.length} skill${r.skills.length === 1 ? '' : 's'}`);
       for (const s of r.skills) {
-        const files = s.files === 'dynamic' ? 'files not listed' : `${s.files.length} file${s.files.length === 1 ? '' : 's'}`;
+        const files = s.files === 'dynamic' ? 'files not listed: unverified' : `${s.files.length} file${s.files.length === 1 ? '' : 's'}`;
         console.log(`  ${sanitizeLine(s.name)}  ${sanitizeLine(s.description)}  (${files})`);
       }
       for (const i of r.invalid) console.error(`${server}: a skill was left out${i.uri ? ` (${sanitizeLine(i.uri)})` : ''}: ${sanitizeLine(i.reason)}`);
@@ -47,7 +48,9 @@ export async function listSkills(host: CliHost, json: boolean): Promise<ExitCode
 /**
  * `skill SERVER NAME [FILE]`: loads one skill, which reads its SKILL.md (or FILE, a path in the
  * skill or a URI) and checks it against the server's listing (size, digest, frontmatter). What
- * passes is printed, its terminal escapes removed; what fails is refused and not printed (exit 4).
+ * passes is printed, its terminal escapes removed: a file of a dynamic skill under the unverified
+ * mark, one over the size limit cut with a line that says so. What fails, leaves the skill's
+ * folder or is listed over the limit is refused and not printed (exit 4).
  */
 export async function readSkill(host: CliHost, server: string, name: string, file: string | undefined, json: boolean): Promise<ExitCode> {
   const connection = host.pool.get(server);
@@ -63,7 +66,18 @@ export async function readSkill(host: CliHost, server: string, name: string, fil
     throw new CliError(listing.supported ? `Server "${sanitizeLine(server)}" has no skill named "${sanitizeLine(name)}". Its skills: ${names}.` : `Server "${sanitizeLine(server)}" does not offer skills.`);
   }
   if (json) console.log(JSON.stringify(read, null, 2));
-  else if (read.kind === 'refused') console.error(`refused: ${sanitizeLine(read.uri)} failed its check against the server's listing, so it was not loaded: ${sanitizeLine(read.why)}`);
-  else process.stdout.write(`${sanitizeText(read.text ?? `(${read.size} bytes, not text)`).replace(/\n$/, '')}\n`);
+  else if (read.kind === 'refused') console.error(refusal(read));
+  else {
+    // The marks travel with the text (stdout), so whatever reads it sees them too.
+    const mark = read.unverified ? `[${read.unverified}]\n` : '';
+    const cut = read.cut ? `[cut: ${sanitizeLine(read.uri)} is ${read.cut.totalBytes} bytes; only the first ${read.cut.shownBytes} are shown (SEP-2640 allows a skill 16 MiB)]\n` : '';
+    process.stdout.write(`${mark}${sanitizeText(read.text ?? `(${read.size} bytes, not text)`).replace(/\n$/, '')}\n${cut}`);
+  }
   return read.kind === 'refused' ? Exit.connection : Exit.ok;
+}
+
+/** The line that says why a file was not loaded. */
+function refusal(read: Extract<SkillRead, { kind: 'refused' }>): string {
+  if (read.check === 'listing') return `refused: ${sanitizeLine(read.uri)} failed its check against the server's listing, so it was not loaded: ${sanitizeLine(read.why)}`;
+  return `refused: ${sanitizeLine(read.why)}`;
 }

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
@@ -126,5 +127,88 @@ describe('a hostile tool interface (MCP Apps) in the real extension host', () =>
     assert.ok(floodCalls <= 50, `at most one second's worth of the 300 calls reached the server: ${floodCalls}`);
     // Not a timing test: a stalled host would block for seconds; this bound only catches that.
     assert.ok(worstLagMs < 2_000, `the extension host's event loop was blocked for ${Math.round(worstLagMs)} ms`);
+  });
+});
+
+// What an interface's CSP may name depends on where its server runs: an interface runs on the
+// user's machine, so a remote server's must not reach what only that machine can (loopback, the
+// private network, link-local, names only local DNS knows), nor every site under a public suffix.
+describe('what a tool interface may reach (MCP Apps CSP): a remote server against a local one', () => {
+  let api: McpToolHostApi;
+  let events: InterfaceEvent[] = [];
+  let listener: vscode.Disposable | undefined;
+  let remote: ChildProcess | undefined;
+  let requests = 0;
+  const victim = http.createServer((_, res) => {
+    requests++;
+    res.end('reached');
+  });
+  const reportFile = path.join(os.tmpdir(), `app-reach-${process.pid}.jsonl`);
+  const lines = (): Line[] => (fs.existsSync(reportFile) ? fs.readFileSync(reportFile, 'utf8').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Line) : []);
+  const reportOf = (plan: string) => until(`the interface's report of "${plan}"`, () => lines().find((l) => l.tool === 'report' && l.args.what?.plan === plan)?.args.what, 30_000);
+  let victimUrl = '';
+  let remotePort = '';
+  /**
+   * The CSP both servers' interfaces declare: the victim on loopback (also as a decimal IP), a
+   * browser's debugging port, the cloud's metadata address, public-suffix wildcards, public sites,
+   * and (the remote one) the server's own origin.
+   */
+  const declared = (self: string[]) => ({ connectDomains: [victimUrl.replace(/\/steal$/, ''), 'ws://localhost:9222', 'http://169.254.169.254', 'https://*.com', 'https://api.example.com', ...self], resourceDomains: ['http://2130706433', 'https://*.co.uk', 'https://cdn.example.net'] });
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
+    listener = api.onDidInterface((e) => events.push(e));
+    await new Promise<void>((resolve) => victim.listen(0, '127.0.0.1', resolve));
+    victimUrl = `http://127.0.0.1:${(victim.address() as { port: number }).port}/steal`;
+    const env = { ...process.env, ELECTRON_RUN_AS_NODE: '1', REPORT_FILE: reportFile, APP_CSP: JSON.stringify(declared(['{self}'])), HTTP_PORT: '0' };
+    const child = spawn(process.execPath, [FIXTURE], { env, stdio: ['ignore', 'pipe', 'inherit'] });
+    remote = child;
+    remotePort = await new Promise<string>((resolve, reject) => {
+      child.stdout.setEncoding('utf8').on('data', (t: string) => /listening (\d+)/.test(t) && resolve(/listening (\d+)/.exec(t)![1]));
+      child.on('exit', (code) => reject(new Error(`the remote fixture exited (${code})`)));
+    });
+    await settings().update('servers', { ...userServers(), remote: { type: 'http', url: `http://127.0.0.1:${remotePort}/mcp` }, local: { command: process.execPath, args: [FIXTURE], env: { ELECTRON_RUN_AS_NODE: '1', REPORT_FILE: reportFile, APP_CSP: JSON.stringify(declared([])) } } }, vscode.ConfigurationTarget.Global);
+    await until('both running', () => ['remote', 'local'].every((s) => api.pool.get(s)?.state.kind === 'running' && api.pool.get(s)!.tools.length === 3), 30_000);
+  });
+  beforeEach(() => {
+    events = [];
+    requests = 0;
+    fs.rmSync(reportFile, { force: true });
+  });
+  after(async () => {
+    listener?.dispose();
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const servers = userServers();
+    delete servers.remote;
+    delete servers.local;
+    await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
+    remote?.kill();
+    victim.close();
+    fs.rmSync(reportFile, { force: true });
+  });
+
+  it("a remote server's interface cannot reach a loopback service it declares; the refused origins are named once, its own origin and public ones are kept", async () => {
+    assert.equal((await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'remote', tool: 'show', args: { plan: 'escape', url: victimUrl } })).kind, 'ok');
+    const { tried } = (await reportOf('escape')) as { tried: Record<string, string> };
+    assert.equal(requests, 0, `the loopback service saw the interface's request (fetch: ${tried.fetch})`);
+    assert.match(tried.fetch, /^threw/, 'the CSP blocks the fetch');
+    const refused = events.filter((e) => e.what === 'refused').map((e) => e.detail ?? '');
+    assert.equal(refused.length, 1, `said once: ${refused.join(' | ')}`);
+    const [line] = refused;
+    for (const origin of [victimUrl.replace(/\/steal$/, ''), 'ws://localhost:9222', 'http://169.254.169.254', 'https://*.com', 'http://2130706433', 'https://*.co.uk']) assert.ok(line.includes(origin), `${origin} is named: ${line}`);
+    assert.match(line, /loopback/);
+    assert.match(line, /link-local/);
+    assert.match(line, /public suffix/);
+    for (const kept of ['api.example.com', 'cdn.example.net', `127.0.0.1:${remotePort}`]) assert.ok(!line.includes(kept), `${kept} is not refused: ${line}`);
+  });
+
+  it("a local (stdio) server's interface may reach its machine's loopback, as the server itself can; a public-suffix wildcard is refused all the same", async () => {
+    assert.equal((await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'local', tool: 'show', args: { plan: 'escape', url: victimUrl } })).kind, 'ok');
+    await reportOf('escape');
+    await until('the loopback service reached', () => requests > 0 || undefined, 10_000);
+    const refused = events.filter((e) => e.what === 'refused').map((e) => e.detail ?? '');
+    assert.equal(refused.length, 1, `said once: ${refused.join(' | ')}`);
+    assert.match(refused[0], /https:\/\/\*\.com/);
+    assert.doesNotMatch(refused[0], /127\.0\.0\.1|localhost|169\.254/);
   });
 });

@@ -37,6 +37,19 @@ function terminal(args: string[], answers: string[], env: NodeJS.ProcessEnv = {}
 }
 const dirOf: { current?: string } = {};
 
+/** Runs the built CLI in the test folder with a reader that takes nothing from its stdout for the first 1.5 s. */
+function slowReader(args: string[]): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: dirOf.current, env: { ...process.env, XDG_STATE_HOME: STATE }, stdio: ['ignore', 'pipe', 'ignore'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
+    child.stdout.pause();
+    setTimeout(() => child.stdout.resume(), 1500);
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout }));
+  });
+}
+
 describe('the CLI (node dist/cli.js, real child processes)', function () {
   this.timeout(60_000);
   let dir: string;
@@ -520,6 +533,85 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       const unknown = await run('skill', 'k', 'no-such', '--config', config('skills.json'));
       assert.equal(unknown.code, 2);
       assert.match(unknown.stderr, /Server "k" has no skill named "no-such"\. Its skills: pdf-processing\./);
+    });
+
+    // The fixture's server reads files the naive way (escapes decoded, `\` a separator, `..` followed):
+    // only the host stands between a skill and another's files. Every attempt must print nothing of
+    // secret/key.txt and ask the server for nothing.
+    describe('hostile skills (HOSTILE_SKILLS=1): paths that leave the folder, a dynamic skill, files over the limit', () => {
+      const hostileConfig = () => config('skills-hostile-paths.json', { HOSTILE_SKILLS: '1' });
+      const refusedWithoutReading = (r: Run, what: string) => {
+        assert.equal(r.code, 4, `${what}: ${r.stderr}`);
+        assert.doesNotMatch(r.stdout, /SECRET/, what);
+        assert.equal(r.stdout, '', what);
+        assert.match(r.stderr, /^refused: /, what);
+        assert.deepEqual(readsSoFar(), [], `${what}: nothing was asked of the server`);
+      };
+
+      it('a listed file whose URI leaves the skill\'s folder (.., ..\\, %252e%252e) leaves the skill out, named with its reason; none of its files is read', async () => {
+        const listed = await run('skills', 'k', '--json', '--config', hostileConfig());
+        assert.equal(listed.code, 0, listed.stderr);
+        const [row] = JSON.parse(listed.stdout) as { skills: { name: string }[]; invalid: { uri?: string; reason: string }[] }[];
+        assert.deepEqual(row.skills.map((s) => s.name).sort(), ['huge', 'live', 'pdf-processing']);
+        for (const name of ['dots', 'backslash', 'encoded']) {
+          const left = row.invalid.find((i) => i.uri === `skill://${name}/SKILL.md`);
+          assert.ok(left, `${name} is left out: ${listed.stdout}`);
+          assert.match(left.reason, /is not inside the skill's folder skill:\/\/\w+/, name);
+        }
+        const text = await run('skills', 'k', '--config', 'skills-hostile-paths.json');
+        assert.match(text.stderr, /^k: a skill was left out \(skill:\/\/dots\/SKILL\.md\): its file skill:\/\/dots\/\.\.\/secret\/key\.txt is not inside the skill's folder skill:\/\/dots: it has a "\.\." segment$/m);
+        assert.deepEqual(readsSoFar(), []);
+      });
+
+      for (const [name, file] of [['dots', 'skill://dots/../secret/key.txt'], ['dots', 'secret/key.txt'], ['backslash', 'skill://backslash/..\\secret\\key.txt'], ['encoded', 'skill://encoded/%252e%252e/secret/key.txt']]) {
+        it(`skill k ${name} ${file}: refused, and nothing is read`, async () => {
+          hostileConfig();
+          refusedWithoutReading(await run('skill', 'k', name, file, '--config', 'skills-hostile-paths.json'), `${name} ${file}`);
+        });
+      }
+
+      it('a FILE that leaves a dynamic skill\'s folder is refused before any request: .., %2e%2e, %252e%252e, backslashes, //, absolute paths, another skill or authority', async () => {
+        hostileConfig();
+        const files = ['../secret/key.txt', '%2e%2e/secret/key.txt', '%252e%252e/secret/key.txt', '..\\secret\\key.txt', '..%5csecret%5ckey.txt', 'notes.md/../../secret/key.txt', './notes.md', 'a//notes.md', '/secret/key.txt', '//secret/key.txt', 'skill://secret/key.txt', 'skill://live@secret/key.txt', 'skill://live/../secret/key.txt', 'file:///etc/passwd', 'notes.md?x=1'];
+        for (const file of files) refusedWithoutReading(await run('skill', 'k', 'live', file, '--config', 'skills-hostile-paths.json'), file);
+      });
+
+      it('every file of a dynamic skill prints under the same unverified mark (text and --json); a verified one has none', async () => {
+        hostileConfig();
+        const mark = '[unverified: this skill is dynamic, so the server lists no size or digest to check its files against]';
+        const manifest = await run('skill', 'k', 'live', '--config', 'skills-hostile-paths.json');
+        assert.equal(manifest.code, 0, manifest.stderr);
+        assert.equal(manifest.stdout, `${mark}\n---\nname: live\ndescription: The live skill\n---\n\nRead the files of live.\n`);
+        const notes = await run('skill', 'k', 'live', 'notes.md', '--config', 'skills-hostile-paths.json');
+        assert.equal(notes.stdout, `${mark}\n# Notes\n\nNothing is listed for this skill.\n`);
+        const json = await run('skill', 'k', 'live', 'notes.md', '--json', '--config', 'skills-hostile-paths.json');
+        const read = JSON.parse(json.stdout) as { verified: boolean; unverified?: string };
+        assert.equal(read.verified, false);
+        assert.equal(`[${read.unverified}]`, mark);
+        const verified = await run('skill', 'k', 'pdf-processing', '--config', 'skills-hostile-paths.json');
+        assert.doesNotMatch(verified.stdout, /unverified/);
+        const listed = await run('skills', 'k', '--config', 'skills-hostile-paths.json');
+        assert.match(listed.stdout, /^ {2}live {2}The live skill {2}\(files not listed: unverified\)$/m);
+      });
+
+      it('a file over the 16 MiB limit: a dynamic one prints its first 16 MiB and says what was cut; a listed one is refused unread', async () => {
+        hostileConfig();
+        const cut = await run('skill', 'k', 'live', 'big.txt', '--config', 'skills-hostile-paths.json');
+        assert.equal(cut.code, 0, cut.stderr);
+        const limit = 16 * 1024 * 1024;
+        // (Only lengths and tails in the messages: a failure must not print 17 MiB.)
+        assert.ok(cut.stdout.length < limit + 1000, `printed ${cut.stdout.length} characters`);
+        assert.match(cut.stdout.slice(-200), /\n\[cut: skill:\/\/live\/big\.txt is 17825792 bytes; only the first 16777216 are shown \(SEP-2640 allows a skill 16 MiB\)\]\n$/);
+        // A reader slower than the CLI (a pager, an agent) still gets all of it, the last line included.
+        const slow = await slowReader(['skill', 'k', 'live', 'big.txt', '--config', 'skills-hostile-paths.json']);
+        assert.equal(slow.code, 0);
+        assert.equal(slow.stdout.length, cut.stdout.length, 'the slow reader got every character');
+        const listed = await run('skill', 'k', 'huge', 'big.txt', '--config', 'skills-hostile-paths.json');
+        assert.equal(listed.code, 4, listed.stderr);
+        assert.equal(listed.stdout.length, 0, `printed ${listed.stdout.length} characters`);
+        assert.match(listed.stderr, /^refused: skill:\/\/huge\/big\.txt is listed at 17825792 bytes, over the 16 MiB a skill may hold \(SEP-2640\); it was not read\.$/m);
+        assert.deepEqual(readsSoFar(), ['skill://live/big.txt', 'skill://live/big.txt'], 'the listed one was not read');
+      });
     });
   });
 });

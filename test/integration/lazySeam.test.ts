@@ -198,6 +198,17 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     assert.equal(bundle.textTokens('hello world'), 2);
   });
 
+  it('the public suffix list (tldts, issue 31) is in dist/core.js with the CSP screening of tool interfaces, in no other bundle, and works from there', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    for (const file of ['src/core/apps/cspOrigins.ts', 'node_modules/tldts/', 'node_modules/tldts-core/']) {
+      assert.ok(sources('core.js').some((s) => s.includes(file)), `${file} is in dist/core.js`);
+      for (const other of ['extension.js', 'chat.js', 'forms.js', 'search.js']) assert.ok(!sources(other).some((s) => s.includes(file)), `${file} is not in dist/${other}`);
+    }
+    const screened = core.screenCsp({ connectDomains: ['https://*.co.uk', 'https://*.example.co.uk'], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, { kind: 'this-machine' });
+    assert.deepEqual(screened.csp.connectDomains, ['https://*.example.co.uk']);
+    assert.deepEqual(screened.refused.map((r) => r.origin), ['https://*.co.uk']);
+  });
+
   it('the lazy bundles export what loadHeavy() and loadJsonc() give the tsc build', () => {
     assert.deepEqual(shape(core), shape(loadHeavy()));
     assert.deepEqual(shape(jsonc), shape(loadJsonc()));

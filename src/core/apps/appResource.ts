@@ -1,6 +1,9 @@
 // A tool's interface (MCP Apps, `io.modelcontextprotocol/ui`; docs/mcp-apps.md): which resource
 // holds it, whether what the server sent is one, and the Content-Security-Policy it runs under.
 // Everything here comes from the server and is checked as hostile input.
+import type { ServerSpec } from '../config/serverConfig';
+import { loadHeavy } from '../lazy/load';
+import type { AppServerPlace, RefusedOrigin } from './cspOrigins';
 
 /** The mime type of an interface resource (ext-apps RESOURCE_MIME_TYPE). */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -10,6 +13,7 @@ export const MAX_APP_HTML_BYTES = 4 * 1024 * 1024;
 const MAX_DOMAINS = 32;
 
 export { appReferenceOf, type AppReference } from './appReference';
+export type { AppServerPlace, RefusedOrigin } from './cspOrigins';
 
 /** What the CSP of an interface may name (`_meta.ui.csp` of its resource content). */
 export interface AppCsp {
@@ -23,9 +27,14 @@ export interface AppCsp {
 export interface AppDocument {
   readonly uri: string;
   readonly html: string;
+  /** What it declared, less what it may not name from where its server runs (cspOrigins.ts). */
   readonly csp: AppCsp;
   /** The policy, as a header value (the webview's and the frame's). */
   readonly policy: string;
+  /** The origins it declared and may not name, with why: the user is told (refusedSentence). */
+  readonly refused: readonly RefusedOrigin[];
+  /** Where its server runs, which decided `refused`. */
+  readonly place: AppServerPlace;
 }
 
 /** Why a resource cannot be rendered as an interface; the message is one plain sentence. */
@@ -39,11 +48,29 @@ export class AppResourceError extends Error {
 type Content = { readonly uri?: unknown; readonly mimeType?: unknown; readonly text?: unknown; readonly blob?: unknown; readonly _meta?: unknown };
 
 /**
+ * Where a server runs, for what its interface may reach: a remote one elsewhere (its URL's origin
+ * stays reachable), a sandboxed local one elsewhere too, an unsandboxed local one on this machine.
+ * An unknown server counts as remote (the strictest).
+ */
+export function appServerPlace(spec: ServerSpec | undefined): AppServerPlace {
+  if (spec === undefined) return { kind: 'elsewhere', why: 'remote' };
+  if (spec.type === 'stdio') return spec.sandbox ? { kind: 'elsewhere', why: 'sandboxed' } : { kind: 'this-machine' };
+  try {
+    const url = new URL(spec.url);
+    return { kind: 'elsewhere', why: 'remote', origin: `${url.protocol}//${url.host}` };
+  } catch {
+    return { kind: 'elsewhere', why: 'remote' };
+  }
+}
+
+/**
  * The interface in a `resources/read` answer: the content item for `uri` (or the only one), HTML
- * with the MCP Apps mime type, as text, under MAX_APP_HTML_BYTES, and its CSP checked.
+ * with the MCP Apps mime type, as text, under MAX_APP_HTML_BYTES, and its CSP checked: for syntax
+ * (a bad origin fails it), then for where its server runs (`place`: an origin it may not name is
+ * left out and listed in `refused`; cspOrigins.ts).
  * @throws AppResourceError saying what is wrong.
  */
-export function appDocumentOf(uri: string, contents: readonly Content[]): AppDocument {
+export function appDocumentOf(uri: string, contents: readonly Content[], place: AppServerPlace): AppDocument {
   const item = contents.find((c) => c.uri === uri) ?? (contents.length === 1 ? contents[0] : undefined);
   if (!item) throw new AppResourceError(`The server's answer for ${uri} holds no content for it.`);
   const mime = typeof item.mimeType === 'string' ? item.mimeType.replace(/\s+/g, '').toLowerCase() : '';
@@ -51,8 +78,8 @@ export function appDocumentOf(uri: string, contents: readonly Content[]): AppDoc
   if (typeof item.text !== 'string') throw new AppResourceError('The interface was sent as binary content; only text HTML is rendered.');
   if (Buffer.byteLength(item.text, 'utf8') > MAX_APP_HTML_BYTES) throw new AppResourceError(`The interface is larger than ${MAX_APP_HTML_BYTES / (1024 * 1024)} MiB; it is not rendered.`);
   const ui = isRecord(item._meta) && isRecord(item._meta.ui) ? item._meta.ui : {};
-  const csp = appCspOf(ui.csp);
-  return { uri, html: item.text, csp, policy: contentSecurityPolicy(csp) };
+  const { csp, refused } = loadHeavy().screenCsp(appCspOf(ui.csp), place);
+  return { uri, html: item.text, csp, policy: contentSecurityPolicy(csp), refused, place };
 }
 
 /**
@@ -78,11 +105,23 @@ export function appCspOf(raw: unknown): AppCsp {
 const ORIGIN = /^(https?|wss?):\/\/(\*\.)?([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*(:\d{1,5})?\/?$/i;
 
 function cspOrigin(key: string, domain: unknown): string {
-  if (typeof domain !== 'string' || domain.length > 260 || !ORIGIN.test(domain)) {
-    const shown = typeof domain === 'string' ? JSON.stringify(domain.slice(0, 80)) : typeof domain;
+  const shown = typeof domain === 'string' ? JSON.stringify(domain.slice(0, 80)) : typeof domain;
+  // CSP's host grammar has no IPv6 literals (CSP3 host-char: letters, digits, "-"): say so plainly.
+  if (typeof domain === 'string' && /^[a-z]+:\/\/\[/i.test(domain)) throw new AppResourceError(`The interface's CSP ${key} names ${shown}, an IPv6 address, which a CSP cannot name.`);
+  if (typeof domain !== 'string' || domain.length > 260 || !ORIGIN.test(domain) || !parsesAsHost(domain)) {
     throw new AppResourceError(`The interface's CSP ${key} names ${shown}, which is not an origin like https://example.com.`);
   }
   return domain.replace(/\/$/, '').toLowerCase();
+}
+
+/** Whether the URL parser takes the host (1.2.3.4.5 and 0x1.0x100000000 look like names but are broken addresses). */
+function parsesAsHost(origin: string): boolean {
+  try {
+    new URL(origin.replace('://*.', '://x.'));
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**

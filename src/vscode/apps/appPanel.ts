@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CallOutcome, CallPipeline } from '../../core/calls/callPipeline';
 import type { ServerPool } from '../../core/connection/serverPool';
 import { readAppDocument } from '../../core/apps/appRead';
-import type { AppDocument } from '../../core/apps/appResource';
+import { appServerPlace, type AppDocument } from '../../core/apps/appResource';
 import type { AppConversation } from '../../core/apps/appBridge';
 import { loadHeavy } from '../../core/lazy/load';
 import { sanitizeLine, sanitizeText, shownName } from '../../core/render/sanitize';
@@ -16,12 +16,12 @@ export interface AppPanelDeps {
   readonly interfaceEvents?: (event: InterfaceEvent) => void;
 }
 
-/** A step in an interface's life: opened, its scripts ran and it said hello (initialized), fed, closed. */
+/** A step in an interface's life: opened (with origins of its CSP refused), its scripts ran and it said hello (initialized), fed, closed. */
 export interface InterfaceEvent {
   readonly server: string;
   readonly tool: string;
-  readonly what: 'opened' | 'initialized' | 'input-sent' | 'result-sent' | 'dropped' | 'closed';
-  /** For 'dropped': what was dropped and why (too big, too many). */
+  readonly what: 'opened' | 'refused' | 'initialized' | 'input-sent' | 'result-sent' | 'dropped' | 'closed';
+  /** For 'dropped': what was dropped and why (too big, too many); for 'refused': the log line that names the refused origins. */
   readonly detail?: string;
 }
 
@@ -45,7 +45,7 @@ const THEME_WAIT_MS = 2_000;
  * or with a sentence saying why not.
  */
 export async function openAppPanel(deps: AppPanelDeps, call: AppCall): Promise<AppPanel | string> {
-  const doc = await readAppDocument(deps.pipeline, call.server, call.uri);
+  const doc = await readAppDocument(deps.pipeline, call.server, call.uri, appServerPlace(deps.pool.get(call.server)?.definition.spec));
   if (!('html' in doc)) return doc.message;
   return new AppPanel(deps, call, doc);
 }
@@ -85,6 +85,12 @@ export class AppPanel {
     this._panel.webview.html = relayHtml(doc);
     this._conversation = themed.then((variables) => this._open(variables));
     this._tell('opened');
+    if (doc.refused.length) {
+      // Once per opening, with every origin named: the interface runs without them.
+      const line = `[${sanitizeLine(call.server)} interface] ${sanitizeLine(loadHeavy().refusedSentence(doc.refused, doc.place))}`.slice(0, 4000);
+      this._deps.output.appendLine(line);
+      this._tell('refused', line);
+    }
     void this._conversation.then((c) => c.initialized).then(() => this._tell('initialized'), () => undefined);
   }
 
