@@ -1,5 +1,5 @@
 import * as readline from 'node:readline/promises';
-import type { ElicitationAnswer } from '../core/elicitation/formElicitation';
+import type { ElicitationAnswer, FormRequest } from '../core/elicitation/formElicitation';
 import type { OfferedUrl, UrlRequest } from '../core/elicitation/urlElicitation';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
@@ -60,6 +60,8 @@ export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJ
 /** Opens links the user agreed to with their browser command (--browser, BROWSER) or the platform's opener, never a shell. */
 export const browserOpener = (choice: BrowserChoice): UrlOpener => (url) => openInBrowser(choice, url);
 
-function duringWhich(request: UrlRequest): string {
-  return request.calls?.length === 1 ? `during its call "${sanitizeLine(request.calls[0])}"` : 'during a call';
+/** `during its call "x"`: the call (or calls) a request may belong to (the host asks only during calls: promptGate.ts). */
+export function duringWhich(request: FormRequest | UrlRequest): string {
+  const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
+  return calls.length === 1 ? `during its call ${calls[0]}` : `during one of its calls ${calls.join(', ')}`;
 }

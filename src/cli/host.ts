@@ -5,6 +5,7 @@ import { resolveLaunch } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
 import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
+import { sanitizeLine } from '../core/render/sanitize';
 import { silentLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
 import { cliOAuthHost, type BrowserChoice } from './oauthHost';
@@ -30,7 +31,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
   // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.
   const eras = eraFile(stateFile('eras.json'));
   // Nothing prints a server's log in a terminal: doctor reads the connection's facts instead.
-  const pool = new ServerPool((_name, definition) => ({
+  const pool = new ServerPool((name, definition) => ({
     validator,
     clientVersion: options.clientVersion,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
@@ -38,6 +39,8 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
     elicit: options.elicit,
+    // But a server's prompts that the host declined on its own are said, once each, as the other declines are.
+    promptsDeclined: (sentence) => console.error(`"${sanitizeLine(name)}": ${sentence}`),
     eraMemory: rememberedEra(eras, definition),
   }));
   pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });

@@ -238,6 +238,30 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       assert.match(off.stderr, /"needs-link" needs you to open a link first; it was declined or refused, so the call did not run\./);
     });
 
+    it('a form the server sends before any call (after initialized) is declined on its own, said once on stderr, never asked (issue 31)', async () => {
+      fs.writeFileSync(path.join(dir, 'elicits-early.json'), JSON.stringify({ servers: { e: { command: process.execPath, args: [path.join(FIXTURES, 'elicits.cjs')], env: { ASK_AT: 'initialized' } } } }));
+      const r = await run('call', 'e', 'outside', '--config', 'elicits-early.json', '--elicitation', 'defaults');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), [{ when: 'after initialized', action: 'decline' }]);
+      assert.equal(r.stderr.match(/^"e": The server asked for input while none of its calls was running/gm)?.length, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /asked for input during/);
+    });
+
+    it('a call that sends 500 forms at once: 10 are answered (--elicitation defaults), 490 declined, with one line on stderr (issue 31)', async () => {
+      const r = await call('flood', '--elicitation', 'defaults');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), { accept: 10, decline: 490, cancel: 0, error: 0 });
+      assert.deepEqual(r.stderr.trim().split('\n'), ['"e": The server asked for input more than 10 times during its call "flood": declined, and so is every further request of that call (at most 10 prompts a call).']);
+    });
+
+    it('on a terminal, forms that come together are asked one after another, each answer going to its own form', async () => {
+      // accept the first (its field at its default), decline the second, cancel the third
+      const r = await terminal(['call', 'e', 'flood', '--config', 'elicits.json', '--args', '{"count":3}'], ['y', '', 'n', 'c']);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /\{"accept":1,"decline":1,"cancel":1,"error":0\}/);
+      assert.equal(r.output.match(/"e" asks during its call "flood": One more question/g)?.length, 3, r.output);
+    });
+
     it('a form field that looks like a credential is flagged on the terminal', async () => {
       const r = await terminal(['call', 'e', 'secret', '--config', 'elicits.json'], ['y', '', '']);
       assert.match(r.output, /Warning: this looks like a password, token or key\. Do not type secrets into a server's form: what you type is sent to the server as plain text\./);

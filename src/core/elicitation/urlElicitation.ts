@@ -36,6 +36,8 @@ export interface UrlRequest {
   readonly server: string;
   /** The tools of that server being called when it asked. */
   readonly calls?: readonly string[];
+  /** Aborts when those calls have all ended: a request still waiting to be shown is then dropped (cancel). */
+  readonly callsEnded?: AbortSignal;
   readonly message: string;
   readonly link: OfferedUrl | RefusedUrl;
   /** The server's id for this request; `notifications/elicitation/complete` names it when the page is done. */
