@@ -96,8 +96,7 @@ export class PromptGate {
     this._minuteSaid = false;
     this._shown.push(now);
     for (const call of calls) call.prompts++;
-    const signals = calls.map((c) => c.ending.signal);
-    return { calls: [...new Set(calls.map((c) => c.tool))], callsEnded: signals.length === 1 ? signals[0] : AbortSignal.any(signals) };
+    return { calls: [...new Set(calls.map((c) => c.tool))], callsEnded: allEnded(calls.map((c) => c.ending.signal)) };
   }
 
   /** The calls a server's request may belong to, or why it belongs to none. */
@@ -131,4 +130,14 @@ function relatedTask(params: unknown): string | null | undefined {
   const related = (meta as Record<string, unknown>)[RELATED_TASK];
   const taskId = typeof related === 'object' && related !== null ? (related as { taskId?: unknown }).taskId : undefined;
   return typeof taskId === 'string' ? taskId : null;
+}
+
+/** A signal that aborts once every one of `signals` has (one per call: at most MAX_PROMPTS_PER_CALL listeners on each). */
+function allEnded(signals: readonly AbortSignal[]): AbortSignal {
+  if (signals.length === 1) return signals[0];
+  const all = new AbortController();
+  let running = signals.filter((s) => !s.aborted).length;
+  if (running === 0) all.abort();
+  for (const signal of signals) if (!signal.aborted) signal.addEventListener('abort', () => --running === 0 && all.abort(), { once: true });
+  return all.signal;
 }
