@@ -52,6 +52,10 @@ const AUTH_FILES = ['src/core/lazy/auth.ts', ...AUTH_MODULES.map((m) => `src/cor
 // minisearch and gpt-tokenizer's encoding are imported by these modules only, reached through loadSearch().
 const SEARCH_MODULES = ['toolSearch', 'toolTokens'];
 const SEARCH_FILES = ['src/core/lazy/search.ts', ...SEARCH_MODULES.map((m) => `src/core/search/${m}.ts`)];
+// The link check is a lazy bundle of its own too (src/core/lazy/links.ts, dist/links.js): the Public Suffix
+// List (tldts) is imported by linkCheck.ts only, reached through loadLinks() (issue 31).
+const LINK_MODULES = ['linkCheck'];
+const LINK_FILES = ['src/core/lazy/links.ts', ...LINK_MODULES.map((m) => `src/core/elicitation/${m}.ts`)];
 const LAZY_MESSAGE = 'Load it through src/core/lazy/load.ts (loadHeavy, loadJsonc); import it here only as a type.';
 const HEAVY_PATTERNS = [
   { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
@@ -59,6 +63,7 @@ const HEAVY_PATTERNS = [
 ];
 const RULE_PATTERN = { regex: `(^|/)(${RULE_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/lazy/load.ts); import it here only as a type.' };
 const SEARCH_PATTERN = { regex: `^(minisearch|gpt-tokenizer)(/|$)|(^|/)(${SEARCH_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load tool search and token counts through loadSearch() (src/core/lazy/load.ts); import them here only as types.' };
+const LINK_PATTERN = { regex: `^tldts(-core)?(/|$)|(^|/)(${LINK_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the link check through loadLinks() (src/core/lazy/load.ts); import it here only as a type.' };
 const AUTH_PATTERN = { regex: `(^|/)(${AUTH_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the sign-in code through loadAuth() (src/core/lazy/load.ts); import it here only as a type (isSignInError() tells a SignInError).' };
 
 export default tseslint.config(
@@ -132,30 +137,37 @@ export default tseslint.config(
   {
     // The rule engine (RULE_MODULES above) loads with dist/rules.js, the sign-in (AUTH_MODULES) with dist/auth.js, not at activation.
     files: ['src/**/*.ts'],
-    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LAZY_FILES],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // The rule engine's own files: the heavy packages and the leaf modules still as types only, and the sign-in.
     files: RULE_FILES.filter((f) => !LAZY_FILES.includes(f)),
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, AUTH_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // The sign-in's own files: likewise, and the rule engine.
     files: AUTH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // Tool search's own files: the heavy packages as types only, and the rule engine and sign-in.
     files: SEARCH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, LINK_PATTERN] }],
+    },
+  },
+  {
+    // The link check's own files: the heavy packages as types only, and the other lazy bundles.
+    files: LINK_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN] }],
     },
   },
   {

@@ -213,10 +213,27 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       const r = await terminal(['call', 'e', 'url', '--config', 'elicits.json'], ['y']);
       assert.equal(r.code, 0, r.output);
       assert.match(r.output, /"e" asks you to open a link during its call "url": Open this to connect your account/);
-      assert.match(r.output, /Domain: 127\.0\.0\.1:\d+\r?\n\s+URL: +http:\/\/127\.0\.0\.1:\d+\/page\?id=e1/);
-      assert.match(r.output, /"e" says the page at 127\.0\.0\.1:\d+ is done\./);
+      assert.match(r.output, /Site: +127\.0\.0\.1:\d+\r?\n\s+URL: +http:\/\/127\.0\.0\.1:\d+\/page\?id=e1/);
+      assert.match(r.output, /Open a page on 127\.0\.0\.1:\d+ in your browser\? \[y\/N\]/);
+      assert.match(r.output, /"e" says the page on 127\.0\.0\.1:\d+ is done\./);
       assert.match(r.output, /\{"action":"accept","pageFetched":true\}/);
       assert.match(opened(), /^http:\/\/127\.0\.0\.1:\d+\/page\?id=e1\n$/);
+    });
+
+    it('URL mode on a terminal: the site a link leads to comes first, and is what the question names (issue 31)', async () => {
+      const padded = `https://login.microsoftonline.com.${'secure-session.'.repeat(12)}evil.xyz/common/oauth2/authorize`;
+      const cases: [string, RegExp][] = [
+        [padded, /Site: +evil\.xyz\r?\n\s+Host: +login\.microsoftonline\.com\.secure-session\.[a-z.-]+\.evil\.xyz\r?\n[^]*Open a page on evil\.xyz in your browser\?/],
+        ['https://аррӏе.com/login', /Site: +xn--80ak6aa92e\.com {2}\(an international name \(in Unicode: аррӏе\.com\), shown as punycode: check it is the site you expect\)[^]*Open a page on xn--80ak6aa92e\.com in your browser\?/],
+        ['https://203.0.113.9:8443/pay', /Site: +203\.0\.113\.9:8443 {2}\(an IP address: no name says who runs this page\)/],
+      ];
+      for (const [url, shown] of cases) {
+        const r = await terminal(['call', 'e', 'evil-url', '--config', 'elicits.json'], [''], { EVIL_URL: url });
+        assert.equal(r.code, 0, r.output);
+        assert.match(r.output, shown, url);
+        assert.match(r.output, /\{"action":"decline"\}/);
+        assert.equal(opened(), '');
+      }
     });
 
     it('URL mode on a terminal: Enter (the default, No) declines and opens nothing', async () => {

@@ -11,7 +11,8 @@ import { ServerFailure } from '../../src/core/connection/serverFailures';
 import type * as Auth from '../../src/core/lazy/auth';
 import type * as Heavy from '../../src/core/lazy/heavy';
 import type * as Jsonc from '../../src/core/lazy/jsonc';
-import { loadAuth, loadHeavy, loadJsonc, loadSearch } from '../../src/core/lazy/load';
+import type * as Links from '../../src/core/lazy/links';
+import { loadAuth, loadHeavy, loadJsonc, loadLinks, loadSearch } from '../../src/core/lazy/load';
 import type * as Search from '../../src/core/lazy/search';
 import { ROOT } from './helpers';
 
@@ -89,7 +90,8 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     assert.match(code, /require\("\.\/chat\.js"\)/);
     assert.match(code, /require\("\.\/forms\.js"\)/);
     assert.match(code, /require\("\.\/auth\.js"\)/);
-    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|rules|auth|chat|forms)"\)/);
+    assert.match(code, /require\("\.\/links\.js"\)/);
+    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|rules|auth|search|links|chat|forms)"\)/);
   });
 
   it('the package ships every bundle the build makes (a lazy bundle left out fails on first use)', () => {
@@ -181,6 +183,19 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     const signIn = await auth.OAuthSignIn.prepare('s', 'https://x.test/mcp', {}, { grant: 'client_credentials', clientId: 'c', clientSecret: 'k' }, host, log);
     assert.ok(signIn?.provider instanceof core.ClientCredentialsProvider, 'the provider is a class of the loaded dist/core.js, not of a copy');
     signIn.dispose();
+  });
+
+  it('the link check and the Public Suffix List (issue 31) are in dist/links.js, in no other bundle, and work from there', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    for (const file of ['src/core/elicitation/linkCheck.ts', 'node_modules/tldts/', 'node_modules/tldts-core/']) {
+      assert.ok(sources('links.js').some((s) => s.includes(file)), `${file} is in dist/links.js`);
+      for (const other of ['extension.js', 'chat.js', 'forms.js', 'core.js', 'search.js']) assert.ok(!sources(other).some((s) => s.includes(file)), `${file} is not in dist/${other}`);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const bundle = require(path.join(dist, 'links.js')) as typeof Links;
+    assert.deepEqual(shape(bundle), shape(loadLinks()));
+    const padded = bundle.checkUrl('https://login.microsoftonline.com.secure.evil.xyz/');
+    assert.equal(padded.kind === 'offered' && padded.site, 'evil.xyz');
   });
 
   it('tool search and token counts (issue 19) are in dist/search.js with minisearch and the tokenizer, in no other bundle, and work from there', () => {

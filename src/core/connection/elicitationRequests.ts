@@ -1,6 +1,6 @@
 import type { ElicitationAnswer, FormRequest } from '../elicitation/formElicitation';
 import type { ElicitationCompletions, UrlRequest } from '../elicitation/urlElicitation';
-import { loadHeavy } from '../lazy/load';
+import { loadHeavy, loadLinks } from '../lazy/load';
 import type { Admitted } from './promptGate';
 import { sanitizeLine } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
@@ -40,7 +40,7 @@ export async function answerElicitation(params: unknown, ask: AskUser, log: Serv
 
 /** A link to open: shown with its domain, opened only on consent; its completion is waited on. */
 async function answerLink(url: unknown, id: unknown, message: string, ask: AskUser, log: ServerLog, completions: ElicitationCompletions): Promise<ElicitationAnswer | { action: 'accept' }> {
-  const link = loadHeavy().checkUrl(url);
+  const link = loadLinks().checkUrl(url);
   const elicitationId = typeof id === 'string' && id !== '' ? id.slice(0, 200) : undefined;
   if (link.kind === 'refused') log.warn(`The server asked to open a link the host refuses (${link.why}): ${link.shown}; declined.`);
   const completion = link.kind === 'offered' && elicitationId !== undefined ? completions.wait(elicitationId) : undefined;

@@ -28,7 +28,7 @@ export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicit
 // A tool's interface (MCP Apps): the host side of its conversation, at the first interface opened.
 export { openAppConversation } from '../apps/appBridge';
 export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from '../connection/taskSession';
-export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation';
+export { ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
 // Read only when a server's configuration has "sandbox" (issue 17), and at its launch.
