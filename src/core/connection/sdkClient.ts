@@ -457,10 +457,12 @@ export class SdkClient {
    */
   private async _answerInput(request: { kind: string; params?: unknown }, call: CallInFlight | undefined, taskId: string | undefined): Promise<unknown> {
     if (request.kind === 'elicitation') {
+      const elicit = this._elicit;
       // The call's own, counted against its share; without a call to name (never expected), judged as a request naming its task.
-      const source: PromptSource = call ? { kind: 'call', call } : { kind: 'request', params: { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } } };
-      const ask = this._askFor(source);
-      return ask ? answerElicitation(request.params, ask, this._log, this._completions) : { action: 'decline' };
+      const named = taskId === undefined ? {} : { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } };
+      // The gate first, as for elicitation/create: what it declines is not read.
+      const admitted = elicit && this._prompts.admit(call ? { kind: 'call', call } : { kind: 'request', params: named });
+      return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), this._log, this._completions) : { action: 'decline' };
     }
     if (request.kind === 'roots' && this._roots) return { roots: this._roots() };
     throw new Error(`The server asked for ${request.kind === 'roots' ? 'the roots' : 'sampling'}, which the host does not offer it.`);
