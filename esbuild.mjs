@@ -25,6 +25,7 @@ const LAZY = {
   './rules': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/rules.ts', file: 'rules.js' },
   './auth': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/auth.ts', file: 'auth.js' },
   './search': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/search.ts', file: 'search.js' },
+  './links': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/links.ts', file: 'links.js' },
   './chat': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/chat.ts', file: 'chat.js' },
   './forms': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
 };
@@ -58,7 +59,7 @@ const common = {
 const lazySeam = {
   name: 'lazy-seam',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(heavy|jsonc|rules|auth|search|chat|forms)$/ }, (args) => {
+    build.onResolve({ filter: /^\.\/(heavy|jsonc|rules|auth|search|links|chat|forms)$/ }, (args) => {
       const lazy = LAZY[/** @type {keyof typeof LAZY} */ (args.path)];
       return lazy && args.importer === path.resolve(lazy.loader) ? { path: `./${lazy.file}`, external: true } : undefined;
     });

@@ -38,7 +38,7 @@ const LAYER_ZONES = [
 // packages and our leaf modules only: a module of ours in two bundles is two copies, and
 // `instanceof` across the copies fails.
 const LAZY_ENTRIES = ['src/core/lazy/heavy.ts', 'src/core/lazy/jsonc.ts'];
-const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'connection/skillPaths', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge', 'apps/cspOrigins'];
+const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'connection/skillPaths', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge'];
 const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${leaf}.ts`)];
 // The argument-rule engine is a lazy bundle of its own (src/core/lazy/rules.ts, dist/rules.js): outside
 // it and the tests, its modules are imported as types only and reached through loadRules().
@@ -52,13 +52,19 @@ const AUTH_FILES = ['src/core/lazy/auth.ts', ...AUTH_MODULES.map((m) => `src/cor
 // minisearch and gpt-tokenizer's encoding are imported by these modules only, reached through loadSearch().
 const SEARCH_MODULES = ['toolSearch', 'toolTokens'];
 const SEARCH_FILES = ['src/core/lazy/search.ts', ...SEARCH_MODULES.map((m) => `src/core/search/${m}.ts`)];
+// The link check is a lazy bundle of its own too (src/core/lazy/links.ts, dist/links.js): the Public Suffix
+// List (tldts) is imported by its modules only (the links a server may have the user open, the origins
+// a tool interface may reach), reached through loadLinks() (issue 31).
+const LINK_MODULES = ['elicitation/linkCheck', 'apps/cspOrigins'];
+const LINK_FILES = ['src/core/lazy/links.ts', ...LINK_MODULES.map((m) => `src/core/${m}.ts`)];
 const LAZY_MESSAGE = 'Load it through src/core/lazy/load.ts (loadHeavy, loadJsonc); import it here only as a type.';
 const HEAVY_PATTERNS = [
-  { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js|tldts)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
+  { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
   { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
 ];
 const RULE_PATTERN = { regex: `(^|/)(${RULE_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/lazy/load.ts); import it here only as a type.' };
 const SEARCH_PATTERN = { regex: `^(minisearch|gpt-tokenizer)(/|$)|(^|/)(${SEARCH_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load tool search and token counts through loadSearch() (src/core/lazy/load.ts); import them here only as types.' };
+const LINK_PATTERN = { regex: `^tldts(-core)?(/|$)|(^|/)(${LINK_MODULES.map((m) => m.split('/')[1]).join('|')})$`, allowTypeImports: true, message: 'Load the link check through loadLinks() (src/core/lazy/load.ts); import it here only as a type.' };
 const AUTH_PATTERN = { regex: `(^|/)(${AUTH_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the sign-in code through loadAuth() (src/core/lazy/load.ts); import it here only as a type (isSignInError() tells a SignInError).' };
 
 export default tseslint.config(
@@ -132,30 +138,37 @@ export default tseslint.config(
   {
     // The rule engine (RULE_MODULES above) loads with dist/rules.js, the sign-in (AUTH_MODULES) with dist/auth.js, not at activation.
     files: ['src/**/*.ts'],
-    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LAZY_FILES],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // The rule engine's own files: the heavy packages and the leaf modules still as types only, and the sign-in.
     files: RULE_FILES.filter((f) => !LAZY_FILES.includes(f)),
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, AUTH_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // The sign-in's own files: likewise, and the rule engine.
     files: AUTH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // Tool search's own files: the heavy packages as types only, and the rule engine and sign-in.
     files: SEARCH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, LINK_PATTERN] }],
+    },
+  },
+  {
+    // The link check's own files: the heavy packages as types only, and the other lazy bundles.
+    files: LINK_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN] }],
     },
   },
   {

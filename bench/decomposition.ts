@@ -6,6 +6,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioTransport } from '../src/core/transport/stdioTransport';
 import { SchemaValidator } from '../src/core/tools/schemaValidator';
 import { SdkClient } from '../src/core/connection/sdkClient';
+import { PromptGate } from '../src/core/connection/promptGate';
 import { ECHO_SERVER } from './harness';
 
 /** Our StdioTransport with an id -> promise map and nothing else: the transport's cost alone. */
@@ -89,10 +90,12 @@ export async function sdkCpuPerCall(calls: number): Promise<{ sdkUs: number; our
   };
   const sdkUs = await cpu(() => client.callTool({ name: 'echo', arguments: { text: 'hi' } }, { timeout: 600_000, resetTimeoutOnProgress: true, maxTotalTimeout: 600_000 }));
   // Ours: the SdkClient's call path past the SDK's Client (RawRequests), as every 2025-era tools/call goes.
-  const ours = new SdkClient({ clientVersion: 'bench', validator: new SchemaValidator(), log: { info: () => undefined, warn: () => undefined, error: () => undefined, stderr: () => undefined }, onToolsChanged: () => undefined });
+  const prompts = new PromptGate(() => undefined);
+  const ours = new SdkClient({ clientVersion: 'bench', validator: new SchemaValidator(), log: { info: () => undefined, warn: () => undefined, error: () => undefined, stderr: () => undefined }, onToolsChanged: () => undefined, prompts });
   await ours.connect(new LoopbackTransport(), 'stdio', true);
   const echo = { name: 'echo', inputSchema: { type: 'object' as const } };
-  const oursUs = await cpu(() => ours.callTool(echo, { text: 'hi' }, { timeoutMs: 600_000, maxTotalTimeoutMs: 600_000 }));
+  const inFlight = prompts.begin('echo');
+  const oursUs = await cpu(() => ours.callTool(echo, { text: 'hi' }, { timeoutMs: 600_000, maxTotalTimeoutMs: 600_000 }, inFlight));
   await ours.close();
   const pending = new Map<number, () => void>();
   let id = 1_000_000;

@@ -1,5 +1,6 @@
 import type { ChatDeps } from './vscode/chat/toolLoop';
 import type { InterfaceEvent } from './vscode/apps/appPanel';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { mementoRuleBindings, ruleProblemReporter, settingsRules } from './vscode/ruleSettings';
@@ -26,7 +27,7 @@ import { registerReadOnlyDocuments, showReadOnly } from './vscode/readOnlyDocume
 import { showDefinitionChanges } from './vscode/definitionDiff';
 import { importSources, scanImportSources } from './core/config/importSources';
 import { DefinitionReview } from './vscode/definitionReview';
-import { ResultFolder } from './core/render/resultFolder';
+import type { ResultFolder } from './core/render/resultFolder';
 import { ServerLogs } from './vscode/serverLogs';
 import { ServerCommands, type ServerTarget } from './vscode/serverCommands';
 import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResultChars, rateLimit, resultsBudget, SECTION } from './vscode/settings';
@@ -119,11 +120,13 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     };
   });
   // Saved results are held to the user's budget (issue 31): pruned at each save, and once soon after activation, off its path.
-  const results = new ResultFolder(path.join(storage, 'results'), resultsBudget, { owns: 'folder', fullWhy: (max) => vscode.l10n.t('the results folder is full (mcpToolHost.results.maxMiB: {0} MiB)', max / (1024 * 1024)) });
-  const pruning = setTimeout(() => void results.prune().catch(() => undefined), PRUNE_DELAY_MS);
+  // The folder's code loads with dist/forms.js at the first save or prune, not at activation.
+  let resultFolder: ResultFolder | undefined;
+  const results = () => (resultFolder ??= new (loadForms().ResultFolder)(path.join(storage, 'results'), resultsBudget, { owns: 'folder', fullWhy: (max) => vscode.l10n.t('the results folder is full (mcpToolHost.results.maxMiB: {0} MiB)', max / (1024 * 1024)) }));
+  const pruning = setTimeout(() => void (fs.existsSync(path.join(storage, 'results')) && results().prune().catch(() => undefined)), PRUNE_DELAY_MS);
   const sink = new OutputChannelSink(output, {
     maxResultChars,
-    saveFullResult: (callId, pieces) => results.saveText(callId, pieces, 'result'),
+    saveFullResult: (callId, pieces) => results().saveText(callId, pieces, 'result'),
   });
   const grants = new GrantStore(mementoGrants(context.globalState));
   // Argument rules: read from settings and policy files at the first call that needs a decision.
@@ -137,7 +140,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     approveAll: approveAllCalls,
     offlineSandboxClosed,
-    saveBinary: (callId) => (data, mimeType, nameHint) => results.saveBinary(callId, data, mimeType, nameHint),
+    saveBinary: (callId) => (data, mimeType, nameHint) => results().saveBinary(callId, data, mimeType, nameHint),
     grants,
     audit,
     rateLimiter: new RateLimiter(rateLimit),

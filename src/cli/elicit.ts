@@ -1,9 +1,10 @@
 import * as readline from 'node:readline/promises';
 import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
+import type { UrlRequest } from '../core/elicitation/urlElicitation';
 import { loadHeavy } from '../core/lazy/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
-import { answerUrl, browserOpener, type UrlOpener } from './elicitUrl';
+import { answerUrl, browserOpener, duringWhich, type UrlOpener } from './elicitUrl';
 
 /** Tries per field before the form is cancelled. */
 const TRIES = 3;
@@ -15,23 +16,35 @@ const TRIES = 3;
  * `decline` always declines.
  */
 export function cliElicitor(mode: ElicitationMode, opener: UrlOpener = browserOpener({ env: process.env.BROWSER })): Elicitor {
-  return async (request) => {
-    if (request.mode === 'url') return answerUrl(request, mode, opener);
-    const who = `"${sanitizeLine(request.server)}"`;
-    const during = duringWhich(request);
-    if (mode === 'defaults') {
-      const content = loadHeavy().defaultAnswer(request.fields);
-      if (typeof content !== 'string') return { action: 'accept', content };
-      console.error(`${who} asked for input ${during}; declined: ${content} (--elicitation defaults).`);
-      return { action: 'decline' };
-    }
-    if (mode === 'decline' || !process.stdin.isTTY) {
-      const why = mode === 'decline' ? '--elicitation decline' : 'not a terminal (--elicitation defaults accepts the form\'s defaults)';
-      console.error(`${who} asked for input ${during} ("${sanitizeLine(request.message).slice(0, 200)}"); declined: ${why}.`);
-      return { action: 'decline' };
-    }
-    return askForm(request, process.stdin, process.stderr);
+  // One question at a time on the terminal: requests that come together would share its input.
+  let turn: Promise<unknown> = Promise.resolve();
+  return (request) => {
+    const mine = turn.then(() => (request.callsEnded?.aborted ? CALL_ENDED : answer(request, mode, opener)));
+    turn = mine.catch(() => undefined);
+    return mine;
   };
+}
+
+/** A request whose calls all ended while it waited for its turn: dropped, never asked. */
+const CALL_ENDED: ElicitationAnswer = { action: 'cancel' };
+
+/** One request, in its turn: a link, or a form asked, answered with its defaults, or declined. */
+async function answer(request: FormRequest | UrlRequest, mode: ElicitationMode, opener: UrlOpener): Promise<ElicitationAnswer> {
+  if (request.mode === 'url') return answerUrl(request, mode, opener);
+  const who = `"${sanitizeLine(request.server)}"`;
+  const during = duringWhich(request);
+  if (mode === 'defaults') {
+    const content = loadHeavy().defaultAnswer(request.fields);
+    if (typeof content !== 'string') return { action: 'accept', content };
+    console.error(`${who} asked for input ${during}; declined: ${content} (--elicitation defaults).`);
+    return { action: 'decline' };
+  }
+  if (mode === 'decline' || !process.stdin.isTTY) {
+    const why = mode === 'decline' ? '--elicitation decline' : 'not a terminal (--elicitation defaults accepts the form\'s defaults)';
+    console.error(`${who} asked for input ${during} ("${sanitizeLine(request.message).slice(0, 200)}"); declined: ${why}.`);
+    return { action: 'decline' };
+  }
+  return askForm(request, process.stdin, process.stderr);
 }
 
 /** The form on a terminal: the server's message, then each field with its default; Ctrl+D cancels. */
@@ -59,11 +72,6 @@ export async function askForm(request: FormRequest, input: NodeJS.ReadableStream
   } finally {
     rl.close();
   }
-}
-
-/** `during its call "x"`: the call a form belongs to, when only one of the server's calls is running. */
-function duringWhich(request: FormRequest): string {
-  return request.calls?.length === 1 ? `during its call "${sanitizeLine(request.calls[0])}"` : 'during a call';
 }
 
 async function askField(question: (text: string) => Promise<string>, field: FormField, say: (line: string) => void): Promise<FormValue | undefined | 'cancel'> {

@@ -1,5 +1,5 @@
 import * as readline from 'node:readline/promises';
-import type { ElicitationAnswer } from '../core/elicitation/formElicitation';
+import type { ElicitationAnswer, FormRequest } from '../core/elicitation/formElicitation';
 import type { OfferedUrl, UrlRequest } from '../core/elicitation/urlElicitation';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
@@ -35,13 +35,16 @@ export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJ
   const say = (line: string) => void output.write(`${line}\n`);
   const who = `"${sanitizeLine(request.server)}"`;
   say(`${who} asks you to open a link ${duringWhich(request)}: ${sanitizeLine(request.message).slice(0, 300)}`);
-  say(`  Domain: ${link.domain}${link.punycode ? '  (an international name, shown as punycode: check it is the site you expect)' : ''}`);
+  // The site first (the registrable domain: linkCheck.ts): the host's start may imitate another.
+  const notes = [link.ip && 'an IP address: no name says who runs this page', link.punycode && `an international name (in Unicode: ${sanitizeLine(link.unicode ?? '')}), shown as punycode: check it is the site you expect`].filter(Boolean);
+  say(`  Site:   ${link.site}${notes.length > 0 ? `  (${notes.join('; ')})` : ''}`);
+  if (link.domain !== link.site) say(`  Host:   ${link.domain}`);
   say(`  URL:    ${link.url}`);
   const rl = readline.createInterface({ input, output });
   const ended = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
   let reply: string;
   try {
-    reply = (await Promise.race([rl.question(`Open ${link.domain} in your browser? [y/N]: `), ended])).trim().toLowerCase();
+    reply = (await Promise.race([rl.question(`Open a page on ${link.site} in your browser? [y/N]: `), ended])).trim().toLowerCase();
   } finally {
     rl.close();
   }
@@ -52,7 +55,7 @@ export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJ
   if (!(await opener(link.url))) say(`No browser could be started: copy the URL above into your browser.`);
   if (request.completion) {
     say(`Waiting for ${who} to say the page is done (the call goes on meanwhile).`);
-    void request.completion.then((done) => done && say(`${who} says the page at ${link.domain} is done.`));
+    void request.completion.then((done) => done && say(`${who} says the page on ${link.site} is done.`));
   }
   return { action: 'accept', content: {} };
 }
@@ -60,6 +63,8 @@ export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJ
 /** Opens links the user agreed to with their browser command (--browser, BROWSER) or the platform's opener, never a shell. */
 export const browserOpener = (choice: BrowserChoice): UrlOpener => (url) => openInBrowser(choice, url);
 
-function duringWhich(request: UrlRequest): string {
-  return request.calls?.length === 1 ? `during its call "${sanitizeLine(request.calls[0])}"` : 'during a call';
+/** `during its call "x"`: the call (or calls) a request may belong to (the host asks only during calls: promptGate.ts). */
+export function duringWhich(request: FormRequest | UrlRequest): string {
+  const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
+  return calls.length === 0 ? 'during a call' : calls.length === 1 ? `during its call ${calls[0]}` : `during one of its calls ${calls.join(', ')}`;
 }

@@ -3,6 +3,7 @@ import { resolveLaunch } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
 import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
+import { sanitizeLine } from '../core/render/sanitize';
 import { silentLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
 import { cliOAuthHost, type BrowserChoice } from './oauthHost';
@@ -10,7 +11,8 @@ import type { Elicitor } from '../core/elicitation/formElicitation';
 import { rememberedEra } from '../core/connection/eraMemory';
 import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
 import { eraFile } from './eraFile';
-import { DEFAULT_RESULTS_MAX_MIB, ResultFolder } from '../core/render/resultFolder';
+import { DEFAULT_RESULTS_MAX_MIB } from '../core/render/resultBudget';
+import { ResultFolder } from '../core/render/resultFolder';
 import type { BinarySaver } from '../core/render/renderResult';
 
 export interface CliHost {
@@ -30,7 +32,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
   // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.
   const eras = eraFile(stateFile('eras.json'));
   // Nothing prints a server's log in a terminal: doctor reads the connection's facts instead.
-  const pool = new ServerPool((_name, definition) => ({
+  const pool = new ServerPool((name, definition) => ({
     validator,
     clientVersion: options.clientVersion,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
@@ -38,6 +40,8 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
     elicit: options.elicit,
+    // But a server's prompts that the host declined on its own are said, once each, as the other declines are.
+    promptsDeclined: (sentence) => console.error(`"${sanitizeLine(name)}": ${sentence}`),
     eraMemory: rememberedEra(eras, definition),
   }));
   pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });

@@ -85,6 +85,8 @@ function describe(request: FormRequest | UrlRequest, tool: string): string {
     return `> ${vscode.l10n.t('{0} asks for input during its call {1}: {2}', who, mdCode(tool), message)}${secret}`;
   }
   const link = request.link.kind === 'offered' ? request.link : undefined;
-  const where = link ? `\n>\n> ${vscode.l10n.t('Domain: {0}', `**${mdText(link.domain)}**`)}\n>\n> ${mdCode(link.url)}` : '';
+  // The site first (the registrable domain: linkCheck.ts), then the whole host when it says more, then the URL.
+  const host = link && link.domain !== link.site ? ` (${vscode.l10n.t('host {0}', mdText(link.domain))})` : '';
+  const where = link ? `\n>\n> ${vscode.l10n.t('Site: {0}', `**${mdText(link.site)}**`)}${host}\n>\n> ${mdCode(link.url)}` : '';
   return `> ${vscode.l10n.t('{0} asks you to open a link during its call {1}: {2}', who, mdCode(tool), message)}${where}`;
 }

@@ -32,6 +32,8 @@ export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor
     }
     // One prompt at a time, approvals included (a quick input that opens hides the one before).
     return prompts.oneAtATime(() => {
+      // Its calls ended while it waited for its turn: nobody waits for the answer any more.
+      if (request.callsEnded?.aborted) return Promise.resolve({ action: 'cancel' as const });
       if (request.mode === 'url') return link?.kind === 'offered' ? askLink(prompts, { ...request, link }) : Promise.resolve({ action: 'decline' as const });
       return inChat ? answerFields(prompts, request) : askForm(prompts, request);
     });

@@ -9,11 +9,15 @@ type LinkChoice = vscode.QuickPickItem & { readonly choice: 'open' | 'copy' | 'd
 /** How long after it appears the link prompt starts taking "Open" (a stray Enter never opens a page). */
 const LINK_ARM_MS = 500;
 
+/** The longest host shown in full beside the site; a longer one is shown by its tail, which ends in the site. */
+const HOST_SHOWN_CHARS = 60;
+
 /**
  * A server's request to open a link during a call (elicitation, URL mode): a prompt titled with
- * who asks and the domain, the server's message, the whole URL, and Open / Copy / Decline
- * (Escape cancels). Only "Open" opens it, through `vscode.env.openExternal`; never on its own.
- * After that the host waits, in a notification, for the server to say the page is done.
+ * the site first (VS Code cuts a title at its end: issue 31), then who asks; the server's message,
+ * the host and the whole URL, and Open / Copy / Decline (Escape cancels). Only "Open" opens it,
+ * through `vscode.env.openExternal`; never on its own. After that the host waits, in a
+ * notification, for the server to say the page is done.
  */
 export async function askLink(prompts: PromptEvents, request: UrlRequest & { readonly link: OfferedUrl }): Promise<ElicitationAnswer> {
   const { link } = request;
@@ -21,15 +25,16 @@ export async function askLink(prompts: PromptEvents, request: UrlRequest & { rea
   const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
   const qp = vscode.window.createQuickPick<LinkChoice>();
   try {
-    qp.title = calls.length === 1
-      ? vscode.l10n.t('"{0}" asks you to open a page on {1} during its call {2}', who, link.domain, calls[0])
-      : vscode.l10n.t('"{0}" asks you to open a page on {1}', who, link.domain);
+    qp.title = calls.length === 0
+      ? vscode.l10n.t('Open a page on {0}? "{1}" asks', link.site, who)
+      : calls.length === 1
+        ? vscode.l10n.t('Open a page on {0}? "{1}" asks during its call {2}', link.site, who, calls[0])
+        : vscode.l10n.t('Open a page on {0}? "{1}" asks during one of its calls {2}', link.site, who, calls.join(', '));
     qp.placeholder = sanitizeLine(request.message).slice(0, 300) || vscode.l10n.t('(no message)');
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;
-    const lookalike = link.punycode ? vscode.l10n.t('an international name, shown as punycode: check it is the site you expect') : undefined;
     qp.items = [
-      { label: `$(link-external) ${vscode.l10n.t('Open {0} in the browser', link.domain)}`, description: lookalike, detail: link.url, choice: 'open' },
+      { label: `$(link-external) ${vscode.l10n.t('Open {0} in the browser', link.site)}`, description: aboutHost(link), detail: link.url, choice: 'open' },
       { label: `$(copy) ${vscode.l10n.t('Copy the URL')}`, description: vscode.l10n.t('open it yourself'), choice: 'copy' },
       { label: `$(circle-slash) ${vscode.l10n.t('Decline')}`, description: vscode.l10n.t('the server is told you declined'), choice: 'decline' },
     ];
@@ -49,13 +54,25 @@ export async function askLink(prompts: PromptEvents, request: UrlRequest & { rea
     if (picked.choice === 'decline') return { action: 'decline' };
     if (picked.choice === 'copy') await vscode.env.clipboard.writeText(link.url);
     else if (!(await vscode.env.openExternal(vscode.Uri.parse(link.url, true)))) {
-      void vscode.window.showWarningMessage(vscode.l10n.t('The browser did not open {0}. Copy the URL from the prompt to open it yourself.', link.domain));
+      void vscode.window.showWarningMessage(vscode.l10n.t('The browser did not open {0}. Copy the URL from the prompt to open it yourself.', link.site));
     }
-    if (request.completion) void waitForPage(who, link.domain, request.completion);
+    if (request.completion) void waitForPage(who, link.site, request.completion);
     return { action: 'accept', content: {} };
   } finally {
     qp.dispose();
   }
+}
+
+/**
+ * What to know of the host besides its site: the whole host when it says more (by its tail when
+ * long), its Unicode form beside the punycode of an international name, that an IP address names nobody.
+ */
+function aboutHost(link: OfferedUrl): string | undefined {
+  const notes: string[] = [];
+  if (link.domain !== link.site) notes.push(vscode.l10n.t('host {0}', link.domain.length > HOST_SHOWN_CHARS ? `…${link.domain.slice(-(HOST_SHOWN_CHARS - 1))}` : link.domain));
+  if (link.punycode) notes.push(vscode.l10n.t('an international name (in Unicode: {0}), shown as punycode: check it is the site you expect', sanitizeLine(link.unicode ?? '')));
+  if (link.ip) notes.push(vscode.l10n.t('an IP address: no name says who runs this page'));
+  return notes.length > 0 ? notes.join(' · ') : undefined;
 }
 
 /** A link VS Code refuses to open: the user hears why; the server gets a decline. */

@@ -8,7 +8,7 @@ import { readWorkspaceServers } from './workspaceServers';
 import { onIsSafer, saferOf, smallerIsSafer } from '../core/policy/safetySettings';
 import { SECTION } from './section';
 import { loadHeavy } from '../core/lazy/load';
-import { DEFAULT_RESULTS_MAX_AGE_DAYS, DEFAULT_RESULTS_MAX_MIB, type ResultBudget } from '../core/render/resultFolder';
+import { DEFAULT_RESULTS_MAX_AGE_DAYS, DEFAULT_RESULTS_MAX_MIB, type ResultBudget } from '../core/render/resultBudget';
 
 export { SECTION };
 

@@ -9,6 +9,8 @@ import { promptShown, sleep, until } from './wait';
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/elicits.cjs');
 const settings = () => vscode.workspace.getConfiguration('mcpToolHost');
 const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+/** A sign-in page's host padded so that a title cut at its end reads as Microsoft's (issue 31). */
+const PADDED_URL = `https://login.microsoftonline.com.${'secure-session.'.repeat(12)}evil.xyz/common/oauth2/authorize`;
 
 /** A server's form in the middle of a call (elicitation, form mode), answered in the real quick inputs. */
 describe('elicitation in VS Code: a form during a call', () => {
@@ -68,13 +70,15 @@ describe('elicitation in VS Code: links, chat, one prompt at a time, MRTR', func
     api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
     const servers = settings().inspect<Record<string, unknown>>('servers')?.globalValue;
     const env = { ELECTRON_RUN_AS_NODE: '1' };
-    await settings().update('servers', { ...servers, links: { command: process.execPath, args: [FIXTURE], env }, modern: { command: process.execPath, args: [FIXTURE], env: { ...env, MODERN: '1' } } }, vscode.ConfigurationTarget.Global);
-    await until('links and modern running with their tools', () => ['links', 'modern'].every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), 30_000);
+    const padded = { ...env, EVIL_URL: PADDED_URL };
+    await settings().update('servers', { ...servers, links: { command: process.execPath, args: [FIXTURE], env }, modern: { command: process.execPath, args: [FIXTURE], env: { ...env, MODERN: '1' } }, padded: { command: process.execPath, args: [FIXTURE], env: padded } }, vscode.ConfigurationTarget.Global);
+    await until('links, modern and padded running with their tools', () => ['links', 'modern', 'padded'].every((n) => api.pool.get(n)?.state.kind === 'running' && api.pool.get(n)!.tools.length > 0), 30_000);
   });
   after(async () => {
     const servers = { ...settings().inspect<Record<string, unknown>>('servers')?.globalValue };
     delete servers.links;
     delete servers.modern;
+    delete servers.padded;
     await settings().update('servers', servers, vscode.ConfigurationTarget.Global);
   });
   const call = async (server: string, tool: string) => {
@@ -83,12 +87,12 @@ describe('elicitation in VS Code: links, chat, one prompt at a time, MRTR', func
   };
 
   it('a link: the prompt names server, domain and call; it starts on Decline; "Copy the URL" accepts and the server\'s completion ends the wait', async () => {
-    const shown = promptShown(api, /^"links" asks you to open a page on 127\.0\.0\.1:\d+ during its call "url"$/);
+    const shown = promptShown(api, /^Open a page on 127\.0\.0\.1:\d+\? "links" asks during its call "url"$/);
     const answered = call('links', 'url');
     await shown;
     await accept(); // the active item: Decline
     assert.deepEqual(await answered, { action: 'decline' });
-    const again = promptShown(api, /asks you to open a page on/);
+    const again = promptShown(api, /^Open a page on /);
     const copied = call('links', 'url');
     await again;
     await select('Previous', 1);
@@ -97,6 +101,14 @@ describe('elicitation in VS Code: links, chat, one prompt at a time, MRTR', func
     const url = await until('the URL on the clipboard', async () => /^http:\/\/127\.0\.0\.1:\d+\/page\?id=e1$/.test(await vscode.env.clipboard.readText()) && vscode.env.clipboard.readText());
     await (await fetch(url)).text();
     assert.deepEqual(await copied, { action: 'accept', pageFetched: true });
+  });
+
+  it('a link whose host starts like another site\'s: the title names the site it leads to first, where VS Code cannot cut it off (issue 31)', async () => {
+    const shown = promptShown(api, /^Open a page on evil\.xyz\? "padded" asks during its call "evil-url"$/);
+    const answered = call('padded', 'evil-url');
+    await shown;
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen'); // Escape: nothing opened
+    assert.deepEqual(await answered, { action: 'cancel' });
   });
 
   it('a link the host refuses (javascript:) is declined without a prompt', async () => {
@@ -111,7 +123,7 @@ describe('elicitation in VS Code: links, chat, one prompt at a time, MRTR', func
   });
 
   it('a call refused with -32042: the same link prompt; once the page is done the call is sent again and runs', async () => {
-    const shown = promptShown(api, /^"links" asks you to open a page on 127\.0\.0\.1:\d+ during its call "needs-link"$/);
+    const shown = promptShown(api, /^Open a page on 127\.0\.0\.1:\d+\? "links" asks during its call "needs-link"$/);
     const outcome = api.pipeline.call({ server: 'links', tool: 'needs-link', args: {}, origin: 'api' });
     await shown;
     await select('Previous', 1); // Copy the URL

@@ -203,10 +203,27 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       const r = await terminal(['call', 'e', 'url', '--config', 'elicits.json'], ['y']);
       assert.equal(r.code, 0, r.output);
       assert.match(r.output, /"e" asks you to open a link during its call "url": Open this to connect your account/);
-      assert.match(r.output, /Domain: 127\.0\.0\.1:\d+\r?\n\s+URL: +http:\/\/127\.0\.0\.1:\d+\/page\?id=e1/);
-      assert.match(r.output, /"e" says the page at 127\.0\.0\.1:\d+ is done\./);
+      assert.match(r.output, /Site: +127\.0\.0\.1:\d+\r?\n\s+URL: +http:\/\/127\.0\.0\.1:\d+\/page\?id=e1/);
+      assert.match(r.output, /Open a page on 127\.0\.0\.1:\d+ in your browser\? \[y\/N\]/);
+      assert.match(r.output, /"e" says the page on 127\.0\.0\.1:\d+ is done\./);
       assert.match(r.output, /\{"action":"accept","pageFetched":true\}/);
       assert.match(opened(), /^http:\/\/127\.0\.0\.1:\d+\/page\?id=e1\n$/);
+    });
+
+    it('URL mode on a terminal: the site a link leads to comes first, and is what the question names (issue 31)', async () => {
+      const padded = `https://login.microsoftonline.com.${'secure-session.'.repeat(12)}evil.xyz/common/oauth2/authorize`;
+      const cases: [string, RegExp][] = [
+        [padded, /Site: +evil\.xyz\r?\n\s+Host: +login\.microsoftonline\.com\.secure-session\.[a-z.-]+\.evil\.xyz\r?\n[^]*Open a page on evil\.xyz in your browser\?/],
+        ['https://аррӏе.com/login', /Site: +xn--80ak6aa92e\.com {2}\(an international name \(in Unicode: аррӏе\.com\), shown as punycode: check it is the site you expect\)[^]*Open a page on xn--80ak6aa92e\.com in your browser\?/],
+        ['https://203.0.113.9:8443/pay', /Site: +203\.0\.113\.9:8443 {2}\(an IP address: no name says who runs this page\)/],
+      ];
+      for (const [url, shown] of cases) {
+        const r = await terminal(['call', 'e', 'evil-url', '--config', 'elicits.json'], [''], { EVIL_URL: url });
+        assert.equal(r.code, 0, r.output);
+        assert.match(r.output, shown, url);
+        assert.match(r.output, /\{"action":"decline"\}/);
+        assert.equal(opened(), '');
+      }
     });
 
     it('URL mode on a terminal: Enter (the default, No) declines and opens nothing', async () => {
@@ -226,6 +243,30 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       const off = await call('needs-link');
       assert.equal(off.code, 4, 'the call failed: it never ran');
       assert.match(off.stderr, /"needs-link" needs you to open a link first; it was declined or refused, so the call did not run\./);
+    });
+
+    it('a form the server sends before any call (after initialized) is declined on its own, said once on stderr, never asked (issue 31)', async () => {
+      fs.writeFileSync(path.join(dir, 'elicits-early.json'), JSON.stringify({ servers: { e: { command: process.execPath, args: [path.join(FIXTURES, 'elicits.cjs')], env: { ASK_AT: 'initialized' } } } }));
+      const r = await run('call', 'e', 'outside', '--config', 'elicits-early.json', '--elicitation', 'defaults');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), [{ when: 'after initialized', action: 'decline' }]);
+      assert.equal(r.stderr.match(/^"e": The server asked for input while none of its calls was running/gm)?.length, 1, r.stderr);
+      assert.doesNotMatch(r.stderr, /asked for input during/);
+    });
+
+    it('a call that sends 500 forms at once: 10 are answered (--elicitation defaults), 490 declined, with one line on stderr (issue 31)', async () => {
+      const r = await call('flood', '--elicitation', 'defaults');
+      assert.equal(r.code, 0, r.stderr);
+      assert.deepEqual(JSON.parse(r.stdout.trim()), { accept: 10, decline: 490, cancel: 0, error: 0 });
+      assert.deepEqual(r.stderr.trim().split('\n'), ['"e": The server asked for input more than 10 times during its call "flood": declined, and so is every further request of that call (at most 10 prompts a call).']);
+    });
+
+    it('on a terminal, forms that come together are asked one after another, each answer going to its own form', async () => {
+      // accept the first (its field at its default), decline the second, cancel the third
+      const r = await terminal(['call', 'e', 'flood', '--config', 'elicits.json', '--args', '{"count":3}'], ['y', '', 'n', 'c']);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /\{"accept":1,"decline":1,"cancel":1,"error":0\}/);
+      assert.equal(r.output.match(/"e" asks during its call "flood": One more question/g)?.length, 3, r.output);
     });
 
     it('a form field that looks like a credential is flagged on the terminal', async () => {

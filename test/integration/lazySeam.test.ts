@@ -11,7 +11,8 @@ import { ServerFailure } from '../../src/core/connection/serverFailures';
 import type * as Auth from '../../src/core/lazy/auth';
 import type * as Heavy from '../../src/core/lazy/heavy';
 import type * as Jsonc from '../../src/core/lazy/jsonc';
-import { loadAuth, loadHeavy, loadJsonc, loadSearch } from '../../src/core/lazy/load';
+import type * as Links from '../../src/core/lazy/links';
+import { loadAuth, loadHeavy, loadJsonc, loadLinks, loadSearch } from '../../src/core/lazy/load';
 import type * as Search from '../../src/core/lazy/search';
 import { ROOT } from './helpers';
 
@@ -89,7 +90,8 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     assert.match(code, /require\("\.\/chat\.js"\)/);
     assert.match(code, /require\("\.\/forms\.js"\)/);
     assert.match(code, /require\("\.\/auth\.js"\)/);
-    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|rules|auth|chat|forms)"\)/);
+    assert.match(code, /require\("\.\/links\.js"\)/);
+    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|rules|auth|search|links|chat|forms)"\)/);
   });
 
   it('the package ships every bundle the build makes (a lazy bundle left out fails on first use)', () => {
@@ -183,6 +185,23 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     signIn.dispose();
   });
 
+  it('the link check, the CSP screening of tool interfaces and the Public Suffix List (issue 31) are in dist/links.js, in no other bundle, and work from there', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    for (const file of ['src/core/elicitation/linkCheck.ts', 'src/core/apps/cspOrigins.ts', 'node_modules/tldts/', 'node_modules/tldts-core/']) {
+      assert.ok(sources('links.js').some((s) => s.includes(file)), `${file} is in dist/links.js`);
+      for (const other of ['extension.js', 'chat.js', 'forms.js', 'core.js', 'search.js']) assert.ok(!sources(other).some((s) => s.includes(file)), `${file} is not in dist/${other}`);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const bundle = require(path.join(dist, 'links.js')) as typeof Links;
+    assert.deepEqual(shape(bundle), shape(loadLinks()));
+    const padded = bundle.checkUrl('https://login.microsoftonline.com.secure.evil.xyz/');
+    assert.equal(padded.kind === 'offered' && padded.site, 'evil.xyz');
+    // The CSP screening of tool interfaces reads the same list, from the same bundle.
+    const screened = bundle.screenCsp({ connectDomains: ['https://*.co.uk', 'https://*.example.co.uk'], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, { kind: 'this-machine' });
+    assert.deepEqual(screened.csp.connectDomains, ['https://*.example.co.uk']);
+    assert.deepEqual(screened.refused.map((r) => r.origin), ['https://*.co.uk']);
+  });
+
   it('tool search and token counts (issue 19) are in dist/search.js with minisearch and the tokenizer, in no other bundle, and work from there', () => {
     const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
     const search = sources('search.js');
@@ -196,17 +215,6 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     const index = new bundle.ToolIndex([{ server: 's', tool: 'take_screenshot', definition: { name: 'take_screenshot', inputSchema: { type: 'object' } } }]);
     assert.equal(index.search('screenshot')[0]?.tool, 'take_screenshot');
     assert.equal(bundle.textTokens('hello world'), 2);
-  });
-
-  it('the public suffix list (tldts, issue 31) is in dist/core.js with the CSP screening of tool interfaces, in no other bundle, and works from there', () => {
-    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
-    for (const file of ['src/core/apps/cspOrigins.ts', 'node_modules/tldts/', 'node_modules/tldts-core/']) {
-      assert.ok(sources('core.js').some((s) => s.includes(file)), `${file} is in dist/core.js`);
-      for (const other of ['extension.js', 'chat.js', 'forms.js', 'search.js']) assert.ok(!sources(other).some((s) => s.includes(file)), `${file} is not in dist/${other}`);
-    }
-    const screened = core.screenCsp({ connectDomains: ['https://*.co.uk', 'https://*.example.co.uk'], resourceDomains: [], frameDomains: [], baseUriDomains: [] }, { kind: 'this-machine' });
-    assert.deepEqual(screened.csp.connectDomains, ['https://*.example.co.uk']);
-    assert.deepEqual(screened.refused.map((r) => r.origin), ['https://*.co.uk']);
   });
 
   it('the lazy bundles export what loadHeavy() and loadJsonc() give the tsc build', () => {

@@ -197,9 +197,9 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await shot('elicitation-output');
       });
 
-      await check('a link: who asks, the domain and the whole URL, starting on Decline; a field that looks like a credential is warned about and masked', async () => {
+      await check('a link: the site first, who asks and the whole URL, starting on Decline; a field that looks like a credential is warned about and masked', async () => {
         await clickTool('url');
-        await promptTitle(/"asks" asks you to open a page on 127\.0\.0\.1:\d+ during its call "url"/, 30_000);
+        await promptTitle(/Open a page on 127\.0\.0\.1:\d+\? "asks" asks during its call "url"/, 30_000);
         await promptRow('Open 127.0.0.1').waitFor();
         await promptRow(/http:\/\/127\.0\.0\.1:\d+\/page\?id=e1/).waitFor();
         const active = await quickInput.locator('.monaco-list-row.focused').innerText();

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { checkUrl, ElicitationCompletions, isLoopback, MAX_URL_CHARS } from '../../src/core/elicitation/urlElicitation';
+import { ElicitationCompletions } from '../../src/core/elicitation/urlElicitation';
+import { checkUrl, isLoopback, MAX_URL_CHARS } from '../../src/core/elicitation/linkCheck';
 import { formFields, type FormField } from '../../src/core/elicitation/formElicitation';
 
 const refusedBecause = (raw: unknown, why: RegExp) => {
@@ -59,7 +60,54 @@ describe('elicitation in URL mode: which links are offered', () => {
     assert.ok(checked.punycode);
     assert.ok(checked.url.startsWith(`https://${checked.domain}/`));
     const plain = checkUrl('https://example.com/consent?x=1');
-    assert.deepEqual(plain, { kind: 'offered', url: 'https://example.com/consent?x=1', domain: 'example.com', punycode: false });
+    assert.deepEqual(plain, { kind: 'offered', url: 'https://example.com/consent?x=1', domain: 'example.com', site: 'example.com', ip: false, punycode: false });
+  });
+
+  it('names the site first: the registrable domain (Public Suffix List, its private part too), so a padded host reads as where it leads (issue 31)', () => {
+    const padded = checkUrl(`https://login.microsoftonline.com.${'aaaaaaaaaa.'.repeat(18)}evil.xyz/oauth2/authorize`);
+    assert.equal(padded.kind, 'offered');
+    if (padded.kind === 'offered') assert.equal(padded.site, 'evil.xyz');
+    const sites = (url: string) => {
+      const checked = checkUrl(url);
+      return checked.kind === 'offered' ? checked.site : `refused: ${checked.why}`;
+    };
+    assert.equal(sites('https://login.microsoftonline.com/common'), 'microsoftonline.com');
+    assert.equal(sites('https://accounts.google.co.uk/'), 'google.co.uk');
+    assert.equal(sites('https://evil.github.io/login'), 'evil.github.io', 'github.io is a public suffix: the site is the user\'s, not GitHub');
+    assert.equal(sites('https://EVIL.xyz./'), 'evil.xyz');
+    assert.equal(sites('https://example.com:8443/x'), 'example.com:8443');
+    assert.equal(sites('https://co.uk/'), 'co.uk', 'a host that is itself a public suffix is shown whole');
+    assert.equal(sites('http://localhost:3000/cb'), 'localhost:3000');
+  });
+
+  it('refuses a host name longer than DNS allows (253 characters, 63 a label): only a disguise is that long', () => {
+    refusedBecause(`https://login.microsoftonline.com.${'a.'.repeat(120)}evil.xyz/`, /the host name is 2\d\d characters long \(at most 253\)/);
+    refusedBecause(`https://${'a'.repeat(64)}.example.com/`, /a part of the host name is 64 characters long \(at most 63\)/);
+    assert.equal(checkUrl(`https://${'a'.repeat(63)}.example.com/`).kind, 'offered');
+  });
+
+  it('an IP address is shown as it is (normalised), and flagged: no name says who runs it', () => {
+    const ip = checkUrl('https://0xC0.0.2.1/x');
+    assert.equal(ip.kind, 'offered');
+    if (ip.kind === 'offered') assert.deepEqual([ip.site, ip.ip], ['192.0.2.1', true]);
+    const v6 = checkUrl('https://[2001:db8::1]:8443/');
+    assert.equal(v6.kind === 'offered' && `${v6.site} ${v6.ip}`, '[2001:db8::1]:8443 true');
+    const local = checkUrl('http://127.0.0.1:8080/cb');
+    assert.equal(local.kind === 'offered' && `${local.site} ${local.ip}`, '127.0.0.1:8080 false', 'this machine is no stranger');
+    const name = checkUrl('https://192.0.2.1.example.com/');
+    assert.equal(name.kind === 'offered' && `${name.site} ${name.ip}`, 'example.com false');
+  });
+
+  it('an international name: the site in punycode, its Unicode form beside it (never instead)', () => {
+    const idn = checkUrl('https://аррӏе.com/login');
+    assert.equal(idn.kind, 'offered');
+    if (idn.kind === 'offered') assert.deepEqual([idn.site, idn.punycode, idn.unicode], ['xn--80ak6aa92e.com', true, 'аррӏе.com']);
+    const sub = checkUrl('https://аррӏе.evil.com/');
+    assert.equal(sub.kind === 'offered' && `${sub.site} ${sub.punycode}`, 'evil.com true');
+  });
+
+  it('a user name that imitates a site (https://login.microsoftonline.com@evil.xyz/) is refused, naming the real site', () => {
+    refusedBecause('https://login.microsoftonline.com@evil.xyz/', /user name before its host \("login\.microsoftonline\.com@…"\), which hides the real site, evil\.xyz/);
   });
 
   it('normalises what it offers: a backslash cannot hide the host, a port that is not the default is part of the domain', () => {

@@ -6,8 +6,8 @@
 // its interface at its own port is the common case). A wildcard over a whole public suffix
 // (`*.com`, `*.co.uk`, `*.github.io`) is never one site, and is refused for every server.
 //
-// A lazy leaf (eslint.config.mjs LAZY_LEAVES): the public suffix list (tldts) loads with
-// dist/core.js, never at activation.
+// Part of the link check's lazy bundle (eslint.config.mjs LINK_MODULES, dist/links.js): the public
+// suffix list (tldts) loads when an interface opens or a link is asked for, never at activation.
 import { parse } from 'tldts';
 import type { AppCsp } from './appResource';
 

@@ -199,7 +199,7 @@ export class CallPipeline {
       return this._follow(callId, request.server, tool, connection, callLimits(connection.definition, tool), request, (options) => {
         options.task(entry.taskId);
         this._options.tasks?.started(entry, options.abort);
-        return connection.resumeTask(entry.reference, options);
+        return connection.resumeTask(entry.reference, options, tool);
       });
     });
   }

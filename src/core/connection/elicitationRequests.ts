@@ -1,13 +1,16 @@
 import type { ElicitationAnswer, FormRequest } from '../elicitation/formElicitation';
 import type { ElicitationCompletions, UrlRequest } from '../elicitation/urlElicitation';
-import { loadHeavy } from '../lazy/load';
+import { loadHeavy, loadLinks } from '../lazy/load';
+import type { Admitted } from './promptGate';
 import { sanitizeLine, shownName } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
 
-/** What the connection adds to a request before the user sees it: who asks, during which calls. */
-type Asked = Omit<FormRequest, 'server' | 'calls'> | Omit<UrlRequest, 'server' | 'calls'>;
-/** Asks the user (the connection names the server and its calls in flight). */
+/** A request as read from the server, before the gate names its calls and the connection its server. */
+type Asked = Omit<FormRequest, 'server' | 'calls' | 'callsEnded'> | Omit<UrlRequest, 'server' | 'calls' | 'callsEnded'>;
+/** Asks the user a request the gate let through (promptGate.ts). */
 export type AskUser = (asked: Asked) => Promise<ElicitationAnswer>;
+/** Asks the user on behalf of the calls a prompt was let through for (the connection names the server). */
+export type AskForCalls = (asked: Asked, admitted: Admitted) => Promise<ElicitationAnswer>;
 
 /** The JSON-RPC error a server answers a call with when the user must open a link first (URLElicitationRequired). */
 export const URL_ELICITATION_REQUIRED = -32042;
@@ -37,7 +40,7 @@ export async function answerElicitation(params: unknown, ask: AskUser, log: Serv
 
 /** A link to open: shown with its domain, opened only on consent; its completion is waited on. */
 async function answerLink(url: unknown, id: unknown, message: string, ask: AskUser, log: ServerLog, completions: ElicitationCompletions): Promise<ElicitationAnswer | { action: 'accept' }> {
-  const link = loadHeavy().checkUrl(url);
+  const link = loadLinks().checkUrl(url);
   const elicitationId = typeof id === 'string' && id !== '' ? id.slice(0, 200) : undefined;
   if (link.kind === 'refused') log.warn(`The server asked to open a link the host refuses (${link.why}): ${link.shown}; declined.`);
   const completion = link.kind === 'offered' && elicitationId !== undefined ? completions.wait(elicitationId) : undefined;

@@ -8,7 +8,8 @@ import { listAllTools, type ListingLimits } from './toolListing';
 import type { SkillsAccess } from './skills';
 import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
-import { answerElicitation, withLinkConsent, type AskUser } from './elicitationRequests';
+import { answerElicitation, withLinkConsent, type AskForCalls, type AskUser } from './elicitationRequests';
+import { MAX_PROMPTS_PER_CALL, type CallInFlight, type PromptGate, type PromptSource } from './promptGate';
 import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
 
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
@@ -20,6 +21,8 @@ const PROBE_TIMEOUT_MS = 2_000;
 const LIST_TIMEOUT_MS = 60_000;
 /** The longest task id followed; a longer one is refused (and the board would not keep it either, taskBoard.ts). */
 const MAX_TASK_ID = 200;
+/** At most this many input_required rounds one 2026-07-28 call may take: past the prompts a call may raise, a round only loops. */
+const MAX_INPUT_ROUNDS = 2 * MAX_PROMPTS_PER_CALL;
 
 /**
  * A result schema that accepts any answer: the SDK's strict parse fails a whole list for one bad
@@ -96,7 +99,9 @@ export interface SdkClientOptions {
   /** Names this server for the Tasks package: stable across sessions, so a task started before a reload can be resumed. */
   readonly endpointId?: string;
   /** Asks the user a server's form or link (elicitation, both modes); without it the capability is not declared. */
-  readonly elicit?: AskUser;
+  readonly elicit?: AskForCalls;
+  /** Which of the server's prompts reach `elicit`: only its calls', only so many (promptGate.ts). */
+  readonly prompts: PromptGate;
 }
 
 /**
@@ -110,7 +115,7 @@ export class SdkClient {
   private readonly _limits: ListingLimits;
   private _overHttp = false;
   private readonly _endpointId: string;
-  private _tasks: Promise<TaskEnabledSession> | undefined;
+  private _tasks: Promise<TaskEnabledSession<CallInFlight | undefined>> | undefined;
   private _onclose: (() => void) | undefined;
   private readonly _closeListeners = new Set<() => void>();
   /** Ends the `subscriptions/listen` request (2026-07-28) when the session closes. */
@@ -118,7 +123,8 @@ export class SdkClient {
   /** A `subscriptions/listen` request is open: list changes are pushed. */
   private _listenedTo = false;
   private _listingTtlMs: number | undefined;
-  private readonly _elicit: AskUser | undefined;
+  private readonly _elicit: AskForCalls | undefined;
+  private readonly _prompts: PromptGate;
   private readonly _roots: SdkClientOptions['roots'];
   private readonly _clientVersion: string;
   private readonly _capabilities: Record<string, unknown>;
@@ -133,6 +139,7 @@ export class SdkClient {
     this._limits = options.listingLimits ?? {};
     this._endpointId = options.endpointId ?? 'mcp-tool-host';
     this._elicit = options.elicit;
+    this._prompts = options.prompts;
     this._roots = roots;
     this._clientVersion = options.clientVersion;
     this._capabilities = { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }) };
@@ -149,7 +156,11 @@ export class SdkClient {
     if (roots) client.setRequestHandler('roots/list', () => ({ roots: roots() }));
     const elicit = options.elicit;
     if (elicit) {
-      client.setRequestHandler('elicitation/create', (request) => answerElicitation(request.params, elicit, log, this._completions));
+      // The gate first: a request outside the server's calls, or past their share, is declined before it is read (promptGate.ts).
+      client.setRequestHandler('elicitation/create', (request) => {
+        const admitted = this._prompts.admit({ kind: 'request', params: request.params });
+        return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), log, this._completions) : { action: 'decline' as const };
+      });
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         const id = sanitizeLine(String(n.params.elicitationId)).slice(0, 200);
         if (this._completions.complete(n.params.elicitationId)) log.info(`The server says the page it asked the user to open is done (elicitation ${id}).`);
@@ -267,24 +278,24 @@ export class SdkClient {
    * `tools/call`, with timeouts reset by progress and a hard maximum. A tool that declares task
    * support, on a server that runs tasks, is called as a task instead (callAsTask).
    */
-  callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
+  callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight): Promise<RawToolResult> {
     const taskSupport = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
     // The 2025 era, no task: sent past the SDK's Client on the same transport (its per-request
     // validation costs 10x our transport, BENCHMARKS.md case 2b), with no async frame of its own.
     const asTask = (taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks ? taskSupport : undefined;
-    if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options), tool.name, this._elicit, this._log, this._completions, options.signal).then(resultOf);
-    return this._callTool(tool, args, options, taskSupport, asTask);
+    if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options), tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal).then(resultOf);
+    return this._callTool(tool, args, options, taskSupport, asTask, call);
   }
 
   /** `asTask`: the tool's task support when this server runs its calls as tasks. */
-  private async _callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, taskSupport: unknown, asTask: 'required' | 'optional' | undefined): Promise<RawToolResult> {
+  private async _callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, taskSupport: unknown, asTask: 'required' | 'optional' | undefined, call: CallInFlight): Promise<RawToolResult> {
     // Over HTTP in the 2026-07-28 era the arguments a tool marked with x-mcp-header declares travel as headers too.
     // loadHeavy() only where needed: a require() on every call was ~5% of this path's CPU (profile of BENCHMARKS.md row 2c).
     const scan = this._overHttp && this._modern ? loadHeavy().scanParamHeaders(tool.inputSchema) : undefined;
     const headers = scan && 'headers' in scan ? loadHeavy().paramHeaderValues(scan.headers, args) : NO_HEADERS;
     // The tasks extension: the server, not the tool, decides whether a call becomes a task.
-    if (this._tasksExtension) return this._callAsTask(tool, args, isTaskSupport(taskSupport) ? taskSupport : undefined, options, headers);
-    if (asTask) return this._callAsTask(tool, args, asTask, options, headers);
+    if (this._tasksExtension) return this._callAsTask(tool, args, isTaskSupport(taskSupport) ? taskSupport : undefined, options, headers, call);
+    if (asTask) return this._callAsTask(tool, args, asTask, options, headers, call);
     const params = { name: tool.name, arguments: args };
     const sendOptions = {
       signal: options.signal,
@@ -295,7 +306,7 @@ export class SdkClient {
     };
     // A server may refuse the call until the user opens a link (-32042): asked like any link, then sent again.
     const send = () => this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers });
-    return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._elicit, this._log, this._completions, options.signal)));
+    return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal)));
   }
 
   /** A plain `tools/call` past the SDK: progress on a token of ours, the same timeouts, a JSON-RPC error thrown as the SDK throws it. */
@@ -323,14 +334,14 @@ export class SdkClient {
    * cancelled signal cancels the task on the server. With the 2026-07-28 extension every call
    * comes here and the server may answer at once instead (or ask for input first, MRTR).
    */
-  private async _callAsTask(tool: Tool, args: Record<string, unknown>, taskSupport: 'required' | 'optional' | 'forbidden' | undefined, options: CallOptions, headers: Record<string, string>): Promise<RawToolResult> {
+  private async _callAsTask(tool: Tool, args: Record<string, unknown>, taskSupport: 'required' | 'optional' | 'forbidden' | undefined, options: CallOptions, headers: Record<string, string>, call: CallInFlight): Promise<RawToolResult> {
     const session = await this._taskSession();
     // The caller's signal stops the call before the task exists; after, it cancels the task (_settle).
     const beforeTask = new AbortController();
     const stop = () => beforeTask.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
-    let execution: ToolExecution<unknown>;
+    let execution: ToolExecution<unknown, CallInFlight | undefined>;
     const v2 = this._tasksExtension;
     // The package's requests bypass the SDK's progress tracking: a token of ours carries the call's progress.
     const progress = options.onprogress && this._raw?.watchProgress(options.onprogress);
@@ -339,6 +350,8 @@ export class SdkClient {
         ...(progress && { metadata: { progressToken: progress.token } }),
         declaration: { name: tool.name, inputSchema: tool.inputSchema as never, ...(taskSupport && { taskSupport }) },
         resultCodec: ANY_RESULT as never,
+        // What the server asks during this call (input_required) is this call's (_answerInput).
+        applicationContext: call,
         signal: beforeTask.signal,
         // 2025-11-25: ask for a task; 2026-07-28: the server decides (the extension is declared in every call).
         task: { preference: v2 ? 'allow' : 'prefer' },
@@ -346,13 +359,16 @@ export class SdkClient {
         resetTimeoutOnProgress: true,
         ...(Object.keys(headers).length > 0 && { headers }),
       });
+    // A request naming a task may come before the task's id reaches us: until then it may be this call's (promptGate.ts).
+    call.becomingTask = true;
     try {
-      execution = await withLinkConsent(send, tool.name, this._elicit, this._log, this._completions, options.signal);
+      execution = await withLinkConsent(send, tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal);
     } catch (err) {
       progress?.stop();
       throw err;
     } finally {
       options.signal?.removeEventListener('abort', stop);
+      call.becomingTask = false;
     }
     if (execution.kind === 'task' && execution.handle.taskId.length > MAX_TASK_ID) {
       progress?.stop();
@@ -361,6 +377,7 @@ export class SdkClient {
       throw new Error(`The server gave its task an id of ${execution.handle.taskId.length} characters (at most ${MAX_TASK_ID} are accepted): the task is not followed, and was asked to stop.`);
     }
     if (execution.kind === 'task') {
+      call.taskId = execution.handle.taskId;
       options.onTask?.({ taskId: execution.handle.taskId, reference: execution.serializeReference() });
     }
     try {
@@ -371,9 +388,9 @@ export class SdkClient {
   }
 
   /** Picks up a task started earlier (this session or before a reload) and waits for its result. */
-  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>): Promise<RawToolResult> {
+  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult> {
     const session = await this._taskSession();
-    const execution = await session.resumeTask(reference as never, { resultCodec: ANY_RESULT as never, requestTimeoutMs: options.timeoutMs });
+    const execution = await session.resumeTask(reference as never, { resultCodec: ANY_RESULT as never, requestTimeoutMs: options.timeoutMs, applicationContext: call });
     return this._settle(execution, options);
   }
 
@@ -388,14 +405,14 @@ export class SdkClient {
    * Follows an execution to its end, reporting each new status. A cancelled signal cancels the
    * task on the server (or, where the server cannot cancel, stops following it).
    */
-  private async _settle(execution: ToolExecution<unknown>, options: Pick<CallOptions, 'signal' | 'onTaskStatus'>): Promise<RawToolResult> {
+  private async _settle(execution: ToolExecution<unknown, CallInFlight | undefined>, options: Pick<CallOptions, 'signal' | 'onTaskStatus'>): Promise<RawToolResult> {
     const { followTask, withoutEnvelope } = loadHeavy();
     const end = await followTask(execution, options.signal, options.onTaskStatus);
     if (end.kind === 'completed') return resultOf(withoutEnvelope(rawAnswer(end.result)));
     throw new TaskEnded(end.message);
   }
 
-  private _taskSession(): Promise<TaskEnabledSession> {
+  private _taskSession(): Promise<TaskEnabledSession<CallInFlight | undefined>> {
     const raw = this._raw;
     const extension = this._tasksExtension && raw && {
       raw,
@@ -403,13 +420,14 @@ export class SdkClient {
       clientInfo: { name: 'mcp-tool-host', version: this._clientVersion },
       clientCapabilities: structuredClone(this._capabilities),
     };
-    this._tasks ??= loadHeavy().openTaskSession({
+    this._tasks ??= loadHeavy().openTaskSession<CallInFlight | undefined>({
       endpointId: this._endpointId,
       capability: this._client.getServerCapabilities()?.tasks,
       ...(extension && { extension }),
       request: async (method, params, options) => rawAnswer(await this._client.request({ method, ...(params && { params }) } as never, ANY_ANSWER, options)),
       onClose: (listener) => this._closeListeners.add(listener),
-      onInputRequest: (request) => this._answerInput(request) as never,
+      onInputRequest: (request, context) => this._answerInput(request, context.applicationContext, context.taskId) as never,
+      maxInputRounds: MAX_INPUT_ROUNDS,
     });
     return this._tasks;
   }
@@ -437,10 +455,30 @@ export class SdkClient {
    * link goes to the same prompt as `elicitation/create`; roots are the workspace folders; the
    * host does no sampling. Without a way to ask, a form is declined.
    */
-  private async _answerInput(request: { kind: string; params?: unknown }): Promise<unknown> {
-    if (request.kind === 'elicitation') return this._elicit ? answerElicitation(request.params, this._elicit, this._log, this._completions) : { action: 'decline' };
+  private async _answerInput(request: { kind: string; params?: unknown }, call: CallInFlight | undefined, taskId: string | undefined): Promise<unknown> {
+    if (request.kind === 'elicitation') {
+      const elicit = this._elicit;
+      // The call's own, counted against its share; without a call to name (never expected), judged as a request naming its task.
+      const named = taskId === undefined ? {} : { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } };
+      // The gate first, as for elicitation/create: what it declines is not read.
+      const admitted = elicit && this._prompts.admit(call ? { kind: 'call', call } : { kind: 'request', params: named });
+      return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), this._log, this._completions) : { action: 'decline' };
+    }
     if (request.kind === 'roots' && this._roots) return { roots: this._roots() };
     throw new Error(`The server asked for ${request.kind === 'roots' ? 'the roots' : 'sampling'}, which the host does not offer it.`);
+  }
+
+  /**
+   * How a call's own prompts reach the user (a -32042 error's links, input_required): each one
+   * through the gate, so it counts against the call's share. Undefined: the host does not ask.
+   */
+  private _askFor(source: PromptSource): AskUser | undefined {
+    const elicit = this._elicit;
+    if (!elicit) return undefined;
+    return (asked) => {
+      const admitted = this._prompts.admit(source);
+      return admitted ? elicit(asked, admitted) : Promise.resolve({ action: 'decline' });
+    };
   }
 
   /** The server's skills (the skills extension): listed and read, each file verified (skills.ts). */

@@ -23,6 +23,7 @@ import { openSession } from './transportChoice';
 import type { HttpTransport } from '../transport/httpTransports';
 import { floodGuardedLog } from './logFlood';
 import type { Elicitor } from '../elicitation/formElicitation';
+import { PromptGate } from './promptGate';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
 
@@ -51,6 +52,12 @@ export interface ConnectionDeps {
   readonly oauth?: OAuthHost;
   /** Answers a server's form in the middle of a call (elicitation); without it the host does not offer elicitation. */
   readonly elicit?: Elicitor;
+  /**
+   * Hears, once each, why the host declined a server's prompts on its own (outside its calls, past
+   * a cap: promptGate.ts); the server's log has the same sentence. The CLI, whose server logs go
+   * nowhere, prints it.
+   */
+  readonly promptsDeclined?: (sentence: string) => void;
   /**
    * The protocol era this launch spoke at its last start. A 2025-era server that ignores the
    * 2026-07-28 probe costs its timeout (2 s) at every start; remembered, the next start skips it.
@@ -84,8 +91,8 @@ export class ServerConnection implements Disposable {
   private readonly _restarts: RestartPolicy;
   private _secrets: readonly string[] = [];
   private _workingFolder: string | undefined;
-  /** The tools being called now (one entry per call): a form a server sends names them. */
-  private readonly _callsInFlight = new Set<{ readonly name: string }>();
+  /** The calls in flight, and which of the server's prompts reach the user (one per connection: its minute spans restarts). */
+  private readonly _prompts: PromptGate;
   /** Everything this connection logs goes through here: the server's secrets are masked. */
   private readonly _log: ServerLog;
   /** `tools` with secrets masked, kept while the listing and the secrets are the same. */
@@ -102,6 +109,10 @@ export class ServerConnection implements Disposable {
     this._log = maskingLog(this._facts.keepingStderr(_deps.log), () => this._secrets);
     this._serverMessages = floodGuardedLog(this._log);
     this._catalog = new ToolCatalog(this._log, _deps.toolCache);
+    this._prompts = new PromptGate((sentence) => {
+      this._log.warn(sentence);
+      _deps.promptsDeclined?.(safeText(sentence, this._secrets));
+    });
     this.onDidChangeTools = this._catalog.onDidChange;
   }
 
@@ -234,12 +245,14 @@ export class ServerConnection implements Disposable {
   }
 
   private _newClient(generation: number): SdkClient {
+    this._prompts.newSession();
     return new SdkClient({
       clientVersion: this._deps.clientVersion,
       validator: this._deps.validator,
       roots: this._deps.roots,
-      // A form names the calls it may belong to: a server's request does not say which of its calls asks.
-      elicit: this._deps.elicit && ((asked) => this._deps.elicit!({ ...asked, server: this.name, calls: [...new Set([...this._callsInFlight].map((c) => c.name))], message: safeText(asked.message, this._secrets) })),
+      // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
+      elicit: this._deps.elicit && ((asked, admitted) => this._deps.elicit!({ ...asked, ...admitted, server: this.name, message: safeText(asked.message, this._secrets) })),
+      prompts: this._prompts,
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
       // The same launch is the same server to the Tasks package, across sessions and reloads.
@@ -310,35 +323,41 @@ export class ServerConnection implements Disposable {
     const client = this._client;
     if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
     const transport = this._transport;
-    const call = { name };
-    this._callsInFlight.add(call);
+    const call = this._prompts.begin(name);
     const tool = this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
     try {
       try {
-        return await client.callTool(tool, args, options);
+        return await client.callTool(tool, args, options, call);
       } catch (err) {
         // The server wants a sign-in now (a token that expired for good, or more scope for this tool): sign in, then send it once more.
         const signIn = this._signIn;
         if (!signIn || !transport || !(await signIn.recoverRequest(transport as HttpTransport, (message) => this._log.info(message)))) throw err;
-        return await client.callTool(tool, args, options);
+        return await client.callTool(tool, args, options, call);
       }
     } catch (err) {
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
-      this._callsInFlight.delete(call);
+      this._prompts.end(call);
     }
   }
 
-  /** Follows a task started earlier (tasks/get until it ends) and returns its result. Only the CallPipeline calls this. */
-  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>): Promise<RawToolResult> {
+  /**
+   * Follows a task started earlier (tasks/get until it ends) and returns its result; `tool` is the
+   * tool it runs, named when the task asks for input. Only the CallPipeline calls this.
+   */
+  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, tool: string): Promise<RawToolResult> {
     const client = this._client;
     if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
     const transport = this._transport;
+    // While it is followed, what the task asks (naming it) belongs to it.
+    const call = this._prompts.begin(tool, reference.taskId);
     try {
-      return await client.resumeTask(reference, options);
+      return await client.resumeTask(reference, options, call);
     } catch (err) {
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
+    } finally {
+      this._prompts.end(call);
     }
   }
 

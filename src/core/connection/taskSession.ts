@@ -32,7 +32,8 @@ export interface TasksExtension {
   readonly clientCapabilities: Readonly<Record<string, unknown>>;
 }
 
-export interface TaskSessionOptions {
+/** `C`: what each call or resumed task carries to the input handler (its `applicationContext`). */
+export interface TaskSessionOptions<C = void> {
   /** Stable for one server across sessions and reloads: task references are only resumed where it matches. */
   readonly endpointId: string;
   /** The server's `tasks` capability (2025-11-25), as it declared it; undefined: no tasks. */
@@ -43,7 +44,9 @@ export interface TaskSessionOptions {
   /** Registers a listener for the session's end (the port is then invalid). */
   readonly onClose: (listener: () => void) => void;
   /** Answers what a task (or a 2026-07-28 call) asks of the user: elicitation, roots. */
-  readonly onInputRequest?: ApplicationInputHandler['handle'];
+  readonly onInputRequest?: ApplicationInputHandler<C>['handle'];
+  /** At most this many input_required rounds one 2026-07-28 call may take (the package's default is no limit). */
+  readonly maxInputRounds?: number;
 }
 
 /** How long a raw request may wait when the package names no timeout. */
@@ -59,9 +62,10 @@ const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
  *
  * A module of the heavy bundle (load.ts): the package is ESM only, hence the dynamic import.
  */
-export async function openTaskSession(options: TaskSessionOptions): Promise<TaskEnabledSession> {
+export async function openTaskSession<C = void>(options: TaskSessionOptions<C>): Promise<TaskEnabledSession<C>> {
   const tasks = await import('@modelcontextprotocol/ext-tasks/client');
-  return tasks.withTasks(new RequestPort(options, tasks.DispatchError), { onError: () => undefined, ...(options.onInputRequest && { onInputRequest: options.onInputRequest }) });
+  const { onInputRequest, maxInputRounds } = options;
+  return tasks.withTasks<C>(new RequestPort(options, tasks.DispatchError), { onError: () => undefined, ...(onInputRequest && { onInputRequest }), ...(maxInputRounds !== undefined && { maxInputRounds }) });
 }
 
 /**
@@ -77,7 +81,7 @@ class RequestPort implements ConnectedMcpSessionPort {
   private readonly _polls = new Map<string, { first: number; last: number }>();
 
   constructor(
-    private readonly _options: TaskSessionOptions,
+    private readonly _options: Omit<TaskSessionOptions, 'onInputRequest' | 'maxInputRounds'>,
     private readonly _dispatchError: new (message: string, retryable?: boolean, options?: ErrorOptions) => Error,
   ) {
     this.endpointId = _options.endpointId;
@@ -240,7 +244,7 @@ export interface TaskStatusReport {
  * cancelled signal cancels the task on the server (or, where the server cannot cancel, stops
  * following it).
  */
-export async function followTask(execution: ToolExecution<unknown>, signal: AbortSignal | undefined, onStatus: ((status: TaskStatusReport) => void) | undefined): Promise<TaskEnd> {
+export async function followTask<C>(execution: ToolExecution<unknown, C>, signal: AbortSignal | undefined, onStatus: ((status: TaskStatusReport) => void) | undefined): Promise<TaskEnd> {
   const onAbort = () => void execution.cancel().catch(() => execution.detach());
   signal?.addEventListener('abort', onAbort, { once: true });
   let last = '';

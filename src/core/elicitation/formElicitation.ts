@@ -36,6 +36,8 @@ export interface FormRequest {
   readonly server: string;
   /** The tools of that server being called when it asked (a server's request does not say which call it belongs to). */
   readonly calls?: readonly string[];
+  /** Aborts when those calls have all ended: a request still waiting to be shown is then dropped (cancel). */
+  readonly callsEnded?: AbortSignal;
   readonly message: string;
   readonly fields: readonly FormField[];
 }

@@ -27,10 +27,8 @@ export { oneLine, plainMessage } from '../tools/plainMessages';
 export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicitation';
 // A tool's interface (MCP Apps): the host side of its conversation, at the first interface opened.
 export { openAppConversation } from '../apps/appBridge';
-// What its CSP may name from where its server runs, with the public suffix list (tldts).
-export { refusedSentence, screenCsp } from '../apps/cspOrigins';
 export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from '../connection/taskSession';
-export { checkUrl, ElicitationCompletions } from '../elicitation/urlElicitation';
+export { ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
 // Read only when a server's configuration has "sandbox" (issue 17), and at its launch.

@@ -1,11 +1,12 @@
 // The lazy seam (ARCHITECTURE.md "Limits"): typed loaders for the modules that activation must
 // not load. Each `require` runs on first use only (a static import would load it with this file).
 // Compiled by tsc it loads the sibling module; in dist/extension.js, esbuild.mjs turns `./heavy`
-// into dist/core.js, `./jsonc` into dist/jsonc.js (likewise ./rules, ./auth), bundles of their
+// into dist/core.js, `./jsonc` into dist/jsonc.js (likewise ./rules, ./auth, ./search, ./links), bundles of their
 // own; the CLI bundle holds them inline.
 import type * as Auth from './auth';
 import type * as Heavy from './heavy';
 import type * as Jsonc from './jsonc';
+import type * as Links from './links';
 import type * as Rules from './rules';
 import type * as Search from './search';
 
@@ -34,6 +35,12 @@ export function loadRules(): typeof Rules {
 export function loadAuth(): typeof Auth {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./auth') as typeof Auth;
+}
+
+/** The link check and the Public Suffix List (links.ts), loaded when a server first asks to open a link. */
+export function loadLinks(): typeof Links {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return require('./links') as typeof Links;
 }
 
 /** Tool search and token counts (search.ts), loaded at the first search or count. */

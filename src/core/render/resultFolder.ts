@@ -4,16 +4,9 @@ import { writeTextFile } from './longText';
 import { inertNote, resultFileType } from './resultFileName';
 import type { SavedFile } from './renderResult';
 
-/** How much a results folder may hold; read at each save, so a changed setting applies at once. */
-export interface ResultBudget {
-  readonly maxBytes: number;
-  /** Files older than this go (Infinity: none). */
-  readonly maxAgeMs: number;
-}
+import type { ResultBudget } from './resultBudget';
 
-/** The extension's defaults (settings `mcpToolHost.results.maxMiB`, `.maxAgeDays`), and the CLI's for one run. */
-export const DEFAULT_RESULTS_MAX_MIB = 256;
-export const DEFAULT_RESULTS_MAX_AGE_DAYS = 14;
+export type { ResultBudget } from './resultBudget';
 /** At most this many files, whatever their size: a flood of tiny files would slow every scan of the folder. */
 export const MAX_RESULT_FILES = 1000;
 

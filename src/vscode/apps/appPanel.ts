@@ -4,7 +4,7 @@ import type { ServerPool } from '../../core/connection/serverPool';
 import { readAppDocument } from '../../core/apps/appRead';
 import { appServerPlace, type AppDocument } from '../../core/apps/appResource';
 import type { AppConversation } from '../../core/apps/appBridge';
-import { loadHeavy } from '../../core/lazy/load';
+import { loadHeavy, loadLinks } from '../../core/lazy/load';
 import { sanitizeLine, sanitizeText, shownName } from '../../core/render/sanitize';
 import { relayHtml } from './relayHtml';
 
@@ -87,7 +87,7 @@ export class AppPanel {
     this._tell('opened');
     if (doc.refused.length) {
       // Once per opening, with every origin named: the interface runs without them.
-      const line = `[${sanitizeLine(call.server)} interface] ${sanitizeLine(loadHeavy().refusedSentence(doc.refused, doc.place))}`.slice(0, 4000);
+      const line = `[${sanitizeLine(call.server)} interface] ${sanitizeLine(loadLinks().refusedSentence(doc.refused, doc.place))}`.slice(0, 4000);
       this._deps.output.appendLine(line);
       this._tell('refused', line);
     }
