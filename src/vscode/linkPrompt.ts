@@ -67,7 +67,7 @@ export async function askLink(prompts: PromptEvents, request: UrlRequest & { rea
  * What to know of the host besides its site: the whole host when it says more (by its tail when
  * long), its Unicode form beside the punycode of an international name, that an IP address names nobody.
  */
-function aboutHost(link: OfferedUrl): string | undefined {
+export function aboutHost(link: OfferedUrl): string | undefined {
   const notes: string[] = [];
   if (link.domain !== link.site) notes.push(vscode.l10n.t('host {0}', link.domain.length > HOST_SHOWN_CHARS ? `…${link.domain.slice(-(HOST_SHOWN_CHARS - 1))}` : link.domain));
   if (link.punycode) notes.push(vscode.l10n.t('an international name (in Unicode: {0}), shown as punycode: check it is the site you expect', sanitizeLine(link.unicode ?? '')));

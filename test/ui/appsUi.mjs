@@ -2,7 +2,7 @@
 // Chromium, against the npm example server basic-vanillajs over stdio: calling get-time from the
 // Tools view opens its interface beside the editor, the app (its own script, in our sandboxed
 // srcdoc frame inside the webview) shows the result it was sent, its own tools/call goes through
-// the host, and its "Open Link" asks first, showing the URL. Screenshots: apps-NN-name.png.
+// the host, and its "Open Link" asks first, showing the site it leads to and the URL. Screenshots: apps-NN-name.png.
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -132,12 +132,12 @@ export async function runAppsUiTests(cs, { runDir, shotsDir, root, log = console
       if (!ISO_TIME.test(await time.innerText())) throw new Error(`the reopened interface shows "${await time.innerText()}"`);
     });
 
-    await check('the app\'s "Open Link" asks first and shows the URL; Cancel opens nothing', async () => {
+    await check('the app\'s "Open Link" asks first, naming the site first, and shows the URL; Cancel opens nothing', async () => {
       await app.locator('#open-link-btn').click();
       const dialog = page.locator('.monaco-dialog-box');
       await dialog.waitFor({ timeout: 15_000 });
       const said = (await dialog.innerText()).replace(/\u00a0/g, ' ');
-      for (const part of ["The tool's interface wants to open a link:", 'https://modelcontextprotocol.io/']) if (!said.includes(part)) throw new Error(`the dialog lacks "${part}": ${said}`);
+      for (const part of ["The tool's interface wants to open a page on modelcontextprotocol.io", 'https://modelcontextprotocol.io/']) if (!said.includes(part)) throw new Error(`the dialog lacks "${part}": ${said}`);
       await ui.shot('open-link-asks');
       await dialog.locator('.monaco-button', { hasText: 'Cancel' }).click();
       await dialog.waitFor({ state: 'detached', timeout: 10_000 });

@@ -7,6 +7,7 @@ import type { AppConversation } from '../../core/apps/appBridge';
 import { loadHeavy, loadLinks } from '../../core/lazy/load';
 import { sanitizeLine, sanitizeText, shownName } from '../../core/render/sanitize';
 import { relayHtml } from './relayHtml';
+import { aboutHost } from '../linkPrompt';
 
 export interface AppPanelDeps {
   readonly pool: ServerPool;
@@ -142,7 +143,7 @@ export class AppPanel {
       post: (message) => void this._panel.webview.postMessage({ to: 'app', message }),
       handlers: {
         callTool: async (name, args) => resultForApp(await this._deps.pipeline.call({ server, tool: name, args, origin: 'app', keepRaw: true })),
-        openLink: (url) => askToOpen(url),
+        openLink: (url) => askToOpen(url, server, (line) => this._deps.output.appendLine(line)),
         message: this.call.fromChat ? (text) => offerToChat(text) : undefined,
         log: (level, text) => this._deps.output.appendLine(`[${shownName(server)} interface] ${sanitizeLine(level)}: ${sanitizeLine(text).slice(0, 2000)}`),
         dropped: (why) => this._dropped(why),
@@ -179,15 +180,24 @@ async function offerToChat(text: string): Promise<boolean> {
 }
 
 /** `ui/open-link`: asks first, showing the exact URL; only http(s) and mailto. */
-async function askToOpen(url: string): Promise<boolean> {
-  let parsed: vscode.Uri;
-  try {
-    parsed = vscode.Uri.parse(url, true);
-  } catch {
+async function askToOpen(url: string, server: string, log: (line: string) => void): Promise<boolean> {
+  const open = vscode.l10n.t('Open Link');
+  if (/^mailto:/i.test(url)) {
+    if (url.length > 2048 || /[\s\p{Cc}\p{Cf}]/u.test(url)) return false;
+    const answer = await vscode.window.showWarningMessage(vscode.l10n.t("The tool's interface wants to write an e-mail:"), { modal: true, detail: sanitizeLine(url) }, open);
+    return answer === open && vscode.env.openExternal(vscode.Uri.parse(url, true));
+  }
+  // A web page: the rules of a server's link prompt (issue 31), the site it leads to first.
+  const link = loadLinks().checkUrl(url);
+  if (link.kind === 'refused') {
+    log(`[${shownName(server)} interface] a link it asked to open was refused: ${link.why}. (${link.shown})`);
     return false;
   }
-  if (!['http', 'https', 'mailto'].includes(parsed.scheme) || url.length > 2048) return false;
-  const open = vscode.l10n.t('Open Link');
-  const answer = await vscode.window.showWarningMessage(vscode.l10n.t("The tool's interface wants to open a link:"), { modal: true, detail: sanitizeLine(url) }, open);
-  return answer === open && vscode.env.openExternal(parsed);
+  const about = aboutHost(link);
+  const answer = await vscode.window.showWarningMessage(
+    vscode.l10n.t("The tool's interface wants to open a page on {0}", link.site),
+    { modal: true, detail: `${about ? `${about}\n` : ''}${sanitizeLine(link.url)}` },
+    open,
+  );
+  return answer === open && vscode.env.openExternal(vscode.Uri.parse(link.url, true));
 }
