@@ -26,15 +26,16 @@ export function memorySecretStore(): SecretStore {
 export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
   return {
     secrets: memorySecretStore(),
-    openBrowser: async (url, serverName, onFailed) => {
+    openBrowser: async (url, serverName, onFailed, page) => {
       const { SignInError } = loadAuth();
       const name = sanitizeLine(serverName);
       const shownUrl = sanitizeLine(url);
+      const on = page ? ` on ${page.site}` : '';
       const source = browserSource(browser);
       if (source) {
         try {
           const command = parseBrowserCommand(source === '--browser' ? browser.flag! : browser.env!, source);
-          process.stderr.write(`Sign in to "${name}": opening ${shownUrl} with ${sanitizeLine(formatCommandLine(command[0], command.slice(1)))} (${source})\n`);
+          process.stderr.write(`Sign in to "${name}"${on}: opening ${shownUrl} with ${sanitizeLine(formatCommandLine(command[0], command.slice(1)))} (${source})\n`);
           await runBrowserCommand(command, url, (code, signal) => {
             if (code !== 0) onFailed?.(new SignInError(`Signing in to "${name}" failed: the browser command (${source}) ended with ${code === null ? `signal ${signal}` : `exit code ${code}`} before the sign-in finished.`));
           });
@@ -47,7 +48,7 @@ export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
       if (!process.stderr.isTTY) {
         throw new SignInError(`"${name}" needs you to sign in in a browser: run this command in a terminal, or name a program that opens web pages with --browser (or the BROWSER environment variable).`);
       }
-      process.stderr.write(`Sign in to "${name}" in your browser: ${shownUrl}\n`);
+      process.stderr.write(`Sign in to "${name}"${on} in your browser: ${shownUrl}\n`);
       void openSystemBrowser(url); // no browser here: the URL on stderr is enough
       return true;
     },

@@ -1,4 +1,4 @@
-import { sanitizeLine, sanitizeText } from '../core/render/sanitize';
+import { sanitizeLine, sanitizeText, shownName, visibleJson, visibleLine } from '../core/render/sanitize';
 import { ServerState } from '../core/connection/serverState';
 import { CliError, Exit, type ExitCode } from './args';
 import type { CliHost } from './host';
@@ -22,10 +22,10 @@ export async function listSkills(host: CliHost, json: boolean): Promise<ExitCode
     }),
   );
   if (json) {
-    console.log(JSON.stringify(rows, null, 2));
+    console.log(visibleJson(rows, 2));
   } else {
     for (const r of rows) {
-      const server = sanitizeLine(r.server);
+      const server = shownName(r.server);
       if ('error' in r) {
         console.log(`${server}: error: ${sanitizeLine(r.error ?? '')}`);
         continue;
@@ -37,9 +37,9 @@ export async function listSkills(host: CliHost, json: boolean): Promise<ExitCode
       console.log(`${server}: ${r.skills.length} skill${r.skills.length === 1 ? '' : 's'}`);
       for (const s of r.skills) {
         const files = s.files === 'dynamic' ? 'files not listed: unverified' : `${s.files.length} file${s.files.length === 1 ? '' : 's'}`;
-        console.log(`  ${sanitizeLine(s.name)}  ${sanitizeLine(s.description)}  (${files})`);
+        console.log(`  ${shownName(s.name)}  ${sanitizeLine(s.description)}  (${files})`);
       }
-      for (const i of r.invalid) console.error(`${server}: a skill was left out${i.uri ? ` (${sanitizeLine(i.uri)})` : ''}: ${sanitizeLine(i.reason)}`);
+      for (const i of r.invalid) console.error(`${server}: a skill was left out${i.uri ? ` (${visibleLine(i.uri)})` : ''}: ${reasonLine(i.reason)}`);
     }
   }
   return rows.some((r) => 'error' in r) ? Exit.connection : Exit.ok;
@@ -56,21 +56,21 @@ export async function readSkill(host: CliHost, server: string, name: string, fil
   const connection = host.pool.get(server);
   await connection?.start();
   if (!connection || !ServerState.isRunning(connection.state)) {
-    throw new CliError(`Server "${sanitizeLine(server)}" did not start: ${connection?.state.kind === 'error' ? connection.state.message : 'it is not running'}`, Exit.connection);
+    throw new CliError(`Server "${shownName(server)}" did not start: ${connection?.state.kind === 'error' ? connection.state.message : 'it is not running'}`, Exit.connection);
   }
   const skills = connection.skills();
   const read = await skills.read(name, file);
   if (!read) {
     const listing = await skills.list();
-    const names = listing.skills.map((s) => sanitizeLine(s.name)).join(', ') || '(none)';
-    throw new CliError(listing.supported ? `Server "${sanitizeLine(server)}" has no skill named "${sanitizeLine(name)}". Its skills: ${names}.` : `Server "${sanitizeLine(server)}" does not offer skills.`);
+    const names = listing.skills.map((s) => shownName(s.name)).join(', ') || '(none)';
+    throw new CliError(listing.supported ? `Server "${shownName(server)}" has no skill named "${shownName(name)}". Its skills: ${names}.` : `Server "${shownName(server)}" does not offer skills.`);
   }
-  if (json) console.log(JSON.stringify(read, null, 2));
+  if (json) console.log(visibleJson(read, 2));
   else if (read.kind === 'refused') console.error(refusal(read));
   else {
     // The marks travel with the text (stdout), so whatever reads it sees them too.
     const mark = read.unverified ? `[${read.unverified}]\n` : '';
-    const cut = read.cut ? `[cut: ${sanitizeLine(read.uri)} is ${read.cut.totalBytes} bytes; only the first ${read.cut.shownBytes} are shown (SEP-2640 allows a skill 16 MiB)]\n` : '';
+    const cut = read.cut ? `[cut: ${visibleLine(read.uri)} is ${read.cut.totalBytes} bytes; only the first ${read.cut.shownBytes} are shown (SEP-2640 allows a skill 16 MiB)]\n` : '';
     process.stdout.write(`${mark}${sanitizeText(read.text ?? `(${read.size} bytes, not text)`).replace(/\n$/, '')}\n${cut}`);
   }
   return read.kind === 'refused' ? Exit.connection : Exit.ok;
@@ -78,6 +78,11 @@ export async function readSkill(host: CliHost, server: string, name: string, fil
 
 /** The line that says why a file was not loaded. */
 function refusal(read: Extract<SkillRead, { kind: 'refused' }>): string {
-  if (read.check === 'listing') return `refused: ${sanitizeLine(read.uri)} failed its check against the server's listing, so it was not loaded: ${sanitizeLine(read.why)}`;
-  return `refused: ${sanitizeLine(read.why)}`;
+  if (read.check === 'listing') return `refused: ${visibleLine(read.uri)} failed its check against the server's listing, so it was not loaded: ${reasonLine(read.why)}`;
+  return `refused: ${reasonLine(read.why)}`;
+}
+
+/** A reason on one line, as it is: it quotes the server's names and URIs, so a hidden character in one shows as its escape. */
+function reasonLine(text: string): string {
+  return visibleLine(text.replace(/[\n\t]+/g, ' '));
 }

@@ -64,6 +64,19 @@ export async function askLink(prompts: PromptEvents, request: UrlRequest & { rea
 }
 
 /**
+ * A remote server's sign-in page (OAuth), offered in a notification: servers start on their own,
+ * and a browser window should never appear unasked. The page is the server's choice, so the
+ * message names its site first, as the link prompt does.
+ */
+export async function askToSignIn(serverName: string, page: OfferedUrl): Promise<boolean> {
+  const signIn = vscode.l10n.t('Sign In');
+  const about = aboutHost(page);
+  const message = vscode.l10n.t('MCP server "{0}" needs you to sign in. Sign In opens a page on {1} in your browser.', shownName(serverName), page.site);
+  const choice = await vscode.window.showInformationMessage(about ? `${message} (${about})` : message, signIn, vscode.l10n.t('Cancel'));
+  return choice === signIn && vscode.env.openExternal(vscode.Uri.parse(page.url, true));
+}
+
+/**
  * What to know of the host besides its site: the whole host when it says more (by its tail when
  * long), its Unicode form beside the punycode of an international name, that an IP address names nobody.
  */

@@ -3,7 +3,7 @@ import { forgetCredentials } from '../core/auth/credentialKeys';
 import type { ServerPool } from '../core/connection/serverPool';
 import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine, shownName } from '../core/render/sanitize';
-import { secretStoreOf } from './oauthHost';
+import { secretStoreOf } from './secretStore';
 
 /**
  * "MCP Tool Host: Sign Out of Server...": forgets a remote server's OAuth tokens and client registration.

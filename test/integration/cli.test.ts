@@ -604,6 +604,18 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
         assert.deepEqual(readsSoFar(), []);
       });
 
+      it('a skill named as another but for a hidden character is left out, and the line that says so shows the character (issue 31), as --json and a wrong name\'s error do', async () => {
+        hostileConfig();
+        const text = await run('skills', 'k', '--config', 'skills-hostile-paths.json');
+        // Before, the hidden character was removed from the line: "pdf-processing" itself read as the invalid name.
+        assert.match(text.stderr, /^k: a skill was left out \(skill:\/\/twin\/SKILL\.md\): frontmatter name "pdf-processing\\u200B" must be /m);
+        const json = await run('skills', 'k', '--json', '--config', 'skills-hostile-paths.json');
+        assert.match(json.stdout, /frontmatter name \\"pdf-processing\\u200B\\"/, 'the JSON writes the character as its escape');
+        assert.doesNotMatch(json.stdout, /\u200b/, 'no hidden character in the JSON');
+        const unknown = await run('skill', 'k', 'pdf\u200Bprocessing', '--config', 'skills-hostile-paths.json');
+        assert.match(unknown.stderr, /has no skill named "pdf\\u200Bprocessing"\. Its skills: /);
+      });
+
       for (const [name, file] of [['dots', 'skill://dots/../secret/key.txt'], ['dots', 'secret/key.txt'], ['backslash', 'skill://backslash/..\\secret\\key.txt'], ['encoded', 'skill://encoded/%252e%252e/secret/key.txt']]) {
         it(`skill k ${name} ${file}: refused, and nothing is read`, async () => {
           hostileConfig();

@@ -44,7 +44,7 @@ describe('the CLI signs in with a browser command (--browser, BROWSER), without 
     assert.ok(run.stdout.includes('whoami'), run.stdout);
     const urls = fs.readFileSync(visited, 'utf8').trim().split('\n').map((u) => new URL(u));
     assert.equal(urls[0].pathname, '/authorize');
-    assert.match(run.stderr, /^Sign in to "remote": opening http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+ with (.+) \(--browser\)$/m);
+    assert.match(run.stderr, /^Sign in to "remote" on 127\.0\.0\.1:\d+: opening http:\/\/127\.0\.0\.1:\d+\/authorize\?\S+ with (.+) \(--browser\)$/m);
     // Word by word as it runs, quoted where a word holds a space (a checkout under "My Projects").
     assert.ok(run.stderr.includes(` with ${formatCommandLine(process.execPath, [RECORDING_BROWSER])} (--browser)\n`), run.stderr);
     const callback = urls.find((u) => u.searchParams.has('code'));

@@ -145,6 +145,26 @@ describe('remote servers that require OAuth', function () {
     }
   });
 
+  it("a sign-in page is held to a server's link rules (issue 31): a name before \"@\" or an impossible host name is refused, and the host is told the site", async () => {
+    for (const hostile of ['https://login.microsoftonline.com@evil.example/authorize', `https://${'a'.repeat(70)}.evil.example/authorize`]) {
+      const f = await fixture('--authorize-at', hostile);
+      const opened: string[] = [];
+      const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser(opened) });
+      await h.connection.start();
+      assert.deepEqual(opened, [], `${hostile} was opened`);
+      const state = h.connection.state;
+      assert.ok(state.kind === 'error' && /^Refused to open the sign-in page of "remote": /.test(state.message), `${hostile}: ${JSON.stringify(state)}`);
+    }
+    const f = await fixture();
+    const sites: string[] = [];
+    const opened: string[] = [];
+    const open = browser(opened);
+    const h = host(f.url, { secrets: memorySecrets(), openBrowser: async (url, name, onFailed, page) => (sites.push(page?.site ?? 'none'), open(url, name, onFailed)) });
+    await h.connection.start();
+    assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+    assert.deepEqual(sites, [new URL(opened[0]!).host], 'the host was told the site of the sign-in page');
+  });
+
   it('declining to open the browser, or never finishing, ends the start with a reason', async () => {
     const f = await fixture();
     const declined = host(f.url, { secrets: memorySecrets(), openBrowser: async () => false });

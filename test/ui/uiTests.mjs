@@ -1,7 +1,9 @@
 // UI tests: a person's clicks in the real VS Code workbench (code-server) driven through
 // Debian's Chromium. Each check is counted; screenshots go to test-results/screenshots.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import readline from 'node:readline';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
 import { trustWorkspaceServers, workbenchPage } from './workbenchPage.mjs';
 
@@ -30,7 +32,21 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
   fs.mkdirSync(path.join(remoteWs, '.vscode'), { recursive: true });
   fs.writeFileSync(path.join(remoteWs, '.vscode/mcp.json'), JSON.stringify({ servers: { remote: { type: 'http', url: 'http://127.0.0.1:9/mcp', headers: { Authorization: 'Bearer ${env:MCP_UI_TOKEN}', 'X-Team': 'blue' } } } }, null, 2));
 
-  const browser = await launchBrowser();
+  // A remote server that needs a sign-in, whose sign-in page is on a site that reads as Microsoft's at its start.
+  const signInAt = `https://login.microsoftonline.com.${'secure-session.'.repeat(6)}evil.xyz/common/oauth2/authorize`;
+  const oauth = spawn(process.execPath, [path.join(root, 'test/fixtures/servers/oauth-server.cjs'), '--authorize-at', signInAt], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const oauthPort = await new Promise((resolve, reject) => {
+    readline.createInterface({ input: oauth.stdout }).once('line', (line) => resolve(JSON.parse(line).port));
+    oauth.once('exit', (code) => reject(new Error(`the OAuth fixture exited with ${code}`)));
+  });
+  const signInWs = path.join(runDir, 'ui-signin-ws');
+  fs.mkdirSync(path.join(signInWs, '.vscode'), { recursive: true });
+  fs.writeFileSync(path.join(signInWs, '.vscode/mcp.json'), JSON.stringify({ servers: { account: { type: 'http', url: `http://127.0.0.1:${oauthPort}/mcp` } } }, null, 2));
+
+  const browser = await launchBrowser().catch((err) => {
+    oauth.kill();
+    throw err;
+  });
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const { results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, row, sidebar, openView, runCommand, waitOutput } = workbenchPage(page, { shotsDir, prefix: 'ui', log });
   /**
@@ -224,8 +240,27 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await page.keyboard.press('Escape');
         await row(/^remote/).filter({ hasText: 'stopped' }).waitFor({ timeout: 10_000 });
       });
+
+      await check("a remote server's sign-in names the site of its sign-in page first; Cancel opens nothing", async () => {
+        await openWorkbench(cs.url(signInWs));
+        await openView();
+        await promptTitle('Run server "account" defined by this workspace?', 30_000);
+        await page.waitForTimeout(600); // the prompt takes nothing in its first 500 ms
+        await promptRow('Start server').click();
+        await row(/^account/).filter({ hasText: 'Waiting for you to sign in' }).waitFor({ timeout: 30_000 });
+        // With the smoke-test driver VS Code shows no toasts: the notification is read in the notification center.
+        await runCommand('Notifications: Show Notifications');
+        const note = page.locator('.notifications-center .notification-list-item', { hasText: 'needs you to sign in' });
+        await note.waitFor({ timeout: 10_000 });
+        const text = await note.innerText();
+        if (!text.includes('Sign In opens a page on evil.xyz in your browser')) throw new Error(`the sign-in does not name the site first: ${text}`);
+        await shot('remote-sign-in-names-site');
+        await note.getByRole('button', { name: 'Cancel' }).click();
+        await row(/^account/).filter({ hasText: /error/ }).waitFor({ timeout: 10_000 });
+      });
   }, async () => {
     await browser.close();
+    oauth.kill();
   });
   return results;
 }

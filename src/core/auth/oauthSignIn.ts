@@ -2,7 +2,7 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { ResolvedOAuth } from '../oauthCredentials';
 import type { ServerLog } from '../serverLog';
 import type { Disposable } from '../events';
-import { loadHeavy } from '../lazy/load';
+import { loadHeavy, loadLinks } from '../lazy/load';
 import { sanitizeLine } from '../render/sanitize';
 import { httpStatus } from '../transport/httpTransports';
 import type { LoopbackRedirectReceiver } from './loopbackReceiver';
@@ -127,10 +127,9 @@ export class OAuthSignIn implements Disposable {
     this._request = undefined;
     const name = this._serverName;
     if (!request) throw new SignInError(`No sign-in to "${name}" was requested.`);
-    if (!isSignInPage(request.url)) {
-      const where = request.url.host ? `${request.url.protocol}//${request.url.host}` : request.url.protocol;
-      throw new SignInError(`Refused to open the sign-in page of "${name}" at ${sanitizeLine(where)}: only https pages, or http on this computer, are opened. Check the server's URL.`);
-    }
+    // The page is the server's choice: held to the rules of any link a server asks to open.
+    const page = loadLinks().checkUrl(request.url.href);
+    if (page.kind === 'refused') throw new SignInError(`Refused to open the sign-in page of "${name}": ${page.why} (${page.shown}). Check the server's URL.`);
     // Signing in again helps only when the server asks for more scope than the token has (a step-up, 403 insufficient_scope), and only so often.
     if (this._signIns > 0 && (this._signIns >= MAX_SIGN_INS || !widens(request.url.searchParams.get('scope'), this._credentials.record.tokens?.scope))) {
       throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
@@ -147,7 +146,7 @@ export class OAuthSignIn implements Disposable {
       const failure = new Promise<never>((_, reject) => (browserFailed = reject));
       failure.catch(() => undefined); // a browser that fails after the callback came changes nothing
       const params = await this._bounded(async () => {
-        if (!(await this._host.openBrowser(request.url.href, name, (error) => browserFailed(error)))) throw new SignInError(`Signing in to "${name}" was cancelled.`);
+        if (!(await this._host.openBrowser(page.url, name, (error) => browserFailed(error), page))) throw new SignInError(`Signing in to "${name}" was cancelled.`);
         return Promise.race([callback, failure]);
       });
       await transport.finishAuth(params).catch((err: unknown) => {
@@ -217,16 +216,6 @@ export function explainSignInFailure(err: unknown, serverName: string): string {
 
 function duration(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} minute${ms >= 120_000 ? 's' : ''}` : `${Math.round(ms / 1000)} s`;
-}
-
-/**
- * Whether a server-chosen authorization URL may be opened: https, or http on loopback. The URL
- * comes from the server's metadata, and `file:`, `vscode:` or a custom scheme would open a
- * local file or run another application's handler instead of a sign-in page.
- */
-export function isSignInPage(url: URL): boolean {
-  if (url.protocol === 'https:') return true;
-  return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
 }
 
 /** Whether `wanted` names a scope that `held` lacks (a step-up worth signing in again for). */

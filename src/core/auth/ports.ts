@@ -1,3 +1,5 @@
+import type { OfferedUrl } from '../elicitation/urlElicitation';
+
 /**
  * Where secrets live: VS Code's SecretStorage in the extension, memory in tests. Values (tokens,
  * client registrations, PKCE verifiers) go in and out of here only; they are never logged.
@@ -17,8 +19,9 @@ export interface OAuthHost {
    * here ends it with that error's message. `onFailed`, when the host can tell, reports a
    * failure after the page was handed over (a browser command that exited with an error): the
    * sign-in then ends with that error instead of waiting for a callback that cannot come.
+   * `page` says where the URL leads (the site first), to show before the user agrees.
    */
-  openBrowser(url: string, serverName: string, onFailed?: (error: Error) => void): Promise<boolean>;
+  openBrowser(url: string, serverName: string, onFailed?: (error: Error) => void, page?: OfferedUrl): Promise<boolean>;
   /**
    * The address a browser can reach for the loopback redirect URL `localUrl`. In VS Code remote
    * setups (SSH, containers, code-server) the extension host is not where the browser runs, and

@@ -17,6 +17,8 @@ export { importServers } from '../importServers';
 export { openServerConfiguration } from '../serverLocation';
 export { manageApprovals, resetApprovals } from '../approvalActions';
 export { signOut } from '../signOutCommand';
+// A remote server's sign-in page, its site first (the link prompt's rules).
+export { askToSignIn } from '../linkPrompt';
 export { pickSchemaTool } from '../schemaPick';
 export { RulesTree } from '../rulesTree';
 export { runRulesCommand } from '../ruleActions';
