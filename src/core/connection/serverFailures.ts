@@ -4,6 +4,7 @@ import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors
 import { explainHttpFailure } from '../transport/httpTransports';
 import { StdioTransport } from '../transport/stdioTransport';
 import { ServerState } from './serverState';
+import { stderrReason } from './stderrReason';
 
 /** How a server process ended, as the transport saw it (stdio only). */
 export interface ExitInfo {
@@ -32,8 +33,10 @@ export namespace ServerFailure {
     return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   }
 
+  /** " Last stderr: ..." or the line that says why (npm's error, a Node crash's exception: stderrReason.ts). */
   function lastStderr(stderr: readonly string[]): string {
-    return stderr.length ? ` Last stderr: ${stderr[stderr.length - 1]}` : '';
+    const why = stderrReason(stderr);
+    return why ? ` ${why}` : '';
   }
 
   /** The session ended on its own (a crash, or the server closed it). */
@@ -49,7 +52,7 @@ export namespace ServerFailure {
 
   /** `initialize` got no answer in time; the last stderr line often says why ("waiting for database..."). */
   export function handshakeTimeout(timeoutMs: number, stderr: readonly string[]): HandshakeTimeoutError {
-    const said = stderr.length ? `Last stderr: ${stderr[stderr.length - 1]}` : 'It wrote nothing to stderr.';
+    const said = stderrReason(stderr) ?? 'It wrote nothing to stderr.';
     return new HandshakeTimeoutError(`The server did not answer "initialize" within ${timeoutMs / 1000} s. ${said}`, stderr);
   }
 
