@@ -1,10 +1,10 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { isSignInError } from '../auth/signInMark';
+import { loadHeavy } from '../lazy/load';
 import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import { explainHttpFailure } from '../transport/httpTransports';
 import { StdioTransport } from '../transport/stdioTransport';
 import { ServerState } from './serverState';
-import { stderrReason } from './stderrReason';
 
 /** How a server process ended, as the transport saw it (stdio only). */
 export interface ExitInfo {
@@ -33,7 +33,14 @@ export namespace ServerFailure {
     return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   }
 
-  /** " Last stderr: ..." or the line that says why (npm's error, a Node crash's exception: stderrReason.ts). */
+  /**
+   * The stderr line that says why (npm's error, a Node crash's exception: stderrReason.ts), else the
+   * last; loaded with the first server (a failure with stderr comes after a start), not at activation.
+   */
+  function stderrReason(stderr: readonly string[]): string | undefined {
+    return stderr.length ? loadHeavy().stderrReason(stderr) : undefined;
+  }
+
   function lastStderr(stderr: readonly string[]): string {
     const why = stderrReason(stderr);
     return why ? ` ${why}` : '';
