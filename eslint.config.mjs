@@ -38,7 +38,7 @@ const LAYER_ZONES = [
 // packages and our leaf modules only: a module of ours in two bundles is two copies, and
 // `instanceof` across the copies fails.
 const LAZY_ENTRIES = ['src/core/lazy/heavy.ts', 'src/core/lazy/jsonc.ts'];
-const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'connection/skillPaths', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge'];
+const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'connection/skillPaths', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/stderrReason', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge'];
 const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${leaf}.ts`)];
 // The argument-rule engine is a lazy bundle of its own (src/core/lazy/rules.ts, dist/rules.js): outside
 // it and the tests, its modules are imported as types only and reached through loadRules().

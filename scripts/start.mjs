@@ -3,19 +3,24 @@
 // server, opens a demo workspace, and prints the URL. Ctrl+C stops everything.
 // The profile (user settings, extensions, state) and the demo workspace are kept between runs:
 // what the user did in the demo VS Code (a server added, a setting changed) is still there next time.
+// The workspace lies outside the checkout (scripts/demoWorkspace.mjs): npx there runs what a user gets.
 // Options: --port N (default 8080), --profile DIR (default .vscode-test/start),
-//          --reset (start from a new profile), --no-wait (start, print, and exit after a health check).
+//          --workspace DIR (default ~/.cache/mcp-tool-host/demo-workspace; not inside the checkout),
+//          --reset (start from a new profile; the workspace's files stay),
+//          --no-wait (start, print, and exit after a health check).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { applyEdits, modify, parse } from 'jsonc-parser';
+import { defaultDemoWorkspace, prepareDemoWorkspace } from './demoWorkspace.mjs';
 import { e2eEnv, prepare, start } from './e2e/codeServer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (/** @type {string} */ name) => { const i = process.argv.indexOf(name); return i > 0 ? process.argv[i + 1] : undefined; };
 const port = Number(arg('--port') ?? process.env.PORT ?? 8080);
 const runDir = path.resolve(arg('--profile') ?? path.join(root, '.vscode-test', 'start'));
+const workspace = path.resolve(arg('--workspace') ?? defaultDemoWorkspace());
 /**
  * Runs a build step; a failing one ends `npm start` with its status.
  * @param {string} cmd
@@ -26,6 +31,14 @@ const run = (cmd, args) => {
   if (r.status !== 0) process.exit(r.status ?? 1);
 };
 
+// Checked before the build: a workspace inside the checkout would not show what a user gets.
+let workspaceSaid = '';
+try {
+  workspaceSaid = prepareDemoWorkspace(workspace, { checkout: root, oldDir: path.join(runDir, 'demo-workspace') });
+} catch (err) {
+  console.error(err instanceof Error ? err.message : String(err));
+  process.exit(2);
+}
 run('npm', ['run', '--silent', 'package']);
 run('bash', ['scripts/e2e/setup.sh', '--start']);
 
@@ -42,15 +55,12 @@ const demo = {
 // there: a user's server starts without the prompt a workspace-defined one gets).
 prepare(runDir, { vsix: [path.join(root, 'dist-vsix', 'mcp-tool-host.vsix')], userSettings: { 'mcpToolHost.servers': { demo } } });
 repointDemo(path.join(runDir, 'ud', 'User', 'settings.json'), demo);
-const workspace = path.join(runDir, 'demo-workspace');
-fs.mkdirSync(workspace, { recursive: true });
-const readme = path.join(workspace, 'README.md');
-if (!fs.existsSync(readme)) fs.writeFileSync(readme, '# MCP Tool Host demo\n\nOpen the MCP Tool Host view in the activity bar and click a tool.\n');
 
 const cs = await start(runDir, { port });
 const url = cs.url(workspace);
 console.log(`\nMCP Tool Host is running in VS Code (code-server) at:\n\n  ${url}\n\nOpen it in a browser on this machine (127.0.0.1 only, no password). Ctrl+C stops it.`);
 console.log(`Profile: ${runDir} (kept between runs; \`npm start -- --reset\` starts from a new one).`);
+console.log(workspaceSaid);
 if (process.argv.includes('--no-wait')) {
   await cs.stop();
   process.exit(0);

@@ -82,9 +82,30 @@ export async function freePort() {
 const NPM_KEEP = /^npm_config_(registry|proxy|https_proxy|http_proxy|noproxy|cafile|ca|strict_ssl)$/i;
 const isNpmVariable = (/** @type {string} */ name) => /^npm_config_/i.test(name) || /^npm_/.test(name) || name === 'INIT_CWD' || name === 'NODE';
 
-/** `env` without the variables npm adds for its scripts (see NPM_KEEP for what stays). */
+/** The checkout this script belongs to. */
+const CHECKOUT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/**
+ * `env` without the variables npm adds for its scripts (see NPM_KEEP for what stays), and PATH
+ * without the folders npm put first for them: the checkout's node_modules/.bin (and its parents'),
+ * and node-gyp-bin. With them, `npx -y @modelcontextprotocol/server-everything` in the demo VS Code
+ * ran the checkout's devDependency, not what a user gets (issue 32).
+ */
 export function withoutNpmEnv(env = process.env) {
-  return Object.fromEntries(Object.entries(env).filter(([name]) => NPM_KEEP.test(name) || !isNpmVariable(name)));
+  const kept = Object.fromEntries(Object.entries(env).filter(([name]) => NPM_KEEP.test(name) || !isNpmVariable(name)));
+  const pathKey = Object.keys(kept).find((name) => name.toUpperCase() === 'PATH');
+  if (pathKey) kept[pathKey] = withoutNpmBins(kept[pathKey] ?? '');
+  return kept;
+}
+
+/** @param {string} value a PATH */
+function withoutNpmBins(value) {
+  const added = new Set();
+  for (let dir = CHECKOUT; ; dir = path.dirname(dir)) {
+    added.add(path.join(dir, 'node_modules', '.bin'));
+    if (path.dirname(dir) === dir) break;
+  }
+  return value.split(path.delimiter).filter((entry) => !added.has(path.resolve(entry || '.')) && !/[\\/]@npmcli[\\/]run-script[\\/]lib[\\/]node-gyp-bin$/.test(entry)).join(path.delimiter);
 }
 
 /**

@@ -69,12 +69,35 @@ exit codes:
   3  approval required, or denied by the user or a rule (nothing was sent)
   4  connection or protocol error`;
 
-/** A problem with how the CLI was called or configured; exits with `code` (2 unless said otherwise). */
+/** What a usage error ends with: where the help is, not the help itself (one wrong word, one line about it). */
+export const HELP_HINT = 'Run mcp-tool-host --help for usage.';
+
+/**
+ * A problem with how the CLI was called or configured; exits with `code` (2 unless said otherwise).
+ * `pointsToHelp`: a usage error, whose message is followed by HELP_HINT.
+ */
 export class CliError extends Error {
-  constructor(message: string, readonly code: ExitCode = Exit.usage, readonly showUsage = false) {
+  constructor(message: string, readonly code: ExitCode = Exit.usage, readonly pointsToHelp = false) {
     super(message);
     this.name = 'CliError';
   }
+}
+
+/** " Did you mean --config?" when `word` is one or two typos away from exactly one of `known`, else "". */
+export function didYouMean(word: string, known: Iterable<string>): string {
+  const near = [...known].filter((k) => k.length > 2 && editDistance(word.toLowerCase(), k) <= Math.min(2, k.length >> 2 || 1));
+  return near.length === 1 ? ` Did you mean ${near[0]}?` : '';
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions), for short words. */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 export interface CliArgs {
@@ -131,7 +154,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       values.set(name, value);
       if (REPEATED_FLAGS.has(name)) repeated.set(name, [...(repeated.get(name) ?? []), value]);
     } else if (arg.startsWith('-') && arg !== '-') {
-      throw new CliError(`Unknown option "${arg}".`, Exit.usage, true);
+      throw new CliError(`Unknown option "${arg}".${didYouMean(name, [...VALUE_FLAGS, ...BOOLEAN_FLAGS])}`, Exit.usage, true);
     } else {
       positional.push(arg);
     }

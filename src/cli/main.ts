@@ -1,4 +1,4 @@
-import { CliError, Exit, parseArgs, USAGE, type CliArgs, type ExitCode } from './args';
+import { CliError, didYouMean, Exit, HELP_HINT, parseArgs, USAGE, type CliArgs, type ExitCode } from './args';
 import { callTool } from './call';
 import { readCliRules } from './cliRules';
 import { explainCall } from './explain';
@@ -23,7 +23,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
     return args.help ? Exit.ok : Exit.usage;
   }
   const command = args.command;
-  if (!COMMANDS.has(command)) throw new CliError(`Unknown command "${command}".`, Exit.usage, true);
+  if (!COMMANDS.has(command)) throw new CliError(`Unknown command "${command}".${didYouMean(command, COMMANDS)}`, Exit.usage, true);
   const [server, tool] = args.positional;
   if (RULED.has(command) && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
   if (!RULED.has(command) && args.rules.length > 0) throw new CliError(`--rules is for call and explain, not ${command}.`, Exit.usage, true);
@@ -76,7 +76,8 @@ function fail(err: unknown, json: boolean): ExitCode {
   const code = err instanceof CliError ? err.code : Exit.connection;
   const message = err instanceof Error ? err.message : String(err);
   if (json) console.log(visibleJson({ error: { code, message } }, 2));
-  else console.error(err instanceof CliError ? `${message}${err.showUsage ? `\n\n${USAGE}` : ''}` : `error: ${message}`);
+  // A usage error is one line and where the help is: the whole help would bury the line that is wrong.
+  else console.error(err instanceof CliError ? `${message}${err.pointsToHelp ? `\n${HELP_HINT}` : ''}` : `error: ${message}`);
   return code;
 }
 

@@ -56,6 +56,52 @@ describe('servers that fail, with the reason the user sees', function () {
     assert.ok(host.logs.includes('crash stderr starting fixture...'), 'stderr reaches the server log');
   });
 
+  it('a Node server whose file is missing says Node\'s error, not Node\'s version (issue 32)', async () => {
+    const missing = path.join(FIXTURES, 'no-such-server.cjs');
+    const host = track(makeHost({ lost: { command: process.execPath, args: [missing] } }));
+    await host.pool.get('lost')!.start();
+    const state = host.pool.get('lost')!.state;
+    assert.equal(state.kind, 'error');
+    if (state.kind === 'error') assert.ok(state.message.endsWith(`before finishing the MCP handshake. Node.js: Error: Cannot find module '${missing}'`), state.message);
+  });
+
+  describe('a server started with npx that npm cannot run says what npm said, not where its log is (issue 32)', function () {
+    this.timeout(120_000);
+    let cache: string;
+    before(() => (cache = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-npm-cache-')))); // an empty npm cache: the registry is asked
+    after(() => fs.rmSync(cache, { recursive: true, force: true }));
+    /** Starts `npx -y ARGS` as a configured server would and returns the message its error state shows. */
+    const failure = async (args: string[], env: Record<string, string> = {}) => {
+      const host = track(makeHost({ npx: { command: 'npx', args: ['-y', ...args], env: { npm_config_cache: cache, npm_config_update_notifier: 'false', ...env } } }, 'deny', { handshakeTimeoutMs: 90_000 }));
+      await host.pool.get('npx')!.start();
+      const state = host.pool.get('npx')!.state;
+      assert.equal(state.kind, 'error');
+      const message = state.kind === 'error' ? state.message : '';
+      assert.doesNotMatch(message, /complete log of this run/);
+      return message;
+    };
+
+    it('a package name with a typo: E404 and the URL npm asked', async () => {
+      const message = await failure(['@modelcontextprotocol/server-everythin']);
+      assert.match(message, /exited with code 1 before finishing the MCP handshake\. npm error E404: 404 Not Found - GET https:\/\/registry\.npmjs\.org\/@modelcontextprotocol%2fserver-everythin \(check the package name\)/);
+    });
+
+    it('a version that does not exist: ETARGET', async () => {
+      const message = await failure(['@modelcontextprotocol/server-everything@99.0.0']);
+      assert.match(message, /npm error ETARGET: No matching version found for @modelcontextprotocol\/server-everything@99\.0\.0\. \(check the version\)/);
+    });
+
+    it('a package that has no command to run', async () => {
+      const message = await failure(['is-number@7.0.0']);
+      assert.match(message, /npm error: could not determine executable to run \(the package names no command to run: is it the server's package\?\)/);
+    });
+
+    it('a registry that cannot be reached (offline): ENOTFOUND', async () => {
+      const message = await failure(['some-mcp-server'], { npm_config_registry: 'http://registry.invalid/', npm_config_fetch_retries: '0' });
+      assert.match(message, /npm error ENOTFOUND: request to http:\/\/registry\.invalid\/some-mcp-server failed, reason: getaddrinfo ENOTFOUND registry\.invalid \(npm could not reach the registry: offline, or behind a proxy npm was not told about\?\)/);
+    });
+  });
+
   it('skips non-JSON stdout, drains a stderr flood, strips ANSI, and keeps progress before the result', async () => {
     const host = track(makeHost({ noisy: node(path.join(FIXTURES, 'noisy.cjs')) }));
     await host.pool.get('noisy')!.start();

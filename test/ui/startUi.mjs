@@ -20,7 +20,7 @@ const STARTUP_MS = 300_000; // packages the .vsix and checks the e2e setup first
  * @param {(line: string) => void} log
  */
 async function npmStart(root, profile, port, log) {
-  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', String(port), '--profile', profile], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['scripts/start.mjs', '--port', String(port), '--profile', profile, '--workspace', path.join(path.dirname(profile), 'workspace')], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   /** @type {Promise<number | string | null>} */
   const exited = new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal)));

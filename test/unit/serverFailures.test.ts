@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import { SignInError } from '../../src/core/auth/signInErrors';
 import { ServerFailure, serverEnd } from '../../src/core/connection/serverFailures';
 import { ServerState } from '../../src/core/connection/serverState';
+import { stderrReason } from '../../src/core/connection/stderrReason';
 import { HandshakeTimeoutError, ServerStartError } from '../../src/core/errors';
 
 const exited = { exit: { code: 7, signal: null }, stderr: ['starting', 'fatal: no database'] };
@@ -41,5 +42,20 @@ describe('ServerFailure: the sentences for a failed server', () => {
 
   it('knows nothing of the end of an HTTP server (no process of ours)', () => {
     assert.deepEqual(serverEnd(undefined), { stderr: [] });
+  });
+
+  it('takes the line that says why from npm and from a Node crash; else the last line that is not blank (issue 32)', () => {
+    // npm 11 on a read-only cache, and npm 9's "npm ERR!" prefix (recorded shapes: EACCES cannot be had as root).
+    const eacces = ['npm error code EACCES', 'npm error syscall mkdir', 'npm error path /home/u/.npm/_cacache', 'npm error errno -13', "npm error Error: EACCES: permission denied, mkdir '/home/u/.npm/_cacache'", 'npm error A complete log of this run can be found in: /home/u/.npm/_logs/x-debug-0.log'];
+    assert.equal(stderrReason(eacces), "npm error EACCES: Error: EACCES: permission denied, mkdir '/home/u/.npm/_cacache' (npm was denied a file it needs, such as its cache folder)");
+    const old = ['npm ERR! code E404', 'npm ERR! 404 Not Found - GET https://registry.npmjs.org/nope - Not found', 'npm ERR! 404', 'npm ERR! A complete log of this run can be found in:', 'npm ERR!     /home/u/.npm/_logs/x-debug-0.log'];
+    assert.equal(stderrReason(old), 'npm error E404: 404 Not Found - GET https://registry.npmjs.org/nope - Not found (check the package name)');
+    const offline = ['npm error code EAI_AGAIN', 'npm error syscall getaddrinfo', 'npm error errno EAI_AGAIN', 'npm error request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org', 'npm error A complete log of this run can be found in: /x.log'];
+    assert.match(stderrReason(offline)!, /^npm error EAI_AGAIN: request to https:\/\/registry\.npmjs\.org\/x failed, reason: getaddrinfo EAI_AGAIN registry\.npmjs\.org \(npm could not reach the registry/);
+    const crash = ['/srv/x.js:3', "  throw new TypeError('bad config');", '  ^', '', "TypeError: bad config", '    at Object.<anonymous> (/srv/x.js:3:9)', '', 'Node.js v20.20.2'];
+    assert.equal(stderrReason(crash), 'Node.js: TypeError: bad config');
+    assert.equal(stderrReason(['fatal: no database', '', '  ']), 'Last stderr: fatal: no database');
+    assert.equal(stderrReason(['', '']), undefined);
+    assert.equal(ServerFailure.duringCall({ exit: { code: 1, signal: null }, stderr: crash }, new Error('closed'))?.message, 'The server exited with code 1 during the call. Node.js: TypeError: bad config');
   });
 });

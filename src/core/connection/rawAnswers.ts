@@ -80,8 +80,10 @@ export function keepRawAnswers(transport: Transport): RawRequests {
   const asked = new Map<string | number, Asked>();
   const progress = new ProgressRoutes();
   const raw = new RawPending(progress);
+  const probes = new LateProbeReplies();
   const send = transport.send.bind(transport);
   transport.send = (message, options) => {
+    probes.sent(message);
     if ('method' in message && 'id' in message && Object.hasOwn(OWN_CHECKS, message.method)) {
       const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
       asked.set(message.id, { items: OWN_CHECKS[message.method], modern: isObject(meta) && ERA_KEY in meta });
@@ -100,7 +102,7 @@ export function keepRawAnswers(transport: Transport): RawRequests {
     enumerable: true,
     get: () => handler,
     set: (next: Transport['onmessage']) => {
-      handler = next && ((message, extra) => void (raw.take(message) || progress.take(message) || next(standIn(message, asked), extra)));
+      handler = next && ((message, extra) => void (raw.take(message) || progress.take(message) || probes.take(message) || next(standIn(message, asked), extra)));
     },
   });
   // A session that ends on the server's side (a crash, a closed stream) ends the raw requests too.
@@ -116,6 +118,34 @@ export function keepRawAnswers(transport: Transport): RawRequests {
     set: (next: Transport['onclose']) => void (onclose = endingRaw(next)),
   });
   return { request: (method, params, options) => raw.send(send, method, params, options), watchProgress: (listener) => progress.watch(listener) };
+}
+
+/**
+ * Drops an answer to the SDK's 2026-07-28 probe (`server/discover`) that comes after the SDK gave up
+ * waiting for it and went on (the classic `initialize`): a 2025-era server busy starting (npx)
+ * answers "method not found" late, and the SDK would log that as a response to an unknown id, a
+ * warning about our own probe atop every such server's log (issue 32). The server did nothing
+ * wrong: nothing cancels the probe (a notification before `initialize` is not allowed), so its
+ * answer is expected and dropped here. The probe's ids are strings, the SDK's own requests' are numbers.
+ */
+class LateProbeReplies {
+  private readonly _waiting = new Set<string | number>();
+  private readonly _abandoned = new Set<string | number>();
+
+  sent(message: JSONRPCMessage): void {
+    if ('method' in message && 'id' in message && message.method === 'server/discover') return void this._waiting.add(message.id);
+    // The SDK sends nothing else while it waits for the probe: anything else means it stopped waiting.
+    for (const id of this._waiting) this._abandoned.add(id);
+    this._waiting.clear();
+  }
+
+  /** True when the message is a late answer to an abandoned probe (dropped). */
+  take(message: JSONRPCMessage): boolean {
+    const id = 'method' in message || !('id' in message) ? undefined : message.id;
+    if (id === undefined || id === null) return false;
+    this._waiting.delete(id);
+    return this._abandoned.delete(id);
+  }
 }
 
 /** Where progress on our own tokens goes. */

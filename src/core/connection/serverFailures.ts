@@ -1,5 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { isSignInError } from '../auth/signInMark';
+import { loadHeavy } from '../lazy/load';
 import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import { explainHttpFailure } from '../transport/httpTransports';
 import { StdioTransport } from '../transport/stdioTransport';
@@ -32,8 +33,17 @@ export namespace ServerFailure {
     return exit.signal ? `was killed by ${exit.signal}` : `exited with code ${exit.code}`;
   }
 
+  /**
+   * The stderr line that says why (npm's error, a Node crash's exception: stderrReason.ts), else the
+   * last; loaded with the first server (a failure with stderr comes after a start), not at activation.
+   */
+  function stderrReason(stderr: readonly string[]): string | undefined {
+    return stderr.length ? loadHeavy().stderrReason(stderr) : undefined;
+  }
+
   function lastStderr(stderr: readonly string[]): string {
-    return stderr.length ? ` Last stderr: ${stderr[stderr.length - 1]}` : '';
+    const why = stderrReason(stderr);
+    return why ? ` ${why}` : '';
   }
 
   /** The session ended on its own (a crash, or the server closed it). */
@@ -49,7 +59,7 @@ export namespace ServerFailure {
 
   /** `initialize` got no answer in time; the last stderr line often says why ("waiting for database..."). */
   export function handshakeTimeout(timeoutMs: number, stderr: readonly string[]): HandshakeTimeoutError {
-    const said = stderr.length ? `Last stderr: ${stderr[stderr.length - 1]}` : 'It wrote nothing to stderr.';
+    const said = stderrReason(stderr) ?? 'It wrote nothing to stderr.';
     return new HandshakeTimeoutError(`The server did not answer "initialize" within ${timeoutMs / 1000} s. ${said}`, stderr);
   }
 

@@ -36,6 +36,8 @@ export class ToolCatalog implements Disposable {
   private _listingError: string | undefined;
   private _relistTimer: NodeJS.Timeout | undefined;
   private _listing: Promise<void> | undefined;
+  /** Who made the last listing (one client per session) and the names it listed, to tell a listing that changed nothing. */
+  private _lastListing: { readonly lister: ToolLister; readonly names: readonly string[] } | undefined;
 
   constructor(private readonly _log: ServerLog, private readonly _cache?: ToolCache) {
     const cached = _cache?.load();
@@ -97,7 +99,14 @@ export class ToolCatalog implements Disposable {
       this._fromCache = false;
       this._listingError = undefined;
       this._cache?.save(tools);
-      this._log.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} listed.`);
+      // A session's listing again (list_changed, a stale listing, Refresh) is logged only when its tools
+      // changed: server-everything says list_changed right after start, and every listing was logged twice
+      // (issue 32). Names only: comparing 10,000 definitions would hold the event loop; a changed
+      // definition is the pins' to tell (policy/toolPin.ts).
+      const names = tools.map((t) => t.name);
+      const again = this._lastListing?.lister === lister;
+      if (!again || !sameNames(this._lastListing!.names, names)) this._log.info(`${tools.length} tool${tools.length === 1 ? '' : 's'} listed${again ? ' (the list changed)' : ''}.`);
+      this._lastListing = { lister, names };
       this._onDidChange.fire(tools);
     } catch (err) {
       if (!isCurrent()) return;
@@ -131,4 +140,8 @@ export class ToolCatalog implements Disposable {
     this.cancelRelist();
     this._onDidChange.dispose();
   }
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
 }

@@ -22,6 +22,7 @@ export { OffThreadJsonParser } from '../transport/offThreadJson';
 export { stopTree } from '../transport/processTree';
 // Used only once a server answered or a validator ran, when this bundle is loaded anyway.
 export { keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
+export { stderrReason } from '../connection/stderrReason';
 export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
 export { oneLine, plainMessage } from '../tools/plainMessages';
 export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicitation';
