@@ -193,7 +193,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
-        approvals: new ApprovalCommands(grants, pool, audit),
+        approvals: new ApprovalCommands(grants, pool, audit, ruleSet),
         signOut: (arg) => loadForms().signOut(signingOut, context.secrets, arg),
         tasks: taskCommands,
         review,

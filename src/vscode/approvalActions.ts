@@ -31,11 +31,19 @@ export async function manageApprovals(grants: GrantStore, pool: ServerPool): Pro
   if (picked?.length) void vscode.window.showInformationMessage(picked.length === 1 ? vscode.l10n.t('Revoked 1 approval.') : vscode.l10n.t('Revoked {0} approvals.', picked.length));
 }
 
-/** Asks, then forgets every grant. */
-export async function resetApprovals(grants: GrantStore): Promise<void> {
+/**
+ * Asks, then forgets every grant. The question says what it really does: the calls the grants covered
+ * ask again, while allow rules (`mcpToolHost.rules`, counted in `allowRules`) go on allowing what they match.
+ */
+export async function resetApprovals(grants: GrantStore, allowRules: number): Promise<void> {
   const count = grants.all.length;
   if (count === 0) return void vscode.window.showInformationMessage(vscode.l10n.t('There are no approvals to reset.'));
-  const message = vscode.l10n.t('Forget all {0} approvals? Every destructive or open-world call will ask again.', count);
-  const answer = await vscode.window.showWarningMessage(message, { modal: true }, vscode.l10n.t('Reset Approvals'));
+  const forget = count === 1
+    ? vscode.l10n.t('Forget your 1 approval? The calls it covered will ask again.')
+    : vscode.l10n.t('Forget all {0} approvals? The calls they covered will ask again.', count);
+  const rules = allowRules === 0 ? '' : allowRules === 1
+    ? vscode.l10n.t('Your 1 allow rule (mcpToolHost.rules) still allows what it matches.')
+    : vscode.l10n.t('Your {0} allow rules (mcpToolHost.rules) still allow what they match.', allowRules);
+  const answer = await vscode.window.showWarningMessage(rules ? `${forget} ${rules}` : forget, { modal: true }, vscode.l10n.t('Reset Approvals'));
   if (answer) grants.clear();
 }

@@ -3,6 +3,7 @@ import * as vscode from 'vscode';
 import type { FileAuditLog } from '../core/calls/fileAuditLog';
 import type { Grant, GrantPersistence, GrantStore } from '../core/policy/grants';
 import type { ServerPool } from '../core/connection/serverPool';
+import type { RuleSet } from '../core/policy/ruleSource';
 import { loadForms } from './lazy/load';
 
 const GRANTS_KEY = 'grants.always';
@@ -14,16 +15,16 @@ export function mementoGrants(state: vscode.Memento): GrantPersistence {
 
 /** Manage Approvals, Reset Approvals and Open Audit Log. */
 export class ApprovalCommands {
-  constructor(private readonly _grants: GrantStore, private readonly _pool: ServerPool, private readonly _audit: FileAuditLog) {}
+  constructor(private readonly _grants: GrantStore, private readonly _pool: ServerPool, private readonly _audit: FileAuditLog, private readonly _rules: RuleSet) {}
 
   /** Lists the grants beyond a single call; the ones picked are revoked (approvalActions.ts, loaded at first use). */
   manage(): Promise<void> {
     return loadForms().manageApprovals(this._grants, this._pool);
   }
 
-  /** Asks, then forgets every grant (approvalActions.ts, loaded at first use). */
+  /** Asks, then forgets every grant (approvalActions.ts, loaded at first use); the question counts the allow rules, which still allow. */
   reset(): Promise<void> {
-    return loadForms().resetApprovals(this._grants);
+    return loadForms().resetApprovals(this._grants, this._rules.rules.filter((r) => r.effect === 'allow').length);
   }
 
   async openAuditLog(): Promise<void> {

@@ -99,6 +99,7 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
   const outcome = await call!;
   void toInterface?.then((send) => send?.(outcome));
   if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links, origin);
+  if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.files.length) void loadForms().offerSavedFiles(outcome.result.files);
   if (outcome.kind === 'denied' && outcome.rule) {
     // Nobody was asked: say which rule refused it, or a click would seem to do nothing.
     void vscode.window.showWarningMessage(vscode.l10n.t('Not sent: {0}.', outcome.rule));

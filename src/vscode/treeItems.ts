@@ -4,7 +4,7 @@ import { ServerState } from '../core/connection/serverState';
 import { assertNever } from '../core/events';
 import { sanitizeLine, sanitizeText, shownName, shownTitle } from '../core/render/sanitize';
 import { annotationsKey, type EffectiveAnnotations } from '../core/tools/annotations';
-import { rowBadgeDescription, toolBadges, toolRisk, type ToolRisk } from '../core/tools/toolBadges';
+import { rowBadgeDescription, toolBadges, toolRisk, untrustedClaim, type ToolRisk } from '../core/tools/toolBadges';
 import { appReferenceOf } from '../core/apps/appReference';
 import { serverTooltip, type LastError } from './tooltips';
 import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, TaskNode, ToolNode } from './treeNodes';
@@ -21,6 +21,8 @@ const RISK_ICON: Readonly<Record<ToolRisk, vscode.ThemeIcon>> = {
   writes: icon('edit', 'charts.blue'),
   'read-only': icon('eye', 'charts.green'),
 };
+/** A tool of an untrusted server that claims a milder effect: neither the claim's icon (not trusted) nor a trash can (not declared). */
+const UNTRUSTED_CLAIM_ICON = icon('unverified', 'charts.yellow');
 
 /**
  * A server row: its state as icon (spinner, green check, red error, history for cached tools,
@@ -78,7 +80,7 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
  */
 export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[]): vscode.TreeItem {
   const facts = definitionFacts(node.definition);
-  const look = rowLook(annotations);
+  const look = claimedLook(node.definition, annotations) ?? rowLook(annotations);
   const words = rowWords();
   const item = new words.TreeItem(facts.label, words.none);
   item.id = node.id;
@@ -134,6 +136,19 @@ function rowLook(annotations: EffectiveAnnotations): RowLook {
     looksByAnnotations.set(key, look);
   }
   return look;
+}
+
+/**
+ * The row of a tool whose server's hints are not trusted but which declares itself read-only (or
+ * non-destructive): "declared read-only, not trusted" with a neutral icon. Its contextValue keeps the
+ * worst-case flags: it is still approved as destructive and open-world.
+ */
+function claimedLook(definition: ToolNode['definition'], annotations: EffectiveAnnotations): RowLook | undefined {
+  const claim = untrustedClaim(definition, annotations);
+  if (!claim) return undefined;
+  const worst = rowLook(annotations);
+  const description = claim === 'read-only' ? vscode.l10n.t('declared read-only, not trusted') : vscode.l10n.t('declared non-destructive, not trusted');
+  return { description, contextValue: worst.contextValue, icon: UNTRUSTED_CLAIM_ICON };
 }
 
 // Read once: the display language is fixed for the window's life.

@@ -192,7 +192,7 @@ describe('MCP Tool Host in the real extension host', () => {
     await until('wsdemo running', () => api.pool.get('wsdemo')?.state.kind === 'running' && api.pool.get('wsdemo')!.tools.length > 0);
     const row = items().find((i) => i.item.label === 'wsdemo')!;
     const listNotes = items(row.node).find((t) => t.item.label === 'List Notes')!;
-    assert.equal(listNotes.item.description, 'destructive? · open-world?');
+    assert.equal(listNotes.item.description, 'declared read-only, not trusted');
     assert.match((api.tree.resolveTreeItem(listNotes.item, listNotes.node).tooltip as vscode.MarkdownString).value.replace(/\\/g, '').replace(/&nbsp;/g, ' '), /assumed: annotations not trusted/);
     await setServers(undefined, vscode.ConfigurationTarget.Workspace);
   });

@@ -132,7 +132,8 @@ describe('Tools view: the tree in every server state', () => {
     const read = tip('Read Note');
     assert.match(read, /\*\*Read Note\*\* — demo \/ read_note/);
     assert.match(read, /Reads one note by name\./);
-    assert.match(read, /- name\* \(string, at least 1 characters\): The note to read/);
+    assert.match(read, /- name\* \(string, at least 1 character\): The note to read/);
+    assert.match(tip('Bar Chart'), /- values\* \(number\[\], 1-24 items\)/);
     assert.match(read, /Runs without asking for approval\./);
     assert.match(read, /- read-only: yes \(declared\)/);
     const fetchUrl = tip('Fetch URL');
@@ -171,7 +172,7 @@ describe('Tools view: the tree in every server state', () => {
     assert.doesNotMatch(tip, /Runs without asking/);
   });
 
-  it('a workspace-defined server: every tool assumed destructive and open-world, and it says hints are not trusted', async () => {
+  it('a workspace-defined server: every tool assumed destructive and open-world, and it says hints are not trusted; a tool declared read-only says so, not trusted, without a trash can', async () => {
     h = makePool();
     h.apply({ wsdemo: demoEntry }, 'workspace');
     await h.pool.get('wsdemo')!.start();
@@ -179,8 +180,11 @@ describe('Tools view: the tree in every server state', () => {
     assert.match(serverTip('wsdemo'), /Defined in: this workspace · hints not trusted/);
     assert.equal(h.server('wsdemo').item.description, '9 tools · v0.1.0 · hints not trusted');
     const row = h.rows(h.server('wsdemo').node).find((r) => r.item.label === 'List Notes')!;
-    assert.equal(row.item.description, 'destructive? · open-world?');
-    assert.equal(iconOf(row.item), 'trash charts.red');
+    assert.equal(row.item.description, 'declared read-only, not trusted');
+    assert.equal(iconOf(row.item), 'unverified charts.yellow');
+    assert.equal(row.item.contextValue, 'mcpTool;destructive;openworld;', 'still approved as the worst case');
+    const undeclared = h.rows(h.server('wsdemo').node).find((r) => r.item.label === 'Delete Note')!;
+    assert.equal(iconOf(undeclared.item), 'trash charts.red', 'a tool that declares destruction keeps the trash can');
     const tip = plain(h.tree.resolveTreeItem(row.item, row.node).tooltip);
     assert.match(tip, /- read-only: no \(assumed: annotations not trusted; the server says yes\)/);
     assert.match(tip, /- idempotent: no \(assumed: annotations not trusted\)/);

@@ -148,7 +148,7 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
       await check('an untrusted workspace server marks its tools as assumed and not trusted', async () => {
         const r = row(/^wsnotes/);
         if ((await r.getAttribute('aria-expanded')) !== 'true') await r.locator('.monaco-tl-twistie').click();
-        const listNotes = page.getByRole('treeitem', { name: /List Notes, destructive\? · open-world\?/ });
+        const listNotes = page.getByRole('treeitem', { name: /List Notes, declared read-only, not trusted/ });
         await listNotes.first().waitFor({ timeout: 10_000 });
         await listNotes.first().scrollIntoViewIfNeeded();
         await shot('tree-untrusted', sidebar);

@@ -70,14 +70,16 @@ function typeOf(prop: Schema): string {
 function notesOf(prop: Schema): string[] {
   const notes: string[] = [];
   const num = (key: string) => (typeof prop[key] === 'number' ? (prop[key] as number) : undefined);
-  const range = (lo: number | undefined, hi: number | undefined, unit = '') => {
-    if (lo !== undefined && hi !== undefined) notes.push(`${lo}-${hi}${unit}`);
-    else if (lo !== undefined) notes.push(`at least ${lo}${unit}`);
-    else if (hi !== undefined) notes.push(`at most ${hi}${unit}`);
+  // The unit agrees with the number it follows: "at least 1 character", "1-2 characters", "exactly 3 items".
+  const range = (lo: number | undefined, hi: number | undefined, unit?: readonly [one: string, many: string]) => {
+    const of = (n: number) => (unit ? ` ${n === 1 ? unit[0] : unit[1]}` : '');
+    if (lo !== undefined && hi !== undefined) notes.push(lo === hi ? `exactly ${lo}${of(lo)}` : `${lo}-${hi}${of(hi)}`);
+    else if (lo !== undefined) notes.push(`at least ${lo}${of(lo)}`);
+    else if (hi !== undefined) notes.push(`at most ${hi}${of(hi)}`);
   };
   range(num('minimum') ?? num('exclusiveMinimum'), num('maximum') ?? num('exclusiveMaximum'));
-  range(num('minLength'), num('maxLength'), ' characters');
-  range(num('minItems'), num('maxItems'), ' items');
+  range(num('minLength'), num('maxLength'), ['character', 'characters']);
+  range(num('minItems'), num('maxItems'), ['item', 'items']);
   if (typeof prop.format === 'string') notes.push(`format ${prop.format}`);
   if (typeof prop.pattern === 'string') notes.push(`pattern ${short(prop.pattern)}`);
   if ('default' in prop) notes.push(`default ${short(prop.default)}`);

@@ -1,4 +1,5 @@
-import type { EffectiveAnnotations, Hint } from './annotations';
+import { effectiveAnnotations, type EffectiveAnnotations, type Hint } from './annotations';
+import type { Tool } from '@modelcontextprotocol/client';
 
 /** What a tool may do, worst first: the icon and its color say this at a glance. */
 export type ToolRisk = 'destructive' | 'open-world' | 'writes' | 'read-only';
@@ -56,6 +57,19 @@ export function rowBadgeDescription(badges: readonly Badge[]): string {
     .filter((b) => b.word !== 'idempotent')
     .map(badgeText)
     .join(' · ');
+}
+
+/**
+ * What a tool of an untrusted server says it does, when that is milder than the worst case it is
+ * taken for: "read-only" or "writes" (declared non-destructive). Undefined when its hints are
+ * trusted, or when it declares (or leaves to the default) a destructive effect: then the worst case
+ * is also its claim. A row shows the claim as not trusted rather than as an assumed "destructive?".
+ */
+export function untrustedClaim(tool: Pick<Tool, 'annotations'>, a: EffectiveAnnotations): 'read-only' | 'writes' | undefined {
+  if (a.readOnly.source !== 'untrusted') return undefined;
+  const claimed = effectiveAnnotations(tool, true);
+  if (claimed.readOnly.value) return 'read-only';
+  return claimed.destructive.value ? undefined : 'writes';
 }
 
 /** The risk that colors the icon: destructive beats open-world beats writes beats read-only. */

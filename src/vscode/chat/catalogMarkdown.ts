@@ -40,7 +40,9 @@ export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: A
       return `- ${mdCode(t.name)}${title} *(${mdText(badges)})*${asks}${off}${description}`;
     });
     const tokens = loadSearch().toolsTokens(c.tools);
-    const cost = vscode.l10n.t('{0} tools, ~{1} tokens of definitions (o200k_base, the GPT-4o tokenizer)', c.tools.length, tokens.toLocaleString('en-US'));
+    const cost = c.tools.length === 1
+      ? vscode.l10n.t('1 tool, ~{0} tokens of its definition (o200k_base, the GPT-4o tokenizer)', tokens.toLocaleString('en-US'))
+      : vscode.l10n.t('{0} tools, ~{1} tokens of definitions (o200k_base, the GPT-4o tokenizer)', c.tools.length, tokens.toLocaleString('en-US'));
     return `${head}\n\n${cost}\n\n${rows.join('\n')}`;
   });
   return `${sections.join('\n\n')}\n`;

@@ -24,6 +24,8 @@ export { RulesTree } from '../rulesTree';
 export { runRulesCommand } from '../ruleActions';
 // The folder of saved results, held to its budget (issue 31): loaded at the first save or prune.
 export { ResultFolder } from '../../core/render/resultFolder';
+// "Open" on a result's saved files (images and other binary content).
+export { offerSavedFiles } from '../savedFiles';
 // The launch prompt of a workspace's server (launchGate.ts asks it only for a new or changed launch).
 export { askToLaunch } from '../launchPrompt';
 // A tool's interface (MCP Apps, docs/mcp-apps.md): the webview panel and the host side of its conversation.
