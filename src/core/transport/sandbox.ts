@@ -35,6 +35,16 @@ export interface SandboxSettings {
   };
   /** Where the machine cannot sandbox, start it unsandboxed (with a warning) instead of failing. */
   readonly allowUnsandboxed: boolean;
+  /** Set when the launch is resolved: the existing folders its arguments name, made writable or kept read-only (config/sandboxConfig.ts argumentFolders). */
+  readonly argumentFolders?: ArgumentFolders;
+  /** The sandbox came from the mcpToolHost.sandbox.stdioByDefault setting, not the server's own entry (a refusal names the setting). */
+  readonly bySetting?: boolean;
+}
+
+/** The folders a sandboxed server's arguments name: those it may write, and those kept read-only with the reason. */
+export interface ArgumentFolders {
+  readonly writable: readonly string[];
+  readonly readOnly: readonly { readonly folder: string; readonly why: string }[];
 }
 
 /** What wrapping a launch came to. */
@@ -113,7 +123,10 @@ export function installHint(): string {
 export async function wrapLaunch(launch: StdioLaunch, settings: SandboxSettings): Promise<WrapResult> {
   const check = await sandboxCheck();
   if (!check.ok) {
-    const reason = `This server is configured to run in a sandbox, and ${check.reason.replace(/\.$/, '')}.`;
+    const why = check.reason.replace(/\.$/, '');
+    // Said by what turned the sandbox on: the setting the user just turned on names the setting, not a key of each server.
+    if (settings.bySetting) return { kind: 'refused', reason: `The setting mcpToolHost.sandbox.stdioByDefault runs this server in a sandbox, and ${why}. Turn the setting off to run it unsandboxed.` };
+    const reason = `This server is configured to run in a sandbox, and ${why}.`;
     return settings.allowUnsandboxed ? { kind: 'unsandboxed', warning: `${reason} Starting it unsandboxed, as its "sandbox.allowUnsandboxed" allows.` } : { kind: 'refused', reason: `${reason} It was not started unsandboxed; to allow that, set "sandbox": { "allowUnsandboxed": true }.` };
   }
   const { SandboxManager } = await load();
@@ -146,7 +159,7 @@ export async function wrapLaunch(launch: StdioLaunch, settings: SandboxSettings)
     const allow = (list: readonly string[]) => list.map((p) => resolve(p, home));
     // Denials only tighten: applied under both homes when they differ.
     const deny = (list: readonly string[]) => [...new Set(list.flatMap((p) => [resolve(p, home), resolve(p, os.homedir())]))];
-    const filesystem = { denyRead: deny(settings.filesystem.denyRead), allowWrite: allow(settings.filesystem.allowWrite), denyWrite: deny(settings.filesystem.denyWrite) };
+    const filesystem = { denyRead: deny(settings.filesystem.denyRead), allowWrite: [...allow(settings.filesystem.allowWrite), ...(settings.argumentFolders?.writable ?? [])], denyWrite: deny(settings.filesystem.denyWrite) };
     const command = [launch.command, ...launch.args].map(shellQuote).join(' ');
     const wrapped = await SandboxManager.wrapWithSandboxArgv(command, undefined, { filesystem }, undefined, cwd, { commandId });
     if (settings.network.allowedDomains.length) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...settings.network.allowedDomains] });
