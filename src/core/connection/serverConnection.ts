@@ -206,7 +206,9 @@ export class ServerConnection implements Disposable {
       this._signIn = launch.type === 'http' ? await loadAuth().OAuthSignIn.prepare(this.name, launch.url, launch.headers, launch.oauth, this._deps.oauth, this._deps.log) : undefined;
       if (generation !== this._generation) return;
       this._launchLine = shown;
+      this._facts.spawned = false;
       const { client } = await openSession(launch, shown, {
+        onSpawn: () => (this._facts.spawned = true),
         log: this._log,
         handshakeTimeoutMs: this._deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
         maxMessageBytes: this._deps.maxMessageBytes,

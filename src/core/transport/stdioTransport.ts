@@ -35,6 +35,8 @@ export interface StdioTransportOptions {
   readonly offThreadBytes?: number;
   /** Run the server in this sandbox (transport/sandbox.ts); a machine that cannot sandbox fails the start, unless it allows running unsandboxed. */
   readonly sandbox?: SandboxSettings;
+  /** The process came to be (Run Doctor's "spawned": not when the command was missing or the sandbox refused it). */
+  readonly onSpawn?: () => void;
 }
 
 /**
@@ -130,6 +132,7 @@ export class StdioTransport implements Transport {
         reject(new ServerStartError(`Could not start "${command}": ${err.message}`, [], { cause: err }));
       });
     });
+    this._options.onSpawn?.();
     child.on('error', (err) => this.onerror?.(err));
     child.stdin!.on('error', () => undefined); // EPIPE after the server died: the exit handler reports it
     this._drainStderr(child);
