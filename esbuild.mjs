@@ -108,6 +108,8 @@ const otherBuilds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [sandboxRuntime] },
   sandboxBuild,
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
+  // Preloaded into sandboxed Node servers (issue 32): it must stand alone, beside core.js and cli.js that name it.
+  { ...common, entryPoints: ['src/core/transport/proxyPreload.ts'], outfile: path.join(outdir, 'proxyPreload.js'), sourcemap: false },
 ];
 
 /**

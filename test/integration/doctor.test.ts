@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveLaunch } from '../../src/core/config/launch';
 import { doctorServer, formatDoctorReport } from '../../src/core/connection/serverDoctor';
@@ -36,5 +38,24 @@ describe('doctor over real child processes: the facts it reports', function () {
     assert.equal(report.stderr.at(-1), 'waiting for database...');
     assert.deepEqual(report.stderr, logs.filter((l) => l.startsWith('hang stderr ')).map((l) => l.slice('hang stderr '.length)).slice(-10));
     assert.match(text, /stderr \(last \d+ lines\):\n(.*\n)* {4}waiting for database\.\.\./);
+  });
+
+  it('a sandbox that refused to start the server (no bubblewrap) fails the spawn step: nothing was spawned (issue 32)', async () => {
+    // A PATH where `which` runs but finds no bwrap: how the sandbox library checks for it.
+    const bin = fs.mkdtempSync(path.join(os.tmpdir(), 'doctor-nobwrap-'));
+    fs.symlinkSync('/usr/bin/which', path.join(bin, 'which'));
+    const saved = process.env.PATH;
+    process.env.PATH = bin;
+    try {
+      const h = makeHost({ boxed: node(path.join(FIXTURES, 'no-tools-capability.cjs'), { sandbox: true }) });
+      hosts.push(h);
+      const report = await doctorServer(h.pool.get('boxed')!, { resolveLaunch: (def) => resolveLaunch(def, { workspaceFolders: [{ name: 'root', path: ROOT }], env: {} }) });
+      assert.deepEqual(report.steps.map((s) => [s.step, s.ok]), [['spawn', false]]);
+      assert.match(report.steps[0].detail, /configured to run in a sandbox, and .*bubblewrap/);
+      assert.doesNotMatch(formatDoctorReport(report), /\[ok\] +spawned/);
+    } finally {
+      process.env.PATH = saved;
+      fs.rmSync(bin, { recursive: true, force: true });
+    }
   });
 });

@@ -46,6 +46,8 @@ export interface HostOptions {
   readonly approveAll?: boolean;
   /** The user chose "an offline sandboxed server is closed-world" (mcpToolHost.sandbox.offlineIsClosedWorld). */
   readonly offlineSandboxClosed?: boolean;
+  /** Where the servers are defined (default: the user's own settings). */
+  readonly source?: 'user' | 'workspace';
   /** Answers each approval (instead of the fixed `answer`). */
   readonly answer?: (request: ApprovalRequest) => ApprovalDecision;
 }
@@ -89,7 +91,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     offlineSandboxClosed: () => options.offlineSandboxClosed === true,
     audit: options.audit,
   });
-  pool.apply(parseServers(servers, 'user'), { autoStart: false });
+  pool.apply(parseServers(servers, options.source ?? 'user'), { autoStart: false });
   return { pool, pipeline, logs, approvals, events, async close() { await pool.stopAll(); pool.dispose(); } };
 }
 

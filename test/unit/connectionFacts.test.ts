@@ -18,6 +18,6 @@ describe('FactRecorder: what a connection found out, as values', () => {
   it('reports the listing error it is given and the missing tools capability', () => {
     const recorder = new FactRecorder();
     recorder.noToolsCapability = true;
-    assert.deepEqual(recorder.facts('Listing tools failed: boom'), { stderr: [], listingError: 'Listing tools failed: boom', noToolsCapability: true });
+    assert.deepEqual(recorder.facts('Listing tools failed: boom'), { stderr: [], listingError: 'Listing tools failed: boom', noToolsCapability: true, spawned: false });
   });
 });

@@ -1,6 +1,9 @@
 import * as assert from 'node:assert/strict';
 import { detectAndConvert } from '../../src/core/config/formats';
-import { DEFAULT_SANDBOX, describeSandbox, withDefaultSandbox } from '../../src/core/config/sandboxConfig';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { argumentFolders, DEFAULT_SANDBOX, describeSandbox, withDefaultSandbox } from '../../src/core/config/sandboxConfig';
 import { closedBySandbox, effectiveAnnotations, sandboxedOffline } from '../../src/core/tools/annotations';
 import { launchFingerprint, parseServers } from '../../src/core/config/serverConfig';
 import { sandboxDenial } from '../../src/core/transport/sandbox';
@@ -75,10 +78,10 @@ describe('the "sandbox" of a server (issue 17)', () => {
   });
 
   it('describes what a sandbox allows, one line per kind', () => {
-    assert.deepEqual(describeSandbox(DEFAULT_SANDBOX), ['writes: ., ~/.npm', 'reads: everything', 'network: registry.npmjs.org']);
+    assert.deepEqual(describeSandbox(DEFAULT_SANDBOX), ['writes: ., ~/.npm', "writes the folders its arguments name (a workspace's server: only those inside the workspace)", 'reads: everything', 'network: registry.npmjs.org']);
     const tight = parse({ filesystem: { denyRead: ['~/.ssh'] } }).servers[0].spec;
     assert.ok(tight.type === 'stdio' && tight.sandbox);
-    assert.deepEqual(describeSandbox(tight.sandbox), ['writes: nowhere', 'reads: everything except ~/.ssh', 'network: none']);
+    assert.deepEqual(describeSandbox(tight.sandbox), ['writes: nowhere', "writes the folders its arguments name (a workspace's server: only those inside the workspace)", 'reads: everything except ~/.ssh', 'network: none']);
   });
 
   it('names the denial in stderr that likely made a sandboxed server fail, and nothing else', () => {
@@ -95,9 +98,9 @@ describe('the "sandbox" of a server (issue 17)', () => {
     const out = withDefaultSandbox([...user, ...ws], warnings);
     const box = (name: string) => { const spec = out.find((d) => d.name === name)!.spec; return spec.type === 'stdio' ? spec.sandbox : 'http'; };
     assert.equal(box('mine'), false, 'the user may opt a server out');
-    assert.deepEqual(box('plain'), DEFAULT_SANDBOX);
+    assert.deepEqual(box('plain'), { ...DEFAULT_SANDBOX, bySetting: true });
     assert.equal(box('remote'), 'http');
-    assert.deepEqual(box('theirs'), DEFAULT_SANDBOX);
+    assert.deepEqual(box('theirs'), { ...DEFAULT_SANDBOX, bySetting: true });
     assert.equal((box('loose') as { allowUnsandboxed: boolean }).allowUnsandboxed, false);
     assert.equal(warnings.length, 2);
   });
@@ -121,5 +124,27 @@ describe('the "sandbox" of a server (issue 17)', () => {
     closedBySandbox(reader, spec({ allowUnsandboxed: true }), () => (asked++, true));
     closedBySandbox(destroyer, offline, () => (asked++, true));
     assert.equal(asked, 0, 'the setting is read only for a tool it could change');
+  });
+});
+
+describe('folders a sandboxed server may write because its arguments name them (issue 32)', () => {
+  it("a workspace's server: only existing folders inside the workspace, links followed; never / nor the home; the user's own: any but /", () => {
+    const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'argf-')));
+    try {
+      const ws = path.join(base, 'ws');
+      const home = path.join(base, 'home');
+      fs.mkdirSync(path.join(ws, 'notes'), { recursive: true });
+      fs.mkdirSync(home);
+      fs.symlinkSync(home, path.join(ws, 'escape'));
+      const args = ['--root=' + path.join(ws, 'notes'), path.join(ws, 'escape'), '~', '/', path.join(ws, 'missing'), 'relative'];
+      const theirs = argumentFolders(args, 'workspace', [{ path: ws }], home);
+      assert.deepEqual(theirs.writable, [path.join(ws, 'notes')]);
+      assert.deepEqual(theirs.readOnly.map((r) => r.folder), [home, '/']);
+      const mine = argumentFolders(args, 'user', [{ path: ws }], home);
+      assert.deepEqual(mine.writable, [path.join(ws, 'notes'), home]);
+      assert.deepEqual(mine.readOnly.map((r) => r.folder), ['/']);
+    } finally {
+      fs.rmSync(base, { recursive: true, force: true });
+    }
   });
 });

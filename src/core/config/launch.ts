@@ -123,10 +123,13 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
   const cwd = spec.cwd !== undefined ? path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), sub(spec.cwd, 'cwd')) : ctx.workspaceFolders[0]?.path;
   // A leading `~` stays for the sandbox to read as the server's HOME (transport/sandbox.ts), not this process's.
   const paths = (list: readonly string[], key: string) => list.map((p, i) => (/^~([/\\]|$)/.test(p) ? '~' + sub(p.slice(1), `sandbox.filesystem.${key}[${i}]`) : sub(p, `sandbox.filesystem.${key}[${i}]`)));
-  const sandbox = box && { ...box, filesystem: { denyRead: paths(box.filesystem.denyRead, 'denyRead'), allowWrite: paths(box.filesystem.allowWrite, 'allowWrite'), denyWrite: paths(box.filesystem.denyWrite, 'denyWrite') } };
+  const args = spec.args.map((a, i) => sub(a, `args[${i}]`));
+  // The folders its own arguments name are writable too, within what its source may grant (issue 32).
+  const argumentFolders = box && loadHeavy().argumentFolders(args, def.source, ctx.workspaceFolders, env.HOME);
+  const sandbox = box && { ...box, argumentFolders, filesystem: { denyRead: paths(box.filesystem.denyRead, 'denyRead'), allowWrite: paths(box.filesystem.allowWrite, 'allowWrite'), denyWrite: paths(box.filesystem.denyWrite, 'denyWrite') } };
   return {
     type: 'stdio',
-    launch: { command: sub(spec.command, 'command'), args: spec.args.map((a, i) => sub(a, `args[${i}]`)), env, cwd },
+    launch: { command: sub(spec.command, 'command'), args, env, cwd },
     ...(sandbox && { sandbox }),
     secrets,
   };

@@ -3,7 +3,9 @@
  * here, applied by transport/sandbox.ts. A lazy leaf (eslint.config.mjs LAZY_LEAVES): only a
  * configuration that has a `sandbox` loads it, through loadHeavy().
  */
-import type { SandboxSettings } from '../transport/sandbox';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import type { ArgumentFolders, SandboxSettings } from '../transport/sandbox';
 
 export type { SandboxSettings } from '../transport/sandbox';
 
@@ -77,8 +79,39 @@ export function withDefaultSandbox<D extends { readonly name: string; readonly s
     const box = def.spec.sandbox;
     if (def.spec.type !== 'stdio' || (def.source === 'user' && box !== undefined) || (box && !box.allowUnsandboxed)) return def;
     if (box !== undefined) warnings.push(`Server "${def.name}": a workspace definition may not run it unsandboxed while mcpToolHost.sandbox.stdioByDefault is on.`);
-    return { ...def, spec: { ...def.spec, sandbox: box ? { ...box, allowUnsandboxed: false } : DEFAULT_SANDBOX } };
+    return { ...def, spec: { ...def.spec, sandbox: box ? { ...box, allowUnsandboxed: false } : { ...DEFAULT_SANDBOX, bySetting: true } } };
   });
+}
+
+/**
+ * The folders a sandboxed server may write because its own arguments name them (issue 32: a
+ * filesystem server is given its folder as an argument): each argument (or the value after
+ * `--flag=`) that is an absolute or `~/` path of an existing folder. The user's own server may
+ * write any of them but `/`; a workspace's server only those inside a workspace folder (links
+ * followed), so a repository cannot widen its sandbox to the user's home by naming it.
+ */
+export function argumentFolders(args: readonly string[], source: string, workspaceFolders: readonly { readonly path: string }[], home: string | undefined): ArgumentFolders {
+  const writable: string[] = [];
+  const readOnly: { folder: string; why: string }[] = [];
+  const real = (p: string) => {
+    try {
+      return fs.realpathSync(p);
+    } catch {
+      return undefined;
+    }
+  };
+  const roots = workspaceFolders.map((f) => real(f.path)).filter((p): p is string => !!p);
+  for (const arg of args) {
+    const value = /^--?[\w-]+=/.test(arg) ? arg.slice(arg.indexOf('=') + 1) : arg;
+    const named = /^~(\/|$)/.test(value) && home ? path.join(home, value.slice(1)) : value;
+    if (!path.isAbsolute(named)) continue;
+    const folder = real(named);
+    if (!folder || !fs.statSync(folder, { throwIfNoEntry: false })?.isDirectory() || writable.includes(folder) || readOnly.some((r) => r.folder === folder)) continue;
+    if (folder === path.parse(folder).root) readOnly.push({ folder, why: 'the whole machine' });
+    else if (source !== 'user' && !roots.some((r) => folder === r || folder.startsWith(r.endsWith(path.sep) ? r : r + path.sep))) readOnly.push({ folder, why: "outside the workspace: a workspace's server may write only inside it" });
+    else writable.push(folder);
+  }
+  return { writable, readOnly };
 }
 
 /** One line per kind of access, for the tree's tooltip, Run Doctor and the log. */
@@ -86,6 +119,9 @@ export function describeSandbox(s: SandboxSettings): string[] {
   const list = (items: readonly string[], none: string) => (items.length ? items.join(', ') : none);
   const lines = [
     `writes: ${list(s.filesystem.allowWrite, 'nowhere')}${s.filesystem.denyWrite.length ? ` (except ${s.filesystem.denyWrite.join(', ')})` : ''}`,
+    s.argumentFolders
+      ? `writes the folders its arguments name: ${list(s.argumentFolders.writable, 'none')}${s.argumentFolders.readOnly.map((r) => `; not ${r.folder} (${r.why})`).join('')}`
+      : "writes the folders its arguments name (a workspace's server: only those inside the workspace)",
     `reads: everything${s.filesystem.denyRead.length ? ` except ${s.filesystem.denyRead.join(', ')}` : ''}`,
     `network: ${list(s.network.allowedDomains, 'none')}${s.network.deniedDomains.length ? ` (never ${s.network.deniedDomains.join(', ')})` : ''}`,
   ];

@@ -11,12 +11,15 @@ export interface ConnectionFacts {
   readonly listingError?: string;
   /** The server connected without declaring the "tools" capability: it offers no tools. */
   readonly noToolsCapability: boolean;
+  /** A stdio server's process was started at the last start (false when its command was missing or the sandbox refused it). */
+  readonly spawned: boolean;
 }
 
 /** Keeps the facts a connection learns as it goes; the connection adds what its tool catalog knows. */
 export class FactRecorder {
   private readonly _stderr: string[] = [];
   noToolsCapability = false;
+  spawned = false;
 
   /** `log`, with each stderr line also kept (give it lines already masked). */
   keepingStderr(log: ServerLog): ServerLog {
@@ -34,6 +37,6 @@ export class FactRecorder {
 
   /** The facts so far, with the tool catalog's listing error (masked by the caller). */
   facts(listingError: string | undefined): ConnectionFacts {
-    return { stderr: [...this._stderr], listingError, noToolsCapability: this.noToolsCapability };
+    return { stderr: [...this._stderr], listingError, noToolsCapability: this.noToolsCapability, spawned: this.spawned };
   }
 }

@@ -206,7 +206,9 @@ export class ServerConnection implements Disposable {
       this._signIn = launch.type === 'http' ? await loadAuth().OAuthSignIn.prepare(this.name, launch.url, launch.headers, launch.oauth, this._deps.oauth, this._deps.log) : undefined;
       if (generation !== this._generation) return;
       this._launchLine = shown;
+      this._facts.spawned = false;
       const { client } = await openSession(launch, shown, {
+        onSpawn: () => (this._facts.spawned = true),
         log: this._log,
         handshakeTimeoutMs: this._deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
         maxMessageBytes: this._deps.maxMessageBytes,
@@ -325,9 +327,10 @@ export class ServerConnection implements Disposable {
     const transport = this._transport;
     const call = this._prompts.begin(name);
     const tool = this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
+    const began = Date.now();
     try {
       try {
-        return await client.callTool(tool, args, options, call);
+        return withSandboxNotes(await client.callTool(tool, args, options, call), transport, began);
       } catch (err) {
         // The server wants a sign-in now (a token that expired for good, or more scope for this tool): sign in, then send it once more.
         const signIn = this._signIn;
@@ -352,8 +355,9 @@ export class ServerConnection implements Disposable {
     const transport = this._transport;
     // While it is followed, what the task asks (naming it) belongs to it.
     const call = this._prompts.begin(tool, reference.taskId);
+    const began = Date.now();
     try {
-      return await client.resumeTask(reference, options, call);
+      return withSandboxNotes(await client.resumeTask(reference, options, call), transport, began);
     } catch (err) {
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
@@ -422,6 +426,18 @@ export class ServerConnection implements Disposable {
     this._state = masked;
     this._onDidChangeState.fire(masked);
   }
+}
+
+/**
+ * A tool error of a sandboxed server, with what the sandbox denied during the call added as a
+ * text block of ours (issue 32): every surface shows the result's text, so each says it.
+ */
+function withSandboxNotes(result: RawToolResult, transport: Transport | undefined, since: number): RawToolResult {
+  const fence = transport instanceof StdioTransport ? transport.fence : undefined;
+  if (!fence || !('content' in result) || result.isError !== true || !Array.isArray(result.content)) return result;
+  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  const notes = loadHeavy().explainToolFailure(text, fence, since);
+  return notes.length ? { ...result, content: [...result.content, { type: 'text', text: `[MCP Tool Host] ${notes.join(' ')}` }] } : result;
 }
 
 /** For a server that ran in a sandbox, the denial its stderr shows as the likely cause of its failure (sandbox.ts), as a sentence to add. */

@@ -79,8 +79,8 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
     else steps.push({ step: 'tools', ok: true, detail: `tools listed: ${connection.tools.length}${found.noToolsCapability ? ' (the server does not declare the "tools" capability)' : ''}` });
   } else {
     const message = state.kind === 'error' ? state.message : `the server is ${state.kind}`;
-    // The transport says "not found" or "Could not start" only when no process came to be.
-    const notSpawned = stdio && (launchFacts.executable === null || /^Could not start /.test(message));
+    // No process came to be: the command was missing, or the sandbox refused to start it (issue 32).
+    const notSpawned = stdio && !found.spawned;
     if (stdio && notSpawned) steps.push({ step: 'spawn', ok: false, detail: message });
     else {
       if (stdio) steps.push({ step: 'spawn', ok: true, detail: 'spawned' });

@@ -27,6 +27,8 @@ export interface SessionOptions {
    * start is explained from the transport that failed (serverFailures.ts).
    */
   readonly onAttempt: (attempt: Session) => void;
+  /** A stdio server's process came to be. */
+  readonly onSpawn?: () => void;
   /** The server spoke only the 2025 era at its last start: skip the 2026-07-28 probe (eraMemory). */
   readonly knownLegacy?: boolean;
   /** A sign-in waits for the user; the message says so. */
@@ -71,6 +73,7 @@ function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKi
     maxMessageBytes: options.maxMessageBytes,
     onStderrLine: (line) => log.stderr(line),
     onWarning: (message) => log.warn(message),
+    onSpawn: options.onSpawn,
   });
   log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
   return transport;

@@ -33,9 +33,9 @@ export { ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
 // Read only when a server's configuration has "sandbox" (issue 17), and at its launch.
-export { describeSandbox, fromVsCode, parseSandbox, withDefaultSandbox } from '../config/sandboxConfig';
+export { argumentFolders, describeSandbox, fromVsCode, parseSandbox, withDefaultSandbox } from '../config/sandboxConfig';
 export { sandboxFacts } from '../transport/sandbox';
-export { installHint, sandboxCheck, sandboxDenial, wrapLaunch } from '../transport/sandbox';
+export { explainToolFailure, installHint, sandboxCheck, sandboxDenial, wrapLaunch } from '../transport/sandbox';
 // The skills extension (SEP-2640): the CLI's skills commands.
 export { skillsOf } from '../connection/skills';
 export { JwtBearerProvider } from '../auth/jwtBearerProvider';

@@ -35,16 +35,34 @@ export interface SandboxSettings {
   };
   /** Where the machine cannot sandbox, start it unsandboxed (with a warning) instead of failing. */
   readonly allowUnsandboxed: boolean;
+  /** Set when the launch is resolved: the existing folders its arguments name, made writable or kept read-only (config/sandboxConfig.ts argumentFolders). */
+  readonly argumentFolders?: ArgumentFolders;
+  /** The sandbox came from the mcpToolHost.sandbox.stdioByDefault setting, not the server's own entry (a refusal names the setting). */
+  readonly bySetting?: boolean;
+}
+
+/** The folders a sandboxed server's arguments name: those it may write, and those kept read-only with the reason. */
+export interface ArgumentFolders {
+  readonly writable: readonly string[];
+  readonly readOnly: readonly { readonly folder: string; readonly why: string }[];
 }
 
 /** What wrapping a launch came to. */
 export type WrapResult =
-  /** Spawn `launch` instead; call `release` once the process is gone. */
-  | { readonly kind: 'sandboxed'; readonly launch: StdioLaunch; readonly release: () => void }
+  /** Spawn `launch` instead; call `release` once the process is gone. `fence`: what it may touch, and what the sandbox denied it. */
+  | { readonly kind: 'sandboxed'; readonly launch: StdioLaunch; readonly release: () => void; readonly fence: SandboxFence }
   /** The machine cannot sandbox and the configuration allows running unsandboxed: spawn the original launch. */
   | { readonly kind: 'unsandboxed'; readonly warning: string }
   /** The machine cannot sandbox: do not start the server. */
   | { readonly kind: 'refused'; readonly reason: string };
+
+/** A running sandbox's limits (paths resolved) and the connections its proxy refused, to explain a failed call. */
+export interface SandboxFence {
+  readonly writable: readonly string[];
+  readonly allowedDomains: readonly string[];
+  /** The `host:port` of each connection the proxy refused this server since `since` (a Date.now() value). */
+  readonly refusedSince: (since: number) => readonly string[];
+}
 
 /** Whether this machine can sandbox, and if not, why and what to install. */
 export type SandboxCheck = { readonly ok: true; readonly warnings: readonly string[] } | { readonly ok: false; readonly reason: string };
@@ -105,7 +123,10 @@ export function installHint(): string {
 export async function wrapLaunch(launch: StdioLaunch, settings: SandboxSettings): Promise<WrapResult> {
   const check = await sandboxCheck();
   if (!check.ok) {
-    const reason = `This server is configured to run in a sandbox, and ${check.reason.replace(/\.$/, '')}.`;
+    const why = check.reason.replace(/\.$/, '');
+    // Said by what turned the sandbox on: the setting the user just turned on names the setting, not a key of each server.
+    if (settings.bySetting) return { kind: 'refused', reason: `The setting mcpToolHost.sandbox.stdioByDefault runs this server in a sandbox, and ${why}. Turn the setting off to run it unsandboxed.` };
+    const reason = `This server is configured to run in a sandbox, and ${why}.`;
     return settings.allowUnsandboxed ? { kind: 'unsandboxed', warning: `${reason} Starting it unsandboxed, as its "sandbox.allowUnsandboxed" allows.` } : { kind: 'refused', reason: `${reason} It was not started unsandboxed; to allow that, set "sandbox": { "allowUnsandboxed": true }.` };
   }
   const { SandboxManager } = await load();
@@ -138,17 +159,43 @@ export async function wrapLaunch(launch: StdioLaunch, settings: SandboxSettings)
     const allow = (list: readonly string[]) => list.map((p) => resolve(p, home));
     // Denials only tighten: applied under both homes when they differ.
     const deny = (list: readonly string[]) => [...new Set(list.flatMap((p) => [resolve(p, home), resolve(p, os.homedir())]))];
-    const filesystem = { denyRead: deny(settings.filesystem.denyRead), allowWrite: allow(settings.filesystem.allowWrite), denyWrite: deny(settings.filesystem.denyWrite) };
+    const filesystem = { denyRead: deny(settings.filesystem.denyRead), allowWrite: [...allow(settings.filesystem.allowWrite), ...(settings.argumentFolders?.writable ?? [])], denyWrite: deny(settings.filesystem.denyWrite) };
     const command = [launch.command, ...launch.args].map(shellQuote).join(' ');
     const wrapped = await SandboxManager.wrapWithSandboxArgv(command, undefined, { filesystem }, undefined, cwd, { commandId });
     if (settings.network.allowedDomains.length) SandboxManager.registerCommandNetworkLists(commandId, { allowedDomains: [...settings.network.allowedDomains] });
-    // The environment is the launch's own (the library would hand back this process's).
+    // The environment is the launch's own (the library would hand back this process's), told to use the proxy where it may reach hosts.
     const [shell, ...args] = wrapped.argv;
-    return { kind: 'sandboxed', launch: { command: shell, args, env: launch.env, cwd: launch.cwd }, release };
+    const env = settings.network.allowedDomains.length ? withProxyForNode(launch.env) : launch.env;
+    const refusedSince = (since: number) => [
+      ...new Set(
+        SandboxManager.getSandboxViolationStore()
+          .getViolationsForCommand(commandId)
+          .filter((v) => v.timestamp.getTime() >= since)
+          .map((v) => /^deny (?:network-outbound|http-request [A-Z]+) (\S+)/.exec(v.line)?.[1]?.replace(/^[a-z]+:\/\/([^/]+).*$/, '$1'))
+          .filter((host): host is string => !!host),
+      ),
+    ];
+    const fence: SandboxFence = { writable: filesystem.allowWrite, allowedDomains: settings.network.allowedDomains, refusedSince };
+    return { kind: 'sandboxed', launch: { command: shell, args, env, cwd: launch.cwd }, release, fence };
   } catch (err) {
     release();
     return { kind: 'refused', reason: `This server is configured to run in a sandbox, which could not be set up: ${err instanceof Error ? err.message : String(err)}` };
   }
+}
+
+/** The preload that routes Node's fetch() and http(s) through the sandbox's proxy (proxyPreload.ts; beside this file under tsc, and in dist/). */
+export const PROXY_PRELOAD = path.join(__dirname, 'proxyPreload.js');
+
+/**
+ * The sandbox gives a server the network only through its proxy (HTTP_PROXY, HTTPS_PROXY, set by
+ * the library), which Node ignores unless told (issue 32): NODE_USE_ENV_PROXY=1 for a Node that
+ * honours it, and our preload for what it does not (NODE_OPTIONS reaches every Node process the
+ * server starts, npx and npm included). Whatever NODE_OPTIONS the server's own `env` set is kept.
+ */
+export function withProxyForNode(env: Readonly<Record<string, string>>): Record<string, string> {
+  const quoted = `"${PROXY_PRELOAD.replace(/(["\\])/g, '\\$1')}"`;
+  const options = [env.NODE_OPTIONS, `--require ${quoted}`].filter(Boolean).join(' ');
+  return { ...env, NODE_USE_ENV_PROXY: '1', NODE_OPTIONS: options };
 }
 
 /** POSIX shell quoting: the library runs the command line through `bash -c`. */
@@ -162,6 +209,28 @@ const DENIALS: readonly { readonly pattern: RegExp; readonly what: string }[] = 
   { pattern: /ENETUNREACH|EAI_AGAIN|network is unreachable|temporary failure in name resolution|ECONNREFUSED|403 Forbidden|blocked by (the )?sandbox|proxy.*(denied|refused)/i, what: 'a network connection' },
   { pattern: /^bwrap: /, what: 'setting up the sandbox itself (bubblewrap)' },
 ];
+
+/** A write error in a tool's error text: the code and the path it names (Node's "EROFS: read-only file system, open '/x'", Python's "[Errno 30] Read-only file system: '/x'"). */
+const WRITE_ERROR = /\b(EROFS|EACCES|EPERM)\b[^'"\n]*['"]([^'"\n]+)['"]|\[Errno (30|13|1)\][^'"\n]*['"]([^'"\n]+)['"]/;
+
+/**
+ * Why a sandboxed server's tool failed, when the sandbox is the likely reason (issue 32): the
+ * connections its proxy refused during the call, and a write error naming a path outside the
+ * folders it may write. Sentences that begin "The sandbox denied"; none when nothing points at it.
+ */
+export function explainToolFailure(errorText: string, fence: SandboxFence, since: number): string[] {
+  const notes: string[] = [];
+  const refused = fence.refusedSince(since);
+  if (refused.length) {
+    notes.push(`The sandbox denied a connection to ${refused.slice(0, 3).join(', ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}: this server may reach only ${fence.allowedDomains.join(', ') || 'no host'} ("sandbox.network.allowedDomains").`);
+  }
+  const write = WRITE_ERROR.exec(errorText);
+  const target = write && (write[2] ?? write[4]);
+  if (target && path.isAbsolute(target) && !fence.writable.some((w) => target === w || target.startsWith(w.endsWith(path.sep) ? w : w + path.sep))) {
+    notes.push(`The sandbox denied a write to ${target}: this server may write only ${fence.writable.join(', ') || 'nowhere'} ("sandbox.filesystem.allowWrite").`);
+  }
+  return notes;
+}
 
 /**
  * The likely cause of a sandboxed server's failure, read from its last stderr lines: the first

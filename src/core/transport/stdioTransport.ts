@@ -8,7 +8,7 @@ import { loadHeavy } from '../lazy/load';
 import type { Frame } from './lineFramer';
 import type { MessagePump, Queued } from './messagePump';
 import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
-import type { SandboxSettings } from './sandbox';
+import type { SandboxFence, SandboxSettings } from './sandbox';
 import { formatCommandLine, missingCommandHint, needsShell, pathEntries, quoteForCmd, resolveExecutable, type StdioLaunch } from './commandLine';
 
 /** Every server's environment holds this variable, with a value of its own: the stop finds its descendants by it. */
@@ -35,6 +35,8 @@ export interface StdioTransportOptions {
   readonly offThreadBytes?: number;
   /** Run the server in this sandbox (transport/sandbox.ts); a machine that cannot sandbox fails the start, unless it allows running unsandboxed. */
   readonly sandbox?: SandboxSettings;
+  /** The process came to be (Run Doctor's "spawned": not when the command was missing or the sandbox refused it). */
+  readonly onSpawn?: () => void;
 }
 
 /**
@@ -74,6 +76,7 @@ export class StdioTransport implements Transport {
   private _large: StreamingJson | undefined;
   private _exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private _releaseSandbox: (() => void) | undefined;
+  private _fence: SandboxFence | undefined;
 
   constructor(private readonly _launch: StdioLaunch, private readonly _options: StdioTransportOptions = {}) {}
 
@@ -108,12 +111,12 @@ export class StdioTransport implements Transport {
         `Command "${command}" was not found. Searched PATH: ${pathEntries(env).join(process.platform === 'win32' ? ';' : ':') || '(empty)'}. ${missingCommandHint(command)}`,
       );
     }
-    const spawned = this._options.sandbox ? await this._sandboxed({ command: executable, args, env, cwd }, this._options.sandbox) : { command: executable, args };
+    const spawned = this._options.sandbox ? await this._sandboxed({ command: executable, args, env, cwd }, this._options.sandbox) : { command: executable, args, env };
     const shell = needsShell(spawned.command);
     const child = spawn(shell ? `"${spawned.command}"` : spawned.command, shell ? spawned.args.map(quoteForCmd) : [...spawned.args], {
       cwd,
       // The marker lets the stop find descendants that left the process group (processTree.ts).
-      env: { ...env, [SERVER_MARKER_VARIABLE]: this._marker },
+      env: { ...spawned.env, [SERVER_MARKER_VARIABLE]: this._marker },
       stdio: ['pipe', 'pipe', 'pipe'],
       detached: process.platform !== 'win32',
       windowsHide: true,
@@ -129,6 +132,7 @@ export class StdioTransport implements Transport {
         reject(new ServerStartError(`Could not start "${command}": ${err.message}`, [], { cause: err }));
       });
     });
+    this._options.onSpawn?.();
     child.on('error', (err) => this.onerror?.(err));
     child.stdin!.on('error', () => undefined); // EPIPE after the server died: the exit handler reports it
     this._drainStderr(child);
@@ -162,7 +166,7 @@ export class StdioTransport implements Transport {
   }
 
   /** The launch wrapped in its sandbox; a machine that cannot sandbox fails the start (ServerStartError) unless the settings allow running unsandboxed. */
-  private async _sandboxed(launch: StdioLaunch, settings: SandboxSettings): Promise<{ command: string; args: readonly string[] }> {
+  private async _sandboxed(launch: StdioLaunch, settings: SandboxSettings): Promise<Pick<StdioLaunch, 'command' | 'args' | 'env'>> {
     const wrapped = await loadHeavy().wrapLaunch(launch, settings);
     switch (wrapped.kind) {
       case 'refused':
@@ -172,8 +176,14 @@ export class StdioTransport implements Transport {
         return launch;
       case 'sandboxed':
         this._releaseSandbox = wrapped.release;
+        this._fence = wrapped.fence;
         return wrapped.launch;
     }
+  }
+
+  /** What the sandbox lets the running process touch, and what it refused; undefined when it is not sandboxed. */
+  get fence(): SandboxFence | undefined {
+    return this._fence;
   }
 
   /** Whether the running process is inside a sandbox (false when it was allowed to run unsandboxed). */
