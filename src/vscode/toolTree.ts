@@ -5,8 +5,9 @@ import { assertNever, type Disposable } from '../core/events';
 import { callVerdict, toolAnnotations, type ApprovalRules } from '../core/policy/approvalPolicy';
 import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem } from './treeItems';
 import type { TaskBoard } from '../core/calls/taskBoard';
-import { serverTooltip, toolTooltip, type LastError } from './tooltips';
+import type { LastError } from './tooltips';
 import { loadSearch } from '../core/lazy/load';
+import { loadForms } from './lazy/load';
 import type { ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
 import { CONTEXT_KEYS } from './viewContextKeys';
 
@@ -80,7 +81,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
         const connection = this._pool.get(node.server);
         if (!connection) return new vscode.TreeItem(node.server);
         const expand = connection.state.kind === 'error' || (this._pool.connections.length <= EXPAND_MAX_SERVERS && connection.tools.length <= EXPAND_MAX_TOOLS);
-        return serverItem(connection, this._lastErrors.get(node.server), expand);
+        return serverItem(connection, expand);
       }
       case 'tool':
         return toolItem(node, this._annotations(node), this._review?.changeOf(node.server, node.tool)?.parts);
@@ -104,17 +105,18 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     return node.kind === 'server' || node.kind === 'configError' ? undefined : this._serverNodes.get(node.server);
   }
 
-  /** Fills in a tool's tooltip, or a server's with its tools' token count, when the user hovers it. */
+  /** Fills in a row's tooltip when the user hovers it (built in dist/forms.js: activation needs none). */
   resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
     const connection = node.kind === 'server' ? this._pool.get(node.server) : undefined;
     if (connection && item.tooltip === undefined) {
-      // The first hover loads the tokenizer (~150 ms, once); counts are cached per tool definition.
-      item.tooltip = serverTooltip(connection, this._lastErrors.get(connection.name), loadSearch().toolsTokens(connection.tools));
+      // A server's counts its tools' tokens: the first hover loads the tokenizer (~150 ms, once), counts are cached per tool definition.
+      const tokens = connection.tools.length > 0 ? loadSearch().toolsTokens(connection.tools) : undefined;
+      item.tooltip = loadForms().serverTooltip(connection, this._lastErrors.get(connection.name), tokens);
     }
     if (node.kind === 'tool' && item.tooltip === undefined) {
       const a = this._annotations(node);
       const verdict = callVerdict(node.server, node.definition, a, this._rules);
-      item.tooltip = toolTooltip(node.server, node.definition, a, verdict, this._review?.changeOf(node.server, node.tool)?.parts);
+      item.tooltip = loadForms().toolTooltip(node.server, node.definition, a, verdict, this._review?.changeOf(node.server, node.tool)?.parts);
     }
     return item;
   }

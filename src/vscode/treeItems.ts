@@ -6,7 +6,6 @@ import { sanitizeLine, sanitizeText, shownName, shownTitle } from '../core/rende
 import { annotationsKey, type EffectiveAnnotations } from '../core/tools/annotations';
 import { rowBadgeDescription, toolBadges, toolRisk, untrustedClaim, type ToolRisk } from '../core/tools/toolBadges';
 import { appReferenceOf } from '../core/apps/appReference';
-import { serverTooltip, type LastError } from './tooltips';
 import type { ActionNode, ConfigErrorNode, MessageNode, ServerAction, TaskNode, ToolNode } from './treeNodes';
 import type { TaskEntry } from '../core/calls/taskBoard';
 
@@ -28,8 +27,8 @@ const UNTRUSTED_CLAIM_ICON = icon('unverified', 'charts.yellow');
  * A server row: its state as icon (spinner, green check, red error, history for cached tools,
  * slashed circle, empty circle), tool count and version or state as description.
  */
-export function serverItem(connection: ServerConnection, lastError: LastError | undefined, expanded: boolean): vscode.TreeItem {
-  // With tools, the tooltip says what they cost in tokens: it comes on hover (resolveTreeItem), so the tokenizer loads then, not with the view.
+export function serverItem(connection: ServerConnection, expanded: boolean): vscode.TreeItem {
+  // The tooltip comes on hover (resolveTreeItem): what the tools cost in tokens loads the tokenizer then, not with the view.
   const item = new vscode.TreeItem(shownName(connection.name), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `server:${connection.name}`;
   const state = connection.state;
@@ -67,7 +66,6 @@ export function serverItem(connection: ServerConnection, lastError: LastError | 
   if (!connection.definition.trustAnnotations) item.description = `${item.description} · ${vscode.l10n.t('hints not trusted')}`;
   const spec = connection.definition.spec;
   if (spec.type === 'stdio' && spec.sandbox) item.description = `${item.description} · ${vscode.l10n.t('sandboxed')}`;
-  if (connection.tools.length === 0) item.tooltip = serverTooltip(connection, lastError);
   return item;
 }
 

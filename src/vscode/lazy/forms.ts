@@ -22,6 +22,8 @@ export { askToSignIn } from '../linkPrompt';
 export { pickSchemaTool } from '../schemaPick';
 export { RulesTree } from '../rulesTree';
 export { runRulesCommand } from '../ruleActions';
+// The Tools view's tooltips, built when the user hovers a row.
+export { serverTooltip, toolTooltip } from '../tooltips';
 // The folder of saved results, held to its budget (issue 31): loaded at the first save or prune.
 export { ResultFolder } from '../../core/render/resultFolder';
 // "Open" on a result's saved files (images and other binary content).
