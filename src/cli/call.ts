@@ -35,8 +35,9 @@ interface Denial {
 }
 
 /**
- * Starts the server a command is about and checks it has the tool. A server that does not start
- * is a failure to report (exit 4); a tool it does not have, a mistake on the command line (exit 2).
+ * Starts the server a command is about and checks it has the tool. A server that does not start,
+ * or whose listing failed (a sign-in that ran out, say), is a failure to report with its cause
+ * (exit 4); a tool it does not have, a mistake on the command line (exit 2).
  */
 export async function startForTool(host: CliHost, server: string, tool: string): Promise<ServerConnection | { readonly failed: string }> {
   const connection = host.pool.get(server);
@@ -46,6 +47,8 @@ export async function startForTool(host: CliHost, server: string, tool: string):
     return { failed: `Server "${server}" did not start: ${why}` };
   }
   if (!connection.tools.some((t) => t.name === tool)) {
+    const listingError = connection.facts.listingError;
+    if (listingError !== undefined) return { failed: `Server "${shownName(server)}" has no tools to call: ${sanitizeLine(listingError)}` };
     const names = connection.tools.map((t) => shownName(t.name)).join(', ') || '(none)';
     throw new CliError(`Server "${shownName(server)}" has no tool named "${shownName(tool)}". Its tools: ${names}.`);
   }

@@ -137,6 +137,16 @@ export interface OAuthFixtureStats {
   /** The client_id and scope of each authorization request, in order. */
   clientIds: string[];
   scopes: (string | null)[];
+  /** tools/list and tools/call requests answered (what --migrate-after, --revoke-after and --refuse-after count). */
+  toolRequests: number;
+  /** At the second authorization server (--migrate-after): registrations, authorizations, code grants. */
+  as2Registrations: number;
+  as2Authorizations: number;
+  as2TokenGrants: number;
+  /** Client ids one authorization server was shown that belong to the other (SEP-2352: never). */
+  foreignClients: number;
+  /** The path of each authorization request (/authorize, /as2/authorize), in order. */
+  authorizePaths: string[];
 }
 
 /** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */

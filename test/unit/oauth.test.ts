@@ -48,8 +48,20 @@ describe('OAuth: stored credentials and the provider', () => {
     assert.equal(provider.usesFallbackEndpoints, true);
     assert.match(explainHttpFailure(new OAuthUnsupportedError(), URL_A), /answered 401 Unauthorized: it needs credentials\. Check the "headers"/);
     provider.saveDiscoveryState({ authorizationServerUrl: 'https://a.example/', resourceMetadata: { resource: URL_A, authorization_servers: ['https://a.example/'] } });
-    assert.ok(provider.discoveryState());
     assert.equal(provider.usesFallbackEndpoints, false);
+  });
+
+  it('hands discovery back to the SDK only across one sign-in\'s round trip: every other 401 discovers again (the server may have moved, SEP-2352)', async () => {
+    const provider = new HostOAuthProvider(await ServerCredentials.load(memory(), 's', URL_A), { url: 'http://127.0.0.1:1/callback', port: 1 }, () => undefined);
+    provider.saveDiscoveryState({ authorizationServerUrl: 'https://a.example/', resourceMetadata: { resource: URL_A, authorization_servers: ['https://a.example/'] } });
+    assert.equal(provider.discoveryState(), undefined, 'a 401 outside a sign-in discovers again');
+    provider.redirectToAuthorization(new URL('https://a.example/authorize?state=x'));
+    assert.equal(provider.discoveryState()?.authorizationServerUrl, 'https://a.example/', 'the callback leg checks the server it sent the user to');
+    await provider.saveTokens({ access_token: 't', token_type: 'Bearer' });
+    assert.equal(provider.discoveryState(), undefined, 'signed in: the next 401 discovers again');
+    provider.redirectToAuthorization(new URL('https://a.example/authorize?state=y'));
+    provider.endSignIn();
+    assert.equal(provider.discoveryState(), undefined, 'a sign-in that ended without a code');
   });
 
   it('explains failed sign-ins in one sentence, without trusting server text blindly', () => {

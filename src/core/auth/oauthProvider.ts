@@ -41,8 +41,10 @@ export interface AuthorizationRequest {
  */
 export class HostOAuthProvider implements OAuthClientProvider {
   private _state: string | undefined;
-  /** Discovery results, for this session only: the redirect round trip needs them, a later start discovers again. */
+  /** Discovery results of the last discovery (DPoP reads them); handed back to the SDK only within a sign-in's round trip. */
   private _discovery: OAuthDiscoveryState | undefined;
+  /** Between the authorization request and the code's redemption: the callback leg must see the discovery that sent the user. */
+  private _awaitingCode = false;
   private _fallback = false;
 
   constructor(
@@ -112,12 +114,19 @@ export class HostOAuthProvider implements OAuthClientProvider {
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
+    this._awaitingCode = false;
     await this._credentials.update({ tokens, codeVerifier: undefined });
   }
 
   redirectToAuthorization(url: URL): void {
+    this._awaitingCode = true;
     // Opening the browser waits for the user, so it happens after this connect attempt gave up (OAuthSignIn.recover).
     this._onAuthorizationRequest({ url, state: this._state ?? url.searchParams.get('state') ?? '' });
+  }
+
+  /** The sign-in ended without a code redeemed (cancelled, failed): the next 401 discovers again. */
+  endSignIn(): void {
+    this._awaitingCode = false;
   }
 
   async saveCodeVerifier(codeVerifier: string): Promise<void> {
@@ -130,8 +139,14 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return verifier;
   }
 
+  /**
+   * What the SDK discovered, only while a sign-in waits for its code (the callback leg checks the
+   * authorization server it came back from against it). Otherwise every 401 discovers again: the
+   * server may name another authorization server now, and then the client registers there and
+   * never shows it the old one's credentials (SEP-2352; conformance auth/authorization-server-migration).
+   */
   discoveryState(): OAuthDiscoveryState | undefined {
-    return this._discovery;
+    return this._awaitingCode ? this._discovery : undefined;
   }
 
   /**

@@ -15,8 +15,8 @@ import { isSignInError } from './signInMark';
 
 /** How long the user has to finish signing in, in the browser. */
 export const SIGN_IN_TIMEOUT_MS = 5 * 60_000;
-/** Sign-ins one launch may ask of the user: the first and two step-ups to a wider scope (a server that keeps asking is refused). */
-const MAX_SIGN_INS = 3;
+/** Step-ups to a wider scope one launch may ask of the user after the first sign-in (a server that keeps asking is refused). */
+const MAX_STEP_UPS = 2;
 /** Server-sent error descriptions are shown at most this long. */
 const MAX_DETAIL_CHARS = 200;
 
@@ -40,13 +40,23 @@ export class OAuthSignIn implements Disposable {
   private _machine: OAuthClientProvider | undefined;
   private _port = 0;
   private _request: AuthorizationRequest | undefined;
-  /** Sign-ins in this launch: the first, then step-ups to a wider scope (bounded by MAX_SIGN_INS). */
-  private _signIns = 0;
+  /** The user signed in during this launch: a later sign-in is a step-up or replaces a refused token. */
+  private _signedIn = false;
+  /** Sign-ins for a wider scope since the first (bounded by MAX_STEP_UPS). */
+  private _stepUps = 0;
+  /** The scope the last sign-in was granted. */
+  private _scope: string | undefined;
+  /**
+   * The server took the token of the last sign-in at least once. A token refused before that is not
+   * worth another sign-in: the server refuses whatever it is given, and asking again would loop.
+   */
+  private _accepted = true;
   private readonly _abort = new AbortController();
   private _receiver: LoopbackRedirectReceiver | undefined;
 
   private constructor(
     private readonly _serverName: string,
+    private readonly _url: string,
     private readonly _host: OAuthHost,
     private readonly _credentials: ServerCredentials,
     private readonly _log: ServerLog,
@@ -59,7 +69,7 @@ export class OAuthSignIn implements Disposable {
    */
   static async prepare(serverName: string, url: string, headers: Readonly<Record<string, string>>, oauth: ResolvedOAuth | undefined, host: OAuthHost | undefined, log: ServerLog): Promise<OAuthSignIn | undefined> {
     if (!host || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
-    const signIn = new OAuthSignIn(serverName, host, await ServerCredentials.load(host.secrets, serverName, url), log, oauth);
+    const signIn = new OAuthSignIn(serverName, url, host, await ServerCredentials.load(host.secrets, serverName, url), log, oauth);
     // Without a browser the credentials are configured: the provider is there from the start (it asks for a token on the first 401).
     if (oauth && oauth.grant !== 'authorization_code') signIn._machine = machineProvider(oauth);
     else if (signIn._credentials.record.client || oauth?.clientId) await signIn._arm();
@@ -88,21 +98,69 @@ export class OAuthSignIn implements Disposable {
       return true;
     }
     // No metadata, and the 2025-03-26 default endpoints failed too: the server offers no OAuth we can use.
-    if (this._provider?.usesFallbackEndpoints && this._signIns === 0) throw new OAuthUnsupportedError({ cause: err });
+    if (this._provider?.usesFallbackEndpoints && !this._signedIn) throw new OAuthUnsupportedError({ cause: err });
     if (this._provider || httpStatus(err) !== 401) return false;
     await this._arm();
     return true;
   }
 
   /**
-   * A request failed after the session was up: true when the SDK asked for a sign-in (a 401, or a
-   * 403 insufficient_scope asking for more scope) and the user signed in, so the request can be
-   * sent again. Rejects with a SignInError when signing in failed.
+   * A request failed after the session was up: true when the user signed in again, so the request
+   * can be sent once more. The SDK asks for a sign-in on a 403 insufficient_scope (more scope) and
+   * on a 401 whose token it cannot refresh; a 401 it answered with a refreshed token that the
+   * server refused too (a revoked sign-in, or a server that moved to another authorization server)
+   * gets a sign-in here, after discovering again. False when `err` is not about the sign-in.
+   * Rejects with a SignInError that says what happened when signing in failed or cannot help.
    */
-  async recoverRequest(transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
-    if (!this._request) return false;
+  async recoverRequest(err: unknown, transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
+    if (isSignInError(err)) throw err;
+    const name = this._serverName;
+    if (this._machine) {
+      // The SDK asked for a new token with the configured credentials already: no browser can help.
+      if (refusesToken(err) || err instanceof loadHeavy().OAuthError) throw new SignInError(explainSignInFailure(err, name), { cause: err });
+      return false;
+    }
+    if (!this._request) {
+      if (!refusesToken(err)) return false;
+      const provider = this._provider;
+      // The server took requests without a token until now: the transport has no sign-in to offer until it connects again.
+      if (!provider) throw new SignInError(`"${name}" now asks you to sign in (401 Unauthorized). Restart the server to sign in.`, { cause: err });
+      if (this._signedIn && !this._accepted) throw this._refusedNewToken(err);
+      await provider.invalidateCredentials('tokens'); // refused: only a new sign-in helps
+      const outcome = await loadHeavy()
+        .auth(provider, { serverUrl: this._url })
+        .catch((cause: unknown) => {
+          throw new SignInError(explainSignInFailure(cause, name), { cause });
+        });
+      if (outcome === 'AUTHORIZED') return true;
+    }
     await this._complete(transport, onWaiting);
     return true;
+  }
+
+  /**
+   * The request sent again after a sign-in failed too: a SignInError that says so when the server
+   * refused the new token or asked for yet another sign-in (which is not asked of the user twice for one request).
+   */
+  refusedAgain(err: unknown): unknown {
+    if (this._machine || isSignInError(err) || !refusesToken(err)) return err;
+    const again = this._request;
+    this._request = undefined;
+    this._provider?.endSignIn();
+    return again && widens(again.url.searchParams.get('scope'), this._scope) ? this._stillRefuses() : this._refusedNewToken(err);
+  }
+
+  /** A request of the session succeeded: the token it carried works, and a later refusal may be answered with a new sign-in. */
+  accepted(): void {
+    this._accepted = true;
+  }
+
+  private _stillRefuses(): SignInError {
+    return new SignInError(`"${this._serverName}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
+  }
+
+  private _refusedNewToken(err: unknown): SignInError {
+    return new SignInError(`"${this._serverName}" refused the token you just signed in with (401 Unauthorized). Check that your account may use this server, then restart it to sign in again.`, { cause: err });
   }
 
   /** Picks the redirect port (the registered one when there is one) and builds the provider. */
@@ -130,11 +188,18 @@ export class OAuthSignIn implements Disposable {
     // The page is the server's choice: held to the rules of any link a server asks to open.
     const page = loadLinks().checkUrl(request.url.href);
     if (page.kind === 'refused') throw new SignInError(`Refused to open the sign-in page of "${name}": ${page.why} (${page.shown}). Check the server's URL.`);
-    // Signing in again helps only when the server asks for more scope than the token has (a step-up, 403 insufficient_scope), and only so often.
-    if (this._signIns > 0 && (this._signIns >= MAX_SIGN_INS || !widens(request.url.searchParams.get('scope'), this._credentials.record.tokens?.scope))) {
-      throw new SignInError(`"${name}" still refuses the connection after you signed in. Check that your account may use this server, then restart it.`);
+    const scope = request.url.searchParams.get('scope');
+    if (this._signedIn) {
+      // Again in this launch: a step-up (403 insufficient_scope names more scope than the token has), only so often;
+      // or a token refused mid-session (401), only when the last sign-in's token ever worked.
+      const stepUp = widens(scope, this._scope);
+      if (stepUp ? this._stepUps >= MAX_STEP_UPS : !this._accepted) {
+        this._provider?.endSignIn();
+        throw stepUp ? this._stillRefuses() : this._refusedNewToken(undefined);
+      }
+      if (stepUp) this._stepUps++;
+      this._log.info(stepUp ? `"${name}" asks for more access (scope ${sanitizeLine(scope ?? '')}): asking you to sign in again.` : `"${name}" no longer accepts the sign-in (401 invalid_token): asking you to sign in again.`);
     }
-    this._signIns++;
     const receiver = (this._receiver = new (loadHeavy().LoopbackRedirectReceiver)(name));
     try {
       await this._listen(receiver);
@@ -153,7 +218,11 @@ export class OAuthSignIn implements Disposable {
         throw new SignInError(explainSignInFailure(err, name), { cause: err });
       });
       this._log.info(`Signed in to "${name}".`);
+      this._signedIn = true;
+      this._accepted = false; // until a request with the new token succeeds
+      this._scope = this._credentials.record.tokens?.scope ?? scope ?? undefined;
     } finally {
+      this._provider?.endSignIn();
       receiver.dispose();
       this._receiver = undefined;
     }
@@ -216,6 +285,11 @@ export function explainSignInFailure(err: unknown, serverName: string): string {
 
 function duration(ms: number): string {
   return ms >= 60_000 ? `${Math.round(ms / 60_000)} minute${ms >= 120_000 ? 's' : ''}` : `${Math.round(ms / 1000)} s`;
+}
+
+/** Whether `err` is the server refusing the token (401), as the SDK reports it. */
+function refusesToken(err: unknown): boolean {
+  return httpStatus(err) === 401 || err instanceof loadHeavy().UnauthorizedError;
 }
 
 /** Whether `wanted` names a scope that `held` lacks (a step-up worth signing in again for). */

@@ -264,9 +264,12 @@ export class CallPipeline {
     if (!found) {
       const connection = this._pool.get(request.server);
       const [server, tool] = [shownName(request.server), shownName(request.tool)];
+      const listingError = connection?.facts.listingError;
       const message = connection
         ? ServerState.isRunning(connection.state)
-          ? `Server "${server}" has no tool named "${tool}".`
+          ? listingError !== undefined
+            ? `Server "${server}" has no tools to call: ${sanitizeLine(listingError)}`
+            : `Server "${server}" has no tool named "${tool}".`
           : `Server "${server}" is not running (${connection.state.kind}).`
         : `No server named "${server}" is configured.`;
       return { kind: 'failed', message };

@@ -222,6 +222,7 @@ export class ServerConnection implements Disposable {
         onWaiting: (message) => this._setState({ kind: 'starting', message }),
       });
       if (generation !== this._generation) return void (await client.close());
+      this._signIn?.accepted(); // the handshake went through with the token (if one was needed)
       client.onclose = () => this._onClosed(generation);
       this._facts.noToolsCapability = !client.offersTools;
       if (!client.offersTools) this._log.warn('The server does not declare the "tools" capability; it offers no tools.');
@@ -317,7 +318,7 @@ export class ServerConnection implements Disposable {
     const client = this._client;
     if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
     if (!client.offersResources) throw ServerFailure.noResources(this.name);
-    return client.readResource(uri);
+    return this._withSignIn(() => client.readResource(uri));
   }
 
   /** Sends `tools/call`. Only the CallPipeline calls this. */
@@ -329,14 +330,7 @@ export class ServerConnection implements Disposable {
     const tool = this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
     const began = Date.now();
     try {
-      try {
-        return withSandboxNotes(await client.callTool(tool, args, options, call), transport, began);
-      } catch (err) {
-        // The server wants a sign-in now (a token that expired for good, or more scope for this tool): sign in, then send it once more.
-        const signIn = this._signIn;
-        if (!signIn || !transport || !(await signIn.recoverRequest(transport as HttpTransport, (message) => this._log.info(message)))) throw err;
-        return await client.callTool(tool, args, options, call);
-      }
+      return withSandboxNotes(await this._withSignIn(() => client.callTool(tool, args, options, call)), transport, began);
     } catch (err) {
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
@@ -357,7 +351,7 @@ export class ServerConnection implements Disposable {
     const call = this._prompts.begin(tool, reference.taskId);
     const began = Date.now();
     try {
-      return withSandboxNotes(await client.resumeTask(reference, options, call), transport, began);
+      return withSandboxNotes(await this._withSignIn(() => client.resumeTask(reference, options, call)), transport, began);
     } catch (err) {
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
@@ -369,7 +363,29 @@ export class ServerConnection implements Disposable {
   async taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus> {
     const client = this._client;
     if (!client || !ServerState.isRunning(this._state)) throw ServerFailure.notRunning(this.name, this._state);
-    return client.taskStatus(reference, timeoutMs);
+    return this._withSignIn(() => client.taskStatus(reference, timeoutMs));
+  }
+
+  /**
+   * Sends a request of the running session. When the server refuses its token (401: revoked,
+   * expired for good, or it moved to another authorization server) or asks for more scope (403
+   * insufficient_scope), the user is asked to sign in again, through the same prompt as the first
+   * sign-in (OAuthSignIn), and the request is sent once more; a failure says why in a SignInError.
+   */
+  private async _withSignIn<T>(send: () => Promise<T>): Promise<T> {
+    const signIn = this._signIn;
+    const transport = this._transport;
+    let result: T;
+    try {
+      result = await send();
+    } catch (err) {
+      if (!signIn || !transport || !(await signIn.recoverRequest(err, transport as HttpTransport, (message) => this._log.info(message)))) throw err;
+      result = await send().catch((again: unknown) => {
+        throw signIn.refusedAgain(again);
+      });
+    }
+    signIn?.accepted();
+    return result;
   }
 
   dispose(): void {
@@ -382,7 +398,9 @@ export class ServerConnection implements Disposable {
   private async _listTools(generation: number): Promise<void> {
     const client = this._client;
     if (!client) return;
-    await this._catalog.list(client, () => generation === this._generation);
+    // A listing the server refuses mid-session (its token) signs in again, as a call does.
+    const lister = { offersTools: client.offersTools, listTools: () => this._withSignIn(() => client.listTools()) };
+    await this._catalog.list(lister, () => generation === this._generation);
     // A 2026-07-28 listing that goes stale is fetched again (unless changes come pushed: listenForChanges).
     const ttlMs = client.listingTtlMs;
     if (ttlMs !== undefined && generation === this._generation && this._client === client) this._catalog.relistAfter(ttlMs, () => this._listTools(generation));

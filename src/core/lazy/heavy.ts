@@ -7,7 +7,7 @@
 // be in no other bundle: a second copy of a class breaks `instanceof`, a second copy of a module
 // splits its state. Hence our modules here import nothing of ours (lint), and esbuild.mjs fails
 // the build when a file is in both dist/core.js and dist/extension.js.
-export { Client, ClientCredentialsProvider, ProtocolError, CrossAppAccessProvider, IssuerMismatchError, OAuthError, PrivateKeyJwtProvider, requestJwtAuthorizationGrant, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+export { auth, Client, ClientCredentialsProvider, ProtocolError, CrossAppAccessProvider, IssuerMismatchError, OAuthError, PrivateKeyJwtProvider, requestJwtAuthorizationGrant, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
 export { default as Ajv } from 'ajv';
 export { default as Ajv2019 } from 'ajv/dist/2019';
 export { default as Ajv2020 } from 'ajv/dist/2020';
