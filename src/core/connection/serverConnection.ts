@@ -17,7 +17,7 @@ import type { SkillsAccess } from './skills';
 import { SdkClient, type CallOptions, type ResourceContents, type TaskReference, type TaskStatus } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
-import { ToolCatalog, type ToolCache } from './toolCatalog';
+import { ToolCatalog, type ToolCache, type ToolLister } from './toolCatalog';
 import type { ListingLimits } from './toolListing';
 import { openSession } from './transportChoice';
 import type { HttpTransport } from '../transport/httpTransports';
@@ -84,6 +84,7 @@ export class ServerConnection implements Disposable {
 
   private _state: ServerState;
   private _client: SdkClient | undefined;
+  private readonly _listers = new WeakMap<SdkClient, ToolLister>();
   private _transport: Transport | undefined;
   private _generation = 0;
   private _launchLine: string | undefined;
@@ -398,8 +399,10 @@ export class ServerConnection implements Disposable {
   private async _listTools(generation: number): Promise<void> {
     const client = this._client;
     if (!client) return;
-    // A listing the server refuses mid-session (its token) signs in again, as a call does.
-    const lister = { offersTools: client.offersTools, listTools: () => this._withSignIn(() => client.listTools()) };
+    // A listing the server refuses mid-session (its token) signs in again, as a call does. One lister
+    // per session: the catalog tells a session's listing again by it (logged only when it changed).
+    let lister = this._listers.get(client);
+    if (!lister) this._listers.set(client, (lister = { offersTools: client.offersTools, listTools: () => this._withSignIn(() => client.listTools()) }));
     await this._catalog.list(lister, () => generation === this._generation);
     // A 2026-07-28 listing that goes stale is fetched again (unless changes come pushed: listenForChanges).
     const ttlMs = client.listingTtlMs;
