@@ -7,6 +7,7 @@ import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
 import type { SkillsAccess } from './skills';
 import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import type { OpenedTaskSession } from './taskSession';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskForCalls, type AskUser } from './elicitationRequests';
 import { MAX_PROMPTS_PER_CALL, type CallInFlight, type PromptGate, type PromptSource } from './promptGate';
@@ -115,7 +116,7 @@ export class SdkClient {
   private readonly _limits: ListingLimits;
   private _overHttp = false;
   private readonly _endpointId: string;
-  private _tasks: Promise<TaskEnabledSession<CallInFlight | undefined>> | undefined;
+  private _tasks: Promise<OpenedTaskSession<CallInFlight | undefined>> | undefined;
   private _onclose: (() => void) | undefined;
   private readonly _closeListeners = new Set<() => void>();
   /** Ends the `subscriptions/listen` request (2026-07-28) when the session closes. */
@@ -405,14 +406,16 @@ export class SdkClient {
    * Follows an execution to its end, reporting each new status. A cancelled signal cancels the
    * task on the server (or, where the server cannot cancel, stops following it).
    */
-  private async _settle(execution: ToolExecution<unknown, CallInFlight | undefined>, options: Pick<CallOptions, 'signal' | 'onTaskStatus'>): Promise<RawToolResult> {
+  private async _settle(execution: ToolExecution<unknown, CallInFlight | undefined>, options: Pick<CallOptions, 'signal' | 'onTaskStatus' | 'timeoutMs'>): Promise<RawToolResult> {
     const { followTask, withoutEnvelope } = loadHeavy();
-    const end = await followTask(execution, options.signal, options.onTaskStatus);
+    // A 2025-11-25 task that waits for input has its questions fetched (taskSession.ts, fetchQueued).
+    const requests = (await this._tasks!).queued;
+    const end = await followTask(execution, options.signal, options.onTaskStatus, { requests, timeoutMs: options.timeoutMs });
     if (end.kind === 'completed') return resultOf(withoutEnvelope(rawAnswer(end.result)));
     throw new TaskEnded(end.message);
   }
 
-  private _taskSession(): Promise<TaskEnabledSession<CallInFlight | undefined>> {
+  private async _taskSession(): Promise<TaskEnabledSession<CallInFlight | undefined>> {
     const raw = this._raw;
     const extension = this._tasksExtension && raw && {
       raw,
@@ -429,7 +432,7 @@ export class SdkClient {
       onInputRequest: (request, context) => this._answerInput(request, context.applicationContext, context.taskId) as never,
       maxInputRounds: MAX_INPUT_ROUNDS,
     });
-    return this._tasks;
+    return (await this._tasks).session;
   }
 
   /**
