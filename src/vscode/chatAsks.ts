@@ -53,11 +53,14 @@ export class ChatAsks implements vscode.Disposable {
       const done = (choice: ChatChoice) => {
         this._waiting.delete(id);
         call.signal.removeEventListener('abort', cancelled);
+        request.callsEnded?.removeEventListener('abort', cancelled);
         resolve(choice);
       };
       this._waiting.set(id, done);
       call.signal.addEventListener('abort', cancelled, { once: true });
-      if (call.signal.aborted) done('cancel');
+      // The server's call ended (timed out, cancelled, the server stopped): its buttons no longer answer anything.
+      request.callsEnded?.addEventListener('abort', cancelled, { once: true });
+      if (call.signal.aborted || request.callsEnded?.aborted) done('cancel');
     });
   }
 

@@ -30,6 +30,8 @@ export interface TaskEntry extends SavedTask {
   readonly statusMessage?: string;
   /** A call of this session is following it: cancelling it cancels the task. */
   readonly live: boolean;
+  /** What it asks the user now (a form's or a link's message, one safe line), until answered. */
+  readonly question?: string;
 }
 
 /**
@@ -77,6 +79,28 @@ export class TaskBoard {
     if (!entry) return;
     this._entries.set(key, { ...entry, status, statusMessage: statusMessage === undefined ? undefined : sanitizeLine(statusMessage) });
     this._onDidChange.fire();
+  }
+
+  /**
+   * While `ask` waits for the user, the tasks a prompt belongs to say what they wait for (its
+   * message): the row shows it, and its click says where to answer.
+   */
+  async asking<T>(request: { readonly server: string; readonly tasks?: readonly string[]; readonly message: string }, ask: () => Promise<T>): Promise<T> {
+    const keys = (request.tasks ?? []).map((taskId) => keyOf(request.server, taskId)).filter((key) => this._entries.has(key));
+    const question = sanitizeLine(request.message).slice(0, 300);
+    const set = (value: string | undefined) => {
+      for (const key of keys) {
+        const entry = this._entries.get(key);
+        if (entry) this._entries.set(key, { ...entry, question: value });
+      }
+      if (keys.length > 0) this._onDidChange.fire();
+    };
+    set(question);
+    try {
+      return await ask();
+    } finally {
+      set(undefined);
+    }
   }
 
   /**

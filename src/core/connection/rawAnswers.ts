@@ -35,6 +35,14 @@ export interface RawRequestOptions {
   readonly resetTimeoutOnProgress?: boolean;
   /** The longest the request may take in all, progress or not. */
   readonly maxTotalTimeoutMs?: number;
+  /** While the user answers a prompt of the request's call, its idle timeout stands still (the total limit runs on). */
+  readonly answering?: AnswerWatch;
+}
+
+/** Whether the user is answering a prompt of a call now, and when that changes (promptGate.ts `Answering`). */
+export interface AnswerWatch {
+  readonly now: boolean;
+  onChange(listener: (answering: boolean) => void): () => void;
 }
 
 /** A call's progress, as `notifications/progress` says it. */
@@ -199,6 +207,7 @@ class RawCall {
   private readonly _deadline: number;
   private readonly _onAbort: (() => void) | undefined;
   unhear: (() => void) | undefined;
+  private readonly _unwatch: (() => void) | undefined;
 
   constructor(
     private readonly _id: string,
@@ -211,6 +220,8 @@ class RawCall {
   ) {
     this._deadline = _options.maxTotalTimeoutMs === undefined ? Infinity : performance.now() + _options.maxTotalTimeoutMs;
     this._timer = this._arm();
+    const answering = _options.answering;
+    if (answering) this._unwatch = answering.onChange(() => this.rearm());
     const signal = _options.signal;
     if (signal) {
       this._onAbort = () => this._end() && (this._cancel(String(signal.reason ?? 'cancelled')), _reject(signal.reason));
@@ -238,10 +249,12 @@ class RawCall {
     this._reject(timedOut(this._method, this._forTotal ? { maxTotalTimeout: this._options.maxTotalTimeoutMs } : { timeout: this._options.timeoutMs }));
   }
 
+  /** The idle timeout, or the total limit when that comes first, or while the user answers a prompt of the call (the idle one stands still then). */
   private _arm(): NodeJS.Timeout {
     const left = this._deadline - performance.now();
-    this._forTotal = left <= this._options.timeoutMs;
-    return setTimeout(expireCall, this._forTotal ? Math.max(0, left) : this._options.timeoutMs, this);
+    this._forTotal = left <= this._options.timeoutMs || this._options.answering?.now === true;
+    // No total limit while answering: a timer that never fires before the session ends (Node's longest).
+    return setTimeout(expireCall, this._forTotal ? Math.min(Math.max(0, left), MAX_TIMER_MS) : this._options.timeoutMs, this);
   }
 
   /** True the first time: the request is no longer waited for. */
@@ -249,6 +262,7 @@ class RawCall {
     if (!this._waiting.delete(this._id)) return false;
     clearTimeout(this._timer);
     this.unhear?.();
+    this._unwatch?.();
     if (this._onAbort) this._options.signal?.removeEventListener('abort', this._onAbort);
     return true;
   }
@@ -260,6 +274,8 @@ class RawCall {
 }
 
 const expireCall = (call: RawCall) => call.expire();
+/** The longest a Node timer waits. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** A request that waited too long, as callErrors.ts tells a timeout (`REQUEST_TIMEOUT`; which limit in `data`). */
 function timedOut(method: string, data: { timeout?: number; maxTotalTimeout?: number }): Error {

@@ -10,7 +10,8 @@ import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ex
 import type { OpenedTaskSession } from './taskSession';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskForCalls, type AskUser } from './elicitationRequests';
-import { MAX_PROMPTS_PER_CALL, type CallInFlight, type PromptGate, type PromptSource } from './promptGate';
+import { MAX_PROMPTS_PER_CALL, type Admitted, type CallInFlight, type PromptGate, type PromptSource } from './promptGate';
+import type { ElicitationAnswer } from '../elicitation/formElicitation';
 import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
 
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
@@ -160,7 +161,7 @@ export class SdkClient {
       // The gate first: a request outside the server's calls, or past their share, is declined before it is read (promptGate.ts).
       client.setRequestHandler('elicitation/create', (request) => {
         const admitted = this._prompts.admit({ kind: 'request', params: request.params });
-        return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), log, this._completions) : { action: 'decline' as const };
+        return admitted ? answerElicitation(request.params, (asked) => answering(elicit, asked, admitted), log, this._completions) : { action: 'decline' as const };
       });
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         const id = sanitizeLine(String(n.params.elicitationId)).slice(0, 200);
@@ -284,7 +285,9 @@ export class SdkClient {
     // The 2025 era, no task: sent past the SDK's Client on the same transport (its per-request
     // validation costs 10x our transport, BENCHMARKS.md case 2b), with no async frame of its own.
     const asTask = (taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks ? taskSupport : undefined;
-    if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options), tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal).then(resultOf);
+    // A plain call runs against its total limit: a prompt of it says when the limit is near.
+    if (!asTask && !this._tasksExtension) call.endsAt = Date.now() + options.maxTotalTimeoutMs;
+    if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options, call), tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal).then(resultOf);
     return this._callTool(tool, args, options, taskSupport, asTask, call);
   }
 
@@ -307,11 +310,18 @@ export class SdkClient {
     };
     // A server may refuse the call until the user opens a link (-32042): asked like any link, then sent again.
     const send = () => this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers });
-    return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal)));
+    // The SDK checks the total limit only between the rounds of a 2026-07-28 call (MRTR), and no
+    // timer runs while the user answers: at the limit a prompt still open is closed, and the call ends on time.
+    const limit = setTimeout(() => this._prompts.end(call, 'timed-out'), options.maxTotalTimeoutMs);
+    try {
+      return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal)));
+    } finally {
+      clearTimeout(limit);
+    }
   }
 
   /** A plain `tools/call` past the SDK: progress on a token of ours, the same timeouts, a JSON-RPC error thrown as the SDK throws it. */
-  private _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+  private _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight): Promise<unknown> {
     // No spreads, no async frame of its own: every 2025-era call runs this (BENCHMARKS.md case 2).
     const progress = options.onprogress && this._raw!.watchProgress(options.onprogress);
     const params = progress ? { name: tool.name, arguments: args, _meta: { progressToken: progress.token } } : { name: tool.name, arguments: args };
@@ -320,6 +330,8 @@ export class SdkClient {
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       resetTimeoutOnProgress: true,
       signal: options.signal,
+      // The server may ask the user mid-call (elicitation/create): reading the form is not the server idling.
+      answering: call.answering,
     });
     return progress ? sent.finally(() => progress.stop()) : sent;
   }
@@ -465,7 +477,7 @@ export class SdkClient {
       const named = taskId === undefined ? {} : { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } };
       // The gate first, as for elicitation/create: what it declines is not read.
       const admitted = elicit && this._prompts.admit(call ? { kind: 'call', call } : { kind: 'request', params: named });
-      return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), this._log, this._completions) : { action: 'decline' };
+      return admitted ? answerElicitation(request.params, (asked) => answering(elicit, asked, admitted), this._log, this._completions) : { action: 'decline' };
     }
     if (request.kind === 'roots' && this._roots) return { roots: this._roots() };
     throw new Error(`The server asked for ${request.kind === 'roots' ? 'the roots' : 'sampling'}, which the host does not offer it.`);
@@ -480,7 +492,7 @@ export class SdkClient {
     if (!elicit) return undefined;
     return (asked) => {
       const admitted = this._prompts.admit(source);
-      return admitted ? elicit(asked, admitted) : Promise.resolve({ action: 'decline' });
+      return admitted ? answering(elicit, asked, admitted) : Promise.resolve({ action: 'decline' });
     };
   }
 
@@ -505,6 +517,25 @@ export class SdkClient {
     this._listening.abort();
     this._completions.closeAll();
     await this._client.close().catch(() => undefined);
+  }
+}
+
+/**
+ * Asks the user, holding the calls the prompt belongs to as "answering" meanwhile (their idle
+ * timers stand still: issue 32): until the user answered and, for a link they opened, until the
+ * server says the page is done (or the host stops waiting on it).
+ */
+async function answering(elicit: AskForCalls, asked: Parameters<AskForCalls>[0], admitted: Admitted): Promise<ElicitationAnswer> {
+  const release = admitted.hold();
+  let onPage = false;
+  try {
+    const answer = await elicit(asked, admitted);
+    const page = asked.mode === 'url' && answer.action === 'accept' ? asked.completion : undefined;
+    onPage = page !== undefined;
+    void page?.finally(release);
+    return answer;
+  } finally {
+    if (!onPage) release();
   }
 }
 

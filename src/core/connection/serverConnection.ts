@@ -22,7 +22,7 @@ import type { ListingLimits } from './toolListing';
 import { openSession } from './transportChoice';
 import type { HttpTransport } from '../transport/httpTransports';
 import { floodGuardedLog } from './logFlood';
-import type { Elicitor } from '../elicitation/formElicitation';
+import type { CallEnd, Elicitor } from '../elicitation/formElicitation';
 import { PromptGate } from './promptGate';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
@@ -251,7 +251,7 @@ export class ServerConnection implements Disposable {
       validator: this._deps.validator,
       roots: this._deps.roots,
       // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
-      elicit: this._deps.elicit && ((asked, admitted) => this._deps.elicit!({ ...asked, ...admitted, server: this.name, message: safeText(asked.message, this._secrets) })),
+      elicit: this._deps.elicit && ((asked, { calls, tasks, callsEnded, endsAt }) => this._deps.elicit!({ ...asked, calls, tasks, callsEnded, ...(endsAt !== undefined && { endsAt }), server: this.name, message: safeText(asked.message, this._secrets) })),
       prompts: this._prompts,
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
@@ -325,6 +325,10 @@ export class ServerConnection implements Disposable {
     const transport = this._transport;
     const call = this._prompts.begin(name);
     const tool = this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
+    let how: CallEnd = 'finished';
+    // Cancelled: a prompt of it closes at once (a 2026-07-28 call waits on its prompt before it can end).
+    const cancelled = () => this._prompts.end(call, 'cancelled');
+    options.signal?.addEventListener('abort', cancelled, { once: true });
     try {
       try {
         return await client.callTool(tool, args, options, call);
@@ -335,10 +339,12 @@ export class ServerConnection implements Disposable {
         return await client.callTool(tool, args, options, call);
       }
     } catch (err) {
+      how = callEnd(err, options.signal, this._client !== client);
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
-      this._prompts.end(call);
+      options.signal?.removeEventListener('abort', cancelled);
+      this._prompts.end(call, how);
     }
   }
 
@@ -352,12 +358,14 @@ export class ServerConnection implements Disposable {
     const transport = this._transport;
     // While it is followed, what the task asks (naming it) belongs to it.
     const call = this._prompts.begin(tool, reference.taskId);
+    let how: CallEnd = 'finished';
     try {
       return await client.resumeTask(reference, options, call);
     } catch (err) {
+      how = callEnd(err, options.signal, this._client !== client);
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
-      this._prompts.end(call);
+      this._prompts.end(call, how);
     }
   }
 
@@ -422,6 +430,16 @@ export class ServerConnection implements Disposable {
     this._state = masked;
     this._onDidChangeState.fire(masked);
   }
+}
+
+/** How a call that threw ended, for a prompt of it still open: cancelled, timed out, its server gone, or failed. */
+function callEnd(err: unknown, signal: AbortSignal | undefined, sessionGone: boolean): CallEnd {
+  if (signal?.aborted) return 'cancelled';
+  // The session ended under the call (the SDK says "Connection closed"; our raw requests "The server session ended").
+  if (sessionGone || /connection closed|session ended/i.test(err instanceof Error ? err.message : '')) return 'server-stopped';
+  const code = (err as { code?: unknown } | undefined)?.code;
+  // The SDK's and our raw requests' timeout (rawAnswers.ts), as callErrors.ts reads it.
+  return code === 'REQUEST_TIMEOUT' || code === -32001 ? 'timed-out' : 'failed';
 }
 
 /** For a server that ran in a sandbox, the denial its stderr shows as the likely cause of its failure (sandbox.ts), as a sentence to add. */

@@ -30,14 +30,28 @@ export interface FormField {
 
 export type FormValue = string | number | boolean | string[];
 
-/** What a server asks: who, during which calls, the message it shows, and the fields. */
-export interface FormRequest {
-  readonly mode?: 'form';
+/**
+ * How the calls a prompt belongs to ended (the reason of its `callsEnded`): a prompt still waiting
+ * is dropped, one still open is closed, saying why (issue 32).
+ */
+export type CallEnd = 'finished' | 'cancelled' | 'timed-out' | 'server-stopped' | 'failed';
+
+/** What every prompt of a server during its calls carries besides its content (forms and links alike). */
+export interface PromptContext {
   readonly server: string;
   /** The tools of that server being called when it asked (a server's request does not say which call it belongs to). */
   readonly calls?: readonly string[];
-  /** Aborts when those calls have all ended: a request still waiting to be shown is then dropped (cancel). */
+  /** The tasks those calls follow, if any (their rows say what they wait for). */
+  readonly tasks?: readonly string[];
+  /** Aborts when those calls have all ended, its reason a `CallEnd`: a request still waiting is dropped, one open is closed (cancel). */
   readonly callsEnded?: AbortSignal;
+  /** When the call's total time limit runs out (`Date.now()` ms): the prompt says so when it is near. Time spent answering does not count against the idle timeout. */
+  readonly endsAt?: number;
+}
+
+/** What a server asks: who, during which calls, the message it shows, and the fields. */
+export interface FormRequest extends PromptContext {
+  readonly mode?: 'form';
   readonly message: string;
   readonly fields: readonly FormField[];
 }
