@@ -116,7 +116,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       eraMemory: eraMemoryFor(context.globalState, definition),
       // A server's form or link during a call (elicitation): in the chat for chat calls, else quick inputs; loaded at first use.
       // While it waits, the task rows it belongs to say what they wait for.
-      elicit: (request) => tasks.asking(request, () => (elicitor ??= loadForms().vscodeElicitor(prompts, chatAsks))(request)),
+      elicit: (request) => loadForms().askingFor(tasks, request, () => (elicitor ??= loadForms().vscodeElicitor(prompts, chatAsks))(request)),
       oauth: vscodeOAuthHost(context.secrets),
     };
   });

@@ -38,7 +38,7 @@ export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor
       // Its calls ended while it waited for its turn: nobody waits for the answer any more.
       if (request.callsEnded?.aborted) return { action: 'cancel' as const };
       // They end while it is open: it closes, saying why (issue 32).
-      const { value, closed } = await prompts.closingWhen(request.callsEnded, () => {
+      const { value, closed } = await closingWhen(prompts, request.callsEnded, () => {
         if (request.mode === 'url') return link?.kind === 'offered' ? askLink(prompts, { ...request, link }) : Promise.resolve({ action: 'decline' as const });
         return inChat ? answerFields(prompts, request) : askForm(prompts, request);
       });
@@ -46,6 +46,26 @@ export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor
       return closed ? { action: 'cancel' as const } : value;
     });
   };
+}
+
+/**
+ * Runs `prompt`; when `ended` aborts while it is open, the quick input it shows is hidden, which
+ * gives it up (nobody waits for the answer). `closed`: it was closed so.
+ */
+async function closingWhen<T>(prompts: PromptEvents, ended: AbortSignal | undefined, prompt: () => Promise<T>): Promise<{ readonly value: T; readonly closed: boolean }> {
+  const before = prompts.lastShown;
+  let closed = false;
+  const close = () => {
+    closed = true;
+    // Only a quick input this prompt showed: one shown before it belongs to another prompt.
+    if (prompts.lastShown !== before) prompts.lastShown?.hide();
+  };
+  ended?.addEventListener('abort', close, { once: true });
+  try {
+    return { value: await prompt(), closed };
+  } finally {
+    ended?.removeEventListener('abort', close);
+  }
 }
 
 /** Under this much total time left, a prompt says how long its call still has. */

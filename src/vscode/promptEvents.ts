@@ -17,8 +17,8 @@ export class PromptEvents implements vscode.Disposable {
   readonly onDidOpenPrompt = this._onDidOpenPrompt.event;
 
   private _turn: Promise<unknown> = Promise.resolve();
-  /** The quick inputs shown by the prompt under `closingWhen`, if one runs. */
-  private _shownNow: vscode.QuickInput[] | undefined;
+  /** The quick input shown last (a server's prompt whose call ended hides it: elicitationPrompt.ts). */
+  lastShown: vscode.QuickInput | undefined;
 
   /**
    * Runs `prompt` when the prompts before it are done: approvals and a server's requests during
@@ -33,34 +33,12 @@ export class PromptEvents implements vscode.Disposable {
 
   /** Shows `input`, and tells the listeners once it takes answers. */
   show(input: vscode.QuickInput, armAfterMs = 0): void {
-    this._shownNow?.push(input);
+    this.lastShown = input;
     input.show();
     const title = input.title ?? '';
     this._onDidOpenPrompt.fire(title);
     if (armAfterMs > 0) setTimeout(() => this._onDidShowPrompt.fire(title), armAfterMs);
     else this._onDidShowPrompt.fire(title);
-  }
-
-  /**
-   * Runs `prompt` (in its turn); when `ended` aborts while it is open, the quick input it shows is
-   * hidden, which gives it up (a server's form whose call ended: nobody waits for the answer).
-   * `closed`: it was closed so.
-   */
-  async closingWhen<T>(ended: AbortSignal | undefined, prompt: () => Promise<T>): Promise<{ readonly value: T; readonly closed: boolean }> {
-    const shown: vscode.QuickInput[] = [];
-    let closed = false;
-    const close = () => {
-      closed = true;
-      shown.at(-1)?.hide();
-    };
-    ended?.addEventListener('abort', close, { once: true });
-    this._shownNow = shown;
-    try {
-      return { value: await prompt(), closed };
-    } finally {
-      this._shownNow = undefined;
-      ended?.removeEventListener('abort', close);
-    }
   }
 
   dispose(): void {

@@ -151,7 +151,7 @@ export function taskItem(node: TaskNode, entry: TaskEntry): vscode.TreeItem {
   item.id = node.id;
   const said = entry.statusMessage ? ` · ${entry.statusMessage}` : '';
   // The question it asks now, while the user has it to answer (TaskBoard.asking).
-  const question = entry.question === undefined ? undefined : entry.question || vscode.l10n.t('(no message)');
+  const question = entry.question;
   if (entry.live) {
     item.iconPath = entry.status === 'input_required' || question !== undefined ? icon('bell-dot', 'notificationsInfoIcon.foreground') : icon('sync~spin');
     item.description = question === undefined ? `${taskStatusWord(entry.status)}${said}` : vscode.l10n.t('waiting for your answer: {0}', question);
@@ -165,17 +165,11 @@ export function taskItem(node: TaskNode, entry: TaskEntry): vscode.TreeItem {
   item.tooltip = [
     vscode.l10n.t('Task {0} of {1}', shownName(entry.taskId), shownName(entry.tool)),
     vscode.l10n.t('Started {0}', new Date(entry.startedAt).toLocaleString()),
-    entry.live ? liveTaskLine(entry.status, question) : vscode.l10n.t('Started in an earlier session: Fetch Result shows its result in the output channel, where the server still keeps it.'),
+    ...(question === undefined ? [] : [vscode.l10n.t('Waits for your answer: {0}', question)]),
+    entry.live ? vscode.l10n.t('Running; Cancel Task asks the server to stop it.') : vscode.l10n.t('Started in an earlier session: Fetch Result shows its result in the output channel, where the server still keeps it.'),
   ].join('\n');
   item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };
   return item;
-}
-
-/** What a running task does or waits for, for its tooltip. */
-function liveTaskLine(status: TaskEntry['status'], question: string | undefined): string {
-  if (question !== undefined) return vscode.l10n.t('Waits for your answer: {0}. Answer it in the form at the top of the window, or in the chat that made the call; Cancel Task asks the server to stop it.', question);
-  if (status === 'input_required') return vscode.l10n.t('Waits for input: its question appears where the call was made as soon as the server sends it; Cancel Task asks the server to stop it.');
-  return vscode.l10n.t('Running; Cancel Task asks the server to stop it.');
 }
 
 /** A task's status in words. */

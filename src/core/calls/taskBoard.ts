@@ -81,26 +81,13 @@ export class TaskBoard {
     this._onDidChange.fire();
   }
 
-  /**
-   * While `ask` waits for the user, the tasks a prompt belongs to say what they wait for (its
-   * message): the row shows it, and its click says where to answer.
-   */
-  async asking<T>(request: { readonly server: string; readonly tasks?: readonly string[]; readonly message: string }, ask: () => Promise<T>): Promise<T> {
-    const keys = (request.tasks ?? []).map((taskId) => keyOf(request.server, taskId)).filter((key) => this._entries.has(key));
-    const question = sanitizeLine(request.message).slice(0, 300);
-    const set = (value: string | undefined) => {
-      for (const key of keys) {
-        const entry = this._entries.get(key);
-        if (entry) this._entries.set(key, { ...entry, question: value });
-      }
-      if (keys.length > 0) this._onDidChange.fire();
-    };
-    set(question);
-    try {
-      return await ask();
-    } finally {
-      set(undefined);
+  /** What the tasks a prompt belongs to ask the user now (its message), or undefined once answered (taskActions.ts `askingFor`). */
+  question(server: string, taskIds: readonly string[], question: string | undefined): void {
+    for (const key of taskIds.map((taskId) => keyOf(server, taskId))) {
+      const entry = this._entries.get(key);
+      if (entry) this._entries.set(key, { ...entry, question });
     }
+    this._onDidChange.fire();
   }
 
   /**

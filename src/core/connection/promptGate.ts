@@ -1,6 +1,6 @@
 import { sanitizeLine } from '../render/sanitize';
 import type { CallEnd } from '../elicitation/formElicitation';
-import type { AnswerWatch } from './rawAnswers';
+import { loadHeavy } from '../lazy/load';
 
 /** At most this many prompts (forms and links) one call may raise; the rest are declined (issue 31). */
 export const MAX_PROMPTS_PER_CALL = 10;
@@ -27,44 +27,12 @@ export interface CallInFlight {
   capSaid: boolean;
   /** Aborts when the call ends, its reason a `CallEnd` (a prompt still open is closed, saying why). */
   readonly ending: AbortController;
-  /** The user is answering one of its prompts: its idle timer stands still meanwhile (issue 32). */
-  readonly answering: Answering;
+  /** How many of its prompts the user is answering now: its idle timer stands still meanwhile (issue 32, rawAnswers.ts). */
+  answering: number;
+  /** Hears each change of `answering` (the one request of the call that is timed by it). */
+  onAnswering: (() => void) | undefined;
   /** When its total time runs out (`Date.now()` ms), while a request of it is timed by the total; a prompt says so when near. */
   endsAt: number | undefined;
-}
-
-/**
- * Whether the user is answering a prompt of one call (a form, a link and its page), and when that
- * changes. Time spent reading a form is not the server being idle: a request of the call stops
- * its idle timer while this holds (rawAnswers.ts); its total limit still runs.
- */
-export class Answering implements AnswerWatch {
-  private _open = 0;
-  private readonly _listeners = new Set<(answering: boolean) => void>();
-
-  get now(): boolean {
-    return this._open > 0;
-  }
-
-  /** A prompt of the call waits for the user; the returned function says it no longer does (once). */
-  hold(): () => void {
-    if (this._open++ === 0) this._fire(true);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      if (--this._open === 0) this._fire(false);
-    };
-  }
-
-  onChange(listener: (answering: boolean) => void): () => void {
-    this._listeners.add(listener);
-    return () => void this._listeners.delete(listener);
-  }
-
-  private _fire(answering: boolean): void {
-    for (const listener of [...this._listeners]) listener(answering);
-  }
 }
 
 /** Where a prompt comes from: a request of the server (whose `_meta` may name a task), or one call's own (-32042, input_required). */
@@ -109,7 +77,7 @@ export class PromptGate {
 
   /** A call of the server starts (taskId: a task it follows from the start, as Fetch Result does); end it with `end`. */
   begin(tool: string, taskId?: string): CallInFlight {
-    const call: CallInFlight = { tool, taskId, becomingTask: false, prompts: 0, capSaid: false, ending: new AbortController(), answering: new Answering(), endsAt: undefined };
+    const call: CallInFlight = { tool, taskId, becomingTask: false, prompts: 0, capSaid: false, ending: new AbortController(), answering: 0, onAnswering: undefined, endsAt: undefined };
     this._calls.add(call);
     return call;
   }
@@ -145,16 +113,11 @@ export class PromptGate {
     this._minuteSaid = false;
     this._shown.push(now);
     for (const call of calls) call.prompts++;
-    const ends = calls.map((c) => c.endsAt).filter((t) => t !== undefined);
     return {
       calls: [...new Set(calls.map((c) => c.tool))],
       tasks: [...new Set(calls.map((c) => c.taskId).filter((t) => t !== undefined))],
       callsEnded: allEnded(calls.map((c) => c.ending.signal)),
-      ...(ends.length > 0 && { endsAt: Math.min(...ends) }),
-      hold: () => {
-        const releases = calls.map((c) => c.answering.hold());
-        return () => releases.forEach((release) => release());
-      },
+      ...loadHeavy().answerHold(calls),
     };
   }
 

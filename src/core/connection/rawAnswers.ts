@@ -39,10 +39,26 @@ export interface RawRequestOptions {
   readonly answering?: AnswerWatch;
 }
 
-/** Whether the user is answering a prompt of a call now, and when that changes (promptGate.ts `Answering`). */
+/** How many prompts of a call the user is answering now, and who hears when that changes (promptGate.ts `CallInFlight`). */
 export interface AnswerWatch {
-  readonly now: boolean;
-  onChange(listener: (answering: boolean) => void): () => void;
+  answering: number;
+  onAnswering: (() => void) | undefined;
+}
+
+/**
+ * For a prompt of `calls`: `hold` counts them as answering until the returned function is called
+ * (their idle timers stand still: issue 32), and `endsAt` is when the first of them runs out of
+ * total time, if one is timed by it.
+ */
+export function answerHold(calls: readonly (AnswerWatch & { readonly endsAt: number | undefined })[]): { readonly endsAt?: number; readonly hold: () => () => void } {
+  const ends = calls.map((c) => c.endsAt).filter((t) => t !== undefined);
+  const count = (by: number) => calls.forEach((c) => ((c.answering += by), c.onAnswering?.()));
+  const hold = () => {
+    count(1);
+    let held = true;
+    return () => void (held && ((held = false), count(-1)));
+  };
+  return ends.length > 0 ? { endsAt: Math.min(...ends), hold } : { hold };
 }
 
 /** A call's progress, as `notifications/progress` says it. */
@@ -221,7 +237,10 @@ class RawCall {
     this._deadline = _options.maxTotalTimeoutMs === undefined ? Infinity : performance.now() + _options.maxTotalTimeoutMs;
     this._timer = this._arm();
     const answering = _options.answering;
-    if (answering) this._unwatch = answering.onChange(() => this.rearm());
+    if (answering) {
+      answering.onAnswering = () => this.rearm();
+      this._unwatch = () => void (answering.onAnswering = undefined);
+    }
     const signal = _options.signal;
     if (signal) {
       this._onAbort = () => this._end() && (this._cancel(String(signal.reason ?? 'cancelled')), _reject(signal.reason));
@@ -252,7 +271,7 @@ class RawCall {
   /** The idle timeout, or the total limit when that comes first, or while the user answers a prompt of the call (the idle one stands still then). */
   private _arm(): NodeJS.Timeout {
     const left = this._deadline - performance.now();
-    this._forTotal = left <= this._options.timeoutMs || this._options.answering?.now === true;
+    this._forTotal = left <= this._options.timeoutMs || (this._options.answering?.answering ?? 0) > 0;
     // No total limit while answering: a timer that never fires before the session ends (Node's longest).
     return setTimeout(expireCall, this._forTotal ? Math.min(Math.max(0, left), MAX_TIMER_MS) : this._options.timeoutMs, this);
   }

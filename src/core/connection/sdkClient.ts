@@ -10,8 +10,7 @@ import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ex
 import type { OpenedTaskSession } from './taskSession';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskForCalls, type AskUser } from './elicitationRequests';
-import { MAX_PROMPTS_PER_CALL, type Admitted, type CallInFlight, type PromptGate, type PromptSource } from './promptGate';
-import type { ElicitationAnswer } from '../elicitation/formElicitation';
+import { MAX_PROMPTS_PER_CALL, type CallInFlight, type PromptGate, type PromptSource } from './promptGate';
 import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
 
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
@@ -161,7 +160,7 @@ export class SdkClient {
       // The gate first: a request outside the server's calls, or past their share, is declined before it is read (promptGate.ts).
       client.setRequestHandler('elicitation/create', (request) => {
         const admitted = this._prompts.admit({ kind: 'request', params: request.params });
-        return admitted ? answerElicitation(request.params, (asked) => answering(elicit, asked, admitted), log, this._completions) : { action: 'decline' as const };
+        return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), log, this._completions) : { action: 'decline' as const };
       });
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         const id = sanitizeLine(String(n.params.elicitationId)).slice(0, 200);
@@ -331,7 +330,7 @@ export class SdkClient {
       resetTimeoutOnProgress: true,
       signal: options.signal,
       // The server may ask the user mid-call (elicitation/create): reading the form is not the server idling.
-      answering: call.answering,
+      answering: call,
     });
     return progress ? sent.finally(() => progress.stop()) : sent;
   }
@@ -477,7 +476,7 @@ export class SdkClient {
       const named = taskId === undefined ? {} : { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } };
       // The gate first, as for elicitation/create: what it declines is not read.
       const admitted = elicit && this._prompts.admit(call ? { kind: 'call', call } : { kind: 'request', params: named });
-      return admitted ? answerElicitation(request.params, (asked) => answering(elicit, asked, admitted), this._log, this._completions) : { action: 'decline' };
+      return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), this._log, this._completions) : { action: 'decline' };
     }
     if (request.kind === 'roots' && this._roots) return { roots: this._roots() };
     throw new Error(`The server asked for ${request.kind === 'roots' ? 'the roots' : 'sampling'}, which the host does not offer it.`);
@@ -492,7 +491,7 @@ export class SdkClient {
     if (!elicit) return undefined;
     return (asked) => {
       const admitted = this._prompts.admit(source);
-      return admitted ? answering(elicit, asked, admitted) : Promise.resolve({ action: 'decline' });
+      return admitted ? elicit(asked, admitted) : Promise.resolve({ action: 'decline' });
     };
   }
 
@@ -517,25 +516,6 @@ export class SdkClient {
     this._listening.abort();
     this._completions.closeAll();
     await this._client.close().catch(() => undefined);
-  }
-}
-
-/**
- * Asks the user, holding the calls the prompt belongs to as "answering" meanwhile (their idle
- * timers stand still: issue 32): until the user answered and, for a link they opened, until the
- * server says the page is done (or the host stops waiting on it).
- */
-async function answering(elicit: AskForCalls, asked: Parameters<AskForCalls>[0], admitted: Admitted): Promise<ElicitationAnswer> {
-  const release = admitted.hold();
-  let onPage = false;
-  try {
-    const answer = await elicit(asked, admitted);
-    const page = asked.mode === 'url' && answer.action === 'accept' ? asked.completion : undefined;
-    onPage = page !== undefined;
-    void page?.finally(release);
-    return answer;
-  } finally {
-    if (!onPage) release();
   }
 }
 

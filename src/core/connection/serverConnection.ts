@@ -251,7 +251,8 @@ export class ServerConnection implements Disposable {
       validator: this._deps.validator,
       roots: this._deps.roots,
       // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
-      elicit: this._deps.elicit && ((asked, { calls, tasks, callsEnded, endsAt }) => this._deps.elicit!({ ...asked, calls, tasks, callsEnded, ...(endsAt !== undefined && { endsAt }), server: this.name, message: safeText(asked.message, this._secrets) })),
+      // While the user answers, the calls are held as answering: their idle timers stand still (issue 32).
+      elicit: this._deps.elicit && ((asked, { calls, tasks, callsEnded, endsAt, hold }) => loadHeavy().whileAnswering(hold, () => this._deps.elicit!({ ...asked, calls, tasks, callsEnded, endsAt, server: this.name, message: safeText(asked.message, this._secrets) }), asked.mode === 'url' ? asked.completion : undefined)),
       prompts: this._prompts,
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
@@ -339,7 +340,7 @@ export class ServerConnection implements Disposable {
         return await client.callTool(tool, args, options, call);
       }
     } catch (err) {
-      how = callEnd(err, options.signal, this._client !== client);
+      how = loadHeavy().callEndOf(err, options.signal, this._client !== client);
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
@@ -362,7 +363,7 @@ export class ServerConnection implements Disposable {
     try {
       return await client.resumeTask(reference, options, call);
     } catch (err) {
-      how = callEnd(err, options.signal, this._client !== client);
+      how = loadHeavy().callEndOf(err, options.signal, this._client !== client);
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
       this._prompts.end(call, how);
@@ -430,16 +431,6 @@ export class ServerConnection implements Disposable {
     this._state = masked;
     this._onDidChangeState.fire(masked);
   }
-}
-
-/** How a call that threw ended, for a prompt of it still open: cancelled, timed out, its server gone, or failed. */
-function callEnd(err: unknown, signal: AbortSignal | undefined, sessionGone: boolean): CallEnd {
-  if (signal?.aborted) return 'cancelled';
-  // The session ended under the call (the SDK says "Connection closed"; our raw requests "The server session ended").
-  if (sessionGone || /connection closed|session ended/i.test(err instanceof Error ? err.message : '')) return 'server-stopped';
-  const code = (err as { code?: unknown } | undefined)?.code;
-  // The SDK's and our raw requests' timeout (rawAnswers.ts), as callErrors.ts reads it.
-  return code === 'REQUEST_TIMEOUT' || code === -32001 ? 'timed-out' : 'failed';
 }
 
 /** For a server that ran in a sandbox, the denial its stderr shows as the likely cause of its failure (sandbox.ts), as a sentence to add. */

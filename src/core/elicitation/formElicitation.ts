@@ -36,6 +36,34 @@ export type FormValue = string | number | boolean | string[];
  */
 export type CallEnd = 'finished' | 'cancelled' | 'timed-out' | 'server-stopped' | 'failed';
 
+/**
+ * Asks the user (`ask`), holding the calls the prompt belongs to as answering meanwhile (`hold`:
+ * their idle timers stand still, issue 32): until the user answered and, for a link they opened,
+ * until the server says its page is done (`page`) or the host stops waiting on it.
+ */
+export async function whileAnswering(hold: () => () => void, ask: () => Promise<ElicitationAnswer>, page: Promise<boolean> | undefined): Promise<ElicitationAnswer> {
+  const release = hold();
+  let onPage = false;
+  try {
+    const answer = await ask();
+    onPage = page !== undefined && answer.action === 'accept';
+    if (onPage) void page!.finally(release);
+    return answer;
+  } finally {
+    if (!onPage) release();
+  }
+}
+
+/** How a call that threw ended, for a prompt of it still open: cancelled, timed out, its server gone, or failed. */
+export function callEndOf(err: unknown, signal: AbortSignal | undefined, sessionGone: boolean): CallEnd {
+  if (signal?.aborted) return 'cancelled';
+  // The session ended under the call (the SDK says "Connection closed"; our raw requests "The server session ended").
+  if (sessionGone || /connection closed|session ended/i.test(err instanceof Error ? err.message : '')) return 'server-stopped';
+  const code = (err as { code?: unknown } | undefined)?.code;
+  // The SDK's and our raw requests' timeout (rawAnswers.ts), as callErrors.ts reads it.
+  return code === 'REQUEST_TIMEOUT' || code === -32001 ? 'timed-out' : 'failed';
+}
+
 /** What every prompt of a server during its calls carries besides its content (forms and links alike). */
 export interface PromptContext {
   readonly server: string;
