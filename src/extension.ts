@@ -115,7 +115,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       toolCache: toolCacheFor(context.globalState, definition),
       eraMemory: eraMemoryFor(context.globalState, definition),
       // A server's form or link during a call (elicitation): in the chat for chat calls, else quick inputs; loaded at first use.
-      elicit: (request) => (elicitor ??= loadForms().vscodeElicitor(prompts, chatAsks))(request),
+      // While it waits, the task rows it belongs to say what they wait for.
+      elicit: (request) => loadForms().askingFor(tasks, request, () => (elicitor ??= loadForms().vscodeElicitor(prompts, chatAsks))(request)),
       oauth: vscodeOAuthHost(context.secrets),
     };
   });
@@ -260,6 +261,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut(arg),
 
     'mcpToolHost.cancelTask': (t?: TaskTarget) => h.tasks.cancel(t),
+    'mcpToolHost.showTask': (t?: TaskTarget) => h.tasks.show(t),
     'mcpToolHost.fetchTaskResult': (t?: TaskTarget) => h.tasks.fetchResult(t),
     'mcpToolHost.forgetTask': (t?: TaskTarget) => h.tasks.forget(t),
 

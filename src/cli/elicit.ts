@@ -4,7 +4,7 @@ import type { UrlRequest } from '../core/elicitation/urlElicitation';
 import { loadHeavy } from '../core/lazy/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
-import { answerUrl, browserOpener, duringWhich, type UrlOpener } from './elicitUrl';
+import { answerUrl, browserOpener, closedBecause, duringWhich, type UrlOpener } from './elicitUrl';
 
 /** Tries per field before the form is cancelled. */
 const TRIES = 3;
@@ -19,7 +19,7 @@ export function cliElicitor(mode: ElicitationMode, opener: UrlOpener = browserOp
   // One question at a time on the terminal: requests that come together would share its input.
   let turn: Promise<unknown> = Promise.resolve();
   return (request) => {
-    const mine = turn.then(() => (request.callsEnded?.aborted ? CALL_ENDED : answer(request, mode, opener)));
+    const mine = turn.then(() => (request.callsEnded?.aborted ? CALL_ENDED : answer(withTimeLeft(request), mode, opener)));
     turn = mine.catch(() => undefined);
     return mine;
   };
@@ -27,6 +27,16 @@ export function cliElicitor(mode: ElicitationMode, opener: UrlOpener = browserOp
 
 /** A request whose calls all ended while it waited for its turn: dropped, never asked. */
 const CALL_ENDED: ElicitationAnswer = { action: 'cancel' };
+
+/** Under this much total time left, a prompt says how long its call still has (time spent answering stops only its idle timeout). */
+const NEAR_END_MS = 60_000;
+
+/** The request, its message led by the time its call has left when that is under a minute. */
+function withTimeLeft<R extends FormRequest | UrlRequest>(request: R): R {
+  const left = request.endsAt === undefined ? Infinity : request.endsAt - Date.now();
+  return left >= NEAR_END_MS ? request : { ...request, message: `[the call ends in ${Math.max(0, Math.round(left / 1000))} s, answered or not] ${request.message}` };
+}
+
 
 /** One request, in its turn: a link, or a form asked, answered with its defaults, or declined. */
 async function answer(request: FormRequest | UrlRequest, mode: ElicitationMode, opener: UrlOpener): Promise<ElicitationAnswer> {
@@ -47,10 +57,15 @@ async function answer(request: FormRequest | UrlRequest, mode: ElicitationMode, 
   return askForm(request, process.stdin, process.stderr);
 }
 
-/** The form on a terminal: the server's message, then each field with its default; Ctrl+D cancels. */
+/** The form on a terminal: the server's message, then each field with its default; Ctrl+D cancels, and so does the end of its call (saying why). */
 export async function askForm(request: FormRequest, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<ElicitationAnswer> {
   const rl = readline.createInterface({ input, output });
   const say = (line: string) => void output.write(`${line}\n`);
+  const callEnded = () => {
+    say(`\n${closedBecause(request)}`);
+    rl.close();
+  };
+  request.callsEnded?.addEventListener('abort', callEnded, { once: true });
   // The input ending (Ctrl+D) must end a question that waits, not leave it waiting.
   const ended = new Promise<never>((_, reject) => rl.once('close', () => reject(new Error('the input ended'))));
   ended.catch(() => undefined);
@@ -68,8 +83,9 @@ export async function askForm(request: FormRequest, input: NodeJS.ReadableStream
     }
     return { action: 'accept', content };
   } catch {
-    return { action: 'cancel' }; // the input ended (Ctrl+D)
+    return { action: 'cancel' }; // the input ended (Ctrl+D), or the call did
   } finally {
+    request.callsEnded?.removeEventListener('abort', callEnded);
     rl.close();
   }
 }

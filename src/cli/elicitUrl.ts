@@ -1,5 +1,5 @@
 import * as readline from 'node:readline/promises';
-import type { ElicitationAnswer, FormRequest } from '../core/elicitation/formElicitation';
+import type { CallEnd, ElicitationAnswer, FormRequest } from '../core/elicitation/formElicitation';
 import type { OfferedUrl, UrlRequest } from '../core/elicitation/urlElicitation';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
@@ -42,11 +42,23 @@ export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJ
   say(`  URL:    ${link.url}`);
   const rl = readline.createInterface({ input, output });
   const ended = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
+  // The call ends while the question is open: it is closed, saying why (issue 32).
+  let callEnded = false;
+  const close = () => {
+    callEnded = true;
+    rl.close();
+  };
+  request.callsEnded?.addEventListener('abort', close, { once: true });
   let reply: string;
   try {
     reply = (await Promise.race([rl.question(`Open a page on ${link.site} in your browser? [y/N]: `), ended])).trim().toLowerCase();
   } finally {
+    request.callsEnded?.removeEventListener('abort', close);
     rl.close();
+  }
+  if (callEnded) {
+    say(`\n${closedBecause(request)}`);
+    return { action: 'cancel' };
   }
   if (reply !== 'y' && reply !== 'yes') {
     say('Declined: the link was not opened.');
@@ -67,4 +79,12 @@ export const browserOpener = (choice: BrowserChoice): UrlOpener => (url) => open
 export function duringWhich(request: FormRequest | UrlRequest): string {
   const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
   return calls.length === 0 ? 'during a call' : calls.length === 1 ? `during its call ${calls[0]}` : `during one of its calls ${calls.join(', ')}`;
+}
+
+/** Why a prompt on the terminal was given up: how its call ended (issue 32). */
+export function closedBecause(request: FormRequest | UrlRequest): string {
+  const during = duringWhich(request).replace(/^during /, '');
+  const how = request.callsEnded?.reason as CallEnd | undefined;
+  const what = how === 'cancelled' ? 'was cancelled' : how === 'timed-out' ? 'timed out (its total time limit runs while you answer)' : how === 'server-stopped' ? 'ended: the server stopped' : how === 'failed' ? 'failed' : 'ended without waiting for the answer';
+  return `The question was closed: ${during} ${what}.`;
 }

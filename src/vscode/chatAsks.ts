@@ -48,16 +48,18 @@ export class ChatAsks implements vscode.Disposable {
     const answer = request.mode === 'url' ? vscode.l10n.t('Review the link…') : vscode.l10n.t('Answer…');
     call.stream.button({ command: ANSWER_ELICITATION_COMMAND, arguments: [id, 'answer'], title: answer });
     call.stream.button({ command: ANSWER_ELICITATION_COMMAND, arguments: [id, 'decline'], title: vscode.l10n.t('Decline') });
+    // The chat's request, or the server's call, ended (timed out, cancelled, the server stopped): the buttons no longer answer anything.
+    const ended = request.callsEnded ? AbortSignal.any([call.signal, request.callsEnded]) : call.signal;
     return new Promise<ChatChoice>((resolve) => {
       const cancelled = () => done('cancel');
       const done = (choice: ChatChoice) => {
         this._waiting.delete(id);
-        call.signal.removeEventListener('abort', cancelled);
+        ended.removeEventListener('abort', cancelled);
         resolve(choice);
       };
       this._waiting.set(id, done);
-      call.signal.addEventListener('abort', cancelled, { once: true });
-      if (call.signal.aborted) done('cancel');
+      ended.addEventListener('abort', cancelled, { once: true });
+      if (ended.aborted) done('cancel');
     });
   }
 

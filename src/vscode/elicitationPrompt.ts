@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
+import type { CallEnd, ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
+import type { UrlRequest } from '../core/elicitation/urlElicitation';
 import { loadHeavy } from '../core/lazy/load';
 import { sanitizeLine, shownName } from '../core/render/sanitize';
 import type { ChatAsks } from './chatAsks';
@@ -21,7 +22,9 @@ type Step = { readonly value: FormValue | undefined } | 'cancel';
  * without hidden characters; nothing is answered for the user.
  */
 export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor {
-  return async (request) => {
+  return async (asked) => {
+    // Time spent answering does not count against the call's idle timeout; its total limit does: said when near.
+    const request = withTimeLeft(asked);
     const link = request.mode === 'url' ? request.link : undefined;
     if (request.mode === 'url' && link?.kind === 'refused') return refuseLink({ ...request, link });
     // A call made from chat asks in the chat: the prompt opens only when the user chooses to answer.
@@ -31,13 +34,67 @@ export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor
       if (choice !== 'answer') return { action: choice };
     }
     // One prompt at a time, approvals included (a quick input that opens hides the one before).
-    return prompts.oneAtATime(() => {
+    return prompts.oneAtATime(async () => {
       // Its calls ended while it waited for its turn: nobody waits for the answer any more.
-      if (request.callsEnded?.aborted) return Promise.resolve({ action: 'cancel' as const });
-      if (request.mode === 'url') return link?.kind === 'offered' ? askLink(prompts, { ...request, link }) : Promise.resolve({ action: 'decline' as const });
-      return inChat ? answerFields(prompts, request) : askForm(prompts, request);
+      if (request.callsEnded?.aborted) return { action: 'cancel' as const };
+      // They end while it is open: it closes, saying why (issue 32).
+      const { value, closed } = await closingWhen(prompts, request.callsEnded, () => {
+        if (request.mode === 'url') return link?.kind === 'offered' ? askLink(prompts, { ...request, link }) : Promise.resolve({ action: 'decline' as const });
+        return inChat ? answerFields(prompts, request) : askForm(prompts, request);
+      });
+      if (closed) void vscode.window.showWarningMessage(closedBecause(request));
+      return closed ? { action: 'cancel' as const } : value;
     });
   };
+}
+
+/**
+ * Runs `prompt`; when `ended` aborts while it is open, the quick input it shows is hidden, which
+ * gives it up (nobody waits for the answer). `closed`: it was closed so.
+ */
+async function closingWhen<T>(prompts: PromptEvents, ended: AbortSignal | undefined, prompt: () => Promise<T>): Promise<{ readonly value: T; readonly closed: boolean }> {
+  const before = prompts.lastShown;
+  let closed = false;
+  const close = () => {
+    closed = true;
+    // Only a quick input this prompt showed: one shown before it belongs to another prompt.
+    if (prompts.lastShown !== before) prompts.lastShown?.hide();
+  };
+  ended?.addEventListener('abort', close, { once: true });
+  try {
+    return { value: await prompt(), closed };
+  } finally {
+    ended?.removeEventListener('abort', close);
+  }
+}
+
+/** Under this much total time left, a prompt says how long its call still has. */
+const NEAR_END_MS = 60_000;
+
+/** The request, its message led by the time its call has left when that is under a minute. */
+function withTimeLeft<R extends FormRequest | UrlRequest>(request: R): R {
+  const left = request.endsAt === undefined ? Infinity : request.endsAt - Date.now();
+  if (left >= NEAR_END_MS) return request;
+  return { ...request, message: vscode.l10n.t('[the call ends in {0} s, answered or not] {1}', Math.max(0, Math.round(left / 1000)), request.message) };
+}
+
+/** Why a server's prompt closed on its own: how its call ended. */
+function closedBecause(request: FormRequest | UrlRequest): string {
+  const who = shownName(request.server);
+  const call = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`).join(', ') || vscode.l10n.t('its call');
+  const how = request.callsEnded?.reason as CallEnd | undefined;
+  switch (how) {
+    case 'cancelled':
+      return vscode.l10n.t('The prompt of "{0}" was closed: its call {1} was cancelled.', who, call);
+    case 'timed-out':
+      return vscode.l10n.t('The prompt of "{0}" was closed: its call {1} timed out (its total time limit, maxTotalTimeoutSeconds, also runs while you answer).', who, call);
+    case 'server-stopped':
+      return vscode.l10n.t('The prompt of "{0}" was closed: the server stopped during its call {1}.', who, call);
+    case 'failed':
+      return vscode.l10n.t('The prompt of "{0}" was closed: its call {1} failed (see the output).', who, call);
+    default:
+      return vscode.l10n.t('The prompt of "{0}" was closed: its call {1} ended without waiting for your answer.', who, call);
+  }
 }
 
 /** Who asks and why, with Answer / Decline (Escape cancels); then the fields. */

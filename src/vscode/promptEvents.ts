@@ -17,6 +17,8 @@ export class PromptEvents implements vscode.Disposable {
   readonly onDidOpenPrompt = this._onDidOpenPrompt.event;
 
   private _turn: Promise<unknown> = Promise.resolve();
+  /** The quick input shown last (a server's prompt whose call ended hides it: elicitationPrompt.ts). */
+  lastShown: vscode.QuickInput | undefined;
 
   /**
    * Runs `prompt` when the prompts before it are done: approvals and a server's requests during
@@ -31,6 +33,7 @@ export class PromptEvents implements vscode.Disposable {
 
   /** Shows `input`, and tells the listeners once it takes answers. */
   show(input: vscode.QuickInput, armAfterMs = 0): void {
+    this.lastShown = input;
     input.show();
     const title = input.title ?? '';
     this._onDidOpenPrompt.fire(title);

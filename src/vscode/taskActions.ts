@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
 import type { CallOutcome } from '../core/calls/callPipeline';
-import type { TaskEntry } from '../core/calls/taskBoard';
+import type { TaskBoard, TaskEntry } from '../core/calls/taskBoard';
+import type { FormRequest } from '../core/elicitation/formElicitation';
+import type { UrlRequest } from '../core/elicitation/urlElicitation';
 import { sanitizeLine, shownName } from '../core/render/sanitize';
 import type { TaskCommandDeps, TaskTarget } from './taskCommands';
 
@@ -13,6 +15,39 @@ export async function cancelTask(deps: TaskCommandDeps, target?: TaskTarget): Pr
   if (entry && !deps.tasks.cancel(entry.server, entry.taskId)) {
     void vscode.window.showInformationMessage(vscode.l10n.t('Task {0} is not running in this window: nothing to cancel.', sanitizeLine(entry.taskId)));
   }
+}
+
+/** While `ask` waits for the user, the task rows the prompt belongs to say what they wait for (its message, one safe line). */
+export async function askingFor<T>(tasks: TaskBoard, request: FormRequest | UrlRequest, ask: () => Promise<T>): Promise<T> {
+  const ids = request.tasks ?? [];
+  tasks.question(request.server, ids, sanitizeLine(request.message).slice(0, 300) || vscode.l10n.t('(no message)'));
+  try {
+    return await ask();
+  } finally {
+    tasks.question(request.server, ids, undefined);
+  }
+}
+
+/**
+ * What a running task does or waits for (its row's click): the question it asks and where to
+ * answer it, or what the server said of it last; Cancel Task beside.
+ */
+export async function showTask(deps: TaskCommandDeps, target?: TaskTarget): Promise<void> {
+  const entry = target ? deps.tasks.get(target.server, target.taskId) : await pick(deps, vscode.l10n.t('Show which task?'), (e) => e.live);
+  if (!entry) return;
+  if (!entry.live) return void (await fetchTaskResult(deps, target ?? entry));
+  const cancel = vscode.l10n.t('Cancel Task');
+  const choice = await vscode.window.showInformationMessage(taskSentence(entry), cancel);
+  if (choice === cancel) await cancelTask(deps, entry);
+}
+
+/** What a running task does or waits for, in one sentence (the row's tooltip says it too). */
+export function taskSentence(entry: TaskEntry): string {
+  const task = vscode.l10n.t('Task {0} of {1}', sanitizeLine(entry.taskId), shownName(entry.tool));
+  if (entry.question !== undefined) return vscode.l10n.t('{0} waits for your answer: {1}. Answer it in the form at the top of the window, or in the chat that made the call.', task, entry.question);
+  const said = entry.statusMessage ? ` (${entry.statusMessage})` : '';
+  if (entry.status === 'input_required') return vscode.l10n.t('{0} waits for input{1}: its question appears where the call was made as soon as the server sends it.', task, said);
+  return vscode.l10n.t('{0} is running{1}; Cancel Task asks the server to stop it.', task, said);
 }
 
 /** Follows a task of an earlier session until it ends and shows its result in the output channel (and returns how it ended). */

@@ -70,6 +70,11 @@ export class TaskCommands implements Disposable {
     return loadForms().cancelTask(this._deps, target);
   }
 
+  /** Says what a running task does or waits for (its row's click), with Cancel Task. */
+  show(target?: TaskTarget): Promise<void> {
+    return loadForms().showTask(this._deps, target);
+  }
+
   /** Follows a task of an earlier session until it ends and shows its result in the output channel (and returns how it ended). */
   fetchResult(target?: TaskTarget): Promise<CallOutcome | undefined> {
     return loadForms().fetchTaskResult(this._deps, target);

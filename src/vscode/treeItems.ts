@@ -163,9 +163,12 @@ export function taskItem(node: TaskNode, entry: TaskEntry): vscode.TreeItem {
   const item = new vscode.TreeItem(vscode.l10n.t('{0} (task)', shownName(entry.tool)), vscode.TreeItemCollapsibleState.None);
   item.id = node.id;
   const said = entry.statusMessage ? ` · ${entry.statusMessage}` : '';
+  // The question it asks now, while the user has it to answer (TaskBoard.asking).
+  const question = entry.question;
   if (entry.live) {
-    item.iconPath = entry.status === 'input_required' ? icon('bell-dot', 'notificationsInfoIcon.foreground') : icon('sync~spin');
-    item.description = `${taskStatusWord(entry.status)}${said}`;
+    item.iconPath = entry.status === 'input_required' || question !== undefined ? icon('bell-dot', 'notificationsInfoIcon.foreground') : icon('sync~spin');
+    item.description = question === undefined ? `${taskStatusWord(entry.status)}${said}` : vscode.l10n.t('waiting for your answer: {0}', question);
+    item.command = { command: 'mcpToolHost.showTask', title: vscode.l10n.t('Show Task Status'), arguments: [node] };
   } else {
     item.iconPath = icon('history', 'descriptionForeground');
     item.description = entry.status === 'earlier' ? vscode.l10n.t('from an earlier session') : `${taskStatusWord(entry.status)}${said} · ${vscode.l10n.t('from an earlier session')}`;
@@ -175,6 +178,7 @@ export function taskItem(node: TaskNode, entry: TaskEntry): vscode.TreeItem {
   item.tooltip = [
     vscode.l10n.t('Task {0} of {1}', shownName(entry.taskId), shownName(entry.tool)),
     vscode.l10n.t('Started {0}', new Date(entry.startedAt).toLocaleString()),
+    ...(question === undefined ? [] : [vscode.l10n.t('Waits for your answer: {0}', question)]),
     entry.live ? vscode.l10n.t('Running; Cancel Task asks the server to stop it.') : vscode.l10n.t('Started in an earlier session: Fetch Result shows its result in the output channel, where the server still keeps it.'),
   ].join('\n');
   item.accessibilityInformation = { label: `${item.label as string}, ${item.description}` };

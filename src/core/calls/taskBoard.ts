@@ -30,6 +30,8 @@ export interface TaskEntry extends SavedTask {
   readonly statusMessage?: string;
   /** A call of this session is following it: cancelling it cancels the task. */
   readonly live: boolean;
+  /** What it asks the user now (a form's or a link's message, one safe line), until answered. */
+  readonly question?: string;
 }
 
 /**
@@ -76,6 +78,15 @@ export class TaskBoard {
     const entry = this._entries.get(key);
     if (!entry) return;
     this._entries.set(key, { ...entry, status, statusMessage: statusMessage === undefined ? undefined : sanitizeLine(statusMessage) });
+    this._onDidChange.fire();
+  }
+
+  /** What the tasks a prompt belongs to ask the user now (its message), or undefined once answered (taskActions.ts `askingFor`). */
+  question(server: string, taskIds: readonly string[], question: string | undefined): void {
+    for (const key of taskIds.map((taskId) => keyOf(server, taskId))) {
+      const entry = this._entries.get(key);
+      if (entry) this._entries.set(key, { ...entry, question });
+    }
     this._onDidChange.fire();
   }
 

@@ -1,4 +1,4 @@
-import type { ElicitationAnswer, FormRequest } from '../elicitation/formElicitation';
+import type { ElicitationAnswer, FormRequest, PromptContext } from '../elicitation/formElicitation';
 import type { ElicitationCompletions, UrlRequest } from '../elicitation/urlElicitation';
 import { loadHeavy, loadLinks } from '../lazy/load';
 import type { Admitted } from './promptGate';
@@ -6,7 +6,7 @@ import { sanitizeLine, shownName } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
 
 /** A request as read from the server, before the gate names its calls and the connection its server. */
-type Asked = Omit<FormRequest, 'server' | 'calls' | 'callsEnded'> | Omit<UrlRequest, 'server' | 'calls' | 'callsEnded'>;
+type Asked = Omit<FormRequest, keyof PromptContext> | Omit<UrlRequest, keyof PromptContext>;
 /** Asks the user a request the gate let through (promptGate.ts). */
 export type AskUser = (asked: Asked) => Promise<ElicitationAnswer>;
 /** Asks the user on behalf of the calls a prompt was let through for (the connection names the server). */

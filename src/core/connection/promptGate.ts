@@ -1,4 +1,6 @@
 import { sanitizeLine } from '../render/sanitize';
+import type { CallEnd } from '../elicitation/formElicitation';
+import { loadHeavy } from '../lazy/load';
 
 /** At most this many prompts (forms and links) one call may raise; the rest are declined (issue 31). */
 export const MAX_PROMPTS_PER_CALL = 10;
@@ -23,16 +25,30 @@ export interface CallInFlight {
   becomingTask: boolean;
   prompts: number;
   capSaid: boolean;
+  /** Aborts when the call ends, its reason a `CallEnd` (a prompt still open is closed, saying why). */
   readonly ending: AbortController;
+  /** How many of its prompts the user is answering now: its idle timer stands still meanwhile (issue 32, rawAnswers.ts). */
+  answering: number;
+  /** Hears each change of `answering` (the one request of the call that is timed by it). */
+  onAnswering: (() => void) | undefined;
+  /** When its total time runs out (`Date.now()` ms), while a request of it is timed by the total; a prompt says so when near. */
+  endsAt: number | undefined;
 }
 
 /** Where a prompt comes from: a request of the server (whose `_meta` may name a task), or one call's own (-32042, input_required). */
 export type PromptSource = { readonly kind: 'request'; readonly params: unknown } | { readonly kind: 'call'; readonly call: CallInFlight };
 
-/** A prompt the gate lets through: the calls it may belong to (their tools), and a signal that aborts once they all ended. */
+/** A prompt the gate lets through: the calls it may belong to (their tools, their tasks), and a signal that aborts once they all ended. */
 export interface Admitted {
   readonly calls: readonly string[];
+  /** The tasks those calls follow (their rows say what they wait for). */
+  readonly tasks: readonly string[];
+  /** Aborts once those calls all ended, its reason the last one's `CallEnd`. */
   readonly callsEnded: AbortSignal;
+  /** The earliest time one of those calls runs out of total time (`Date.now()` ms), if one is timed by it. */
+  readonly endsAt?: number;
+  /** Marks those calls as waiting on the user until the returned function is called (their idle timers stand still). */
+  readonly hold: () => () => void;
 }
 
 /**
@@ -61,14 +77,15 @@ export class PromptGate {
 
   /** A call of the server starts (taskId: a task it follows from the start, as Fetch Result does); end it with `end`. */
   begin(tool: string, taskId?: string): CallInFlight {
-    const call: CallInFlight = { tool, taskId, becomingTask: false, prompts: 0, capSaid: false, ending: new AbortController() };
+    const call: CallInFlight = { tool, taskId, becomingTask: false, prompts: 0, capSaid: false, ending: new AbortController(), answering: 0, onAnswering: undefined, endsAt: undefined };
     this._calls.add(call);
     return call;
   }
 
-  end(call: CallInFlight): void {
+  /** The call ended, and how: a prompt of it still open is closed, saying so. */
+  end(call: CallInFlight, how: CallEnd = 'finished'): void {
     this._calls.delete(call);
-    call.ending.abort();
+    call.ending.abort(how);
   }
 
   /** A new session of the server: what it sends outside calls is said again, once. */
@@ -96,7 +113,12 @@ export class PromptGate {
     this._minuteSaid = false;
     this._shown.push(now);
     for (const call of calls) call.prompts++;
-    return { calls: [...new Set(calls.map((c) => c.tool))], callsEnded: allEnded(calls.map((c) => c.ending.signal)) };
+    return {
+      calls: [...new Set(calls.map((c) => c.tool))],
+      tasks: [...new Set(calls.map((c) => c.taskId).filter((t) => t !== undefined))],
+      callsEnded: allEnded(calls.map((c) => c.ending.signal)),
+      ...loadHeavy().answerHold(calls),
+    };
   }
 
   /** The calls a server's request may belong to, or why it belongs to none. */
@@ -137,7 +159,7 @@ function allEnded(signals: readonly AbortSignal[]): AbortSignal {
   if (signals.length === 1) return signals[0];
   const all = new AbortController();
   let running = signals.filter((s) => !s.aborted).length;
-  if (running === 0) all.abort();
-  for (const signal of signals) if (!signal.aborted) signal.addEventListener('abort', () => --running === 0 && all.abort(), { once: true });
+  if (running === 0) all.abort(signals.at(-1)?.reason);
+  for (const signal of signals) if (!signal.aborted) signal.addEventListener('abort', () => --running === 0 && all.abort(signal.reason), { once: true });
   return all.signal;
 }

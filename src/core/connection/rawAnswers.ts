@@ -35,6 +35,30 @@ export interface RawRequestOptions {
   readonly resetTimeoutOnProgress?: boolean;
   /** The longest the request may take in all, progress or not. */
   readonly maxTotalTimeoutMs?: number;
+  /** While the user answers a prompt of the request's call, its idle timeout stands still (the total limit runs on). */
+  readonly answering?: AnswerWatch;
+}
+
+/** How many prompts of a call the user is answering now, and who hears when that changes (promptGate.ts `CallInFlight`). */
+export interface AnswerWatch {
+  answering: number;
+  onAnswering: (() => void) | undefined;
+}
+
+/**
+ * For a prompt of `calls`: `hold` counts them as answering until the returned function is called
+ * (their idle timers stand still: issue 32), and `endsAt` is when the first of them runs out of
+ * total time, if one is timed by it.
+ */
+export function answerHold(calls: readonly (AnswerWatch & { readonly endsAt: number | undefined })[]): { readonly endsAt?: number; readonly hold: () => () => void } {
+  const ends = calls.map((c) => c.endsAt).filter((t) => t !== undefined);
+  const count = (by: number) => calls.forEach((c) => ((c.answering += by), c.onAnswering?.()));
+  const hold = () => {
+    count(1);
+    let held = true;
+    return () => void (held && ((held = false), count(-1)));
+  };
+  return ends.length > 0 ? { endsAt: Math.min(...ends), hold } : { hold };
 }
 
 /** A call's progress, as `notifications/progress` says it. */
@@ -229,6 +253,7 @@ class RawCall {
   private readonly _deadline: number;
   private readonly _onAbort: (() => void) | undefined;
   unhear: (() => void) | undefined;
+  private readonly _unwatch: (() => void) | undefined;
 
   constructor(
     private readonly _id: string,
@@ -241,6 +266,11 @@ class RawCall {
   ) {
     this._deadline = _options.maxTotalTimeoutMs === undefined ? Infinity : performance.now() + _options.maxTotalTimeoutMs;
     this._timer = this._arm();
+    const answering = _options.answering;
+    if (answering) {
+      answering.onAnswering = () => this.rearm();
+      this._unwatch = () => void (answering.onAnswering = undefined);
+    }
     const signal = _options.signal;
     if (signal) {
       this._onAbort = () => this._end() && (this._cancel(String(signal.reason ?? 'cancelled')), _reject(signal.reason));
@@ -268,10 +298,12 @@ class RawCall {
     this._reject(timedOut(this._method, this._forTotal ? { maxTotalTimeout: this._options.maxTotalTimeoutMs } : { timeout: this._options.timeoutMs }));
   }
 
+  /** The idle timeout, or the total limit when that comes first, or while the user answers a prompt of the call (the idle one stands still then). */
   private _arm(): NodeJS.Timeout {
     const left = this._deadline - performance.now();
-    this._forTotal = left <= this._options.timeoutMs;
-    return setTimeout(expireCall, this._forTotal ? Math.max(0, left) : this._options.timeoutMs, this);
+    this._forTotal = left <= this._options.timeoutMs || (this._options.answering?.answering ?? 0) > 0;
+    // No total limit while answering: a timer that never fires before the session ends (Node's longest).
+    return setTimeout(expireCall, this._forTotal ? Math.min(Math.max(0, left), MAX_TIMER_MS) : this._options.timeoutMs, this);
   }
 
   /** True the first time: the request is no longer waited for. */
@@ -279,6 +311,7 @@ class RawCall {
     if (!this._waiting.delete(this._id)) return false;
     clearTimeout(this._timer);
     this.unhear?.();
+    this._unwatch?.();
     if (this._onAbort) this._options.signal?.removeEventListener('abort', this._onAbort);
     return true;
   }
@@ -290,6 +323,8 @@ class RawCall {
 }
 
 const expireCall = (call: RawCall) => call.expire();
+/** The longest a Node timer waits. */
+const MAX_TIMER_MS = 2_147_483_647;
 
 /** A request that waited too long, as callErrors.ts tells a timeout (`REQUEST_TIMEOUT`; which limit in `data`). */
 function timedOut(method: string, data: { timeout?: number; maxTotalTimeout?: number }): Error {

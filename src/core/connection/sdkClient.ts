@@ -7,6 +7,7 @@ import type { SchemaValidator } from '../tools/schemaValidator';
 import { listAllTools, type ListingLimits } from './toolListing';
 import type { SkillsAccess } from './skills';
 import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
+import type { OpenedTaskSession } from './taskSession';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, withLinkConsent, type AskForCalls, type AskUser } from './elicitationRequests';
 import { MAX_PROMPTS_PER_CALL, type CallInFlight, type PromptGate, type PromptSource } from './promptGate';
@@ -115,7 +116,7 @@ export class SdkClient {
   private readonly _limits: ListingLimits;
   private _overHttp = false;
   private readonly _endpointId: string;
-  private _tasks: Promise<TaskEnabledSession<CallInFlight | undefined>> | undefined;
+  private _tasks: Promise<OpenedTaskSession<CallInFlight | undefined>> | undefined;
   private _onclose: (() => void) | undefined;
   private readonly _closeListeners = new Set<() => void>();
   /** Ends the `subscriptions/listen` request (2026-07-28) when the session closes. */
@@ -283,7 +284,9 @@ export class SdkClient {
     // The 2025 era, no task: sent past the SDK's Client on the same transport (its per-request
     // validation costs 10x our transport, BENCHMARKS.md case 2b), with no async frame of its own.
     const asTask = (taskSupport === 'required' || taskSupport === 'optional') && this.offersTasks ? taskSupport : undefined;
-    if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options), tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal).then(resultOf);
+    // A plain call runs against its total limit: a prompt of it says when the limit is near.
+    if (!asTask && !this._tasksExtension) call.endsAt = Date.now() + options.maxTotalTimeoutMs;
+    if (this._raw && !this._modern && !asTask) return withLinkConsent(() => this._rawCall(tool, args, options, call), tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal).then(resultOf);
     return this._callTool(tool, args, options, taskSupport, asTask, call);
   }
 
@@ -306,11 +309,18 @@ export class SdkClient {
     };
     // A server may refuse the call until the user opens a link (-32042): asked like any link, then sent again.
     const send = () => this._client.request({ method: 'tools/call', params }, ANY_ANSWER, { ...sendOptions, headers });
-    return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal)));
+    // The SDK checks the total limit only between the rounds of a 2026-07-28 call (MRTR), and no
+    // timer runs while the user answers: at the limit a prompt still open is closed, and the call ends on time.
+    const limit = setTimeout(() => this._prompts.end(call, 'timed-out'), options.maxTotalTimeoutMs);
+    try {
+      return resultOf(rawAnswer(await withLinkConsent(send, tool.name, this._askFor({ kind: 'call', call }), this._log, this._completions, options.signal)));
+    } finally {
+      clearTimeout(limit);
+    }
   }
 
   /** A plain `tools/call` past the SDK: progress on a token of ours, the same timeouts, a JSON-RPC error thrown as the SDK throws it. */
-  private _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions): Promise<unknown> {
+  private _rawCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight): Promise<unknown> {
     // No spreads, no async frame of its own: every 2025-era call runs this (BENCHMARKS.md case 2).
     const progress = options.onprogress && this._raw!.watchProgress(options.onprogress);
     const params = progress ? { name: tool.name, arguments: args, _meta: { progressToken: progress.token } } : { name: tool.name, arguments: args };
@@ -319,6 +329,8 @@ export class SdkClient {
       maxTotalTimeoutMs: options.maxTotalTimeoutMs,
       resetTimeoutOnProgress: true,
       signal: options.signal,
+      // The server may ask the user mid-call (elicitation/create): reading the form is not the server idling.
+      answering: call,
     });
     return progress ? sent.finally(() => progress.stop()) : sent;
   }
@@ -405,14 +417,16 @@ export class SdkClient {
    * Follows an execution to its end, reporting each new status. A cancelled signal cancels the
    * task on the server (or, where the server cannot cancel, stops following it).
    */
-  private async _settle(execution: ToolExecution<unknown, CallInFlight | undefined>, options: Pick<CallOptions, 'signal' | 'onTaskStatus'>): Promise<RawToolResult> {
+  private async _settle(execution: ToolExecution<unknown, CallInFlight | undefined>, options: Pick<CallOptions, 'signal' | 'onTaskStatus' | 'timeoutMs'>): Promise<RawToolResult> {
     const { followTask, withoutEnvelope } = loadHeavy();
-    const end = await followTask(execution, options.signal, options.onTaskStatus);
+    // A 2025-11-25 task that waits for input has its questions fetched (taskSession.ts, fetchQueued).
+    const requests = (await this._tasks!).queued;
+    const end = await followTask(execution, options.signal, options.onTaskStatus, { requests, timeoutMs: options.timeoutMs });
     if (end.kind === 'completed') return resultOf(withoutEnvelope(rawAnswer(end.result)));
     throw new TaskEnded(end.message);
   }
 
-  private _taskSession(): Promise<TaskEnabledSession<CallInFlight | undefined>> {
+  private async _taskSession(): Promise<TaskEnabledSession<CallInFlight | undefined>> {
     const raw = this._raw;
     const extension = this._tasksExtension && raw && {
       raw,
@@ -429,7 +443,7 @@ export class SdkClient {
       onInputRequest: (request, context) => this._answerInput(request, context.applicationContext, context.taskId) as never,
       maxInputRounds: MAX_INPUT_ROUNDS,
     });
-    return this._tasks;
+    return (await this._tasks).session;
   }
 
   /**

@@ -22,7 +22,7 @@ import type { ListingLimits } from './toolListing';
 import { openSession } from './transportChoice';
 import type { HttpTransport } from '../transport/httpTransports';
 import { floodGuardedLog } from './logFlood';
-import type { Elicitor } from '../elicitation/formElicitation';
+import type { CallEnd, Elicitor } from '../elicitation/formElicitation';
 import { PromptGate } from './promptGate';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
@@ -255,7 +255,8 @@ export class ServerConnection implements Disposable {
       validator: this._deps.validator,
       roots: this._deps.roots,
       // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
-      elicit: this._deps.elicit && ((asked, admitted) => this._deps.elicit!({ ...asked, ...admitted, server: this.name, message: safeText(asked.message, this._secrets) })),
+      // While the user answers, the calls are held as answering: their idle timers stand still (issue 32).
+      elicit: this._deps.elicit && ((asked, { calls, tasks, callsEnded, endsAt, hold }) => loadHeavy().whileAnswering(hold, () => this._deps.elicit!({ ...asked, calls, tasks, callsEnded, endsAt, server: this.name, message: safeText(asked.message, this._secrets) }), asked.mode === 'url' ? asked.completion : undefined)),
       prompts: this._prompts,
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,
@@ -330,13 +331,19 @@ export class ServerConnection implements Disposable {
     const call = this._prompts.begin(name);
     const tool = this._catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
     const began = Date.now();
+    let how: CallEnd = 'finished';
+    // Cancelled: a prompt of it closes at once (a 2026-07-28 call waits on its prompt before it can end).
+    const cancelled = () => this._prompts.end(call, 'cancelled');
+    options.signal?.addEventListener('abort', cancelled, { once: true });
     try {
       return withSandboxNotes(await this._withSignIn(() => client.callTool(tool, args, options, call)), transport, began);
     } catch (err) {
+      how = loadHeavy().callEndOf(err, options.signal, this._client !== client);
       // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
-      this._prompts.end(call);
+      options.signal?.removeEventListener('abort', cancelled);
+      this._prompts.end(call, how);
     }
   }
 
@@ -351,12 +358,14 @@ export class ServerConnection implements Disposable {
     // While it is followed, what the task asks (naming it) belongs to it.
     const call = this._prompts.begin(tool, reference.taskId);
     const began = Date.now();
+    let how: CallEnd = 'finished';
     try {
       return withSandboxNotes(await this._withSignIn(() => client.resumeTask(reference, options, call)), transport, began);
     } catch (err) {
+      how = loadHeavy().callEndOf(err, options.signal, this._client !== client);
       throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
     } finally {
-      this._prompts.end(call);
+      this._prompts.end(call, how);
     }
   }
 

@@ -62,23 +62,47 @@ const TASKS_EXTENSION_ID = 'io.modelcontextprotocol/tasks';
  *
  * A module of the heavy bundle (load.ts): the package is ESM only, hence the dynamic import.
  */
-export async function openTaskSession<C = void>(options: TaskSessionOptions<C>): Promise<TaskEnabledSession<C>> {
+export async function openTaskSession<C = void>(options: TaskSessionOptions<C>): Promise<OpenedTaskSession<C>> {
   const tasks = await import('@modelcontextprotocol/ext-tasks/client');
   const { onInputRequest, maxInputRounds } = options;
-  return tasks.withTasks<C>(new RequestPort(options, tasks.DispatchError), { onError: () => undefined, ...(onInputRequest && { onInputRequest }), ...(maxInputRounds !== undefined && { maxInputRounds }) });
+  const port = new RequestPort(options, tasks.DispatchError);
+  const session = tasks.withTasks<C>(port, { onError: () => undefined, ...(onInputRequest && { onInputRequest }), ...(maxInputRounds !== undefined && { maxInputRounds }) });
+  return { session, queued: port };
+}
+
+/** A task session, and how the requests a 2025-11-25 task queued for the user are fetched. */
+export interface OpenedTaskSession<C> {
+  readonly session: TaskEnabledSession<C>;
+  readonly queued: QueuedRequests;
+}
+
+/**
+ * A 2025-11-25 task that waits for input (`input_required`) has queued its requests (an
+ * elicitation, naming the task in `_meta` related-task); the spec has the requestor call
+ * `tasks/result` then, which delivers them and blocks until the task ends. The Tasks package only
+ * polls, so the question never came (issue 32): `fetchQueued` sends that `tasks/result` beside the
+ * polls; the requests it brings reach the client's own handlers, and its answer, once the task
+ * ended, is the result the package asks for. The 2026-07-28 extension carries the requests in
+ * `tasks/get` itself (inputRequests), and the package answers them: nothing to do there.
+ */
+export interface QueuedRequests {
+  /** Fetches what task `taskId` asks, once at a time, until `signal` aborts (the task is no longer followed). */
+  fetchQueued(taskId: string, signal: AbortSignal, timeoutMs: number): void;
 }
 
 /**
  * The package's port over one SDK client session: the 2025-11-25 generation of tasks through the
  * SDK's requests, or the 2026-07-28 extension (v2), whose `tools/call` and `tasks/*` go raw.
  */
-class RequestPort implements ConnectedMcpSessionPort {
+class RequestPort implements ConnectedMcpSessionPort, QueuedRequests {
   readonly endpointId: string;
   readonly taskCapabilities: SessionTaskCapabilities;
   private _invalidated = false;
   private readonly _onInvalidated = new Set<(reason: unknown) => void>();
   /** When each task was first seen and last polled (for the back-off). */
   private readonly _polls = new Map<string, { first: number; last: number }>();
+  /** A `tasks/result` sent early for a task that waits for input (fetchQueued), until the package asks for the result. */
+  private readonly _early = new Map<string, Promise<JsonRpcResponse>>();
 
   constructor(
     private readonly _options: Omit<TaskSessionOptions, 'onInputRequest' | 'maxInputRounds'>,
@@ -102,11 +126,34 @@ class RequestPort implements ConnectedMcpSessionPort {
     if (!isObject(request) || typeof request.method !== 'string') throw new this._dispatchError('A task request must be an object with a method');
     const params = isObject(request.params) ? request.params : undefined;
     if (request.method === 'tasks/get' && typeof params?.taskId === 'string') await this._backOff(params.taskId, options.signal);
+    if (request.method === 'tasks/result' && typeof params?.taskId === 'string') {
+      // The answer of the early tasks/result, when it brought the result; otherwise asked again.
+      const early = this._early.get(params.taskId);
+      this._early.delete(params.taskId);
+      const answer = early && (await early.catch(() => undefined));
+      if (answer?.kind === 'result') return answer;
+    }
+    return this._send(request.method, params, options);
+  }
+
+  fetchQueued(taskId: string, signal: AbortSignal, timeoutMs: number): void {
+    if (this.taskCapabilities.generation !== 'v1' || this._invalidated || signal.aborted || this._early.has(taskId)) return;
+    // Bounded by the call's idle timeout like every request of a task: one that ends without the
+    // result is forgotten, and the next poll that finds the task waiting sends another (the
+    // server delivers each queued request once; an answer reaches it whichever tasks/result brought it).
+    const early = this._send('tasks/result', { taskId }, { signal, context: { requestTimeoutMs: timeoutMs } });
+    this._early.set(taskId, early);
+    const forget = () => void (this._early.get(taskId) === early && this._early.delete(taskId));
+    signal.addEventListener('abort', forget, { once: true });
+    early.then((answer) => void (answer.kind === 'error' && forget()), forget);
+  }
+
+  private async _send(method: string, params: Record<string, unknown> | undefined, options: DispatchOptions): Promise<JsonRpcResponse> {
     const extension = this._options.extension;
-    if (extension && (request.method === 'tools/call' || request.method.startsWith('tasks/'))) return this._dispatchRaw(extension, request.method, params, options);
+    if (extension && (method === 'tools/call' || method.startsWith('tasks/'))) return this._dispatchRaw(extension, method, params, options);
     try {
       const context = options.context;
-      const result = await this._options.request(request.method, params, {
+      const result = await this._options.request(method, params, {
         signal: options.signal,
         timeout: context?.requestTimeoutMs,
         resetTimeoutOnProgress: context?.resetTimeoutOnProgress,
@@ -244,11 +291,15 @@ export interface TaskStatusReport {
  * cancelled signal cancels the task on the server (or, where the server cannot cancel, stops
  * following it).
  */
-export async function followTask<C>(execution: ToolExecution<unknown, C>, signal: AbortSignal | undefined, onStatus: ((status: TaskStatusReport) => void) | undefined): Promise<TaskEnd> {
+export async function followTask<C>(execution: ToolExecution<unknown, C>, signal: AbortSignal | undefined, onStatus: ((status: TaskStatusReport) => void) | undefined, queued?: { readonly requests: QueuedRequests; readonly timeoutMs: number }): Promise<TaskEnd> {
   const onAbort = () => void execution.cancel().catch(() => execution.detach());
   signal?.addEventListener('abort', onAbort, { once: true });
+  // Ends what is fetched for the task (fetchQueued) once it is no longer followed.
+  const following = new AbortController();
   let last = '';
   const report = (task: TaskView) => {
+    // Each poll that finds it waiting: its queued requests are fetched, if no fetch is under way.
+    if (task.status === 'input_required') queued?.requests.fetchQueued(task.taskId, following.signal, queued.timeoutMs);
     const key = `${task.status}\n${task.statusMessage ?? ''}`;
     if (key === last) return;
     last = key;
@@ -264,6 +315,7 @@ export async function followTask<C>(execution: ToolExecution<unknown, C>, signal
     if (outcome.status === 'failed' && outcome.task === undefined && outcome.error.code === undefined) throw outcome.error.cause ?? outcome.error;
     return { kind: 'ended', message: outcome.status === 'cancelled' ? 'The task was cancelled.' : `The task failed: ${outcome.error.message}` };
   } finally {
+    following.abort();
     signal?.removeEventListener('abort', onAbort);
   }
 }

@@ -30,14 +30,56 @@ export interface FormField {
 
 export type FormValue = string | number | boolean | string[];
 
-/** What a server asks: who, during which calls, the message it shows, and the fields. */
-export interface FormRequest {
-  readonly mode?: 'form';
+/**
+ * How the calls a prompt belongs to ended (the reason of its `callsEnded`): a prompt still waiting
+ * is dropped, one still open is closed, saying why (issue 32).
+ */
+export type CallEnd = 'finished' | 'cancelled' | 'timed-out' | 'server-stopped' | 'failed';
+
+/**
+ * Asks the user (`ask`), holding the calls the prompt belongs to as answering meanwhile (`hold`:
+ * their idle timers stand still, issue 32): until the user answered and, for a link they opened,
+ * until the server says its page is done (`page`) or the host stops waiting on it.
+ */
+export async function whileAnswering(hold: () => () => void, ask: () => Promise<ElicitationAnswer>, page: Promise<boolean> | undefined): Promise<ElicitationAnswer> {
+  const release = hold();
+  let onPage = false;
+  try {
+    const answer = await ask();
+    onPage = page !== undefined && answer.action === 'accept';
+    if (onPage) void page!.finally(release);
+    return answer;
+  } finally {
+    if (!onPage) release();
+  }
+}
+
+/** How a call that threw ended, for a prompt of it still open: cancelled, timed out, its server gone, or failed. */
+export function callEndOf(err: unknown, signal: AbortSignal | undefined, sessionGone: boolean): CallEnd {
+  if (signal?.aborted) return 'cancelled';
+  // The session ended under the call (the SDK says "Connection closed"; our raw requests "The server session ended").
+  if (sessionGone || /connection closed|session ended/i.test(err instanceof Error ? err.message : '')) return 'server-stopped';
+  const code = (err as { code?: unknown } | undefined)?.code;
+  // The SDK's and our raw requests' timeout (rawAnswers.ts), as callErrors.ts reads it.
+  return code === 'REQUEST_TIMEOUT' || code === -32001 ? 'timed-out' : 'failed';
+}
+
+/** What every prompt of a server during its calls carries besides its content (forms and links alike). */
+export interface PromptContext {
   readonly server: string;
   /** The tools of that server being called when it asked (a server's request does not say which call it belongs to). */
   readonly calls?: readonly string[];
-  /** Aborts when those calls have all ended: a request still waiting to be shown is then dropped (cancel). */
+  /** The tasks those calls follow, if any (their rows say what they wait for). */
+  readonly tasks?: readonly string[];
+  /** Aborts when those calls have all ended, its reason a `CallEnd`: a request still waiting is dropped, one open is closed (cancel). */
   readonly callsEnded?: AbortSignal;
+  /** When the call's total time limit runs out (`Date.now()` ms): the prompt says so when it is near. Time spent answering does not count against the idle timeout. */
+  readonly endsAt?: number;
+}
+
+/** What a server asks: who, during which calls, the message it shows, and the fields. */
+export interface FormRequest extends PromptContext {
+  readonly mode?: 'form';
   readonly message: string;
   readonly fields: readonly FormField[];
 }

@@ -1,3 +1,5 @@
+import type { PromptContext } from './formElicitation';
+
 /**
  * Elicitation in URL mode: a server asks the user to open a page (a sign-in, a payment, a consent)
  * that it does not want to pass through the host. The URL is the server's, so it is hostile:
@@ -39,13 +41,8 @@ export interface RefusedUrl {
 }
 
 /** What a server asks in URL mode: who, during which calls, why, and where. */
-export interface UrlRequest {
+export interface UrlRequest extends PromptContext {
   readonly mode: 'url';
-  readonly server: string;
-  /** The tools of that server being called when it asked. */
-  readonly calls?: readonly string[];
-  /** Aborts when those calls have all ended: a request still waiting to be shown is then dropped (cancel). */
-  readonly callsEnded?: AbortSignal;
   readonly message: string;
   readonly link: OfferedUrl | RefusedUrl;
   /** The server's id for this request; `notifications/elicitation/complete` names it when the page is done. */

@@ -21,11 +21,11 @@ export { MessagePump } from '../transport/messagePump';
 export { OffThreadJsonParser } from '../transport/offThreadJson';
 export { stopTree } from '../transport/processTree';
 // Used only once a server answered or a validator ran, when this bundle is loaded anyway.
-export { keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
+export { answerHold, keepRawAnswers, rawAnswer } from '../connection/rawAnswers';
 export { stderrReason } from '../connection/stderrReason';
 export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
 export { oneLine, plainMessage } from '../tools/plainMessages';
-export { checkValue, defaultAnswer, formFields } from '../elicitation/formElicitation';
+export { callEndOf, checkValue, defaultAnswer, formFields, whileAnswering } from '../elicitation/formElicitation';
 // A tool's interface (MCP Apps): the host side of its conversation, at the first interface opened.
 export { openAppConversation } from '../apps/appBridge';
 export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from '../connection/taskSession';

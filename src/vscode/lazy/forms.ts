@@ -10,7 +10,7 @@ export { askArguments } from '../argumentInput';
 export { ArgumentEditors } from '../argumentEditor';
 export { runDoctor } from '../doctorCommand';
 export { QuickPickApprover } from '../approvalPicker';
-export { cancelTask, fetchTaskResult, forgetTask } from '../taskActions';
+export { askingFor, cancelTask, fetchTaskResult, forgetTask, showTask } from '../taskActions';
 export { vscodeElicitor } from '../elicitationPrompt';
 export { addServerCommand } from '../addServerCommand';
 export { importServers } from '../importServers';
