@@ -55,6 +55,6 @@ export class OutputChannelSink implements CallSink {
 /** Where the whole result went: a file, part of it in a file (the results folder's budget), or nowhere and why. */
 function whereSaved(saved: SavedText): string {
   if ('leftOut' in saved) return vscode.l10n.t('they were not saved: {0}', saved.leftOut);
-  if (saved.keptChars < saved.totalChars) return vscode.l10n.t('the first {0} of its {1} characters are in {2} (mcpToolHost.results.maxMiB)', saved.keptChars, saved.totalChars, saved.file);
+  if (saved.keptChars < saved.totalChars) return vscode.l10n.t('the first {0} of its {1} characters are in {2} (mcpToolHost.results.maxSize)', saved.keptChars, saved.totalChars, saved.file);
   return vscode.l10n.t('the whole result is in {0}', saved.file);
 }

@@ -5,7 +5,7 @@ import type { ConfigError } from '../core/errors';
 import type { RateLimit } from '../core/policy/rateLimiter';
 import { DEFAULT_MAX_TOOL_LIST_BYTES, DEFAULT_MAX_TOOLS, type ListingLimits } from '../core/connection/toolListing';
 import { readWorkspaceServers } from './workspaceServers';
-import { onIsSafer, saferOf, smallerIsSafer } from '../core/policy/safetySettings';
+import { onIsSafer, saferOf, smallerIsSafer, type ScopedValues } from '../core/policy/safetySettings';
 import { SECTION } from './section';
 import { loadHeavy } from '../core/lazy/load';
 import { DEFAULT_RESULTS_MAX_AGE_DAYS, DEFAULT_RESULTS_MAX_MIB, type ResultBudget } from '../core/render/resultBudget';
@@ -93,19 +93,29 @@ export function maxResultChars(): number {
 }
 
 /**
- * `mcpToolHost.results.maxMiB` and `.maxAgeDays`: what the folder of saved results may hold (issue 31).
+ * `mcpToolHost.results.maxSize` (MiB) and `.maxAgeDays`: what the folder of saved results may hold (issue 31).
  * The user's own values only: the folder serves every workspace, so no repository sets it.
  */
 export function resultsBudget(): ResultBudget {
   const own = (key: string, fallback: number) => {
-    const value = inspect(key)?.globalValue;
+    const value = renamed(key).globalValue;
     return typeof value === 'number' && Number.isFinite(value) && value >= 1 ? value : fallback;
   };
-  return { maxBytes: own('results.maxMiB', DEFAULT_RESULTS_MAX_MIB) * 1024 * 1024, maxAgeMs: own('results.maxAgeDays', DEFAULT_RESULTS_MAX_AGE_DAYS) * 24 * 3600_000 };
+  return { maxBytes: own('results.maxSize', DEFAULT_RESULTS_MAX_MIB) * 1024 * 1024, maxAgeMs: own('results.maxAgeDays', DEFAULT_RESULTS_MAX_AGE_DAYS) * 24 * 3600_000 };
 }
 
 // The safety settings below are read with `saferOf`: a workspace's value can only make them safer.
 const inspect = (key: string) => vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key);
+
+/** Renamed settings, new key to old: VS Code titled "maxMessageMiB" "Max Message Mi B" (issue 32). */
+export const RENAMED: Readonly<Record<string, string>> = { maxMessageSize: 'maxMessageMiB', maxToolListSize: 'maxToolListMiB', 'results.maxSize': 'results.maxMiB' };
+
+/** A renamed setting's values: in each scope the new key's, else the old key's (still honoured; package.json marks it deprecated). */
+function renamed(key: string): ScopedValues {
+  const now = inspect(key);
+  const was = inspect(RENAMED[key] ?? key);
+  return Object.fromEntries((['globalValue', 'workspaceValue', 'workspaceFolderValue'] as const).map((s) => [s, now?.[s] ?? was?.[s]]));
+}
 
 /** `mcpToolHost.rateLimit.*`: the token bucket of tool calls (read on each call, so a change applies at once). */
 export function rateLimit(): RateLimit {
@@ -117,15 +127,15 @@ export function approveAllCalls(): boolean {
   return saferOf(inspect('approveAllCalls'), onIsSafer);
 }
 
-/** `mcpToolHost.maxMessageMiB`: the largest single message a stdio server may send, in bytes. */
+/** `mcpToolHost.maxMessageSize` (MiB): the largest single message a stdio server may send, in bytes. */
 export function maxMessageBytes(): number {
-  return saferOf(inspect('maxMessageMiB'), smallerIsSafer(64, 1)) * 1024 * 1024;
+  return saferOf(renamed('maxMessageSize'), smallerIsSafer(64, 1)) * 1024 * 1024;
 }
 
-/** `mcpToolHost.maxToolsPerServer` and `mcpToolHost.maxToolListMiB`: how much one server's tool list may hold. */
+/** `mcpToolHost.maxToolsPerServer` and `mcpToolHost.maxToolListSize` (MiB): how much one server's tool list may hold. */
 export function listingLimits(): ListingLimits {
   return {
     maxTools: saferOf(inspect('maxToolsPerServer'), smallerIsSafer(DEFAULT_MAX_TOOLS, 1)),
-    maxBytes: saferOf(inspect('maxToolListMiB'), smallerIsSafer(DEFAULT_MAX_TOOL_LIST_BYTES / (1024 * 1024), 1)) * 1024 * 1024,
+    maxBytes: saferOf(renamed('maxToolListSize'), smallerIsSafer(DEFAULT_MAX_TOOL_LIST_BYTES / (1024 * 1024), 1)) * 1024 * 1024,
   };
 }

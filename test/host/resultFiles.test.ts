@@ -37,17 +37,17 @@ describe('the disk: binary results in VS Code (issue 31)', () => {
     const servers = { ...settings().inspect<Record<string, unknown>>('servers')?.globalValue };
     delete servers.flood;
     await settings().update('servers', servers, vscode.ConfigurationTarget.Global);
-    await settings().update('results.maxMiB', undefined, vscode.ConfigurationTarget.Global);
+    await settings().update('results.maxSize', undefined, vscode.ConfigurationTarget.Global);
     await settings().update('results.maxAgeDays', undefined, vscode.ConfigurationTarget.Global);
   });
 
   it('one call that returns more than the results budget saves what fits, and says what was left out', async () => {
-    await settings().update('results.maxMiB', 1, vscode.ConfigurationTarget.Global);
+    await settings().update('results.maxSize', 1, vscode.ConfigurationTarget.Global);
     const text = await call('images', { count: 100, kib: 20 });
     const saved = savedFiles(text);
     assert.ok(saved.length > 0 && saved.length <= 51, `${saved.length} saved`);
     for (const file of saved) assert.ok(fs.existsSync(file), `${file} was said to be saved`);
-    const left = text.match(/\[image image\/png, 20480 bytes\] not saved: the results folder is full \(mcpToolHost\.results\.maxMiB: 1 MiB\)/g)?.length ?? 0;
+    const left = text.match(/\[image image\/png, 20480 bytes\] not saved: the results folder is full \(mcpToolHost\.results\.maxSize: 1 MiB\)/g)?.length ?? 0;
     assert.equal(saved.length + left, 100, text.slice(0, 1000));
     assert.ok(folderBytes(path.dirname(saved[0])) <= 1024 * 1024, `${folderBytes(path.dirname(saved[0]))} bytes in the results folder`);
   });

@@ -18,7 +18,7 @@ describe('tolerance: unbounded listings and malformed items (real child processe
     await Promise.all(hosts.splice(0).map((h) => h.close()));
   });
 
-  it('endless 16 MiB pages: the listing stops past mcpToolHost.maxToolListMiB (64 MiB), memory stays bounded, the session answers', async () => {
+  it('endless 16 MiB pages: the listing stops past mcpToolHost.maxToolListSize (64 MiB), memory stays bounded, the session answers', async () => {
     const h = host('heavy', fixture('endless-pages.cjs', { TOOLS_PER_PAGE: '4', DESCRIPTION_KIB: '4000' }));
     const before = process.memoryUsage().rss;
     let peak = before;
@@ -31,7 +31,7 @@ describe('tolerance: unbounded listings and malformed items (real child processe
     const grewMiB = (peak - before) / (1024 * 1024);
     assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
     assert.deepEqual(h.connection.tools, [], 'a partial list is not kept');
-    const failed = 'heavy error Listing tools failed: tools/list: the tool list passed 64 MiB after 5 pages and was dropped (raise the setting mcpToolHost.maxToolListMiB to accept more)';
+    const failed = 'heavy error Listing tools failed: tools/list: the tool list passed 64 MiB after 5 pages and was dropped (raise the setting mcpToolHost.maxToolListSize to accept more)';
     assert.ok(h.logs.includes(failed), h.logs.filter((l) => !l.includes('stderr')).join('\n'));
     await until('5 tools/list requests on stderr', () => h.logs.filter((l) => l.startsWith('heavy stderr tools/list request')).length >= 5, 3000);
     assert.equal(h.logs.filter((l) => l.startsWith('heavy stderr tools/list request')).length, 5, 'no page after the limit');

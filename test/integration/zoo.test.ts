@@ -268,7 +268,7 @@ describe('the zoo: misbehaving servers through the real core (real child process
       await h.connection.start();
       const huge = await within(8000, 'the 70 MiB call', h.pipeline.call({ server: 'huge', tool: 'blob', args: { mib: 70 }, origin: 'api' }));
       assert.equal(huge.kind, 'failed', JSON.stringify(huge).slice(0, 500));
-      if (huge.kind === 'failed') assert.match(huge.message, /^A message of 70\.0 MiB exceeded the 64\.0 MiB limit and was dropped \(raise the setting mcpToolHost\.maxMessageMiB to accept it\)\.$/);
+      if (huge.kind === 'failed') assert.match(huge.message, /^A message of 70\.0 MiB exceeded the 64\.0 MiB limit and was dropped \(raise the setting mcpToolHost\.maxMessageSize to accept it\)\.$/);
       assert.ok(h.logs.some((l) => /^huge warn A message of 70\.0 MiB exceeded the 64\.0 MiB limit/.test(l)));
       assert.equal(h.connection.state.kind, 'running');
       const small = await h.pipeline.call({ server: 'huge', tool: 'small', args: {}, origin: 'api' });
@@ -295,12 +295,12 @@ describe('the zoo: misbehaving servers through the real core (real child process
       assert.ok(outcome.kind === 'ok' && outcome.result.text === expected, 'and the text is all of it');
     });
 
-    it('the oversize message names the real setting, mcpToolHost.maxMessageMiB', async () => {
+    it('the oversize message names the real setting, mcpToolHost.maxMessageSize', async () => {
       const h = host('huge', fixture('huge-result.cjs'), { maxMessageBytes: 1024 * 1024 });
       await h.connection.start();
       const outcome = await h.pipeline.call({ server: 'huge', tool: 'blob', args: { mib: 2 }, origin: 'api' });
       assert.equal(outcome.kind, 'failed');
-      if (outcome.kind === 'failed') assert.match(outcome.message, /mcpToolHost\.maxMessageMiB/);
+      if (outcome.kind === 'failed') assert.match(outcome.message, /mcpToolHost\.maxMessageSize/);
     });
   });
 });

@@ -62,7 +62,7 @@ describe('MessagePump: ordered delivery of a stdio stream', () => {
     const error = h.delivered[0] as { id: string; error: { code: number; message: string } };
     assert.equal(error.id, 'req-9');
     assert.equal(error.error.code, -32000);
-    assert.match(error.error.message, /exceeded the 0\.0 MiB limit.*mcpToolHost\.maxMessageMiB/);
+    assert.match(error.error.message, /exceeded the 0\.0 MiB limit.*mcpToolHost\.maxMessageSize/);
     assert.deepEqual(h.delivered.slice(1).map((m) => ('id' in m ? m.id : undefined)), [2]);
     assert.equal(h.warnings.length, 2);
   });

@@ -39,7 +39,7 @@ describe('listAllTools (tools/list paging with limits)', () => {
   it('fails past the byte limit, naming the setting', async () => {
     const fetch = pager(1, Infinity, { description: 'x'.repeat(1024 * 1024) });
     await assert.rejects(listAllTools(fetch, { maxBytes: 2.5 * 1024 * 1024 }, recordingLog()), {
-      message: 'tools/list: the tool list passed 2.5 MiB after 3 pages and was dropped (raise the setting mcpToolHost.maxToolListMiB to accept more)',
+      message: 'tools/list: the tool list passed 2.5 MiB after 3 pages and was dropped (raise the setting mcpToolHost.maxToolListSize to accept more)',
     });
     assert.equal(fetch.requests, 3);
   });

@@ -36,7 +36,7 @@ export interface ConnectionDeps {
   readonly rootsWhy?: string;
   readonly clientVersion: string;
   readonly maxMessageBytes?: number;
-  /** The most tools, and bytes of them, one listing may hold (settings maxToolsPerServer, maxToolListMiB). */
+  /** The most tools, and bytes of them, one listing may hold (settings maxToolsPerServer, maxToolListSize). */
   readonly listingLimits?: ListingLimits;
   /** How long `initialize` may take (default HANDSHAKE_TIMEOUT_MS). */
   readonly handshakeTimeoutMs?: number;

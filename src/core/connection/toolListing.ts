@@ -12,7 +12,7 @@ export const MAX_LIST_PAGES = 64;
 export const DEFAULT_MAX_TOOLS = 20_000;
 
 /**
- * The weight of one server's tool list across its pages (setting `mcpToolHost.maxToolListMiB`): each
+ * The weight of one server's tool list across its pages (setting `mcpToolHost.maxToolListSize`): each
  * page is under the per-message cap, but 64 such pages took the CLI to 4.8 GB and an out-of-memory
  * abort (issue 13). The default is one message's worth.
  */
@@ -54,7 +54,7 @@ export async function listAllTools(fetchPage: PageFetcher, limits: ListingLimits
     const weights = page.tools.map(weightOf);
     for (const w of weights) bytes += w ?? 0;
     if (listed > maxTools) throw new Error(`tools/list: more than ${maxTools} tools after ${pages} pages; the list was dropped (raise the setting mcpToolHost.maxToolsPerServer to accept more)`);
-    if (bytes > maxBytes) throw new Error(`tools/list: the tool list passed ${mib(maxBytes)} after ${pages} pages and was dropped (raise the setting mcpToolHost.maxToolListMiB to accept more)`);
+    if (bytes > maxBytes) throw new Error(`tools/list: the tool list passed ${mib(maxBytes)} after ${pages} pages and was dropped (raise the setting mcpToolHost.maxToolListSize to accept more)`);
     for (const [i, raw] of page.tools.entries()) {
       const checked = checkTool(raw, weights[i] !== undefined, extraCheck);
       if (typeof checked === 'string') log.warn(`${hasName(raw) ? `Tool "${toolName(raw)}"` : `Tool ${i + 1} of page ${pages}`} was left out: ${checked}.`);

@@ -6,7 +6,7 @@ export interface ResultBudget {
 }
 
 /**
- * The extension's defaults (settings `mcpToolHost.results.maxMiB`, `.maxAgeDays`), and the CLI's for
+ * The extension's defaults (settings `mcpToolHost.results.maxSize`, `.maxAgeDays`), and the CLI's for
  * one run. Apart from resultFolder.ts, which the extension loads only at a save (dist/forms.js).
  */
 export const DEFAULT_RESULTS_MAX_MIB = 256;

@@ -139,7 +139,7 @@ export class MessagePump {
   /** Turns a dropped response into an error for its request alone; the session goes on. */
   private _failOversize(frame: Extract<Frame, { kind: 'oversize' }>): void {
     const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    const what = `A message of ${mib(frame.bytes)} exceeded the ${mib(this._maxMessageBytes)} limit and was dropped (raise the setting mcpToolHost.maxMessageMiB to accept it).`;
+    const what = `A message of ${mib(frame.bytes)} exceeded the ${mib(this._maxMessageBytes)} limit and was dropped (raise the setting mcpToolHost.maxMessageSize to accept it).`;
     this._sink.warning(what);
     const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(frame.head)?.[1];
     if (id === undefined || /"method"\s*:/.test(frame.head.slice(0, frame.head.indexOf('"id"')))) return;
