@@ -29,6 +29,15 @@ commands:
                                  extension); no file of a skill is read
   skill SERVER NAME [FILE]       load a skill: print its SKILL.md (or FILE), checked against the
                                  server's listing (size, digest, frontmatter); refused if it fails
+  session [SERVER]               run commands read from stdin, one a line, against servers started
+                                 once and closed at quit or end of input:
+                                   tools [SERVER] [--json]    as the tools command
+                                   call SERVER TOOL [JSON]    as the call command (JSON: arguments)
+                                   servers, help, quit
+                                 On a terminal it prompts and asks y/N as call does; from a pipe
+                                 it cannot ask (stdin is its commands): --yes approves. A bad line
+                                 gets one line of error and the session goes on. With --json each
+                                 command prints one line of JSON. Exit code: its commands' worst
 
 options:
   --config FILE      servers as {"servers": {...}}, VS Code's .vscode/mcp.json,
@@ -37,8 +46,8 @@ options:
   --args JSON        the tool's arguments, a JSON object (default {})
   --yes              approve calls that need approval (destructive or open-world tools, ask
                      rules); never a call a rule denies
-  --rules FILE       argument rules (allow, ask, deny) for call and explain, as a JSON list
-                     (or {"rules": [...]}); repeatable. A file that cannot be read or has a bad
+  --rules FILE       argument rules (allow, ask, deny) for call, explain and session, as a JSON
+                     list (or {"rules": [...]}); repeatable. A file that cannot be read or has a bad
                      rule stops the command (exit 2). Also read: the policy file
                      /etc/mcp-tool-host/rules.json (%ProgramData% on Windows) and the file
                      $MCP_TOOL_HOST_POLICY_FILE names, and "mcpToolHost.rules" in

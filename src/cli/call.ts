@@ -26,6 +26,10 @@ export interface CallCommandOptions {
   readonly filesDir?: string;
   /** The argument rules in force (policy files, --rules, the workspace's settings). */
   readonly rules: RuleSet;
+  /** The JSON on one line (a session's output: one line per command). */
+  readonly jsonLines?: boolean;
+  /** Why nobody can be asked when stdin is not a terminal, and what to do; said when a call needing approval is refused. */
+  readonly noTerminalHint?: string;
 }
 
 /** How a call was denied: by the user or for want of approval (the approver was asked), or by a rule (it was not). */
@@ -76,7 +80,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
       if (options.yes) return 'allow-once';
       if (!process.stdin.isTTY) {
         const untrusted = connection.definition.trustAnnotations ? '' : ' (its hints are not trusted: the config is a repository\'s; --trust-config if it is yours)';
-        denial.refusedHeadless = `${shownName(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}${untrusted}: approve it with --yes, or run on a terminal to be asked.`;
+        denial.refusedHeadless = `${shownName(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}${untrusted}: ${options.noTerminalHint ?? 'approve it with --yes, or run on a terminal to be asked.'}`;
         return 'deny';
       }
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
@@ -150,14 +154,14 @@ function exitCodeOf(outcome: CallOutcome): ExitCode {
 }
 
 /** Results go to stdout; everything that explains a failure goes to stderr (or the JSON). */
-function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json'>, outcome: CallOutcome, how: Denial): ExitCode {
+function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json' | 'jsonLines'>, outcome: CallOutcome, how: Denial): ExitCode {
   const exitCode = exitCodeOf(outcome);
   const denial = outcome.kind === 'denied' ? deniedText(how, outcome.rule) : undefined;
   if (options.json) {
     const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs) } : undefined;
     const message = denial ?? (outcome.kind === 'ok' || outcome.kind === 'tool-error' ? undefined : summarize(outcome));
     const warning = outcome.kind === 'ok' ? outcome.outputWarning : undefined;
-    console.log(visibleJson({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, warning, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, 2));
+    console.log(visibleJson({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, warning, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, options.jsonLines ? undefined : 2));
   } else if (outcome.kind === 'ok' || outcome.kind === 'tool-error') {
     console.log(outcome.result.text);
     if (outcome.kind === 'tool-error') console.error(`${shownName(options.tool)} returned an error (isError).`);

@@ -27,13 +27,14 @@ export function descriptionLine(description: string | undefined, width: number):
 }
 
 /**
- * `servers` and `tools`: starts every selected server and lists its state (and tools). Exit 4
- * when any server did not start or could not list its tools (a failed listing is not an empty one).
+ * `servers` and `tools`: starts every selected server (or `only.server`) and lists its state (and
+ * tools). Exit 4 when any server did not start or could not list its tools (a failed listing is not
+ * an empty one). `only.jsonLines`: the JSON on one line (a session's output).
  */
-export async function listServers(host: CliHost, withTools: boolean, json: boolean): Promise<ExitCode> {
-  const { pool } = host;
-  await Promise.all(pool.connections.map((c) => c.start()));
-  const rows = pool.connections.map((c) => ({
+export async function listServers(host: CliHost, withTools: boolean, json: boolean, only: { server?: string; jsonLines?: boolean } = {}): Promise<ExitCode> {
+  const connections = host.pool.connections.filter((c) => only.server === undefined || c.name === only.server);
+  await Promise.all(connections.map((c) => c.start()));
+  const rows = connections.map((c) => ({
     server: c.name,
     state: c.state.kind,
     error: c.state.kind === 'error' ? c.state.message : c.facts.listingError,
@@ -50,7 +51,7 @@ export async function listServers(host: CliHost, withTools: boolean, json: boole
   }));
   if (json) {
     // The same names and text to a parser; on a terminal, hidden and direction characters show as escapes.
-    console.log(visibleJson(rows, 2));
+    console.log(visibleJson(rows, only.jsonLines ? undefined : 2));
   } else {
     const width = Math.max(40, process.stdout.isTTY ? process.stdout.columns - DESCRIPTION_INDENT.length : PLAIN_WIDTH);
     for (const r of rows) {

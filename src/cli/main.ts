@@ -8,13 +8,14 @@ import { cliElicitor } from './elicit';
 import { browserOpener } from './elicitUrl';
 import { createHost } from './host';
 import { listServers } from './list';
+import { runSession } from './session';
 import { listSkills, readSkill } from './skillCommands';
 import { visibleJson } from '../core/render/sanitize';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill']);
-/** The commands that decide calls, and so read argument rules. */
-const RULED = new Set(['call', 'explain']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session']);
+/** The commands that decide calls, and so read argument rules (a session's calls too). */
+const RULED = new Set(['call', 'explain', 'session']);
 
 /** The headless CLI: the same core as the extension, in a terminal. Exit codes: see USAGE. */
 async function main(args: CliArgs): Promise<ExitCode> {
@@ -25,9 +26,11 @@ async function main(args: CliArgs): Promise<ExitCode> {
   const command = args.command;
   if (!COMMANDS.has(command)) throw new CliError(`Unknown command "${command}".${didYouMean(command, COMMANDS)}`, Exit.usage, true);
   const [server, tool] = args.positional;
-  if (RULED.has(command) && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
+  if ((command === 'call' || command === 'explain') && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
   if (!RULED.has(command) && args.rules.length > 0) throw new CliError(`--rules is for call and explain, not ${command}.`, Exit.usage, true);
   if (command === 'skill' && (!server || !tool)) throw new CliError('skill needs SERVER and NAME.', Exit.usage, true);
+  if (command === 'session' && tool) throw new CliError('session takes at most SERVER; its commands come from stdin, one a line.', Exit.usage, true);
+  if (command === 'session' && args.args !== undefined) throw new CliError('--args is for call and explain; in a session, a call\'s arguments follow its TOOL on the line.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
 
   const config = loadConfig(args.config, { trust: args.trustConfig });
@@ -61,6 +64,9 @@ async function main(args: CliArgs): Promise<ExitCode> {
         break;
       case 'explain':
         code = await explainCall(host, { server: server!, tool: tool!, argsJson: args.args, json: args.json, rules: rules!.set });
+        break;
+      case 'session':
+        code = await runSession(host, { yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });
         break;
       default:
         code = await callTool(host, { server: server!, tool: tool!, argsJson: args.args, yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });

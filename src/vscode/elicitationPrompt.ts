@@ -127,7 +127,8 @@ async function askForm(prompts: PromptEvents, request: FormRequest): Promise<Eli
 async function answerFields(prompts: PromptEvents, request: FormRequest): Promise<ElicitationAnswer> {
   const content: Record<string, FormValue> = {};
   for (const [i, field] of request.fields.entries()) {
-    const title = vscode.l10n.t('{0} ({1}/{2}): {3}{4}', shownName(request.server), i + 1, request.fields.length, sanitizeLine(field.title ?? field.name), field.required ? '' : ` (${vscode.l10n.t('optional')})`);
+    // Each field says whether it must be answered (issue 32: required fields were unmarked).
+    const title = vscode.l10n.t('{0} ({1}/{2}): {3}{4}', shownName(request.server), i + 1, request.fields.length, sanitizeLine(field.title ?? field.name), ` (${field.required ? vscode.l10n.t('required') : vscode.l10n.t('optional')})`);
     const step = await askField(prompts, field, title);
     if (step === 'cancel') return { action: 'cancel' };
     if (step.value !== undefined) content[field.name] = step.value;
@@ -170,13 +171,18 @@ function box(prompts: PromptEvents, field: FormField, title: string, description
   const parse = (text: string): FormValue | undefined => (text === '' ? undefined : field.kind === 'string' ? text : Number(text));
   const problem = (text: string): string | undefined => {
     const value = parse(text.trim() === '' && field.kind !== 'string' ? '' : text);
-    if (value === undefined) return field.required ? vscode.l10n.t('A value is required.') : undefined;
+    if (value === undefined) return field.required ? vscode.l10n.t('{0} is required.', sanitizeLine(field.title ?? field.name)) : undefined;
     return loadHeavy().checkValue(field, value);
   };
   input.onDidChangeValue((text) => (input.validationMessage = problem(text)));
   return new Promise<Step>((resolve) => {
     input.onDidAccept(() => {
-      if (problem(input.value)) return; // the message under the box says why
+      // Not sent while something is wrong: the message under the box says what (an empty Enter too, which changed nothing).
+      const why = problem(input.value);
+      if (why) {
+        input.validationMessage = why;
+        return;
+      }
       resolve({ value: parse(input.value) });
       input.hide();
     });

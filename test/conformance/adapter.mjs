@@ -5,10 +5,11 @@
 // in MCP_CONFORMANCE_SCENARIO (some scenarios add credentials, or the calls they want, in
 // MCP_CONFORMANCE_CONTEXT). The command is the one a user would type for what the scenario is
 // about: `call` a tool (which starts the server and lists its tools first), `tools` when listing
-// is all it asks, `skills` or `skill`. Nothing carries over from another run: a scenario that
-// needs two commands (a call whose arguments come from an earlier listing, several calls) gets
-// the first, and fails where one run cannot do what it asks. Exit code: the CLI's.
-import { spawnSync } from 'node:child_process';
+// is all it asks, `skills` or `skill`. A scenario that needs several commands against one client
+// (several calls, a call whose arguments come from the listing) gets one `session` process, whose
+// stdin receives each command as a user would type it, the next once the last one answered (with
+// --json, one line each). Nothing carries over from another run. Exit code: the CLI's.
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -39,10 +40,26 @@ const CALLS = {
   'http-invalid-tool-headers': ['valid_tool', { region: 'us-west1' }],
   // Its server answers tools/list only: what it checks is that listing fetched no network $ref.
   'json-schema-ref-no-deref': null,
-  // It wants the focal tool's inputSchema, as listed, handed back to its echo tool: a user lists the tools first (`tools --json`), which is this run.
-  'json-schema-2020-12-preservation': null,
-  // Each of its four tools checks one rule of input_required rounds (a form answered with its defaults): one run calls the first.
-  'sep-2322-client-request-state': ['test_mrtr_echo_state', {}],
+};
+
+/** @typedef {(said: unknown) => string | undefined} Step The next line a user types, given what the last command printed (undefined: done). */
+
+/**
+ * The scenarios that need one session of several commands, each typed once the last one answered.
+ * @type {Record<string, () => Step[]>}
+ */
+const SESSIONS = {
+  // It wants the focal tool's inputSchema, as listed, handed back to its echo tool: a user lists the tools, reads it, and calls.
+  'json-schema-2020-12-preservation': () => [
+    () => 'tools s',
+    (listed) => {
+      const tools = /** @type {{ tools: { name: string, inputSchema: unknown }[] }[]} */ (listed)[0]?.tools ?? [];
+      const focal = tools.find((t) => t.name !== 'json_schema_echo');
+      return focal && `call s json_schema_echo ${JSON.stringify({ schema: focal.inputSchema })}`;
+    },
+  ],
+  // Each of its four tools checks one rule of input_required rounds (a form answered with its defaults).
+  'sep-2322-client-request-state': () => ['test_mrtr_echo_state', 'test_mrtr_no_state', 'test_mrtr_unrelated', 'test_mrtr_no_result_type'].map((tool) => () => `call s ${tool}`),
 };
 
 /**
@@ -63,8 +80,8 @@ const config = path.join(dir, 'servers.json');
 const secretEnv = {};
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}');
 const oauth = oauthSettings(scenario, context);
-/** @type {Call | undefined} The first call a scenario names in its context (`{ name, arguments }`). */
-const contextCall = Array.isArray(context.toolCalls) && context.toolCalls[0] ? [context.toolCalls[0].name, context.toolCalls[0].arguments ?? {}] : undefined;
+/** @type {Call[]} The calls a scenario names in its context (`{ name, arguments }`), in order: several are one session's. */
+const contextCalls = Array.isArray(context.toolCalls) ? context.toolCalls.map((/** @type {{ name: string, arguments?: Record<string, unknown> }} */ c) => [c.name, c.arguments ?? {}]) : [];
 fs.writeFileSync(config, JSON.stringify({ servers: { s: { type: 'http', url, ...(oauth && { oauth }) } } }));
 // A form the server sends during a call is answered with its defaults (the suite checks SEP-1034 defaults).
 // A sign-in page opens in browser.mjs, which follows the suite's redirects back to the CLI, as a browser would.
@@ -116,18 +133,67 @@ function cli(args) {
   return run.status ?? 4;
 }
 
+/**
+ * Runs one `session` and types `steps` into it, each once the last command printed its line of
+ * JSON; then `quit`. Prints what it said (the suite keeps it); returns its exit code.
+ * @param {Step[]} steps @returns {Promise<number>}
+ */
+function session(steps) {
+  const child = spawn(process.execPath, [path.join(root, 'dist/cli.js'), 'session', 's', ...flags], { env: { ...process.env, ...secretEnv, XDG_STATE_HOME: dir }, stdio: ['pipe', 'pipe', 'inherit'] });
+  const killer = setTimeout(() => child.kill('SIGKILL'), 25_000);
+  const left = [...steps];
+  const type = (/** @type {unknown} */ said) => {
+    const line = left.shift()?.(said);
+    console.log(`> ${line ?? 'quit'}`);
+    child.stdin.write(`${line ?? 'quit'}\n`);
+    if (line === undefined) child.stdin.end();
+  };
+  let buffer = '';
+  child.stdout.setEncoding('utf8').on('data', (/** @type {string} */ text) => {
+    buffer += text;
+    for (let end = buffer.indexOf('\n'); end >= 0; end = buffer.indexOf('\n')) {
+      const line = buffer.slice(0, end);
+      buffer = buffer.slice(end + 1);
+      console.log(line);
+      let said;
+      try {
+        said = JSON.parse(line);
+      } catch {
+        said = undefined;
+      }
+      if (!child.stdin.writableEnded) type(said);
+    }
+  });
+  type(undefined);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearTimeout(killer);
+      console.log(`$ mcp-tool-host session s: exit ${code ?? signal}`);
+      resolve(code ?? 4);
+    });
+  });
+}
+
 /** The one command a user would type for this scenario. @returns {string[]} */
 function command() {
   if (scenario in SKILLS) {
     const skill = SKILLS[/** @type {keyof typeof SKILLS} */ (scenario)];
     return skill === null ? ['skills', 's'] : ['skill', 's', skill];
   }
-  const call = contextCall ?? (scenario in CALLS ? CALLS[scenario] : ['test-tool', {}]);
+  const call = contextCalls[0] ?? (scenario in CALLS ? CALLS[scenario] : ['test-tool', {}]);
   return call === null ? ['tools', 's'] : ['call', 's', call[0], '--args', JSON.stringify(call[1])];
 }
 
+/** The session's steps when this scenario needs several commands in one client, else undefined. @returns {Step[] | undefined} */
+function sessionSteps() {
+  if (scenario in SESSIONS) return SESSIONS[scenario]();
+  if (contextCalls.length > 1) return contextCalls.map(([tool, args]) => () => `call s ${tool} ${JSON.stringify(args)}`);
+  return undefined;
+}
+
 try {
-  process.exitCode = cli(command());
+  const steps = sessionSteps();
+  process.exitCode = steps ? await session(steps) : cli(command());
 } finally {
   fs.rmSync(dir, { recursive: true, force: true });
 }

@@ -159,3 +159,23 @@ export async function startOAuthFixture(...args: string[]): Promise<{ url: strin
   const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
   return { url: `${base}/mcp`, child, stats: async () => (await (await fetch(`${base}/stats`)).json()) as OAuthFixtureStats };
 }
+
+/**
+ * What a browser does with a sign-in page (OAuth): records it in `opened`, loads it (the fixture
+ * approves at once) and follows the redirect back to the host's loopback receiver. `tamper`
+ * changes the request first.
+ */
+export function signInBrowser(opened: string[], tamper?: (url: URL) => void): OAuthHost['openBrowser'] {
+  return async (url) => {
+    opened.push(url);
+    const target = new URL(url);
+    tamper?.(target);
+    void (async () => {
+      const answer = await fetch(target, { redirect: 'manual' });
+      await answer.text();
+      const location = answer.headers.get('location');
+      if (location) await (await fetch(location)).text();
+    })().catch((err: unknown) => opened.push(`browser failed: ${String(err)}`));
+    return true;
+  };
+}

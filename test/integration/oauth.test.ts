@@ -6,7 +6,7 @@ import type { OAuthHost, SecretStore } from '../../src/core/auth/ports';
 import { parseServers } from '../../src/core/config/serverConfig';
 import { credentialKey, type CredentialRecord } from '../../src/core/auth/serverCredentials';
 import type { ServerState } from '../../src/core/connection/serverState';
-import { makeHost, startOAuthFixture as startFixture } from './helpers';
+import { makeHost, startOAuthFixture as startFixture, signInBrowser } from './helpers';
 
 /** A secret store in memory, open to the test's inspection. */
 function memorySecrets(): SecretStore & { readonly map: Map<string, string> } {
@@ -16,25 +16,6 @@ function memorySecrets(): SecretStore & { readonly map: Map<string, string> } {
     get: async (key) => map.get(key),
     store: async (key, value) => void map.set(key, value),
     delete: async (key) => void map.delete(key),
-  };
-}
-
-/**
- * What a browser does with the authorization page: GET it (the fixture approves at once) and
- * follow the redirect back to our loopback receiver. `tamper` changes the request first.
- */
-function browser(opened: string[], tamper?: (url: URL) => void): OAuthHost['openBrowser'] {
-  return async (url) => {
-    opened.push(url);
-    const target = new URL(url);
-    tamper?.(target);
-    void (async () => {
-      const answer = await fetch(target, { redirect: 'manual' });
-      await answer.text();
-      const location = answer.headers.get('location');
-      if (location) await (await fetch(location)).text();
-    })().catch((err: unknown) => opened.push(`browser failed: ${String(err)}`));
-    return true;
   };
 }
 
@@ -64,7 +45,7 @@ describe('remote servers that require OAuth', function () {
     const f = await fixture();
     const secrets = memorySecrets();
     const opened: string[] = [];
-    const first = host(f.url, { secrets, openBrowser: browser(opened) });
+    const first = host(f.url, { secrets, openBrowser: signInBrowser(opened) });
     await first.connection.start();
     assert.equal(first.connection.state.kind, 'running', JSON.stringify(first.connection.state));
     assert.equal(opened.length, 1, opened.join('\n'));
@@ -82,7 +63,7 @@ describe('remote servers that require OAuth', function () {
     await first.close();
 
     const unauthorizedBefore = (await f.stats()).unauthorized;
-    const second = host(f.url, { secrets, openBrowser: browser(opened) });
+    const second = host(f.url, { secrets, openBrowser: signInBrowser(opened) });
     await second.connection.start();
     assert.equal(second.connection.state.kind, 'running', JSON.stringify(second.connection.state));
     assert.equal(opened.length, 1, 'no browser on the second start');
@@ -99,13 +80,13 @@ describe('remote servers that require OAuth', function () {
     const f = await fixture('--ttl', '1');
     const secrets = memorySecrets();
     const opened: string[] = [];
-    const first = host(f.url, { secrets, openBrowser: browser(opened) });
+    const first = host(f.url, { secrets, openBrowser: signInBrowser(opened) });
     await first.connection.start();
     assert.equal(first.connection.state.kind, 'running', JSON.stringify(first.connection.state));
     await first.close();
     await new Promise((r) => setTimeout(r, 1_100));
 
-    const second = host(f.url, { secrets, openBrowser: browser(opened) });
+    const second = host(f.url, { secrets, openBrowser: signInBrowser(opened) });
     await second.connection.start();
     assert.equal(second.connection.state.kind, 'running', JSON.stringify(second.connection.state));
     assert.equal(opened.length, 1, 'the expired token was refreshed, not signed in again');
@@ -116,7 +97,7 @@ describe('remote servers that require OAuth', function () {
     const f = await fixture();
     const opened: string[] = [];
     // The authorization request is tampered with on its way: the code is bound to someone else's challenge.
-    const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser(opened, (u) => u.searchParams.set('code_challenge', 'A'.repeat(43))) });
+    const h = host(f.url, { secrets: memorySecrets(), openBrowser: signInBrowser(opened, (u) => u.searchParams.set('code_challenge', 'A'.repeat(43))) });
     await h.connection.start();
     const state = h.connection.state;
     // (The SDK retries the exchange once after invalid_grant; the code is spent by then, so the detail may be the retry's.)
@@ -127,7 +108,7 @@ describe('remote servers that require OAuth', function () {
 
   it('a denied authorization ends in a clear error', async () => {
     const f = await fixture('--deny');
-    const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser([]) });
+    const h = host(f.url, { secrets: memorySecrets(), openBrowser: signInBrowser([]) });
     await h.connection.start();
     const state = h.connection.state;
     assert.ok(state.kind === 'error' && state.message === 'Signing in to "remote" was denied (The user denied the request). Restart the server to try again.', JSON.stringify(state));
@@ -137,7 +118,7 @@ describe('remote servers that require OAuth', function () {
     for (const hostile of ['file:///etc/passwd', 'vscode://ms-vscode.some-extension/run?cmd=x', 'http://evil.example/authorize', 'javascript:alert(1)']) {
       const f = await fixture('--authorize-at', hostile);
       const opened: string[] = [];
-      const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser(opened) });
+      const h = host(f.url, { secrets: memorySecrets(), openBrowser: signInBrowser(opened) });
       await h.connection.start();
       assert.deepEqual(opened, [], `${hostile} was opened`);
       const state = h.connection.state;
@@ -149,7 +130,7 @@ describe('remote servers that require OAuth', function () {
     for (const hostile of ['https://login.microsoftonline.com@evil.example/authorize', `https://${'a'.repeat(70)}.evil.example/authorize`]) {
       const f = await fixture('--authorize-at', hostile);
       const opened: string[] = [];
-      const h = host(f.url, { secrets: memorySecrets(), openBrowser: browser(opened) });
+      const h = host(f.url, { secrets: memorySecrets(), openBrowser: signInBrowser(opened) });
       await h.connection.start();
       assert.deepEqual(opened, [], `${hostile} was opened`);
       const state = h.connection.state;
@@ -158,7 +139,7 @@ describe('remote servers that require OAuth', function () {
     const f = await fixture();
     const sites: string[] = [];
     const opened: string[] = [];
-    const open = browser(opened);
+    const open = signInBrowser(opened);
     const h = host(f.url, { secrets: memorySecrets(), openBrowser: async (url, name, onFailed, page) => (sites.push(page?.site ?? 'none'), open(url, name, onFailed)) });
     await h.connection.start();
     assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
@@ -212,7 +193,7 @@ describe('remote servers that require OAuth', function () {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     cleanups.push(() => new Promise<void>((r) => server.close(() => r())));
     const opened: string[] = [];
-    const h = host(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { secrets: memorySecrets(), openBrowser: browser(opened) });
+    const h = host(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, { secrets: memorySecrets(), openBrowser: signInBrowser(opened) });
     await h.connection.start();
     const state = h.connection.state;
     assert.ok(state.kind === 'error' && /answered 401 Unauthorized: it needs credentials\. Check the "headers"/.test(state.message), JSON.stringify(state));

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { OAuthHost, SecretStore } from '../../src/core/auth/ports';
-import { makeHost, startOAuthFixture } from './helpers';
+import { makeHost, startOAuthFixture, signInBrowser } from './helpers';
 
 // Issue 32: a session that outlives its token. The server answers a later request with 401
 // invalid_token (the token was revoked, or the resource moved to another authorization server,
@@ -10,20 +10,6 @@ import { makeHost, startOAuthFixture } from './helpers';
 function memorySecrets(): SecretStore {
   const map = new Map<string, string>();
   return { get: async (k) => map.get(k), store: async (k, v) => void map.set(k, v), delete: async (k) => void map.delete(k) };
-}
-
-/** The host's prompt: counts each sign-in page it is asked to open, then loads it and follows its redirect, as a browser would. */
-function browser(opened: string[]): OAuthHost['openBrowser'] {
-  return async (url) => {
-    opened.push(url);
-    void (async () => {
-      const answer = await fetch(url, { redirect: 'manual' });
-      await answer.text();
-      const location = answer.headers.get('location');
-      if (location) await (await fetch(location)).text();
-    })().catch((err: unknown) => opened.push(`browser failed: ${String(err)}`));
-    return true;
-  };
 }
 
 describe('a session that outlives its token (401 mid-session)', function () {
@@ -48,7 +34,7 @@ describe('a session that outlives its token (401 mid-session)', function () {
   }
 
   it('the server moved to another authorization server: registers there, signs in with the user again, and the call goes through', async () => {
-    const { f, h, opened } = await signedIn(browser, '--migrate-after', '1');
+    const { f, h, opened } = await signedIn(signInBrowser, '--migrate-after', '1');
     const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
     assert.ok(call.kind === 'ok' && call.result.text.includes('signed in as client-as2-'), JSON.stringify(call));
     assert.equal(opened.length, 2, 'the user was asked once more');
@@ -60,7 +46,7 @@ describe('a session that outlives its token (401 mid-session)', function () {
   });
 
   it('the token was revoked (its refresh token too): signs in again with the user and sends the request once more', async () => {
-    const { f, h, opened } = await signedIn(browser, '--revoke-after', '1');
+    const { f, h, opened } = await signedIn(signInBrowser, '--revoke-after', '1');
     const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
     assert.ok(call.kind === 'ok' && call.result.text.includes('signed in as client-'), JSON.stringify(call));
     assert.equal(opened.length, 2);
@@ -73,7 +59,7 @@ describe('a session that outlives its token (401 mid-session)', function () {
   });
 
   it('a listing refused mid-session signs in again too (tools/list after list_changed or Refresh)', async () => {
-    const { connection, opened } = await signedIn(browser, '--migrate-after', '1');
+    const { connection, opened } = await signedIn(signInBrowser, '--migrate-after', '1');
     await connection.refreshTools();
     assert.equal(connection.facts.listingError, undefined);
     assert.deepEqual(connection.tools.map((t) => t.name), ['whoami']);
@@ -83,7 +69,7 @@ describe('a session that outlives its token (401 mid-session)', function () {
   it('the user declines the new sign-in: the call fails saying the sign-in ran out and was cancelled, and nothing opened silently', async () => {
     let asked = 0;
     const declineSecond = (opened: string[]): OAuthHost['openBrowser'] => {
-      const open = browser(opened);
+      const open = signInBrowser(opened);
       return async (url, name, onFailed, page) => (++asked === 1 ? open(url, name, onFailed, page) : false);
     };
     const { h, opened } = await signedIn(declineSecond, '--migrate-after', '1');
@@ -95,7 +81,7 @@ describe('a session that outlives its token (401 mid-session)', function () {
   });
 
   it('a server that refuses the new token too fails the call once, saying so (no loop of sign-ins)', async () => {
-    const { f, h, opened } = await signedIn(browser, '--refuse-after', '1');
+    const { f, h, opened } = await signedIn(signInBrowser, '--refuse-after', '1');
     const call = await h.pipeline.call({ server: 'remote', tool: 'whoami', args: {}, origin: 'api' });
     assert.notEqual(call.kind, 'ok', JSON.stringify(call));
     assert.match(JSON.stringify(call), /"remote\\" refused the token you just signed in with/);

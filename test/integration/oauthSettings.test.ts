@@ -3,28 +3,14 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { createHash } from 'node:crypto';
-import type { OAuthHost, SecretStore } from '../../src/core/auth/ports';
+import type { SecretStore } from '../../src/core/auth/ports';
 import { credentialKey, forgetCredentials } from '../../src/core/auth/serverCredentials';
 import type { ServerState } from '../../src/core/connection/serverState';
-import { makeHost, startOAuthFixture } from './helpers';
+import { makeHost, startOAuthFixture, signInBrowser } from './helpers';
 
 function memorySecrets(): SecretStore & { readonly map: Map<string, string> } {
   const map = new Map<string, string>();
   return { map, get: async (k) => map.get(k), store: async (k, v) => void map.set(k, v), delete: async (k) => void map.delete(k) };
-}
-
-/** A browser that loads the page and follows its redirect back to the loopback receiver. */
-function browser(opened: string[]): OAuthHost['openBrowser'] {
-  return async (url) => {
-    opened.push(url);
-    void (async () => {
-      const answer = await fetch(url, { redirect: 'manual' });
-      await answer.text();
-      const location = answer.headers.get('location');
-      if (location) await (await fetch(location)).text();
-    })().catch((err: unknown) => opened.push(`browser failed: ${String(err)}`));
-    return true;
-  };
 }
 
 const SECRET = 'pre-registered-s3cret-value';
@@ -56,7 +42,7 @@ describe('the "oauth" settings of a remote server, against a real authorization 
     return f;
   }
   function host(url: string, oauth: Record<string, unknown> | undefined, opened: string[] = [], secrets: SecretStore = memorySecrets()) {
-    const h = makeHost({ remote: { type: 'http', url, ...(oauth && { oauth }) } }, 'allow-once', { oauth: { secrets, openBrowser: browser(opened) } });
+    const h = makeHost({ remote: { type: 'http', url, ...(oauth && { oauth }) } }, 'allow-once', { oauth: { secrets, openBrowser: signInBrowser(opened) } });
     cleanups.push(() => h.close());
     const states: ServerState[] = [];
     h.pool.get('remote')!.onDidChangeState((s) => states.push(s));
@@ -238,7 +224,7 @@ describe('asking for more scope during a session (403 insufficient_scope, step-u
     const f = await startOAuthFixture(...args);
     cleanups.push(() => void f.child.kill());
     const opened: string[] = [];
-    const h = makeHost({ remote: { type: 'http', url: f.url } }, 'allow-once', { oauth: { secrets: memorySecrets(), openBrowser: browser(opened) } });
+    const h = makeHost({ remote: { type: 'http', url: f.url } }, 'allow-once', { oauth: { secrets: memorySecrets(), openBrowser: signInBrowser(opened) } });
     cleanups.push(() => h.close());
     await h.pool.get('remote')!.start();
     return { f, h, opened };

@@ -222,6 +222,19 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await page.keyboard.press('Escape');
       });
 
+      await check('a form marks each field required or optional, and an empty Enter on a required one says so and sends nothing', async () => {
+        await clickTool('signup');
+        await promptTitle('"asks" asks for input during its call "signup"', 30_000);
+        await promptRow('Answer').click();
+        await promptTitle('asks (1/1): Handle (required)');
+        await box.press('Enter');
+        await message(/Handle is required\./);
+        await promptTitle('asks (1/1): Handle (required)'); // still asking
+        await shot('elicitation-required-field');
+        await page.keyboard.press('Escape');
+        await waitOutput(/"action":\s*"cancel"/);
+      });
+
       await check('a 2026-07-28 server asks by answering input_required (MRTR): the same prompts, then the retried call\'s result', async () => {
         writeSettings({ demo, forms, asks, modern });
         await startWorkspaceServer('modern');
