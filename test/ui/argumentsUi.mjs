@@ -232,7 +232,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
         await promptTitle('asks (1/1): Handle (required)'); // still asking
         await shot('elicitation-required-field');
         await page.keyboard.press('Escape');
-        await waitOutput(/"action":\s*"cancel"/);
+        await waitOutput(/asks \/ signup[^\n]*\n(?:.*\n)*?.*"action":\s*"cancel"/); // this call's answer, not an earlier one
       });
 
       await check('a 2026-07-28 server asks by answering input_required (MRTR): the same prompts, then the retried call\'s result', async () => {
