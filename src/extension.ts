@@ -1,3 +1,4 @@
+import type { SandboxOffer } from './vscode/sandboxOffer';
 import type { ChatDeps } from './vscode/chat/toolLoop';
 import type { InterfaceEvent } from './vscode/apps/appPanel';
 import * as fs from 'node:fs';
@@ -83,6 +84,8 @@ export interface McpToolHostApi {
 let pool: ServerPool | undefined;
 /** How long after activation the results folder is pruned: activation itself stays within its budget (ARCHITECTURE.md "Limits"). */
 const PRUNE_DELAY_MS = 5_000;
+/** How long after activation the sandbox check runs (it loads dist/forms.js and dist/core.js). */
+const SANDBOX_CHECK_DELAY_MS = 3_000;
 
 export function activate(context: vscode.ExtensionContext): McpToolHostApi | undefined {
   const started = performance.now();
@@ -125,6 +128,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   let resultFolder: ResultFolder | undefined;
   const results = () => (resultFolder ??= new (loadForms().ResultFolder)(path.join(storage, 'results'), resultsBudget, { owns: 'folder', fullWhy: (max) => vscode.l10n.t('the results folder is full (mcpToolHost.results.maxSize: {0} MiB)', max / (1024 * 1024)) }));
   const pruning = setTimeout(() => void (fs.existsSync(path.join(storage, 'results')) && results().prune().catch(() => undefined)), PRUNE_DELAY_MS);
+  // Whether this machine can sandbox, for the walkthrough's sandbox steps (issue 32): checked soon after activation, off its path.
+  const sandboxSupport = setTimeout(() => void loadForms().markSandboxSupport().catch(() => undefined), SANDBOX_CHECK_DELAY_MS);
   const sink = new OutputChannelSink(output, {
     maxResultChars,
     saveFullResult: (callId, pieces) => results().saveText(callId, pieces, 'result'),
@@ -170,6 +175,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   context.subscriptions.push(
     output,
     { dispose: () => clearTimeout(pruning) },
+    { dispose: () => clearTimeout(sandboxSupport) },
     taskCommands,
     prompts,
     logs,
@@ -196,6 +202,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
         approvals: new ApprovalCommands(grants, pool, audit, ruleSet),
         signOut: (arg) => loadForms().signOut(signingOut, context.secrets, arg),
+        sandboxEveryServer: () => loadForms().sandboxEveryServer(),
         tasks: taskCommands,
         review,
         editors: () => editorsMade,
@@ -220,6 +227,8 @@ interface CommandHandlers {
   readonly approvals: ApprovalCommands;
   /** Sign Out of Server (signOutCommand.ts, loaded at first use). */
   readonly signOut: (arg?: string | { server?: string }) => Promise<void>;
+  /** Sandbox Every Local Server (sandboxOffer.ts, loaded at first use); returns what it did. */
+  readonly sandboxEveryServer: () => Promise<SandboxOffer>;
   readonly tasks: TaskCommands;
   readonly review: DefinitionReview;
   /** The arguments editor, if one was opened (the commands have nothing to do otherwise). */
@@ -259,6 +268,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.showSchema': (t?: ViewTarget) => view.showSchema(t),
     'mcpToolHost.openWalkthrough': () => view.openWalkthrough(),
     'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut(arg),
+    'mcpToolHost.sandboxEveryServer': () => h.sandboxEveryServer(),
 
     'mcpToolHost.cancelTask': (t?: TaskTarget) => h.tasks.cancel(t),
     'mcpToolHost.showTask': (t?: TaskTarget) => h.tasks.show(t),

@@ -32,3 +32,5 @@ export { offerSavedFiles } from '../savedFiles';
 export { askToLaunch } from '../launchPrompt';
 // A tool's interface (MCP Apps, docs/mcp-apps.md): the webview panel and the host side of its conversation.
 export { reopenLastInterface, startInterface } from '../apps/appSessions';
+// Sandbox Every Local Server, and the check behind the walkthrough's sandbox steps (issue 32).
+export { markSandboxSupport, sandboxEveryServer } from '../sandboxOffer';
