@@ -123,12 +123,12 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       oauth: vscodeOAuthHost(context.secrets),
     };
   });
-  // Saved results are held to the user's budget (issue 31): pruned at each save, and once soon after activation, off its path.
+  // Saved results are held to the user's budget: pruned at each save, and once soon after activation, off its path.
   // The folder's code loads with dist/forms.js at the first save or prune, not at activation.
   let resultFolder: ResultFolder | undefined;
   const results = () => (resultFolder ??= new (loadForms().ResultFolder)(path.join(storage, 'results'), resultsBudget, { owns: 'folder', fullWhy: (max) => vscode.l10n.t('the results folder is full (mcpToolHost.results.maxSize: {0} MiB)', max / (1024 * 1024)) }));
   const pruning = setTimeout(() => void (fs.existsSync(path.join(storage, 'results')) && results().prune().catch(() => undefined)), PRUNE_DELAY_MS);
-  // Whether this machine can sandbox, for the walkthrough's sandbox steps (issue 32): checked soon after activation, off its path.
+  // Whether this machine can sandbox, for the walkthrough's sandbox steps: checked soon after activation, off its path.
   const sandboxSupport = setTimeout(() => void loadForms().markSandboxSupport().catch(() => undefined), SANDBOX_CHECK_DELAY_MS);
   const sink = new OutputChannelSink(output, {
     maxResultChars,

@@ -22,7 +22,7 @@ export class BrowserCommandError extends Error {
  * variable as many command-line tools honour it): words split as Add Server splits a command
  * line (splitCommandLine: quotes group words with spaces, a path like "C:\Program Files\..."
  * in double quotes). Nothing else is interpreted. A value that is the path of an existing file
- * is that program alone, spaces and all (`BROWSER=/home/jane/My Tools/open-page`, issue 30).
+ * is that program alone, spaces and all (`BROWSER=/home/jane/My Tools/open-page`).
  * `source` names where the command came from, for the error.
  */
 export function parseBrowserCommand(text: string, source: string): string[] {

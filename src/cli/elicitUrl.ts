@@ -42,7 +42,7 @@ export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJ
   say(`  URL:    ${link.url}`);
   const rl = readline.createInterface({ input, output });
   const ended = new Promise<string>((resolve) => rl.once('close', () => resolve('')));
-  // The call ends while the question is open: it is closed, saying why (issue 32).
+  // The call ends while the question is open: it is closed, saying why.
   let callEnded = false;
   const close = () => {
     callEnded = true;
@@ -81,7 +81,7 @@ export function duringWhich(request: FormRequest | UrlRequest): string {
   return calls.length === 0 ? 'during a call' : calls.length === 1 ? `during its call ${calls[0]}` : `during one of its calls ${calls.join(', ')}`;
 }
 
-/** Why a prompt on the terminal was given up: how its call ended (issue 32). */
+/** Why a prompt on the terminal was given up: how its call ended. */
 export function closedBecause(request: FormRequest | UrlRequest): string {
   const during = duringWhich(request).replace(/^during /, '');
   const how = request.callsEnded?.reason as CallEnd | undefined;

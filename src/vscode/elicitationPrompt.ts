@@ -37,7 +37,7 @@ export function vscodeElicitor(prompts: PromptEvents, chat?: ChatAsks): Elicitor
     return prompts.oneAtATime(async () => {
       // Its calls ended while it waited for its turn: nobody waits for the answer any more.
       if (request.callsEnded?.aborted) return { action: 'cancel' as const };
-      // They end while it is open: it closes, saying why (issue 32).
+      // They end while it is open: it closes, saying why.
       const { value, closed } = await closingWhen(prompts, request.callsEnded, () => {
         if (request.mode === 'url') return link?.kind === 'offered' ? askLink(prompts, { ...request, link }) : Promise.resolve({ action: 'decline' as const });
         return inChat ? answerFields(prompts, request) : askForm(prompts, request);
@@ -127,7 +127,7 @@ async function askForm(prompts: PromptEvents, request: FormRequest): Promise<Eli
 async function answerFields(prompts: PromptEvents, request: FormRequest): Promise<ElicitationAnswer> {
   const content: Record<string, FormValue> = {};
   for (const [i, field] of request.fields.entries()) {
-    // Each field says whether it must be answered (issue 32: required fields were unmarked).
+    // Each field says whether it must be answered: an empty Enter on a required one is refused.
     const title = vscode.l10n.t('{0} ({1}/{2}): {3}{4}', shownName(request.server), i + 1, request.fields.length, sanitizeLine(field.title ?? field.name), ` (${field.required ? vscode.l10n.t('required') : vscode.l10n.t('optional')})`);
     const step = await askField(prompts, field, title);
     if (step === 'cancel') return { action: 'cancel' };

@@ -14,7 +14,7 @@ const HOST_SHOWN_CHARS = 60;
 
 /**
  * A server's request to open a link during a call (elicitation, URL mode): a prompt titled with
- * the site first (VS Code cuts a title at its end: issue 31), then who asks; the server's message,
+ * the site first (VS Code cuts a title at its end), then who asks; the server's message,
  * the host and the whole URL, and Open / Copy / Decline (Escape cancels). Only "Open" opens it,
  * through `vscode.env.openExternal`; never on its own. After that the host waits, in a
  * notification, for the server to say the page is done.

@@ -1,4 +1,4 @@
-// "Sandbox Every Local Server" (issue 32): turns on mcpToolHost.sandbox.stdioByDefault only where
+// "Sandbox Every Local Server": turns on mcpToolHost.sandbox.stdioByDefault only where
 // this machine can sandbox, since on one that cannot every local server would stop. Also sets the
 // context key the walkthrough's two sandbox steps read. Loaded with dist/forms.js, off activation.
 import * as vscode from 'vscode';

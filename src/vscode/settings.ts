@@ -58,7 +58,7 @@ export function readServerSettings(): ServerSettings {
 }
 
 /**
- * `mcpToolHost.sandbox.stdioByDefault` (issue 17): every stdio server without a `sandbox` of its
+ * `mcpToolHost.sandbox.stdioByDefault`: every stdio server without a `sandbox` of its
  * own runs in the default sandbox. A workspace can turn it on, never off; under it, a workspace
  * server's `"sandbox": false` or `allowUnsandboxed` does not count (a repository only tightens).
  */
@@ -93,7 +93,7 @@ export function maxResultChars(): number {
 }
 
 /**
- * `mcpToolHost.results.maxSize` (MiB) and `.maxAgeDays`: what the folder of saved results may hold (issue 31).
+ * `mcpToolHost.results.maxSize` (MiB) and `.maxAgeDays`: what the folder of saved results may hold.
  * The user's own values only: the folder serves every workspace, so no repository sets it.
  */
 export function resultsBudget(): ResultBudget {
@@ -107,7 +107,7 @@ export function resultsBudget(): ResultBudget {
 // The safety settings below are read with `saferOf`: a workspace's value can only make them safer.
 const inspect = (key: string) => vscode.workspace.getConfiguration(SECTION).inspect<unknown>(key);
 
-/** Renamed settings, new key to old: VS Code titled "maxMessageMiB" "Max Message Mi B" (issue 32). */
+/** Renamed settings, new key to old: VS Code titled "maxMessageMiB" "Max Message Mi B". */
 export const RENAMED: Readonly<Record<string, string>> = { maxMessageSize: 'maxMessageMiB', maxToolListSize: 'maxToolListMiB', 'results.maxSize': 'results.maxMiB' };
 
 /** A renamed setting's values: in each scope the new key's, else the old key's (still honoured; package.json marks it deprecated). */

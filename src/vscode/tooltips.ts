@@ -97,7 +97,7 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
   return md;
 }
 
-/** What a server's tool definitions cost a model, in words (issue 19). */
+/** What a server's tool definitions cost a model, in words. */
 export function tokensText(tokens: number): string {
   return vscode.l10n.t('~{0} tokens (o200k_base, the GPT-4o tokenizer)', tokens.toLocaleString('en-US'));
 }

@@ -1,4 +1,4 @@
-// What the CSP of a tool's interface (MCP Apps) may name, by where its server runs (issue 31). The
+// What the CSP of a tool's interface (MCP Apps) may name, by where its server runs. The
 // interface runs on the user's machine, so an origin it may reach is one the user's machine can
 // reach: for a remote (or sandboxed) server, that is more than the server itself could reach, and
 // those origins are refused. A local, unsandboxed server runs as the user on this machine and

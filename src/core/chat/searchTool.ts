@@ -1,4 +1,4 @@
-// The `search_tools` tool a chat model gets instead of every tool's definition (issue 19): its
+// The `search_tools` tool a chat model gets instead of every tool's definition: its
 // definition here, in core, so that the bench counts the very tokens the model is sent.
 
 /** The search tool's name for the model; a server's tool that cleans to the same name gets `_2`. */

@@ -67,7 +67,7 @@ export function selectTools<T extends BudgetCandidate>(candidates: readonly T[],
 }
 
 /**
- * The tools the user named, for a request that searches the rest (issue 19): the tools of servers
+ * The tools the user named, for a request that searches the rest: the tools of servers
  * pinned with `/use` or named in the prompt, and tools named in the prompt, at most `max` (the
  * most relevant of them when more). Nothing else: the model finds other tools by searching.
  */

@@ -58,7 +58,7 @@ export interface LaunchPolicy {
 }
 
 /**
- * The variables a sandboxed server gets from the host's environment (issue 31): enough to run a
+ * The variables a sandboxed server gets from the host's environment: enough to run a
  * program and find its tools, nothing that is usually a secret (tokens, keys, proxy credentials).
  * Its own `env` comes on top.
  */
@@ -84,7 +84,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
   const fail = (message: string): never => {
     throw new ConfigError(def.name, message);
   };
-  // A repository's file names files of the repository: not the user's keys elsewhere (issue 31).
+  // A repository's file names files of the repository: not the user's keys elsewhere.
   const settingsFile = (file: string, where: string) => {
     const resolved = path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), file);
     if (def.source === 'workspace' && !insideFolders(resolved, ctx.workspaceFolders)) {
@@ -124,7 +124,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
   // A leading `~` stays for the sandbox to read as the server's HOME (transport/sandbox.ts), not this process's.
   const paths = (list: readonly string[], key: string) => list.map((p, i) => (/^~([/\\]|$)/.test(p) ? '~' + sub(p.slice(1), `sandbox.filesystem.${key}[${i}]`) : sub(p, `sandbox.filesystem.${key}[${i}]`)));
   const args = spec.args.map((a, i) => sub(a, `args[${i}]`));
-  // The folders its own arguments name are writable too, within what its source may grant (issue 32).
+  // The folders its own arguments name are writable too, within what its source may grant.
   const argumentFolders = box && loadHeavy().argumentFolders(args, def.source, ctx.workspaceFolders, env.HOME);
   const sandbox = box && { ...box, argumentFolders, filesystem: { denyRead: paths(box.filesystem.denyRead, 'denyRead'), allowWrite: paths(box.filesystem.allowWrite, 'allowWrite'), denyWrite: paths(box.filesystem.denyWrite, 'denyWrite') } };
   return {

@@ -164,7 +164,7 @@ export function resolveOAuth(s: OAuthSettings, sub: (value: string, where: strin
     ...optional('clientSecret', value(s.idp.clientSecret, 'idp.clientSecret')),
     idToken: value(s.idp.idToken, 'idp.idToken') ?? readFile(value(s.idp.idTokenFile, 'idp.idTokenFile')!, 'oauth.idp.idTokenFile').trim(),
   };
-  // Credentials go to these endpoints: never in clear text over a network (issue 31).
+  // Credentials go to these endpoints: never in clear text over a network.
   if (idp) checkEndpoint(idp.tokenEndpoint, 'oauth.idp.tokenEndpoint', fail);
   const issuer = value(s.issuer, 'issuer');
   if (issuer !== undefined) checkEndpoint(issuer, 'oauth.issuer', fail);

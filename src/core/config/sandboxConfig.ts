@@ -1,5 +1,5 @@
 /**
- * A server's `sandbox` entry (issue 17): what its process may read, write and reach. Parsed
+ * A server's `sandbox` entry: what its process may read, write and reach. Parsed
  * here, applied by transport/sandbox.ts. A lazy leaf (eslint.config.mjs LAZY_LEAVES): only a
  * configuration that has a `sandbox` loads it, through loadHeavy().
  */
@@ -84,7 +84,7 @@ export function withDefaultSandbox<D extends { readonly name: string; readonly s
 }
 
 /**
- * The folders a sandboxed server may write because its own arguments name them (issue 32: a
+ * The folders a sandboxed server may write because its own arguments name them (a
  * filesystem server is given its folder as an argument): each argument (or the value after
  * `--flag=`) that is an absolute or `~/` path of an existing folder. The user's own server may
  * write any of them but `/`; a workspace's server only those inside a workspace folder (links

@@ -2,7 +2,7 @@ import { sanitizeLine } from '../render/sanitize';
 import type { CallEnd } from '../elicitation/formElicitation';
 import { loadHeavy } from '../lazy/load';
 
-/** At most this many prompts (forms and links) one call may raise; the rest are declined (issue 31). */
+/** At most this many prompts (forms and links) one call may raise; the rest are declined. */
 export const MAX_PROMPTS_PER_CALL = 10;
 /** At most this many prompts one server may raise in PROMPT_WINDOW_MS, over all its calls. */
 export const MAX_PROMPTS_PER_SERVER = 20;
@@ -27,7 +27,7 @@ export interface CallInFlight {
   capSaid: boolean;
   /** Aborts when the call ends, its reason a `CallEnd` (a prompt still open is closed, saying why). */
   readonly ending: AbortController;
-  /** How many of its prompts the user is answering now: its idle timer stands still meanwhile (issue 32, rawAnswers.ts). */
+  /** How many of its prompts the user is answering now: its idle timer stands still meanwhile (rawAnswers.ts). */
   answering: number;
   /** Hears each change of `answering` (the one request of the call that is timed by it). */
   onAnswering: (() => void) | undefined;
@@ -52,7 +52,7 @@ export interface Admitted {
 }
 
 /**
- * Which prompts a server may show the user (issue 31): only those that belong to a call of it,
+ * Which prompts a server may show the user: only those that belong to a call of it,
  * and only so many. A request belongs to a call when
  * - it names a task (`_meta` related-task, 2025-11-25): that task is one the host follows now
  *   (a call that became it, or Fetch Result), whatever else runs;

@@ -2,7 +2,7 @@ import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 
 /**
  * The answers we check item by item ourselves (toolListing.ts, renderResult.ts): one bad tool or
- * one unknown content block costs that item, not the whole answer (issue 13, "Tolerance").
+ * one unknown content block costs that item, not the whole answer.
  */
 const OWN_CHECKS: Readonly<Record<string, string>> = {
   'tools/list': 'tools',
@@ -47,7 +47,7 @@ export interface AnswerWatch {
 
 /**
  * For a prompt of `calls`: `hold` counts them as answering until the returned function is called
- * (their idle timers stand still: issue 32), and `endsAt` is when the first of them runs out of
+ * (their idle timers stand still), and `endsAt` is when the first of them runs out of
  * total time, if one is timed by it.
  */
 export function answerHold(calls: readonly (AnswerWatch & { readonly endsAt: number | undefined })[]): { readonly endsAt?: number; readonly hold: () => () => void } {
@@ -148,7 +148,7 @@ export function keepRawAnswers(transport: Transport): RawRequests {
  * Drops an answer to the SDK's 2026-07-28 probe (`server/discover`) that comes after the SDK gave up
  * waiting for it and went on (the classic `initialize`): a 2025-era server busy starting (npx)
  * answers "method not found" late, and the SDK would log that as a response to an unknown id, a
- * warning about our own probe atop every such server's log (issue 32). The server did nothing
+ * warning about our own probe atop every such server's log. The server did nothing
  * wrong: nothing cancels the probe (a notification before `initialize` is not allowed), so its
  * answer is expected and dropped here. The probe's ids are strings, the SDK's own requests' are numbers.
  */

@@ -27,7 +27,7 @@ const MAX_INPUT_ROUNDS = 2 * MAX_PROMPTS_PER_CALL;
 
 /**
  * A result schema that accepts any answer: the SDK's strict parse fails a whole list for one bad
- * tool, a whole call for one unknown content block (issue 13). We check what we use ourselves
+ * tool, a whole call for one unknown content block. We check what we use ourselves
  * (toolListing.ts, `resultOf`; renderResult.ts shows an unknown block as unknown); in the
  * 2026-07-28 era rawAnswers.ts gets the answer past the SDK's own codec.
  */
@@ -106,9 +106,9 @@ export interface SdkClientOptions {
 }
 
 /**
- * The SDK's `Client` behind our own type: the only file that holds a `Client` (STYLE.md:
- * isolate the SDK). It owns the client's single-slot `onclose`/`onerror` callbacks; the
- * connection composes it with a transport (transportChoice.ts) and the tool catalog.
+ * The SDK's `Client` behind our own type: the only file that holds a `Client`, so an SDK upgrade
+ * that changes it changes one file. It owns the client's single-slot `onclose`/`onerror`
+ * callbacks; the connection composes it with a transport (transportChoice.ts) and the tool catalog.
  */
 export class SdkClient {
   private readonly _client: Client;

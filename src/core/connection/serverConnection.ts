@@ -255,7 +255,7 @@ export class ServerConnection implements Disposable {
       validator: this._deps.validator,
       roots: this._deps.roots,
       // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
-      // While the user answers, the calls are held as answering: their idle timers stand still (issue 32).
+      // While the user answers, the calls are held as answering: their idle timers stand still.
       elicit: this._deps.elicit && ((asked, { calls, tasks, callsEnded, endsAt, hold }) => loadHeavy().whileAnswering(hold, () => this._deps.elicit!({ ...asked, calls, tasks, callsEnded, endsAt, server: this.name, message: safeText(asked.message, this._secrets) }), asked.mode === 'url' ? asked.completion : undefined)),
       prompts: this._prompts,
       log: this._serverMessages,
@@ -460,7 +460,7 @@ export class ServerConnection implements Disposable {
 
 /**
  * A tool error of a sandboxed server, with what the sandbox denied during the call added as a
- * text block of ours (issue 32): every surface shows the result's text, so each says it.
+ * text block of ours: every surface shows the result's text, so each says it.
  */
 function withSandboxNotes(result: RawToolResult, transport: Transport | undefined, since: number): RawToolResult {
   const fence = transport instanceof StdioTransport ? transport.fence : undefined;

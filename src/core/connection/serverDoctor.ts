@@ -33,7 +33,7 @@ export interface DoctorReport {
   readonly cwd?: string;
   readonly steps: DoctorStep[];
   readonly stderr: readonly string[];
-  /** A sandboxed server (issue 17): what it may reach, and whether this machine can sandbox (bubblewrap, socat, ripgrep). */
+  /** A sandboxed server: what it may reach, and whether this machine can sandbox (bubblewrap, socat, ripgrep). */
   readonly sandbox?: { readonly effective: readonly string[]; readonly prerequisites: string };
 }
 
@@ -79,7 +79,7 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
     else steps.push({ step: 'tools', ok: true, detail: `tools listed: ${connection.tools.length}${found.noToolsCapability ? ' (the server does not declare the "tools" capability)' : ''}` });
   } else {
     const message = state.kind === 'error' ? state.message : `the server is ${state.kind}`;
-    // No process came to be: the command was missing, or the sandbox refused to start it (issue 32).
+    // No process came to be: the command was missing, or the sandbox refused to start it.
     const notSpawned = stdio && !found.spawned;
     if (stdio && notSpawned) steps.push({ step: 'spawn', ok: false, detail: message });
     else {

@@ -1,8 +1,8 @@
 /**
  * The stderr line that says why a server ended. Usually the last line; but some launchers end with a
  * line that says nothing: npm (npx) with "A complete log of this run can be found in ...", Node with
- * its version after a crash's stack. For those, the line that says why, introduced by who said it
- * (issue 32: a typo'd npx package showed only where npm's log was).
+ * its version after a crash's stack. For those, the line that says why, introduced by who said it:
+ * a user who mistyped an npx package learns that it was not found, not where npm's log is.
  */
 export function stderrReason(stderr: readonly string[]): string | undefined {
   const lines = stderr.filter((line) => line.trim() !== '');

@@ -80,7 +80,7 @@ export interface OpenedTaskSession<C> {
  * A 2025-11-25 task that waits for input (`input_required`) has queued its requests (an
  * elicitation, naming the task in `_meta` related-task); the spec has the requestor call
  * `tasks/result` then, which delivers them and blocks until the task ends. The Tasks package only
- * polls, so the question never came (issue 32): `fetchQueued` sends that `tasks/result` beside the
+ * polls, so the question never came: `fetchQueued` sends that `tasks/result` beside the
  * polls; the requests it brings reach the client's own handlers, and its answer, once the task
  * ended, is the result the package asks for. The 2026-07-28 extension carries the requests in
  * `tasks/get` itself (inputRequests), and the package answers them: nothing to do there.

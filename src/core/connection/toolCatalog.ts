@@ -100,8 +100,8 @@ export class ToolCatalog implements Disposable {
       this._listingError = undefined;
       this._cache?.save(tools);
       // A session's listing again (list_changed, a stale listing, Refresh) is logged only when its tools
-      // changed: server-everything says list_changed right after start, and every listing was logged twice
-      // (issue 32). Names only: comparing 10,000 definitions would hold the event loop; a changed
+      // changed: server-everything says list_changed right after start, which would log every listing
+      // twice. Names only: comparing 10,000 definitions would hold the event loop; a changed
       // definition is the pins' to tell (policy/toolPin.ts).
       const names = tools.map((t) => t.name);
       const again = this._lastListing?.lister === lister;

@@ -14,7 +14,7 @@ export const DEFAULT_MAX_TOOLS = 20_000;
 /**
  * The weight of one server's tool list across its pages (setting `mcpToolHost.maxToolListSize`): each
  * page is under the per-message cap, but 64 such pages took the CLI to 4.8 GB and an out-of-memory
- * abort (issue 13). The default is one message's worth.
+ * abort. The default is one message's worth.
  */
 export const DEFAULT_MAX_TOOL_LIST_BYTES = 64 * 1024 * 1024;
 
@@ -31,7 +31,7 @@ export type PageFetcher = (cursor: string | undefined) => Promise<unknown>;
  * Every page of `tools/list`, bounded in pages, tools and bytes (about the JSON length of the
  * tools): past a limit the whole listing fails with a sentence naming the setting, so a partial
  * list is never shown as the server's. Each tool is checked here, not by the SDK, so one malformed
- * tool is left out with a warning instead of failing the list (issue 13, "Tolerance"). `extraCheck`
+ * tool is left out with a warning instead of failing the list. `extraCheck`
  * adds a rule of the session's own (why a tool is invalid there, or undefined).
  */
 export async function listAllTools(fetchPage: PageFetcher, limits: ListingLimits, log: ServerLog, extraCheck?: (tool: Tool) => string | undefined): Promise<Tool[]> {

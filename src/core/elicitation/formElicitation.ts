@@ -32,13 +32,13 @@ export type FormValue = string | number | boolean | string[];
 
 /**
  * How the calls a prompt belongs to ended (the reason of its `callsEnded`): a prompt still waiting
- * is dropped, one still open is closed, saying why (issue 32).
+ * is dropped, one still open is closed, saying why.
  */
 export type CallEnd = 'finished' | 'cancelled' | 'timed-out' | 'server-stopped' | 'failed';
 
 /**
  * Asks the user (`ask`), holding the calls the prompt belongs to as answering meanwhile (`hold`:
- * their idle timers stand still, issue 32): until the user answered and, for a link they opened,
+ * their idle timers stand still): until the user answered and, for a link they opened,
  * until the server says its page is done (`page`) or the host stops waiting on it.
  */
 export async function whileAnswering(hold: () => () => void, ask: () => Promise<ElicitationAnswer>, page: Promise<boolean> | undefined): Promise<ElicitationAnswer> {

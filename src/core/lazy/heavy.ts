@@ -32,7 +32,7 @@ export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } 
 export { ElicitationCompletions } from '../elicitation/urlElicitation';
 // Read only when a server's configuration has "oauth" (most have none), and at its launch.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from '../config/oauthConfig';
-// Read only when a server's configuration has "sandbox" (issue 17), and at its launch.
+// Read only when a server's configuration has "sandbox", and at its launch.
 export { argumentFolders, describeSandbox, fromVsCode, parseSandbox, withDefaultSandbox } from '../config/sandboxConfig';
 export { sandboxFacts } from '../transport/sandbox';
 export { explainToolFailure, installHint, sandboxCheck, sandboxDenial, wrapLaunch } from '../transport/sandbox';

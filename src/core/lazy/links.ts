@@ -1,5 +1,5 @@
 // Which links a server may have the user open, and the site each leads to, and which origins a tool
-// interface may reach (issue 31), loaded when a server first asks to open a link or an interface
+// interface may reach, loaded when a server first asks to open a link or an interface
 // opens: the Public Suffix List (tldts, ~130 KB) is not for activation, nor for every server start. In the extension it is dist/links.js (esbuild.mjs); elsewhere import
 // linkCheck.ts as a type only and reach it through loadLinks().
 export { checkUrl, isLoopback, MAX_HOST_CHARS, MAX_URL_CHARS } from '../elicitation/linkCheck';

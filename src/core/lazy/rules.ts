@@ -1,4 +1,4 @@
-// The argument-rule engine (issue 16), loaded at the first call that has rules to apply: the
+// The argument-rule engine, loaded at the first call that has rules to apply: the
 // parser, JSON pointers, path readings and the decision. In the extension it is dist/rules.js
 // (esbuild.mjs); elsewhere import these modules as types only and reach them through loadRules().
 export { parseRules, SCOPE_WORDS } from '../policy/argumentRules';

@@ -118,7 +118,7 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
       return head;
     }
     default: {
-      // A type from a newer spec or a mistake: that block is shown as unknown, the others as usual (issue 13).
+      // A type from a newer spec or a mistake: that block is shown as unknown, the others as usual.
       const type = sanitizeLine(block.type.length > 100 ? `${block.type.slice(0, 100)}…` : block.type);
       return type === '' ? '[unknown content block]' : `[unknown content block "${type}"]`;
     }
@@ -127,7 +127,7 @@ async function renderBlock(block: Block, index: number, save: BinarySaver | unde
 
 const optionalString = (v: unknown) => (typeof v === 'string' ? v : undefined);
 
-/** "saved to FILE (why it is text)", or "not saved: why" (never silently: issue 31); a saved file joins `files`. */
+/** "saved to FILE (why it is text)", or "not saved: why" (never silently); a saved file joins `files`. */
 function savedWords(saved: SavedFile, files: string[]): string {
   if ('leftOut' in saved) return `not saved: ${saved.leftOut}`;
   files.push(saved.file);

@@ -1,7 +1,7 @@
 /**
  * The extension a saved result gets for its MIME type. The server names the type, so the name is
  * chosen from lists of ours, never from the type's text: a "type" such as `x/exe` or `a/hta` must
- * not become a program the OS runs on a double-click (issue 31).
+ * not become a program the OS runs on a double-click.
  */
 export interface ResultFileType {
   /** Without the dot: `png`, `svg.txt`, `bin`. */

@@ -1,4 +1,4 @@
-// Full-text search over tool definitions (issue 19): what `search_tools` in @mcp and the
+// Full-text search over tool definitions: what `search_tools` in @mcp and the
 // language-model search tool answer with. Loaded through loadSearch() (src/core/lazy/load.ts):
 // minisearch stays out of dist/extension.js.
 import MiniSearch from 'minisearch';

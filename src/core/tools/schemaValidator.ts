@@ -17,7 +17,7 @@ type Dialect = 'draft-07' | '2019-09' | '2020-12';
  * dialect follows `$schema` (none means 2020-12, retried as draft-07 when it will not compile
  * that way); a schema that does not compile is reported for that one tool, never thrown.
  * `pattern` and `patternProperties` run on RE2 (`linearRegExp`), so no schema a server sends
- * can block the host with a backtracking regex (issue 13).
+ * can block the host with a backtracking regex.
  */
 export class SchemaValidator implements jsonSchemaValidator {
   private readonly _engines = new Map<Dialect, Ajv>();
@@ -94,7 +94,7 @@ const MAX_PATTERN_STEPS = 10_000_000;
 /**
  * ajv's regex engine (`code.regExp`) on RE2JS, a pure-JavaScript port of RE2: matching takes
  * time linear in the text, where JavaScript's backtracking RegExp takes minutes on `^(a+)+$`
- * against 40 characters (issue 13). RE2 has no backreferences or lookaround: such a pattern
+ * against 40 characters. RE2 has no backreferences or lookaround: such a pattern
  * makes its schema not compile (reported for that one tool, whose values then go unchecked)
  * rather than falling back to RegExp, since any fallback would let a server opt out of the
  * bound by adding a lookahead. The formats of ajv-formats are its own regexes, not a server's.

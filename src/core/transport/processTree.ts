@@ -30,7 +30,7 @@ interface Tree {
  * The MCP shutdown sequence: close stdin, wait; SIGTERM the tree, wait; SIGKILL the tree.
  * Resolves once nothing of the tree is left (or after the kill, which cannot be refused).
  * The tree is scanned before stdin closes: once a middle process exits, its children are
- * re-parented to init and no parent pid leads to them any more (issue 13).
+ * re-parented to init and no parent pid leads to them any more.
  */
 /**
  * `marker` is a `NAME=value` entry of the server's environment that no other process has: its

@@ -1,5 +1,5 @@
 // Loaded with `--require` (NODE_OPTIONS) into every Node process of a sandboxed server that may
-// reach the network (issue 32): the sandbox gives it network only through its proxy (HTTP_PROXY,
+// reach the network: the sandbox gives it network only through its proxy (HTTP_PROXY,
 // HTTPS_PROXY), which Node ignores unless told. Node 24.0+ and 22.21+ honour NODE_USE_ENV_PROXY=1
 // for fetch() (also set by transport/sandbox.ts), 24.5+ and 22.21+ for http and https too; for
 // what the running Node does not honour, this routes fetch() (undici's global dispatcher, which

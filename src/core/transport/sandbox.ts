@@ -5,7 +5,7 @@ import type * as Runtime from '@anthropic-ai/sandbox-runtime' with { 'resolution
 import type { StdioLaunch } from './commandLine';
 
 /**
- * The one port over the process sandbox (issue 17): `@anthropic-ai/sandbox-runtime` (bubblewrap
+ * The one port over the process sandbox: `@anthropic-ai/sandbox-runtime` (bubblewrap
  * with a filtering proxy on Linux, sandbox-exec on macOS), pinned, and used nowhere else, so it
  * can be replaced. A lazy leaf (eslint.config.mjs LAZY_LEAVES) reached through loadHeavy(); the
  * package is ESM only, hence the dynamic import (in dist/ it is a bundle of its own,
@@ -188,7 +188,7 @@ export const PROXY_PRELOAD = path.join(__dirname, 'proxyPreload.js');
 
 /**
  * The sandbox gives a server the network only through its proxy (HTTP_PROXY, HTTPS_PROXY, set by
- * the library), which Node ignores unless told (issue 32): NODE_USE_ENV_PROXY=1 for a Node that
+ * the library), which Node ignores unless told: NODE_USE_ENV_PROXY=1 for a Node that
  * honours it, and our preload for what it does not (NODE_OPTIONS reaches every Node process the
  * server starts, npx and npm included). Whatever NODE_OPTIONS the server's own `env` set is kept.
  */
@@ -214,7 +214,7 @@ const DENIALS: readonly { readonly pattern: RegExp; readonly what: string }[] = 
 const WRITE_ERROR = /\b(EROFS|EACCES|EPERM)\b[^'"\n]*['"]([^'"\n]+)['"]|\[Errno (30|13|1)\][^'"\n]*['"]([^'"\n]+)['"]/;
 
 /**
- * Why a sandboxed server's tool failed, when the sandbox is the likely reason (issue 32): the
+ * Why a sandboxed server's tool failed, when the sandbox is the likely reason: the
  * connections its proxy refused during the call, and a write error naming a path outside the
  * folders it may write. Sentences that begin "The sandbox denied"; none when nothing points at it.
  */

@@ -187,7 +187,7 @@ async function askToOpen(url: string, server: string, log: (line: string) => voi
     const answer = await vscode.window.showWarningMessage(vscode.l10n.t("The tool's interface wants to write an e-mail:"), { modal: true, detail: sanitizeLine(url) }, open);
     return answer === open && vscode.env.openExternal(vscode.Uri.parse(url, true));
   }
-  // A web page: the rules of a server's link prompt (issue 31), the site it leads to first.
+  // A web page: the rules of a server's link prompt, the site it leads to first.
   const link = loadLinks().checkUrl(url);
   if (link.kind === 'refused') {
     log(`[${shownName(server)} interface] a link it asked to open was refused: ${link.why}. (${link.shown})`);

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { SECTION } from '../section';
 
-/** Over this many tools a request searches them (issue 19): 40 real definitions are ~4,000 tokens (BENCHMARKS.md "Tool search"). */
+/** Over this many tools a request searches them: 40 real definitions are ~4,000 tokens (BENCHMARKS.md "Tool search"). */
 export const DEFAULT_SEARCH_THRESHOLD = 40;
 
 /** The `mcpToolHost.chat.*` settings, read once per request. */

@@ -1,4 +1,4 @@
-// The hosted tools in every chat (VS Code language-model tools, issue 19 part B): the search and
+// The hosted tools in every chat (VS Code language-model tools): the search and
 // call tools' bodies, loaded with dist/chat.js at their first use (lmToolRegistration.ts registers them).
 import * as vscode from 'vscode';
 import type { CallPipeline } from '../../core/calls/callPipeline';

@@ -50,7 +50,7 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
   const settings = readChatSettings();
   await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(vscode.l10n.t('Waiting for {0} to start...', names.join(', '))));
   const catalog = chatCatalog(deps.pool, settings, deps.pipeline.rules);
-  // Past the threshold the model searches the tools instead of getting them all (issue 19).
+  // Past the threshold the model searches the tools instead of getting them all.
   const searching = catalog.tools.length > 0 && (settings.searchThreshold === 0 || catalog.tools.length > settings.searchThreshold);
   const budget = { prompt: request.prompt, pinnedServers: pinnedServers(context.history), max: searching ? MAX_CHAT_TOOLS - 1 : MAX_CHAT_TOOLS };
   const choice = searching ? namedTools(catalog.tools, budget) : selectTools(catalog.tools, budget);

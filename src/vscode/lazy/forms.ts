@@ -24,7 +24,7 @@ export { RulesTree } from '../rulesTree';
 export { runRulesCommand } from '../ruleActions';
 // The Tools view's tooltips, built when the user hovers a row.
 export { serverTooltip, toolTooltip } from '../tooltips';
-// The folder of saved results, held to its budget (issue 31): loaded at the first save or prune.
+// The folder of saved results, held to its budget: loaded at the first save or prune.
 export { ResultFolder } from '../../core/render/resultFolder';
 // "Open" on a result's saved files (images and other binary content).
 export { offerSavedFiles } from '../savedFiles';
@@ -32,5 +32,5 @@ export { offerSavedFiles } from '../savedFiles';
 export { askToLaunch } from '../launchPrompt';
 // A tool's interface (MCP Apps, docs/mcp-apps.md): the webview panel and the host side of its conversation.
 export { reopenLastInterface, startInterface } from '../apps/appSessions';
-// Sandbox Every Local Server, and the check behind the walkthrough's sandbox steps (issue 32).
+// Sandbox Every Local Server, and the check behind the walkthrough's sandbox steps.
 export { markSandboxSupport, sandboxEveryServer } from '../sandboxOffer';
