@@ -83,6 +83,12 @@ function cycleThrough(start, text) {
  */
 
 /**
+ * Every subfolder of `folder` (relative to `root`) must be one of `children`: a folder no zone names
+ * would import anything unchecked. `message` names where to add it.
+ * @typedef {{ folder: string, children: string[], message: string }} Layered
+ */
+
+/**
  * The text being linted (ESLint types it for any language; ours is JavaScript/TypeScript text).
  * @param {{ sourceCode: unknown }} context
  */
@@ -92,18 +98,24 @@ const sourceText = (context) => /** @type {{ text: string }} */ (/** @type {unkn
 export const layerRules = {
   rules: {
     layers: {
-      meta: { type: 'problem', schema: [{ type: 'object', properties: { root: { type: 'string' }, zones: { type: 'array' } } }] },
+      meta: { type: 'problem', schema: [{ type: 'object', properties: { root: { type: 'string' }, zones: { type: 'array' }, layered: { type: 'array' } } }] },
       create(context) {
-        const { root, zones } = /** @type {{ root: string, zones: Zone[] }} */ (context.options[0]);
+        const { root, zones, layered = [] } = /** @type {{ root: string, zones: Zone[], layered?: Layered[] }} */ (context.options[0]);
         const inside = (/** @type {string} */ file, /** @type {string} */ folder) => {
           const relative = path.relative(path.resolve(root, folder), file);
           return relative === '' || (!relative.startsWith('..') && !path.isAbsolute(relative));
         };
         const file = context.filename;
+        const unlayered = layered.map((l) => {
+          const [child, ...rest] = path.relative(path.resolve(root, l.folder), file).split(path.sep);
+          const isSubfolder = inside(file, l.folder) && rest.length > 0;
+          return isSubfolder && !l.children.includes(child) ? `${l.folder}/${child} is in no layer: ${l.message}` : undefined;
+        }).filter((m) => m !== undefined);
         const mine = zones.filter((zone) => (zone.direct ? path.dirname(file) === path.resolve(root, zone.target) : inside(file, zone.target)));
-        if (mine.length === 0) return {};
+        if (mine.length === 0 && unlayered.length === 0) return {};
         return {
           Program(node) {
+            for (const message of unlayered) context.report({ node, message });
             for (const imported of importsOf(file, sourceText(context))) {
               const zone = mine.find((z) => z.from.some((folder) => inside(imported.file, folder)) && !inside(imported.file, z.target));
               if (zone) context.report({ node, message: `${path.relative(root, imported.file)}: ${zone.message}` });

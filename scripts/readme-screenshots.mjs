@@ -1,5 +1,5 @@
-// `npm run screenshots`: copies the README's pictures from the last UI run (npm test or
-// npm run test:e2e, which write test-results/screenshots) into docs/, so the README shows the
+// `npm run screenshots`: copies the pictures of README.md and docs/*.md from the last UI run (npm test or
+// npm run test:e2e, which write test-results/screenshots) into docs/, so the documents show the
 // product as the UI tests last saw it. Fails, naming it, when a picture is missing.
 import fs from 'node:fs';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { ESLint } from 'eslint';
 
 const ROOT = path.resolve(__dirname, '../../..');
@@ -19,6 +20,31 @@ describe('lint holds the layers (eslint/layerRules.mjs, eslint.config.mjs)', fun
       'local/layers: src/core/calls/callPipeline.ts: src/core/render may import only the folders below it (eslint.config.mjs CORE_LAYERS).',
     ]);
     assert.deepEqual(await lint('src/core/calls/bait.ts', "import { sanitizeLine } from '../render/sanitize';\nexport const x = sanitizeLine;\n"), []);
+  });
+
+  it('every folder of src/core is in exactly one layer (or the lazy seam), so a new folder cannot slip past the layers', async () => {
+    const config = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href)) as { CORE_LAYERS: string[][]; CORE_OUTSIDE_LAYERS: string[] };
+    const listed = [...config.CORE_LAYERS.flat(), ...config.CORE_OUTSIDE_LAYERS];
+    const folders = fs.readdirSync(path.join(ROOT, 'src/core'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const missing = folders.filter((f) => !listed.includes(f));
+    assert.deepEqual(missing, [], `src/core folders in no layer of eslint.config.mjs CORE_LAYERS: ${missing.join(', ')}`);
+    const gone = listed.filter((f) => !folders.includes(f));
+    assert.deepEqual(gone, [], `eslint.config.mjs CORE_LAYERS names folders src/core does not have: ${gone.join(', ')}`);
+    const twice = listed.filter((f, i) => listed.indexOf(f) !== i);
+    assert.deepEqual(twice, [], `folders in two layers: ${twice.join(', ')}`);
+  });
+
+  it('a file in a core folder no layer names is a lint error, naming the folder', async () => {
+    assert.deepEqual(await lint('src/core/newroom/bait.ts', 'export const x = 1;\n'), [
+      'local/layers: src/core/newroom is in no layer: add it to a row of CORE_LAYERS in eslint.config.mjs.',
+    ]);
+    assert.deepEqual(await lint('src/core/search/bait.ts', 'export const x = 1;\n'), []);
+  });
+
+  it('tool search (core/search) may not import the pipeline above it', async () => {
+    assert.deepEqual(await lint('src/core/search/bait.ts', "import type { CallOutcome } from '../calls/callPipeline';\nexport type X = CallOutcome;\n"), [
+      'local/layers: src/core/calls/callPipeline.ts: src/core/search may import only the folders below it (eslint.config.mjs CORE_LAYERS).',
+    ]);
   });
 
   it('the core never imports vscode, the adapters or the CLI; the adapters not each other', async () => {
