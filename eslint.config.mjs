@@ -17,6 +17,22 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 // core/lazy is the lazy seam: any core folder may load through it.
 const CORE_LAYERS = [['render', 'tools', 'transport', 'elicitation'], ['config', 'auth'], ['connection'], ['policy'], ['calls'], ['chat', 'apps']];
 const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
+// The VS Code adapter's rooms, one folder a feature, lowest first, the same way. Each room registers
+// its part at activation and keeps what it loads later behind its door (later.ts); lazy/ bundles the
+// doors and only src/extension.ts uses it: it hands each room the loader, typed by the room's own door.
+const VSCODE_LAYERS = [['shared'], ['config', 'prompts', 'tasks'], ['tree', 'apps', 'auth'], ['calls'], ['rules', 'servers', 'chat'], ['approvals'], ['lazy']];
+/**
+ * The zones that keep each folder of `layers` to the folders below it.
+ * @param {string} base
+ * @param {string[][]} layers
+ */
+const layerZones = (base, layers) => layers.flatMap((row, i) =>
+  row.map((folder) => ({
+    target: `${base}/${folder}`,
+    from: [...row.filter((f) => f !== folder), ...layers.slice(i + 1).flat()].map((f) => `${base}/${f}`),
+    message: `${base}/${folder} may import only the folders below it (eslint.config.mjs).`,
+  })),
+).filter((zone) => zone.from.length > 0);
 const LAYER_ZONES = [
   // events.ts, errors.ts, serverLog.ts: the bottom, used by every folder.
   { target: 'src/core', direct: true, from: [...CORE_LAYERS.flat(), 'lazy'].map(coreDir), message: 'The files at the root of src/core are the bottom layer: they import no core folder.' },
@@ -28,6 +44,7 @@ const LAYER_ZONES = [
     })),
   ).filter((zone) => zone.from.length > 0),
   { target: 'src/core', from: ['src/vscode', 'src/cli', 'src/extension.ts'], message: 'src/core is used by the adapters, never the other way.' },
+  ...layerZones('src/vscode', VSCODE_LAYERS),
   { target: 'src/vscode', from: ['src/cli'], message: 'The VS Code adapters and the CLI share only src/core.' },
   { target: 'src/cli', from: ['src/vscode'], message: 'The CLI and the VS Code adapters share only src/core.' },
 ];
