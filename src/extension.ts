@@ -21,6 +21,7 @@ import { GrantStore } from './core/policy/grants';
 import { RateLimiter } from './core/policy/rateLimiter';
 import { ApprovalCommands, mementoGrants } from './vscode/approvals/approvalCommands';
 import { FileAuditLog } from './core/calls/fileAuditLog';
+import { openAuditLog } from './vscode/calls/auditLog';
 import type { ArgumentEditors } from './vscode/calls/argumentEditor';
 import { CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/calls/argumentCommands';
 import { ConfiguredServers } from './vscode/config/configuredServers';
@@ -201,7 +202,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id, later: loadForms }),
-        approvals: new ApprovalCommands(grants, pool, audit, ruleSet, loadForms),
+        audit,
+        approvals: new ApprovalCommands(grants, pool, ruleSet, loadForms),
         signOut: (arg) => loadForms().auth.signOut(signingOut, context.secrets, arg),
         sandboxEveryServer: () => loadForms().servers.sandboxEveryServer(),
         tasks: taskCommands,
@@ -226,6 +228,7 @@ interface CommandHandlers {
   readonly servers: ServerCommands;
   readonly view: ViewCommands;
   readonly approvals: ApprovalCommands;
+  readonly audit: FileAuditLog;
   /** Sign Out of Server (signOutCommand.ts, loaded at first use). */
   readonly signOut: (arg?: string | { server?: string }) => Promise<void>;
   /** Sandbox Every Local Server (sandboxOffer.ts, loaded at first use); returns what it did. */
@@ -278,7 +281,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
 
     'mcpToolHost.manageApprovals': () => h.approvals.manage(),
     'mcpToolHost.resetApprovals': () => h.approvals.reset(),
-    'mcpToolHost.openAuditLog': () => h.approvals.openAuditLog(),
+    'mcpToolHost.openAuditLog': () => openAuditLog(h.audit),
     'mcpToolHost.showChanges': (row?: ToolRow) => row && h.review.showChanges(row.server, row.tool),
     'mcpToolHost.acceptChanges': (row?: ToolRow) => row && h.review.acceptChanges(row.server, row.tool),
 

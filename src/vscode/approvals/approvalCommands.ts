@@ -1,6 +1,4 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
-import type { FileAuditLog } from '../../core/calls/fileAuditLog';
 import type { Grant, GrantPersistence, GrantStore } from '../../core/policy/grants';
 import type { ServerPool } from '../../core/connection/serverPool';
 import type { RuleSet } from '../../core/policy/ruleSource';
@@ -13,9 +11,9 @@ export function mementoGrants(state: vscode.Memento): GrantPersistence {
   return { load: () => state.get<Grant[]>(GRANTS_KEY, []), save: (grants) => void state.update(GRANTS_KEY, grants) };
 }
 
-/** Manage Approvals, Reset Approvals and Open Audit Log. */
+/** Manage Approvals and Reset Approvals. */
 export class ApprovalCommands {
-  constructor(private readonly _grants: GrantStore, private readonly _pool: ServerPool, private readonly _audit: FileAuditLog, private readonly _rules: RuleSet, private readonly _later: () => { readonly approvals: typeof Later }) {}
+  constructor(private readonly _grants: GrantStore, private readonly _pool: ServerPool, private readonly _rules: RuleSet, private readonly _later: () => { readonly approvals: typeof Later }) {}
 
   /** Lists the grants beyond a single call; the ones picked are revoked (approvalActions.ts, loaded at first use). */
   manage(): Promise<void> {
@@ -25,10 +23,5 @@ export class ApprovalCommands {
   /** Asks, then forgets every grant (approvalActions.ts, loaded at first use); the question counts the allow rules, which still allow. */
   reset(): Promise<void> {
     return this._later().approvals.resetApprovals(this._grants, this._rules.rules.filter((r) => r.effect === 'allow').length);
-  }
-
-  async openAuditLog(): Promise<void> {
-    if (!fs.existsSync(this._audit.file)) return void vscode.window.showInformationMessage(vscode.l10n.t('No call has been audited yet.'));
-    await vscode.window.showTextDocument(vscode.Uri.file(this._audit.file), { preview: true });
   }
 }
