@@ -47,7 +47,6 @@ export class ServerCommands {
     if (name) this._deps.logs.channel(name).show(true);
   }
 
-  /** Re-reads the settings and starts every server that can start (a failed one gets another try). */
   /** Reads the configuration again, starts what can start, and lists the tools of running servers again. */
   refresh(): void {
     this._deps.reload();
