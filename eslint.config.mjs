@@ -19,19 +19,35 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 export const CORE_OUTSIDE_LAYERS = ['lazy'];
 export const CORE_LAYERS = [['render', 'tools', 'transport', 'elicitation'], ['config', 'auth', 'search'], ['connection'], ['policy'], ['calls'], ['chat', 'apps']];
 const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
-// A file in a folder of src/core that no row names is a lint error, so a new folder joins a layer.
-const LAYERED = [{ folder: 'src/core', children: [...CORE_LAYERS.flat(), ...CORE_OUTSIDE_LAYERS], message: 'add it to a row of CORE_LAYERS in eslint.config.mjs.' }];
+// The VS Code adapter's rooms, one folder a feature, lowest first, the same way. Each room registers
+// its part at activation and keeps what it loads later behind its door (later.ts); lazy/ bundles the
+// doors and only src/extension.ts uses it: it hands each room the loader, typed by the room's own door.
+export const VSCODE_LAYERS = [['shared'], ['config', 'prompts', 'tasks'], ['tree', 'apps', 'auth'], ['calls'], ['rules', 'servers', 'chat'], ['approvals'], ['lazy']];
+/**
+ * The zones that keep each folder of `layers` to the folders below it.
+ * @param {string} base
+ * @param {string[][]} layers
+ * @param {string} name the list's name here, for the message
+ */
+const layerZones = (base, layers, name) => layers.flatMap((row, i) =>
+  row.map((folder) => ({
+    target: `${base}/${folder}`,
+    from: [...row.filter((f) => f !== folder), ...layers.slice(i + 1).flat()].map((f) => `${base}/${f}`),
+    message: `${base}/${folder} may import only the folders below it (eslint.config.mjs ${name}).`,
+  })),
+).filter((zone) => zone.from.length > 0);
+// A file in a folder of src/core or src/vscode that no row names is a lint error, so a new folder joins a layer;
+// in src/vscode every file is in a room (a folder).
+const LAYERED = [
+  { folder: 'src/core', children: [...CORE_LAYERS.flat(), ...CORE_OUTSIDE_LAYERS], message: 'add it to a row of CORE_LAYERS in eslint.config.mjs.' },
+  { folder: 'src/vscode', children: VSCODE_LAYERS.flat(), filesInFolders: true, message: 'put it in a room, a folder in a row of VSCODE_LAYERS in eslint.config.mjs.' },
+];
 const LAYER_ZONES = [
   // events.ts, errors.ts, serverLog.ts: the bottom, used by every folder.
   { target: 'src/core', direct: true, from: [...CORE_LAYERS.flat(), ...CORE_OUTSIDE_LAYERS].map(coreDir), message: 'The files at the root of src/core are the bottom layer: they import no core folder.' },
-  ...CORE_LAYERS.flatMap((row, i) =>
-    row.map((folder) => ({
-      target: coreDir(folder),
-      from: [...row.filter((f) => f !== folder), ...CORE_LAYERS.slice(i + 1).flat()].map(coreDir),
-      message: `src/core/${folder} may import only the folders below it (eslint.config.mjs CORE_LAYERS).`,
-    })),
-  ).filter((zone) => zone.from.length > 0),
+  ...layerZones('src/core', CORE_LAYERS, 'CORE_LAYERS'),
   { target: 'src/core', from: ['src/vscode', 'src/cli', 'src/extension.ts'], message: 'src/core is used by the adapters, never the other way.' },
+  ...layerZones('src/vscode', VSCODE_LAYERS, 'VSCODE_LAYERS'),
   { target: 'src/vscode', from: ['src/cli'], message: 'The VS Code adapters and the CLI share only src/core.' },
   { target: 'src/cli', from: ['src/vscode'], message: 'The CLI and the VS Code adapters share only src/core.' },
 ];

@@ -85,7 +85,7 @@ function cycleThrough(start, text) {
 /**
  * Every subfolder of `folder` (relative to `root`) must be one of `children`: a folder no zone names
  * would import anything unchecked. `message` names where to add it.
- * @typedef {{ folder: string, children: string[], message: string }} Layered
+ * @typedef {{ folder: string, children: string[], filesInFolders?: boolean, message: string }} Layered
  */
 
 /**
@@ -108,8 +108,9 @@ export const layerRules = {
         const file = context.filename;
         const unlayered = layered.map((l) => {
           const [child, ...rest] = path.relative(path.resolve(root, l.folder), file).split(path.sep);
-          const isSubfolder = inside(file, l.folder) && rest.length > 0;
-          return isSubfolder && !l.children.includes(child) ? `${l.folder}/${child} is in no layer: ${l.message}` : undefined;
+          if (!inside(file, l.folder)) return undefined;
+          if (rest.length === 0) return l.filesInFolders ? `${l.folder}/${child} stands outside every folder of ${l.folder}: ${l.message}` : undefined;
+          return l.children.includes(child) ? undefined : `${l.folder}/${child} is in no layer: ${l.message}`;
         }).filter((m) => m !== undefined);
         const mine = zones.filter((zone) => (zone.direct ? path.dirname(file) === path.resolve(root, zone.target) : inside(file, zone.target)));
         if (mine.length === 0 && unlayered.length === 0) return {};

@@ -1,57 +1,59 @@
-import type { SandboxOffer } from './vscode/sandboxOffer';
-import type { ChatDeps } from './vscode/chat/toolLoop';
+import type { SandboxOffer } from './vscode/servers/sandboxOffer';
+import type { ChatDeps } from './vscode/chat/chatDeps';
 import type { InterfaceEvent } from './vscode/apps/appPanel';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { mementoRuleBindings, ruleProblemReporter, settingsRules } from './vscode/ruleSettings';
+import { mementoRuleBindings, ruleProblemReporter, settingsRules } from './vscode/rules/ruleSettings';
 import { RuleBindings } from './core/policy/ruleBindings';
 import type { RuleSet } from './core/policy/ruleSource';
-import { registerRulesView } from './vscode/rulesView';
-import { loadForms } from './vscode/lazy/load';
+import { registerRulesView } from './vscode/rules/rulesView';
+import { loadChat, loadForms } from './vscode/lazy/load';
 import type { Elicitor } from './core/elicitation/formElicitation';
 import { CallPipeline } from './core/calls/callPipeline';
 import { resolveLaunch } from './core/config/launch';
 import { ServerPool } from './core/connection/serverPool';
 import { SchemaValidator } from './core/tools/schemaValidator';
-import type { QuickPickApprover } from './vscode/approvalPicker';
-import { CallToolCommand, type ToolTarget } from './vscode/commands';
-import { OutputChannelSink } from './vscode/outputSink';
+import type { QuickPickApprover } from './vscode/approvals/approvalPicker';
+import { CallToolCommand, type ToolTarget } from './vscode/calls/callToolCommand';
+import { OutputChannelSink } from './vscode/calls/outputSink';
 import { GrantStore } from './core/policy/grants';
 import { RateLimiter } from './core/policy/rateLimiter';
-import { ApprovalCommands, mementoGrants } from './vscode/approvalCommands';
+import { ApprovalCommands, mementoGrants } from './vscode/approvals/approvalCommands';
 import { FileAuditLog } from './core/calls/fileAuditLog';
-import type { ArgumentEditors } from './vscode/argumentEditor';
-import { CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/argumentCommands';
-import { ConfiguredServers } from './vscode/configuredServers';
-import { registerReadOnlyDocuments, showReadOnly } from './vscode/readOnlyDocuments';
-import { showDefinitionChanges } from './vscode/definitionDiff';
+import { openAuditLog } from './vscode/calls/auditLog';
+import type { ArgumentEditors } from './vscode/calls/argumentEditor';
+import { CANCEL_ARGUMENTS_COMMAND, RUN_ARGUMENTS_COMMAND } from './vscode/calls/argumentCommands';
+import { ConfiguredServers } from './vscode/config/configuredServers';
+import { registerReadOnlyDocuments, showReadOnly } from './vscode/shared/readOnlyDocuments';
+import { showDefinitionChanges } from './vscode/approvals/definitionDiff';
 import { importSources, scanImportSources } from './core/config/importSources';
-import { DefinitionReview } from './vscode/definitionReview';
+import { DefinitionReview } from './vscode/approvals/definitionReview';
 import type { ResultFolder } from './core/render/resultFolder';
-import { ServerLogs } from './vscode/serverLogs';
-import { ServerCommands, type ServerTarget } from './vscode/serverCommands';
-import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResultChars, rateLimit, resultsBudget, SECTION } from './vscode/settings';
-import { ToolSchemaDocuments } from './vscode/showSchema';
-import { ServerStatusBar } from './vscode/statusBar';
-import { ToolTreeProvider } from './vscode/toolTree';
-import type { TreeNode } from './vscode/treeNodes';
-import { ErrorBadge } from './vscode/viewBadge';
-import { ViewCommands, type ViewTarget } from './vscode/viewCommands';
-import { ViewContextKeys } from './vscode/viewContextKeys';
-import { InputVariables } from './vscode/inputVariables';
-import { LaunchGate } from './vscode/launchGate';
-import { PromptEvents } from './vscode/promptEvents';
-import { toolCacheFor } from './vscode/toolCache';
-import { eraMemoryFor } from './vscode/eraMemory';
-import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
-import { vscodeOAuthHost } from './vscode/oauthHost';
+import { ServerLogs } from './vscode/shared/serverLogs';
+import { ServerCommands, type ServerTarget } from './vscode/servers/serverCommands';
+import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResultChars, rateLimit, resultsBudget, SECTION } from './vscode/config/settings';
+import { ToolSchemaDocuments } from './vscode/calls/showSchema';
+import { ServerStatusBar } from './vscode/tree/statusBar';
+import { ToolTreeProvider } from './vscode/tree/toolTree';
+import type { TreeNode } from './vscode/tree/treeNodes';
+import { ErrorBadge } from './vscode/tree/viewBadge';
+import { ViewCommands, type ViewTarget } from './vscode/servers/viewCommands';
+import { ViewContextKeys } from './vscode/tree/viewContextKeys';
+import { InputVariables } from './vscode/config/inputVariables';
+import { LaunchGate } from './vscode/servers/launchGate';
+import { PromptEvents } from './vscode/shared/promptEvents';
+import { toolCacheFor } from './vscode/tree/toolCache';
+import { eraMemoryFor } from './vscode/config/eraMemory';
+import { watchWorkspaceServerFiles } from './vscode/config/workspaceServers';
+import { vscodeOAuthHost } from './vscode/auth/oauthHost';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { registerLmTools } from './vscode/chat/lmToolRegistration';
-import { ChatAsks } from './vscode/chatAsks';
+import { ChatAsks } from './vscode/prompts/chatAsks';
 import { rootsOffer } from './core/config/roots';
 import { TaskBoard } from './core/calls/taskBoard';
-import { fileTasks, TaskCommands, type TaskTarget } from './vscode/taskCommands';
+import { fileTasks, TaskCommands } from './vscode/tasks/taskCommands';
+import type { TaskTarget } from './vscode/tasks/taskDeps';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -100,7 +102,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const prompts = new PromptEvents();
   const chatAsks = new ChatAsks();
   const interfaceEvents = new vscode.EventEmitter<InterfaceEvent>();
-  const gate = new LaunchGate(context.workspaceState, prompts);
+  const gate = new LaunchGate(context.workspaceState, prompts, loadForms);
   const folders = () => (vscode.workspace.workspaceFolders ?? []).map((f) => ({ name: f.name, path: f.uri.fsPath, uri: f.uri.toString() }));
   pool = new ServerPool((name, definition) => {
     const offer = rootsOffer(definition, folders);
@@ -119,17 +121,17 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       eraMemory: eraMemoryFor(context.globalState, definition),
       // A server's form or link during a call (elicitation): in the chat for chat calls, else quick inputs; loaded at first use.
       // While it waits, the task rows it belongs to say what they wait for.
-      elicit: (request) => loadForms().askingFor(tasks, request, () => (elicitor ??= loadForms().vscodeElicitor(prompts, chatAsks))(request)),
-      oauth: vscodeOAuthHost(context.secrets),
+      elicit: (request) => loadForms().tasks.askingFor(tasks, request, () => (elicitor ??= loadForms().prompts.vscodeElicitor(prompts, chatAsks))(request)),
+      oauth: vscodeOAuthHost(context.secrets, loadForms),
     };
   });
   // Saved results are held to the user's budget: pruned at each save, and once soon after activation, off its path.
   // The folder's code loads with dist/forms.js at the first save or prune, not at activation.
   let resultFolder: ResultFolder | undefined;
-  const results = () => (resultFolder ??= new (loadForms().ResultFolder)(path.join(storage, 'results'), resultsBudget, { owns: 'folder', fullWhy: (max) => vscode.l10n.t('the results folder is full (mcpToolHost.results.maxSize: {0} MiB)', max / (1024 * 1024)) }));
+  const results = () => (resultFolder ??= new (loadForms().calls.ResultFolder)(path.join(storage, 'results'), resultsBudget, { owns: 'folder', fullWhy: (max) => vscode.l10n.t('the results folder is full (mcpToolHost.results.maxSize: {0} MiB)', max / (1024 * 1024)) }));
   const pruning = setTimeout(() => void (fs.existsSync(path.join(storage, 'results')) && results().prune().catch(() => undefined)), PRUNE_DELAY_MS);
   // Whether this machine can sandbox, for the walkthrough's sandbox steps: checked soon after activation, off its path.
-  const sandboxSupport = setTimeout(() => void loadForms().markSandboxSupport().catch(() => undefined), SANDBOX_CHECK_DELAY_MS);
+  const sandboxSupport = setTimeout(() => void loadForms().servers.markSandboxSupport().catch(() => undefined), SANDBOX_CHECK_DELAY_MS);
   const sink = new OutputChannelSink(output, {
     maxResultChars,
     saveFullResult: (callId, pieces) => results().saveText(callId, pieces, 'result'),
@@ -142,7 +144,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const tasks = new TaskBoard(fileTasks((context.storageUri ?? context.globalStorageUri).fsPath));
   // The approval prompt loads with the first call that needs one (dist/forms.js).
   let approver: QuickPickApprover | undefined;
-  const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
+  const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     approveAll: approveAllCalls,
     offlineSandboxClosed,
@@ -156,22 +158,22 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     workspaceFolder: () => folders()[0]?.path,
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
-  const tree = new ToolTreeProvider(pool, pipeline.rules, review, tasks);
+  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
   const reload = () => pool?.apply(servers.read(), { autoStart: true });
   // The arguments editor (code lens, diagnostics, status bar item) comes with its first use (dist/forms.js).
   let editorsMade: ArgumentEditors | undefined;
-  const editors = () => (editorsMade ??= new (loadForms().ArgumentEditors)());
+  const editors = () => (editorsMade ??= new (loadForms().calls.ArgumentEditors)());
   const schemas = new ToolSchemaDocuments(pool);
 
   // This activation's pool, as the other commands hold it (the module's `pool` is gone after deactivate).
   const signingOut = pool;
-  const taskCommands = new TaskCommands({ pool, pipeline, tasks, output, logs });
-  const rulesView = registerRulesView({ ruleSet, pool, pipeline, workspaceState: context.workspaceState, showReadOnly });
+  const taskCommands = new TaskCommands({ pool, pipeline, tasks, output, logs }, loadForms);
+  const rulesView = registerRulesView({ ruleSet, pool, pipeline, workspaceState: context.workspaceState, showReadOnly }, loadForms);
 
   // Where tool interfaces (MCP Apps) open, for tree, palette and chat calls alike.
-  const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e) };
-  const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().startInterface(interfaceDeps, call);
+  const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e), later: loadForms };
+  const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().apps.startInterface(interfaceDeps, call);
   context.subscriptions.push(
     output,
     { dispose: () => clearTimeout(pruning) },
@@ -192,17 +194,18 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
-    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface }),
-    registerLmTools({ pool, pipeline }),
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface }, loadChat),
+    registerLmTools({ pool, pipeline }, loadChat),
     ...rulesView.disposables,
     ...registerAll(
       commandTable({
         calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
-        view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
-        approvals: new ApprovalCommands(grants, pool, audit, ruleSet),
-        signOut: (arg) => loadForms().signOut(signingOut, context.secrets, arg),
-        sandboxEveryServer: () => loadForms().sandboxEveryServer(),
+        view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id, later: loadForms }),
+        audit,
+        approvals: new ApprovalCommands(grants, pool, ruleSet, loadForms),
+        signOut: (arg) => loadForms().auth.signOut(signingOut, context.secrets, arg),
+        sandboxEveryServer: () => loadForms().servers.sandboxEveryServer(),
         tasks: taskCommands,
         review,
         editors: () => editorsMade,
@@ -225,6 +228,7 @@ interface CommandHandlers {
   readonly servers: ServerCommands;
   readonly view: ViewCommands;
   readonly approvals: ApprovalCommands;
+  readonly audit: FileAuditLog;
   /** Sign Out of Server (signOutCommand.ts, loaded at first use). */
   readonly signOut: (arg?: string | { server?: string }) => Promise<void>;
   /** Sandbox Every Local Server (sandboxOffer.ts, loaded at first use); returns what it did. */
@@ -249,13 +253,13 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
   const { servers, view } = h;
   return {
     'mcpToolHost.callTool': (t?: ToolTarget | TreeNode) => h.calls.run(t),
-    'mcpToolHost.openInterface': (t?: { server?: unknown; tool?: unknown }) => loadForms().reopenLastInterface(t),
+    'mcpToolHost.openInterface': (t?: { server?: unknown; tool?: unknown }) => loadForms().apps.reopenLastInterface(t),
     [RUN_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.run(uri instanceof vscode.Uri ? uri : undefined),
     [CANCEL_ARGUMENTS_COMMAND]: (uri?: unknown) => h.editors()?.cancel(uri instanceof vscode.Uri ? uri : undefined),
 
     'mcpToolHost.addDemoServer': () => servers.addDemoServer(),
     'mcpToolHost.addServer': () => view.addServer(),
-    'mcpToolHost.importServers': () => loadForms().importServers((home) => scanImportSources(importSources(process.platform, home, process.env))),
+    'mcpToolHost.importServers': () => loadForms().servers.importServers((home) => scanImportSources(importSources(process.platform, home, process.env))),
     'mcpToolHost.openSettings': () => servers.openSettings(),
     'mcpToolHost.refresh': () => servers.refresh(),
     'mcpToolHost.startServer': (t?: ServerTarget) => servers.start(t),
@@ -277,7 +281,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
 
     'mcpToolHost.manageApprovals': () => h.approvals.manage(),
     'mcpToolHost.resetApprovals': () => h.approvals.reset(),
-    'mcpToolHost.openAuditLog': () => h.approvals.openAuditLog(),
+    'mcpToolHost.openAuditLog': () => openAuditLog(h.audit),
     'mcpToolHost.showChanges': (row?: ToolRow) => row && h.review.showChanges(row.server, row.tool),
     'mcpToolHost.acceptChanges': (row?: ToolRow) => row && h.review.acceptChanges(row.server, row.tool),
 

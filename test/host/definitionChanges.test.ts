@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { allowDestructive, promptShown, until } from './wait';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/hostile.cjs');

@@ -3,7 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
-import type { TreeNode } from '../../src/vscode/toolTree';
+import type { TreeNode } from '../../src/vscode/tree/toolTree';
 import { FIXTURES } from './treeHarness';
 import { allowDestructive, promptOpened, promptShown, startAtLaunchPrompt, until } from './wait';
 

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { inputSecretKey } from '../../src/core/config/launch';
 import { parseServers } from '../../src/core/config/serverConfig';
-import { InputVariables } from '../../src/vscode/inputVariables';
+import { InputVariables } from '../../src/vscode/config/inputVariables';
 
 /** SecretStorage in memory, holding what the user stored for their own server. */
 function secrets(initial: Record<string, string>): vscode.SecretStorage {

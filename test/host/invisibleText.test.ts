@@ -8,8 +8,8 @@ import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { CallPipeline } from '../../src/core/calls/callPipeline';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
-import { OutputChannelSink } from '../../src/vscode/outputSink';
-import { taskItem } from '../../src/vscode/treeItems';
+import { OutputChannelSink } from '../../src/vscode/calls/outputSink';
+import { taskItem } from '../../src/vscode/tree/treeItems';
 import { FIXTURES, makePool, plain, type Harness } from './treeHarness';
 import { promptShown, until } from './wait';
 

@@ -10,9 +10,9 @@ import type { McpToolHostApi } from '../../src/extension';
 import { launchKey } from '../../src/core/config/serverConfig';
 import { RuleSet } from '../../src/core/policy/ruleSource';
 import { pinTool } from '../../src/core/policy/toolPin';
-import { deleteRule, editRule, type RuleQuestions } from '../../src/vscode/ruleActions';
-import { RulesTree, type RulesNode } from '../../src/vscode/rulesTree';
-import { answerText } from '../../src/vscode/whatWouldHappen';
+import { deleteRule, editRule, type RuleQuestions } from '../../src/vscode/rules/ruleActions';
+import { RulesTree, type RulesNode } from '../../src/vscode/rules/rulesTree';
+import { answerText } from '../../src/vscode/rules/whatWouldHappen';
 import { until } from './wait';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/rule-tools.cjs');

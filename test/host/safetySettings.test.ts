@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
-import { approveAllCalls, listingLimits, maxMessageBytes, RENAMED, rateLimit, resultsBudget } from '../../src/vscode/settings';
+import { approveAllCalls, listingLimits, maxMessageBytes, RENAMED, rateLimit, resultsBudget } from '../../src/vscode/config/settings';
 
 const config = () => vscode.workspace.getConfiguration('mcpToolHost');
 const { Global, Workspace } = vscode.ConfigurationTarget;

@@ -3,7 +3,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SandboxOffer } from '../../src/vscode/sandboxOffer';
+import type { SandboxOffer } from '../../src/vscode/servers/sandboxOffer';
 
 /**
  * "Sandbox Every Local Server" (issue 32): the walkthrough's one-click step, and the palette command

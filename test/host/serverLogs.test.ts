@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type * as vscode from 'vscode';
-import { ServerLogs } from '../../src/vscode/serverLogs';
+import { ServerLogs } from '../../src/vscode/shared/serverLogs';
 
 /** ServerLogs writing into a channel that records each line with its level. */
 class RecordedLogs extends ServerLogs {

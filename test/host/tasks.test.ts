@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 import { until } from './wait';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/tasks.cjs');

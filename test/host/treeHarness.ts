@@ -10,8 +10,9 @@ import { ServerPool } from '../../src/core/connection/serverPool';
 import type { ResolvedLaunch } from '../../src/core/config/launch';
 import type { GrantStore } from '../../src/core/policy/grants';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
-import { ToolTreeProvider } from '../../src/vscode/toolTree';
-import type { TreeNode } from '../../src/vscode/treeNodes';
+import { ToolTreeProvider } from '../../src/vscode/tree/toolTree';
+import * as treeLater from '../../src/vscode/tree/later';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
 
 export const ROOT = path.resolve(__dirname, '../../..');
 export const DEMO = path.join(ROOT, 'dist/demo-server.js');
@@ -41,7 +42,7 @@ export function makePool(options: { cache?: Record<string, Tool[]>; hang?: Set<s
     restartPolicy: new RestartPolicy([options.restartDelayMs ?? 60_000]),
   }));
   const approveAll = () => options.approveAll ?? false;
-  const tree = new ToolTreeProvider(pool, options.grants ? { approveAll, grants: options.grants, launchOf: (s) => pool.launchOf(s) } : { approveAll });
+  const tree = new ToolTreeProvider(pool, () => ({ tree: treeLater }), options.grants ? { approveAll, grants: options.grants, launchOf: (s) => pool.launchOf(s) } : { approveAll });
   const rows = (node?: TreeNode) => tree.getChildren(node).map((n) => ({ node: n, item: tree.getTreeItem(n) }));
   const server = (name: string) => rows().find((r) => r.node.kind === 'server' && r.node.server === name)!;
   return {

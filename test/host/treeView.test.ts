@@ -7,11 +7,11 @@ import type { McpToolHostApi } from '../../src/extension';
 import { ConfigError } from '../../src/core/errors';
 import { Emitter } from '../../src/core/events';
 import type { DoctorReport } from '../../src/core/connection/serverDoctor';
-import { reportStart } from '../../src/vscode/addServerCommand';
-import { addServer, type AddServerQuestions } from '../../src/vscode/addServerWizard';
-import { ServerStatusBar } from '../../src/vscode/statusBar';
-import type { TreeNode } from '../../src/vscode/treeNodes';
-import { ErrorBadge } from '../../src/vscode/viewBadge';
+import { reportStart } from '../../src/vscode/servers/addServerCommand';
+import { addServer, type AddServerQuestions } from '../../src/vscode/servers/addServerWizard';
+import { ServerStatusBar } from '../../src/vscode/tree/statusBar';
+import type { TreeNode } from '../../src/vscode/tree/treeNodes';
+import { ErrorBadge } from '../../src/vscode/tree/viewBadge';
 import { DEMO, demoEntry, makePool, type Harness } from './treeHarness';
 import { sleep, until } from './wait';
 

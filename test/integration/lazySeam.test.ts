@@ -102,8 +102,8 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
 
   it('the argument prompts are in dist/forms.js, and the chat bundle reaches the SDK through dist/core.js', () => {
     const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
-    assert.ok(!sources('extension.js').some((s) => s.endsWith('src/vscode/argumentFlow.ts')), 'the field flow loads with the first call that asks');
-    assert.ok(sources('forms.js').some((s) => s.endsWith('src/vscode/argumentFlow.ts')));
+    assert.ok(!sources('extension.js').some((s) => s.endsWith('src/vscode/calls/argumentFlow.ts')), 'the field flow loads with the first call that asks');
+    assert.ok(sources('forms.js').some((s) => s.endsWith('src/vscode/calls/argumentFlow.ts')));
     for (const lazy of ['chat.js', 'forms.js']) assert.deepEqual(sources(lazy).filter((s) => s.includes('node_modules/')), [], `${lazy} holds no package`);
   });
 
@@ -112,19 +112,19 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     const atActivation = sources('extension.js');
     const forms = sources('forms.js');
     const moved = [
-      'src/vscode/addServerCommand.ts', 'src/vscode/addServerWizard.ts', 'src/core/config/newServerEntry.ts', // Add Server
-      'src/vscode/importServers.ts', // Import Servers
-      'src/vscode/serverLocation.ts', // Open Configuration
-      'src/vscode/approvalActions.ts', // Manage and Reset Approvals
-      'src/vscode/signOutCommand.ts', // Sign Out
-      'src/vscode/schemaPick.ts', // Show Tool Schema's pick
+      'src/vscode/servers/addServerCommand.ts', 'src/vscode/servers/addServerWizard.ts', 'src/core/config/newServerEntry.ts', // Add Server
+      'src/vscode/servers/importServers.ts', // Import Servers
+      'src/vscode/servers/serverLocation.ts', // Open Configuration
+      'src/vscode/approvals/approvalActions.ts', // Manage and Reset Approvals
+      'src/vscode/auth/signOutCommand.ts', // Sign Out
+      'src/vscode/calls/schemaPick.ts', // Show Tool Schema's pick
     ];
     for (const file of moved) {
       assert.ok(!atActivation.some((s) => s.endsWith(file)), `${file} loads at first use, not at activation`);
       assert.ok(forms.some((s) => s.endsWith(file)), `${file} is in dist/forms.js`);
     }
     // Their commands still register at activation, and what both bundles hold is copied, so it must be stateless.
-    assert.ok(atActivation.some((s) => s.endsWith('src/vscode/viewCommands.ts')) && atActivation.some((s) => s.endsWith('src/vscode/approvalCommands.ts')));
+    assert.ok(atActivation.some((s) => s.endsWith('src/vscode/servers/viewCommands.ts')) && atActivation.some((s) => s.endsWith('src/vscode/approvals/approvalCommands.ts')));
     for (const shared of forms.filter((s) => atActivation.includes(s))) {
       const source = fs.readFileSync(path.join(ROOT, shared.slice(shared.indexOf('src/'))), 'utf8');
       assert.doesNotMatch(source, /^\s*(export\s+)?class\s|^(export\s+)?let\s/m, `${shared} is in both bundles but holds a class or module state`);

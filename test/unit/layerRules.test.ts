@@ -22,16 +22,34 @@ describe('lint holds the layers (eslint/layerRules.mjs, eslint.config.mjs)', fun
     assert.deepEqual(await lint('src/core/calls/bait.ts', "import { sanitizeLine } from '../render/sanitize';\nexport const x = sanitizeLine;\n"), []);
   });
 
-  it('every folder of src/core is in exactly one layer (or the lazy seam), so a new folder cannot slip past the layers', async () => {
-    const config = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href)) as { CORE_LAYERS: string[][]; CORE_OUTSIDE_LAYERS: string[] };
-    const listed = [...config.CORE_LAYERS.flat(), ...config.CORE_OUTSIDE_LAYERS];
-    const folders = fs.readdirSync(path.join(ROOT, 'src/core'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
-    const missing = folders.filter((f) => !listed.includes(f));
-    assert.deepEqual(missing, [], `src/core folders in no layer of eslint.config.mjs CORE_LAYERS: ${missing.join(', ')}`);
-    const gone = listed.filter((f) => !folders.includes(f));
-    assert.deepEqual(gone, [], `eslint.config.mjs CORE_LAYERS names folders src/core does not have: ${gone.join(', ')}`);
-    const twice = listed.filter((f, i) => listed.indexOf(f) !== i);
-    assert.deepEqual(twice, [], `folders in two layers: ${twice.join(', ')}`);
+  for (const [base, list, outside] of [['src/core', 'CORE_LAYERS', 'CORE_OUTSIDE_LAYERS'], ['src/vscode', 'VSCODE_LAYERS', undefined]] as const) {
+    it(`every folder of ${base} is in exactly one layer of ${list}, so a new folder cannot slip past the layers`, async () => {
+      const config = (await import(pathToFileURL(path.join(ROOT, 'eslint.config.mjs')).href)) as Record<string, string[][] | string[]>;
+      const listed = [...(config[list] as string[][]).flat(), ...(outside ? (config[outside] as string[]) : [])];
+      const folders = fs.readdirSync(path.join(ROOT, base), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+      const missing = folders.filter((f) => !listed.includes(f));
+      assert.deepEqual(missing, [], `${base} folders in no layer of eslint.config.mjs ${list}: ${missing.join(', ')}`);
+      const gone = listed.filter((f) => !folders.includes(f));
+      assert.deepEqual(gone, [], `eslint.config.mjs ${list} names folders ${base} does not have: ${gone.join(', ')}`);
+      const twice = listed.filter((f, i) => listed.indexOf(f) !== i);
+      assert.deepEqual(twice, [], `folders in two layers: ${twice.join(', ')}`);
+    });
+  }
+
+  it('src/vscode: every file is in a room; a room imports only the rooms below it, and never the lazy bundles (src/extension.ts hands it the loader)', async () => {
+    assert.deepEqual(await lint('src/vscode/bait.ts', 'export const x = 1;\n'), [
+      'local/layers: src/vscode/bait.ts stands outside every folder of src/vscode: put it in a room, a folder in a row of VSCODE_LAYERS in eslint.config.mjs.',
+    ]);
+    assert.deepEqual(await lint('src/vscode/newroom/bait.ts', 'export const x = 1;\n'), [
+      'local/layers: src/vscode/newroom is in no layer: put it in a room, a folder in a row of VSCODE_LAYERS in eslint.config.mjs.',
+    ]);
+    assert.deepEqual(await lint('src/vscode/tree/bait.ts', "import { loadForms } from '../lazy/load';\nexport const x = loadForms;\n"), [
+      'local/layers: src/vscode/lazy/load.ts: src/vscode/tree may import only the folders below it (eslint.config.mjs VSCODE_LAYERS).',
+    ]);
+    assert.deepEqual(await lint('src/vscode/shared/bait.ts', "import type { CallToolDeps } from '../calls/callToolCommand';\nexport type X = CallToolDeps;\n"), [
+      'local/layers: src/vscode/calls/callToolCommand.ts: src/vscode/shared may import only the folders below it (eslint.config.mjs VSCODE_LAYERS).',
+    ]);
+    assert.deepEqual(await lint('src/vscode/calls/bait.ts', "import { showReadOnly } from '../shared/readOnlyDocuments';\nexport const x = showReadOnly;\n"), []);
   });
 
   it('a file in a core folder no layer names is a lint error, naming the folder', async () => {
@@ -49,8 +67,8 @@ describe('lint holds the layers (eslint/layerRules.mjs, eslint.config.mjs)', fun
 
   it('the core never imports vscode, the adapters or the CLI; the adapters not each other', async () => {
     assert.match((await lint('src/core/tools/bait.ts', "import * as vscode from 'vscode';\nexport const x = vscode;\n")).join('\n'), /no-restricted-imports/);
-    assert.match((await lint('src/core/tools/bait.ts', "import { SECTION } from '../../vscode/section';\nexport const x = SECTION;\n")).join('\n'), /src\/core is used by the adapters, never the other way/);
-    assert.match((await lint('src/cli/bait.ts', "import { SECTION } from '../vscode/section';\nexport const x = SECTION;\n")).join('\n'), /share only src\/core/);
+    assert.match((await lint('src/core/tools/bait.ts', "import { SECTION } from '../../vscode/shared/section';\nexport const x = SECTION;\n")).join('\n'), /src\/core is used by the adapters, never the other way/);
+    assert.match((await lint('src/cli/bait.ts', "import { SECTION } from '../vscode/shared/section';\nexport const x = SECTION;\n")).join('\n'), /share only src\/core/);
   });
 
   it('an import cycle is an error', async () => {

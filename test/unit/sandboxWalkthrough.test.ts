@@ -20,7 +20,7 @@ const KEY = 'mcpToolHost.sandboxSupport';
 
 describe('the walkthrough offers the sandbox only where the machine can sandbox', () => {
   it('the context key is the one the extension sets', () => {
-    assert.ok(fs.readFileSync(path.join(ROOT, 'src/vscode/sandboxOffer.ts'), 'utf8').includes(`'${KEY}'`));
+    assert.ok(fs.readFileSync(path.join(ROOT, 'src/vscode/servers/sandboxOffer.ts'), 'utf8').includes(`'${KEY}'`));
   });
 
   it('the one-click step shows only where the machine can sandbox, and its button runs the checking command', () => {

@@ -39,7 +39,7 @@ export function headOf(pieces: readonly string[], chars: number): string[] {
 export const totalLength = (pieces: readonly string[]): number => pieces.reduce((sum, piece) => sum + piece.length, 0);
 
 /**
- * How a sink shows a call's summary (vscode/outputSink.ts; the bench's case 4 does the same): whole
+ * How a sink shows a call's summary (vscode/calls/outputSink.ts; the bench's case 4 does the same): whole
  * when it fits `cap`; otherwise all of it saved first, then its first `cap` characters. Says how
  * many were not shown and where they went, for the sink to tell the user.
  */

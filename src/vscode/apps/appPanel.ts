@@ -7,7 +7,7 @@ import type { AppConversation } from '../../core/apps/appBridge';
 import { loadHeavy, loadLinks } from '../../core/lazy/load';
 import { sanitizeLine, sanitizeText, shownName } from '../../core/render/sanitize';
 import { relayHtml } from './relayHtml';
-import { aboutHost } from '../linkPrompt';
+import { aboutHost } from '../prompts/linkPrompt';
 
 export interface AppPanelDeps {
   readonly pool: ServerPool;

@@ -4,7 +4,7 @@ import type { CallOutcome } from '../../core/calls/callPipeline';
 import { callLine, toolResultText } from '../../core/chat/callReport';
 import { shortArgs } from '../../core/chat/markdown';
 import { shownName } from '../../core/render/sanitize';
-import type { ChatDeps } from './toolLoop';
+import type { ChatDeps } from './chatDeps';
 
 /** How one tool call of a chat request ended (the chat result's metadata lists them, tests read it). */
 export interface ChatCallRecord {

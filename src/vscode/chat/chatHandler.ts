@@ -1,6 +1,7 @@
 import type * as vscode from 'vscode';
 import { answerCatalog, answerDirectCall, answerUse } from './directCommands';
-import { runToolLoop, type ChatDeps } from './toolLoop';
+import type { ChatDeps } from './chatDeps';
+import { runToolLoop } from './toolLoop';
 
 /** Routes a request: the slash commands answer directly, free text goes to the model with the tools. */
 export function createChatHandler(deps: ChatDeps): vscode.ChatRequestHandler {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECTION } from '../section';
+import { SECTION } from '../shared/section';
 
 /** Over this many tools a request searches them: 40 real definitions are ~4,000 tokens (BENCHMARKS.md "Tool search"). */
 export const DEFAULT_SEARCH_THRESHOLD = 40;

@@ -5,7 +5,7 @@ import { serversMarkdown, toolsMarkdown } from './catalogMarkdown';
 import { waitForStartingServers } from './chatCatalog';
 import { runChatCall } from './chatCallStep';
 import { readChatSettings, toolEnabled } from './chatSettings';
-import type { ChatDeps } from './toolLoop';
+import type { ChatDeps } from './chatDeps';
 import { problemText } from '../../core/tools/schemaProblems';
 
 /** The most of a `/call` result shown in the answer; the output channel has all of it. */

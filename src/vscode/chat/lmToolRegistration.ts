@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { LM_CALL_TOOL, LM_SEARCH_TOOL } from '../../core/chat/lmToolNames';
-import { loadChat } from '../lazy/load';
+import type * as Later from './later';
 import type { LmToolDeps } from './lmTools';
 
 /**
@@ -8,10 +8,10 @@ import type { LmToolDeps } from './lmTools';
  * dist/chat.js at the first use. Registered whatever `mcpToolHost.lmTools.enabled` says: the
  * contribution's `when` hides them from chats when it is off, and a call then refuses with a sentence.
  */
-export function registerLmTools(deps: LmToolDeps): vscode.Disposable {
-  const lazy = (make: (chat: ReturnType<typeof loadChat>) => vscode.LanguageModelTool<unknown>): vscode.LanguageModelTool<unknown> => {
+export function registerLmTools(deps: LmToolDeps, later: () => typeof Later): vscode.Disposable {
+  const lazy = (make: (chat: typeof Later) => vscode.LanguageModelTool<unknown>): vscode.LanguageModelTool<unknown> => {
     let tool: vscode.LanguageModelTool<unknown> | undefined;
-    const get = () => (tool ??= make(loadChat()));
+    const get = () => (tool ??= make(later()));
     return {
       prepareInvocation: (options, token) => get().prepareInvocation?.(options, token),
       invoke: (options, token) => get().invoke(options, token),

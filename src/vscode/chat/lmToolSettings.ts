@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { SECTION } from '../section';
+import { SECTION } from '../shared/section';
 
 /** `mcpToolHost.lmTools.enabled`: whether chats other than `@mcp` may search and call the hosted tools. */
 export function lmToolsEnabled(): boolean {

@@ -61,7 +61,7 @@ export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> 
  * `mcpToolHost_callTool`: one call through the CallPipeline with origin 'lm-tool' (our approval,
  * argument rules, rate limit, audit, sanitised result). VS Code is not asked to confirm as well:
  * its confirmation is one for every hosted tool and can be auto-approved, so ours must ask anyway,
- * and asking twice would teach people to click through (README "In every chat").
+ * and asking twice would teach people to click through (docs/chat.md "In every chat").
  */
 export function callTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
   return {

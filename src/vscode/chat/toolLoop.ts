@@ -1,7 +1,5 @@
 import * as vscode from 'vscode';
-import type { CallOutcome, CallPipeline } from '../../core/calls/callPipeline';
-import type { ServerPool } from '../../core/connection/serverPool';
-import type { ChatAsks } from '../chatAsks';
+import type { ChatDeps } from './chatDeps';
 import { callLine } from '../../core/chat/callReport';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { MAX_CHAT_TOOLS, namedTools, selectTools } from '../../core/chat/toolBudget';
@@ -10,15 +8,6 @@ import { asArguments, outcomePart, resultPart, runChatCall, type ChatCallRecord 
 import { historyMessages, INSTRUCTIONS, pinnedServers } from './chatMessages';
 import { readChatSettings, type ChatSettings } from './chatSettings';
 import { OfferedTools, runSearch, type ChatSearchRecord } from './chatToolSearch';
-
-export interface ChatDeps {
-  readonly pool: ServerPool;
-  readonly pipeline: CallPipeline;
-  /** Where a server's request during a chat call is shown (in that chat response); without it, in a prompt. */
-  readonly asks?: ChatAsks;
-  /** Opens a called tool's interface (MCP Apps, appSessions.ts) and returns what sends it the outcome; without it, chat shows text only. */
-  readonly openInterface?: (call: { server: string; tool: string; args: Record<string, unknown>; fromChat: true }) => Promise<((outcome: CallOutcome) => void) | undefined>;
-}
 
 /** What a free-text request did; the ChatResult's metadata (tests and follow-ups read it). */
 export interface ToolLoopMetadata {

@@ -1,0 +1,2 @@
+// Sign Out of Server, loaded at first use (dist/forms.js, via lazy/forms.ts).
+export { signOut } from './signOutCommand';

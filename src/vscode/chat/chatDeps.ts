@@ -1,0 +1,13 @@
+// What `@mcp` is handed at activation: the pool, the one CallPipeline, where its questions go.
+import type { CallOutcome, CallPipeline } from '../../core/calls/callPipeline';
+import type { ServerPool } from '../../core/connection/serverPool';
+import type { ChatAsks } from '../prompts/chatAsks';
+
+export interface ChatDeps {
+  readonly pool: ServerPool;
+  readonly pipeline: CallPipeline;
+  /** Where a server's request during a chat call is shown (in that chat response); without it, in a prompt. */
+  readonly asks?: ChatAsks;
+  /** Opens a called tool's interface (MCP Apps, appSessions.ts) and returns what sends it the outcome; without it, chat shows text only. */
+  readonly openInterface?: (call: { server: string; tool: string; args: Record<string, unknown>; fromChat: true }) => Promise<((outcome: CallOutcome) => void) | undefined>;
+}

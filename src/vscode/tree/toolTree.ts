@@ -1,0 +1,229 @@
+import * as vscode from 'vscode';
+import type { ServerPool } from '../../core/connection/serverPool';
+import type { ServerConnection } from '../../core/connection/serverConnection';
+import { assertNever, type Disposable } from '../../core/events';
+import { callVerdict, toolAnnotations, type ApprovalRules } from '../../core/policy/approvalPolicy';
+import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem } from './treeItems';
+import type { TaskBoard } from '../../core/calls/taskBoard';
+import type { LastError } from './tooltips';
+import { loadSearch } from '../../core/lazy/load';
+import type * as Later from './later';
+import type { ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
+import { CONTEXT_KEYS } from './viewContextKeys';
+
+export type { TreeNode } from './treeNodes';
+
+/** Changes that arrive together (state, then tools) become one refresh; short enough to feel immediate. */
+const REFRESH_DELAY_MS = 15;
+/** A server opens expanded when the view stays short: few servers, few tools each. */
+const EXPAND_MAX_SERVERS = 10;
+const EXPAND_MAX_TOOLS = 100;
+
+/** Which tools changed since first seen (trust on first use); see DefinitionReview. */
+export interface ChangeLookup {
+  changeOf(server: string, tool: string): { readonly parts: readonly string[] } | undefined;
+  readonly onDidChange: (listener: (server: string) => void) => { dispose(): void };
+}
+
+/**
+ * The "Tools" view: servers at the top, their tools beneath, the reason and fixes under a
+ * failed server, broken configuration entries last. It only reads the pool; a change of one
+ * server refreshes that server's row alone, and tooltips of tools are built on hover.
+ */
+export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disposable {
+  private readonly _onDidChangeTreeData = new vscode.EventEmitter<TreeNode | TreeNode[] | undefined>();
+  readonly onDidChangeTreeData = this._onDidChangeTreeData.event;
+  private readonly _subscription: Disposable;
+  /** One node object per server for its whole life: the view refreshes a row by this identity. */
+  private readonly _serverNodes = new Map<string, ServerNode>();
+  private readonly _lastErrors = new Map<string, LastError>();
+  private readonly _toolNodesOf = new WeakMap<readonly unknown[], { readonly server: string; readonly nodes: readonly ToolNode[] }>();
+  private readonly _pending = new Set<string>();
+  private _pendingAll = false;
+  private _timer: NodeJS.Timeout | undefined;
+  /** The pool has applied a configuration; once the view shows it, the welcome may say "no server". */
+  private _configured = false;
+  private _shownConfigured = false;
+
+  /** `rules` (approve-all and the user's grants) let a tool's tooltip say whether a call would ask, as the pipeline decides it. */
+  constructor(
+    private readonly _pool: ServerPool,
+    /** The tooltips (tooltips.ts), loaded at the first hover. */
+    private readonly _later: () => { readonly tree: typeof Later },
+    private readonly _rules: ApprovalRules = { approveAll: () => false },
+    private readonly _review?: ChangeLookup,
+    private readonly _tasks?: TaskBoard,
+  ) {
+    const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
+    // A task appears, changes or ends: the servers that have or had tasks are shown again.
+    let withTasks = new Set<string>();
+    const tasks = _tasks?.onDidChange(() => {
+      const now = new Set(_tasks.entries().map((e) => e.server));
+      for (const server of new Set([...withTasks, ...now])) this._changed(_pool.get(server));
+      withTasks = now;
+    });
+    const pool = _pool.onDidChange((connection) => {
+      if (connection === undefined) this._configured = true;
+      this._changed(connection);
+    });
+    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose()) };
+    for (const c of _pool.connections) this._remember(c);
+  }
+
+  getChildren(node?: TreeNode): TreeNode[] {
+    if (!node) return this._roots();
+    if (node.kind !== 'server') return [];
+    const connection = this._pool.get(node.server);
+    return connection ? [...this._taskNodes(node.server), ...this._serverChildren(connection)] : [];
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'server': {
+        const connection = this._pool.get(node.server);
+        if (!connection) return new vscode.TreeItem(node.server);
+        const expand = connection.state.kind === 'error' || (this._pool.connections.length <= EXPAND_MAX_SERVERS && connection.tools.length <= EXPAND_MAX_TOOLS);
+        return serverItem(connection, expand);
+      }
+      case 'tool':
+        return toolItem(node, this._annotations(node), this._review?.changeOf(node.server, node.tool)?.parts);
+      case 'task': {
+        const entry = this._tasks?.get(node.server, node.taskId);
+        return entry ? taskItem(node, entry) : new vscode.TreeItem(node.taskId);
+      }
+      case 'message':
+        return messageItem(node);
+      case 'action':
+        return actionItem(node);
+      case 'configError':
+        return configErrorItem(node);
+      default:
+        return assertNever(node);
+    }
+  }
+
+  /** A row's parent, so the view can reveal any row. */
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.kind === 'server' || node.kind === 'configError' ? undefined : this._serverNodes.get(node.server);
+  }
+
+  /** Fills in a row's tooltip when the user hovers it (built in dist/forms.js: activation needs none). */
+  resolveTreeItem(item: vscode.TreeItem, node: TreeNode): vscode.TreeItem {
+    const connection = node.kind === 'server' ? this._pool.get(node.server) : undefined;
+    if (connection && item.tooltip === undefined) {
+      // A server's counts its tools' tokens: the first hover loads the tokenizer (~150 ms, once), counts are cached per tool definition.
+      const tokens = connection.tools.length > 0 ? loadSearch().toolsTokens(connection.tools) : undefined;
+      item.tooltip = this._later().tree.serverTooltip(connection, this._lastErrors.get(connection.name), tokens);
+    }
+    if (node.kind === 'tool' && item.tooltip === undefined) {
+      const a = this._annotations(node);
+      const verdict = callVerdict(node.server, node.definition, a, this._rules);
+      item.tooltip = this._later().tree.toolTooltip(node.server, node.definition, a, verdict, this._review?.changeOf(node.server, node.tool)?.parts);
+    }
+    return item;
+  }
+
+  /** The row of a server, for reveal() and for commands that need the node. */
+  serverNode(name: string): ServerNode | undefined {
+    return this._serverNodes.get(name);
+  }
+
+  dispose(): void {
+    clearTimeout(this._timer);
+    this._subscription.dispose();
+    this._onDidChangeTreeData.dispose();
+  }
+
+  private _roots(): TreeNode[] {
+    if (this._configured && !this._shownConfigured) {
+      // Set as the configured servers are handed to the view, so the welcome never claims "no server" while reading.
+      this._shownConfigured = true;
+      void vscode.commands.executeCommand('setContext', CONTEXT_KEYS.ready, true);
+    }
+    const names = new Set<string>();
+    const servers = this._pool.connections.map((c) => {
+      names.add(c.name);
+      let n = this._serverNodes.get(c.name);
+      if (!n) this._serverNodes.set(c.name, (n = { kind: 'server', server: c.name }));
+      return n;
+    });
+    for (const name of [...this._serverNodes.keys()]) if (!names.has(name)) this._serverNodes.delete(name);
+    const errors = this._pool.configErrors.map((error, i): TreeNode => ({ kind: 'configError', error, id: `configError:${i}:${error.serverName}` }));
+    return [...servers, ...errors];
+  }
+
+  private _serverChildren(c: ServerConnection): readonly TreeNode[] {
+    const server = c.name;
+    const message = (text: string, tone: 'error' | 'info'): TreeNode => ({ kind: 'message', server, text, tone, id: `message:${server}` });
+    const state = c.state;
+    switch (state.kind) {
+      case 'error':
+        return [message(state.message, 'error'), ...(['showLog', 'restart', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];
+      case 'disabled':
+        return [message(vscode.l10n.t('Disabled in its configuration ("disabled": true).'), 'info'), { kind: 'action', server, action: 'openConfiguration' }];
+      case 'stopped':
+        return c.tools.length ? this._toolNodes(c) : [{ kind: 'action', server, action: 'start' }];
+      case 'running': {
+        if (c.tools.length) return this._toolNodes(c);
+        // A listing that failed is not an empty server: say why, with the way to the log and the doctor.
+        const failed = c.facts.listingError;
+        if (failed) return [message(failed, 'error'), ...(['showLog', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];
+        return [message(vscode.l10n.t('This server offers no tools.'), 'info')];
+      }
+      case 'starting':
+        return this._toolNodes(c);
+      default:
+        return assertNever(state);
+    }
+  }
+
+  private _taskNodes(server: string): TaskNode[] {
+    return (this._tasks?.entries(server) ?? []).map((e) => ({ kind: 'task', server, taskId: e.taskId, id: `task:${JSON.stringify([server, e.taskId])}` }));
+  }
+
+  /** The rows of a listing, made once per listing (its array stays the same object until the next). */
+  private _toolNodes(c: ServerConnection): readonly ToolNode[] {
+    const tools = c.tools;
+    const made = this._toolNodesOf.get(tools);
+    if (made?.server === c.name) return made.nodes;
+    const seen = new Set<string>();
+    const nodes = tools.map((definition): ToolNode => {
+      // A server may list a name twice; each row still needs its own id.
+      let id = `tool:${c.name}/${definition.name}`;
+      for (let n = 2; seen.has(id); n++) id = `tool:${c.name}/${definition.name}#${n}`;
+      seen.add(id);
+      return { kind: 'tool', server: c.name, tool: definition.name, definition, id };
+    });
+    this._toolNodesOf.set(tools, { server: c.name, nodes });
+    return nodes;
+  }
+
+  private _annotations(node: ToolNode) {
+    return toolAnnotations(this._rules, node.server, node.definition, this._pool.get(node.server)?.definition.trustAnnotations ?? false);
+  }
+
+  private _remember(c: ServerConnection): void {
+    if (c.state.kind === 'error' && this._lastErrors.get(c.name)?.message !== c.state.message) this._lastErrors.set(c.name, { message: c.state.message, at: new Date() });
+  }
+
+  private _changed(connection: ServerConnection | undefined): void {
+    if (connection) {
+      this._remember(connection);
+      this._pending.add(connection.name);
+    } else {
+      this._pendingAll = true;
+      for (const name of [...this._lastErrors.keys()]) if (!this._pool.get(name)) this._lastErrors.delete(name);
+    }
+    this._timer ??= setTimeout(() => this._flush(), REFRESH_DELAY_MS);
+  }
+
+  private _flush(): void {
+    this._timer = undefined;
+    const names = [...this._pending];
+    this._pending.clear();
+    const nodes = names.map((n) => this._serverNodes.get(n));
+    if (this._pendingAll || nodes.some((n) => !n)) this._onDidChangeTreeData.fire(undefined);
+    else if (nodes.length) this._onDidChangeTreeData.fire(nodes as ServerNode[]);
+    this._pendingAll = false;
+  }
+}
