@@ -52,6 +52,8 @@ import { ChatAsks } from './vscode/chatAsks';
 import { rootsOffer } from './core/config/roots';
 import { TaskBoard } from './core/calls/taskBoard';
 import { fileTasks, TaskCommands, type TaskTarget } from './vscode/taskCommands';
+import { WalkthroughProgress } from './vscode/walkthroughProgress';
+import { showOnFirstRun } from './vscode/firstRun';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -172,6 +174,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   // Where tool interfaces (MCP Apps) open, for tree, palette and chat calls alike.
   const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e) };
   const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().startInterface(interfaceDeps, call);
+  const viewCommands = new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id });
   context.subscriptions.push(
     output,
     { dispose: () => clearTimeout(pruning) },
@@ -189,6 +192,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     new ServerStatusBar(pool, pipeline, tasks),
     tasks,
     new ViewContextKeys(pool),
+    new WalkthroughProgress(pool, String(context.extension.packageJSON.displayName ?? 'MCP Tool Host')),
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
@@ -199,7 +203,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       commandTable({
         calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
-        view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id }),
+        view: viewCommands,
         approvals: new ApprovalCommands(grants, pool, audit, ruleSet),
         signOut: (arg) => loadForms().signOut(signingOut, context.secrets, arg),
         sandboxEveryServer: () => loadForms().sandboxEveryServer(),
@@ -215,6 +219,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     vscode.workspace.onDidChangeWorkspaceFolders(() => (ruleSet.changed(), pool?.connections.forEach((c) => c.notifyRootsChanged()))),
   );
   reload();
+  void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
   return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface } : undefined;
 }
