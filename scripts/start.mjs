@@ -53,7 +53,8 @@ const demo = {
 };
 // A new profile gets the demo server in its user settings (as "Add Demo Server" would put it
 // there: a user's server starts without the prompt a workspace-defined one gets).
-prepare(runDir, { vsix: [path.join(root, 'dist-vsix', 'mcp-tool-host.vsix')], userSettings: { 'mcpToolHost.servers': { demo } } });
+// The first start shows the extension: its side bar and walkthrough open once (the e2e suites turn that off).
+prepare(runDir, { vsix: [path.join(root, 'dist-vsix', 'mcp-tool-host.vsix')], userSettings: { 'mcpToolHost.servers': { demo }, 'workbench.welcomePage.walkthroughs.openOnInstall': true } });
 repointDemo(path.join(runDir, 'ud', 'User', 'settings.json'), demo);
 
 const cs = await start(runDir, { port });

@@ -27,6 +27,7 @@ import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
 import { runChatUiTests } from '../test/ui/chatUi.mjs';
 import { runStartUiTests } from '../test/ui/startUi.mjs';
+import { runFirstStartUiTests } from '../test/ui/firstStartUi.mjs';
 import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
 import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 import { runAppsUiTests } from '../test/ui/appsUi.mjs';
@@ -160,6 +161,7 @@ async function e2e() {
     await ui('task UI tests', () => runTasksUiTests(cs, opts));
     await ui('argument rules UI tests', () => runRulesUiTests(cs, opts));
     await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
+    await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts));
   });
 
   // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the

@@ -54,6 +54,8 @@ import { rootsOffer } from './core/config/roots';
 import { TaskBoard } from './core/calls/taskBoard';
 import { fileTasks, TaskCommands } from './vscode/tasks/taskCommands';
 import type { TaskTarget } from './vscode/tasks/taskDeps';
+import { WalkthroughProgress } from './vscode/tree/walkthroughProgress';
+import { showOnFirstRun } from './vscode/tree/firstRun';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -174,6 +176,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   // Where tool interfaces (MCP Apps) open, for tree, palette and chat calls alike.
   const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e), later: loadForms };
   const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().apps.startInterface(interfaceDeps, call);
+  const viewCommands = new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id, later: loadForms });
   context.subscriptions.push(
     output,
     { dispose: () => clearTimeout(pruning) },
@@ -191,6 +194,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     new ServerStatusBar(pool, pipeline, tasks),
     tasks,
     new ViewContextKeys(pool),
+    new WalkthroughProgress(pool, String(context.extension.packageJSON.displayName ?? 'MCP Tool Host')),
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
@@ -201,7 +205,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       commandTable({
         calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
-        view: new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id, later: loadForms }),
+        view: viewCommands,
         audit,
         approvals: new ApprovalCommands(grants, pool, ruleSet, loadForms),
         signOut: (arg) => loadForms().auth.signOut(signingOut, context.secrets, arg),
@@ -218,6 +222,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     vscode.workspace.onDidChangeWorkspaceFolders(() => (ruleSet.changed(), pool?.connections.forEach((c) => c.notifyRootsChanged()))),
   );
   reload();
+  void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
   return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface } : undefined;
 }

@@ -144,6 +144,8 @@ export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
   for (const d of ['home', 'ud/User', 'ext']) fs.mkdirSync(path.join(runDir, d), { recursive: true });
   const settings = {
     'workbench.startupEditor': 'none',
+    // The extension opens its walkthrough on its first activation for a user: not in the test suites' windows.
+    'workbench.welcomePage.walkthroughs.openOnInstall': false,
     'workbench.tips.enabled': false,
     'extensions.autoCheckUpdates': false,
     'extensions.autoUpdate': false,

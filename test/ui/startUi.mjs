@@ -1,4 +1,5 @@
-// UI test of `npm start` as a user meets it (issue 11): the command serves the demo, the user adds
+// UI test of `npm start` as a user meets it (issues 11, 32): the command serves the demo and shows the
+// extension's Tools view and walkthrough on the first start only, the user adds
 // a server with "MCP Tool Host: Add Server..." and edits settings by hand, stops it with Ctrl+C, starts it
 // again, and finds everything as they left it. Runs scripts/start.mjs itself, on its own port and
 // profile. Screenshots go to shotsDir as start-NN-name.png.
@@ -81,14 +82,29 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'start', log });
-  const { shot, check, openWorkbench, row, openView, addStdioServer } = ui;
+  const { shot, check, openWorkbench, row, openView, addStdioServer, viewTitle, runCommand } = ui;
+  const walkthroughTab = page.locator('.part.editor .gettingStartedSlideDetails', { hasText: 'Get Started with MCP Tool Host' }).filter({ visible: true }).first();
+  const configureTick = page.locator('.getting-started-step', { hasText: 'Configure a server' }).first().locator('.codicon.complete');
   const running = (/** @type {string} */ server) => page.getByRole('treeitem', { name: new RegExp(`^${server}`) }).filter({ hasText: '9 tools · v0.1.0' }).first();
   /** @type {Awaited<ReturnType<typeof npmStart>> | undefined} */
   let session;
   try {
-    await check('the first `npm start` serves VS Code with the demo server running', async () => {
+    await check('the first `npm start` shows the extension: its Tools view and walkthrough open, "Configure a server" ticked', async () => {
       session = await npmStart(root, profile, port, log);
       await openWorkbench(session.url);
+      // Nothing clicked: the extension opens its side bar and walkthrough by itself on the first start.
+      await viewTitle.waitFor({ timeout: 60_000 });
+      await row(/^demo/).waitFor({ timeout: 60_000 });
+      await walkthroughTab.waitFor({ timeout: 30_000 });
+      await configureTick.waitFor({ timeout: 15_000 }).catch(() => undefined);
+      await shot('first-start-walkthrough');
+      if (!(await configureTick.isVisible())) throw new Error('the walkthrough\'s "Configure a server" step is not ticked with the demo server configured');
+      // Read and closed, as a user does: a walkthrough open at the second start would be one opened again.
+      await runCommand('View: Close All Editors');
+      await walkthroughTab.waitFor({ state: 'hidden', timeout: 10_000 });
+    });
+
+    await check('the first `npm start` serves VS Code with the demo server running', async () => {
       await openView();
       // Running, with its tools listed, and no launch prompt in the way (a user's server).
       await running('demo').waitFor({ timeout: 60_000 });
@@ -135,6 +151,9 @@ export async function runStartUiTests({ runDir, shotsDir, root, log = console.lo
       await running('my-notes').waitFor({ timeout: 60_000 });
       await running('demo').waitFor({ timeout: 60_000 });
       await shot('second-start-both-servers');
+      // Shown once: the second start does not open the walkthrough again.
+      await page.waitForTimeout(3_000);
+      if (await walkthroughTab.isVisible()) throw new Error('the second start opened the walkthrough again');
     });
   } finally {
     await browser.close();

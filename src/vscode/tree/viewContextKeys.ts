@@ -13,6 +13,8 @@ export const CONTEXT_KEYS = {
   hasDemo: 'mcpToolHost.hasDemoServer',
   /** The view has shown a configuration once: before, it says it is reading, not "no server" (ToolTreeProvider sets it). */
   ready: 'mcpToolHost.ready',
+  /** A server is configured while a Welcome or walkthrough page is open (WalkthroughProgress sets it). */
+  walkthroughSeesServers: 'mcpToolHost.walkthroughSeesServers',
 } as const;
 
 /** Keeps the context keys in step with the pool; sets a key only when its value changes. */
