@@ -85,6 +85,7 @@ export function duringWhich(request: FormRequest | UrlRequest): string {
 export function closedBecause(request: FormRequest | UrlRequest): string {
   const during = duringWhich(request).replace(/^during /, '');
   const how = request.callsEnded?.reason as CallEnd | undefined;
+  if (how === 'withdrawn') return `The question was closed: the server withdrew it ${duringWhich(request)}. Nothing was sent back.`;
   const what = how === 'cancelled' ? 'was cancelled' : how === 'timed-out' ? 'timed out (its total time limit runs while you answer)' : how === 'server-stopped' ? 'ended: the server stopped' : how === 'failed' ? 'failed' : 'ended without waiting for the answer';
   return `The question was closed: ${during} ${what}.`;
 }

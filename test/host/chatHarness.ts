@@ -56,13 +56,15 @@ export interface AskOptions {
   readonly history?: readonly Turn[];
   readonly token?: vscode.CancellationToken;
   readonly model?: vscode.LanguageModelChat | null;
+  /** The stream to record into (to read it while the request runs). */
+  readonly stream?: RecordingStream;
 }
 
 /** Calls the participant's handler as the Chat view would, and returns what it streamed and its result. */
 export async function ask(api: McpToolHostApi, prompt: string, options: AskOptions = {}): Promise<{ stream: RecordingStream; result: vscode.ChatResult; meta: ToolLoopMetadata }> {
   const model = options.model === null ? undefined : (options.model ?? (await fakeModel()));
   const handler = createChatHandler({ pool: api.pool, pipeline: api.pipeline, asks: api.chatAsks, openInterface: api.openInterface });
-  const stream = new RecordingStream();
+  const stream = options.stream ?? new RecordingStream();
   const request = { prompt, command: options.command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
   const context = { history: options.history ?? [] } as unknown as vscode.ChatContext;
   const token = options.token ?? new vscode.CancellationTokenSource().token;

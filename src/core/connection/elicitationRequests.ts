@@ -5,8 +5,11 @@ import type { Admitted } from './promptGate';
 import { sanitizeLine, shownName } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
 
-/** A request as read from the server, before the gate names its calls and the connection its server. */
-type Asked = Omit<FormRequest, keyof PromptContext> | Omit<UrlRequest, keyof PromptContext>;
+/**
+ * A request as read from the server, before the gate names its calls and the connection its server;
+ * `withdrawn` aborts when the server cancels its own request (notifications/cancelled).
+ */
+type Asked = (Omit<FormRequest, keyof PromptContext> | Omit<UrlRequest, keyof PromptContext>) & { readonly withdrawn?: AbortSignal };
 /** Asks the user a request the gate let through (promptGate.ts). */
 export type AskUser = (asked: Asked) => Promise<ElicitationAnswer>;
 /** Asks the user on behalf of the calls a prompt was let through for (the connection names the server). */
@@ -22,10 +25,12 @@ const MAX_LINKS = 3;
  * spec allows; a link when `checkUrl` offers it (a refused link is still shown, with its reason,
  * and declined whatever the user does). Anything else is declined, saying why in the server's log.
  */
-export async function answerElicitation(params: unknown, ask: AskUser, log: ServerLog, completions: ElicitationCompletions): Promise<ElicitationAnswer | { action: 'accept' }> {
+export async function answerElicitation(params: unknown, ask: AskUser, log: ServerLog, completions: ElicitationCompletions, withdrawn?: AbortSignal): Promise<ElicitationAnswer | { action: 'accept' }> {
+  // Withdrawn before it was read (cancelled at once): nobody waits for an answer, and none is sent.
+  if (withdrawn?.aborted) return { action: 'cancel' };
   const request = (typeof params === 'object' && params !== null ? params : {}) as { mode?: unknown; message?: unknown; requestedSchema?: unknown; url?: unknown; elicitationId?: unknown };
   const message = typeof request.message === 'string' ? request.message : '';
-  if (request.mode === 'url') return answerLink(request.url, request.elicitationId, message, ask, log, completions);
+  if (request.mode === 'url') return answerLink(request.url, request.elicitationId, message, ask, log, completions, withdrawn);
   if (request.mode !== undefined && request.mode !== 'form') {
     log.warn(`The server asked for input in "${sanitizeLine(String(request.mode)).slice(0, 40)}" mode, which the host does not know: declined.`);
     return { action: 'decline' };
@@ -35,16 +40,16 @@ export async function answerElicitation(params: unknown, ask: AskUser, log: Serv
     log.warn(`The server asked for input with a form the host cannot show (${fields}): declined.`);
     return { action: 'decline' };
   }
-  return ask({ message, fields });
+  return ask({ message, fields, withdrawn });
 }
 
 /** A link to open: shown with its domain, opened only on consent; its completion is waited on. */
-async function answerLink(url: unknown, id: unknown, message: string, ask: AskUser, log: ServerLog, completions: ElicitationCompletions): Promise<ElicitationAnswer | { action: 'accept' }> {
+async function answerLink(url: unknown, id: unknown, message: string, ask: AskUser, log: ServerLog, completions: ElicitationCompletions, withdrawn?: AbortSignal): Promise<ElicitationAnswer | { action: 'accept' }> {
   const link = loadLinks().checkUrl(url);
   const elicitationId = typeof id === 'string' && id !== '' ? id.slice(0, 200) : undefined;
   if (link.kind === 'refused') log.warn(`The server asked to open a link the host refuses (${link.why}): ${link.shown}; declined.`);
   const completion = link.kind === 'offered' && elicitationId !== undefined ? completions.wait(elicitationId) : undefined;
-  const answer = await ask({ mode: 'url', message, link, elicitationId, completion });
+  const answer = await ask({ mode: 'url', message, link, elicitationId, completion, withdrawn });
   if (link.kind === 'refused' || answer.action !== 'accept') {
     if (elicitationId !== undefined) completions.complete(elicitationId);
     return answer.action === 'cancel' ? answer : { action: 'decline' };

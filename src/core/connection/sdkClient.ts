@@ -158,9 +158,9 @@ export class SdkClient {
     const elicit = options.elicit;
     if (elicit) {
       // The gate first: a request outside the server's calls, or past their share, is declined before it is read (promptGate.ts).
-      client.setRequestHandler('elicitation/create', (request) => {
+      client.setRequestHandler('elicitation/create', (request, ctx) => {
         const admitted = this._prompts.admit({ kind: 'request', params: request.params });
-        return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), log, this._completions) : { action: 'decline' as const };
+        return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), log, this._completions, ctx.mcpReq.signal) : { action: 'decline' as const };
       });
       client.setNotificationHandler('notifications/elicitation/complete', (n) => {
         const id = sanitizeLine(String(n.params.elicitationId)).slice(0, 200);

@@ -256,7 +256,8 @@ export class ServerConnection implements Disposable {
       roots: this._deps.roots,
       // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
       // While the user answers, the calls are held as answering: their idle timers stand still.
-      elicit: this._deps.elicit && ((asked, { calls, tasks, callsEnded, endsAt, hold }) => loadHeavy().whileAnswering(hold, () => this._deps.elicit!({ ...asked, calls, tasks, callsEnded, endsAt, server: this.name, message: safeText(asked.message, this._secrets) }), asked.mode === 'url' ? asked.completion : undefined)),
+      // The server may withdraw its request (notifications/cancelled): the prompt closes as when its calls end.
+      elicit: this._deps.elicit && (({ withdrawn, ...asked }, { calls, tasks, callsEnded, endsAt, hold }) => loadHeavy().whileAnswering(hold, () => this._deps.elicit!({ ...asked, calls, tasks, callsEnded: loadHeavy().endedOrWithdrawn(callsEnded, withdrawn), endsAt, server: this.name, message: safeText(asked.message, this._secrets) }), asked.mode === 'url' ? asked.completion : undefined)),
       prompts: this._prompts,
       log: this._serverMessages,
       listingLimits: this._deps.listingLimits,

@@ -34,7 +34,20 @@ export type FormValue = string | number | boolean | string[];
  * How the calls a prompt belongs to ended (the reason of its `callsEnded`): a prompt still waiting
  * is dropped, one still open is closed, saying why.
  */
-export type CallEnd = 'finished' | 'cancelled' | 'timed-out' | 'server-stopped' | 'failed';
+export type CallEnd = 'finished' | 'cancelled' | 'timed-out' | 'server-stopped' | 'failed' | 'withdrawn';
+
+/**
+ * When a prompt is given up: its calls ended (`callsEnded`), or the server withdrew the request
+ * itself (`withdrawn`, notifications/cancelled for it), the reason then `'withdrawn'`.
+ */
+export function endedOrWithdrawn(callsEnded: AbortSignal | undefined, withdrawn: AbortSignal | undefined): AbortSignal | undefined {
+  if (!withdrawn) return callsEnded;
+  const gone = new AbortController();
+  const onWithdrawn = () => gone.abort('withdrawn' satisfies CallEnd);
+  if (withdrawn.aborted) onWithdrawn();
+  else withdrawn.addEventListener('abort', onWithdrawn, { once: true });
+  return callsEnded ? AbortSignal.any([callsEnded, gone.signal]) : gone.signal;
+}
 
 /**
  * Asks the user (`ask`), holding the calls the prompt belongs to as answering meanwhile (`hold`:

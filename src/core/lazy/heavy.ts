@@ -25,7 +25,7 @@ export { answerHold, keepRawAnswers, rawAnswer } from '../connection/rawAnswers'
 export { stderrReason } from '../connection/stderrReason';
 export { paramHeaderValues, scanParamHeaders } from '../connection/paramHeaders';
 export { oneLine, plainMessage } from '../tools/plainMessages';
-export { callEndOf, checkValue, defaultAnswer, formFields, whileAnswering } from '../elicitation/formElicitation';
+export { callEndOf, checkValue, defaultAnswer, endedOrWithdrawn, formFields, whileAnswering } from '../elicitation/formElicitation';
 // A tool's interface (MCP Apps): the host side of its conversation, at the first interface opened.
 export { openAppConversation } from '../apps/appBridge';
 export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from '../connection/taskSession';

@@ -51,7 +51,11 @@ export class ChatAsks implements vscode.Disposable {
     // The chat's request, or the server's call, ended (timed out, cancelled, the server stopped): the buttons no longer answer anything.
     const ended = request.callsEnded ? AbortSignal.any([call.signal, request.callsEnded]) : call.signal;
     return new Promise<ChatChoice>((resolve) => {
-      const cancelled = () => done('cancel');
+      const cancelled = () => {
+        // The server took its question back while the call goes on: the buttons above no longer answer it.
+        if (request.callsEnded?.reason === 'withdrawn') call.stream.markdown(`\n\n> ${vscode.l10n.t('**{0}** withdrew its question: nothing was sent back.', mdText(request.server))}\n\n`);
+        done('cancel');
+      };
       const done = (choice: ChatChoice) => {
         this._waiting.delete(id);
         ended.removeEventListener('abort', cancelled);

@@ -92,6 +92,8 @@ function closedBecause(request: FormRequest | UrlRequest): string {
       return vscode.l10n.t('The prompt of "{0}" was closed: the server stopped during its call {1}.', who, call);
     case 'failed':
       return vscode.l10n.t('The prompt of "{0}" was closed: its call {1} failed (see the output).', who, call);
+    case 'withdrawn':
+      return vscode.l10n.t('The prompt of "{0}" was closed: the server withdrew its question during its call {1}. Nothing was sent back.', who, call);
     default:
       return vscode.l10n.t('The prompt of "{0}" was closed: its call {1} ended without waiting for your answer.', who, call);
   }
