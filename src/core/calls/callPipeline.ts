@@ -24,7 +24,7 @@ import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
 import { readAudited, readResourceLink, type ResourceContentsOutcome, type ResourceOutcome } from './resourceRead';
 import type { ServerConnection } from '../connection/serverConnection';
-import { TaskEnded, type CallOptions } from '../connection/sdkClient';
+import { TaskEnded, type CallOptions } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
 
 export interface CallRequest {
