@@ -12,12 +12,8 @@ import type { FactRecorder } from './connectionFacts';
 import type { SdkClient } from './sdkClient';
 import { openSession } from './transportChoice';
 
-/** What a launch needs of its connection. */
-export interface LaunchHost {
-  readonly definition: ServerDefinition;
-  readonly deps: ConnectionDeps;
-  readonly log: ServerLog;
-  readonly facts: FactRecorder;
+/** What a launch shows of itself on its connection (serverView.ts). */
+export interface LaunchView {
   /** The launch is resolved: its secrets and folder are the connection's from here on. */
   resolved(launch: ResolvedLaunch): void;
   /** The exact command line or URL about to run, secrets masked. */
@@ -26,6 +22,15 @@ export interface LaunchHost {
   waiting(message: string | undefined): void;
   /** The user declined the launch: the server stays stopped, the row says why. */
   declined(warning: string, rowMessage?: string): void;
+}
+
+/** What a launch needs of its connection. */
+export interface LaunchHost {
+  readonly definition: ServerDefinition;
+  readonly deps: ConnectionDeps;
+  readonly log: ServerLog;
+  readonly facts: FactRecorder;
+  readonly view: LaunchView;
   newClient(): SdkClient;
 }
 
@@ -50,17 +55,17 @@ export class LaunchAttempt {
     const { definition, deps } = host;
     const launch = await deps.resolveLaunch(definition);
     if (this.over) return undefined;
-    host.resolved(launch);
+    host.view.resolved(launch);
     const shown = maskSecrets(launch.type === 'http' ? launch.url : formatCommandLine(launch.launch.command, launch.launch.args), launch.secrets);
     // A prompt that waits for the user says so on the server's row, instead of "starting…".
-    const answer = deps.confirmLaunch ? await deps.confirmLaunch(definition, shown, (message) => this.over || host.waiting(message), byUser) : true;
+    const answer = deps.confirmLaunch ? await deps.confirmLaunch(definition, shown, (message) => this.over || host.view.waiting(message), byUser) : true;
     if (this.over) return undefined;
-    if (answer === false) return void host.declined('Not started: running this workspace-defined server was declined.');
-    if (answer !== true) return void host.declined('Not started: you chose "Do not start" for this workspace-defined server, and its file changed since. Start it to be asked again.', answer.notAsked);
-    host.waiting(undefined);
+    if (answer === false) return void host.view.declined('Not started: running this workspace-defined server was declined.');
+    if (answer !== true) return void host.view.declined('Not started: you chose "Do not start" for this workspace-defined server, and its file changed since. Start it to be asked again.', answer.notAsked);
+    host.view.waiting(undefined);
     this.signIn = launch.type === 'http' ? await loadAuth().OAuthSignIn.prepare(definition.name, launch.url, launch.headers, launch.oauth, deps.oauth, deps.log) : undefined;
     if (this.over) return undefined;
-    host.launching(shown);
+    host.view.launching(shown);
     host.facts.spawned = false;
     const { client } = await openSession(launch, shown, {
       onSpawn: () => (host.facts.spawned = true),
@@ -74,7 +79,7 @@ export class LaunchAttempt {
         this.client = attempt.client;
         this.transport = attempt.transport;
       },
-      onWaiting: (message) => host.waiting(message),
+      onWaiting: (message) => host.view.waiting(message),
     });
     // Stopped during the handshake: dispose has run, so the client it finished with is closed here.
     if (this.over) return void (await client.close());
