@@ -11,6 +11,8 @@ import { SchemaValidator } from '../src/core/tools/schemaValidator';
 export const ROOT = path.resolve(__dirname, '../..');
 export const REFERENCE = path.resolve(process.env.BENCH_REFERENCE ?? path.join(ROOT, '../shared/reference'));
 export const ECHO_SERVER = path.join(REFERENCE, 'raw-echo-server.cjs');
+/** The same echo server in the 2026-07-28 revision (server/discover, resultType): cases 1-3 in that era. */
+export const MODERN_ECHO_SERVER = path.join(ROOT, 'bench/modern-echo-server.cjs');
 export const MANY_TOOLS_SERVER = path.join(ROOT, 'test/fixtures/servers/many-tools.cjs');
 
 export interface RawClientLike {
@@ -53,10 +55,10 @@ export async function startOurs(env: Record<string, string> = {}, server = ECHO_
 }
 
 /** The hand-written raw client of ../shared/reference against the same server. */
-export async function startRaw(env: Record<string, string> = {}): Promise<RawClientLike> {
+export async function startRaw(env: Record<string, string> = {}, server = ECHO_SERVER): Promise<RawClientLike> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- the baseline is plain CommonJS outside the project
   const { RawClient } = require(path.join(REFERENCE, 'raw-client.cjs')) as { RawClient: RawClientCtor };
-  const c = new RawClient(process.execPath, [ECHO_SERVER], { env: { ...process.env, ...env }, stderr: 'ignore' });
+  const c = new RawClient(process.execPath, [server], { env: { ...process.env, ...env }, stderr: 'ignore' });
   await c.spawned;
   await c.initialize();
   return c;

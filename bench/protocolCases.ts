@@ -9,33 +9,55 @@ import type { CallSink } from '../src/core/calls/ports';
 import { renderResult } from '../src/core/render/renderResult';
 import { showSummary, writeTextFile } from '../src/core/render/longText';
 import { MinimalClient, rawServerToolsJson, sdkCpuPerCall, sdkListCost } from './decomposition';
-import { callOptions, median, pipelined, startOurs, startRaw, time, withLoopBlock, type BenchOptions, type Report, type RawClientLike } from './harness';
+import { callOptions, ECHO_SERVER, median, MODERN_ECHO_SERVER, pipelined, startOurs, startRaw, time, withLoopBlock, type BenchOptions, type Report, type RawClientLike } from './harness';
 
 const echo = { name: 'echo', arguments: { text: 'hi' } };
 
-export async function sequentialAndPipelined(o: BenchOptions, report: Report): Promise<void> {
+/**
+ * A protocol era the cases run in: its server, what the raw client sends (in 2026-07-28 each
+ * request carries the `_meta` envelope, as ours does), and the suffix of its rows. The rows
+ * that split where the time goes (1a, 2a-2c, 3a-3c) run in the 2025 era only.
+ */
+export interface BenchEra {
+  readonly server: string;
+  readonly suffix: string;
+  readonly params: (params: Record<string, unknown>) => Record<string, unknown>;
+  readonly split: boolean;
+}
+
+const ENVELOPE = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+export const ERAS: readonly BenchEra[] = [
+  { server: ECHO_SERVER, suffix: '', params: (p) => p, split: true },
+  { server: MODERN_ECHO_SERVER, suffix: ' (2026-07-28)', params: (p) => ({ ...p, _meta: ENVELOPE }), split: false },
+];
+
+export async function sequentialAndPipelined(o: BenchOptions, report: Report, era: BenchEra = ERAS[0]): Promise<void> {
   const n = o.scale(3000);
-  const ours = await startOurs();
-  const raw = await startRaw();
-  const minimal = await MinimalClient.start();
+  const ours = await startOurs({}, era.server);
+  const raw = await startRaw({}, era.server);
+  const spoken = ours.state.kind === 'running' ? ours.state.protocolVersion : undefined;
+  if ((spoken === '2026-07-28') === era.split) throw new Error(`bench: the session speaks protocol ${spoken}, not the era asked for`);
+  const minimal = era.split ? await MinimalClient.start() : undefined;
+  const rawEcho = era.params(echo);
   const seq = { ours: [] as number[], raw: [] as number[], minimal: [] as number[] };
   const rounds = o.smoke ? 1 : 7;
   for (let i = 0; i < rounds; i++) {
     seq.ours.push(((await time(async () => { for (let k = 0; k < n; k++) await ours.callTool('echo', echo.arguments, callOptions); })) * 1000) / n);
-    seq.raw.push(((await time(async () => { for (let k = 0; k < n; k++) await raw.request('tools/call', echo); })) * 1000) / n);
-    seq.minimal.push(((await time(async () => { for (let k = 0; k < n; k++) await minimal.request('tools/call', echo); })) * 1000) / n);
+    seq.raw.push(((await time(async () => { for (let k = 0; k < n; k++) await raw.request('tools/call', rawEcho); })) * 1000) / n);
+    if (minimal) seq.minimal.push(((await time(async () => { for (let k = 0; k < n; k++) await minimal.request('tools/call', echo); })) * 1000) / n);
   }
-  report.ratio('1. sequential tools/call latency', seq.ours, seq.raw, 'µs/call', { max: 1.3 });
-  report.ratio('1a. (where it goes) our transport alone, minimal dispatcher, no SDK', seq.minimal, seq.raw, 'µs/call', undefined);
+  report.ratio(`1. sequential tools/call latency${era.suffix}`, seq.ours, seq.raw, 'µs/call', { max: 1.3 });
+  if (minimal) report.ratio('1a. (where it goes) our transport alone, minimal dispatcher, no SDK', seq.minimal, seq.raw, 'µs/call', undefined);
 
   const m = o.scale(30000);
   const rate = { ours: [] as number[], raw: [] as number[], minimal: [] as number[] };
   for (let i = 0; i < rounds; i++) {
     rate.ours.push((m / (await time(() => pipelined(m, () => ours.callTool('echo', echo.arguments, callOptions))))) * 1000);
-    rate.raw.push((m / (await time(() => pipelined(m, () => raw.request('tools/call', echo))))) * 1000);
-    rate.minimal.push((m / (await time(() => pipelined(m, () => minimal.request('tools/call', echo))))) * 1000);
+    rate.raw.push((m / (await time(() => pipelined(m, () => raw.request('tools/call', rawEcho))))) * 1000);
+    if (minimal) rate.minimal.push((m / (await time(() => pipelined(m, () => minimal.request('tools/call', echo))))) * 1000);
   }
-  report.ratio('2. pipelined throughput, 64 in flight', rate.ours, rate.raw, 'calls/s', { min: 0.6 });
+  report.ratio(`2. pipelined throughput, 64 in flight${era.suffix}`, rate.ours, rate.raw, 'calls/s', { min: 0.6 });
+  if (!minimal) return void (await Promise.all([ours.stop(), raw.close()]));
   report.ratio('2a. (where it goes) our transport alone, minimal dispatcher, no SDK', rate.minimal, rate.raw, 'calls/s', undefined);
   const cpu = await sdkCpuPerCall(o.scale(50000));
   report.add({ case: '2b. (where it goes) CPU per call in the SDK Client, in-process, no I/O', ours: cpu.sdkUs, raw: cpu.bareUs, unit: 'µs', ratio: cpu.sdkUs / cpu.bareUs, note: 'raw column: a bare id map over the same loopback' });
@@ -43,21 +65,23 @@ export async function sequentialAndPipelined(o: BenchOptions, report: Report): P
   await Promise.all([ours.stop(), raw.close(), minimal.close()]);
 }
 
-export async function listing(o: BenchOptions, report: Report, tools: number, outputSchema: boolean): Promise<void> {
+export async function listing(o: BenchOptions, report: Report, tools: number, outputSchema: boolean, era: BenchEra = ERAS[0]): Promise<void> {
   const env = { RAW_TOOLS: String(o.smoke ? 10 : tools), OUTSCHEMA: outputSchema ? '1' : '0' };
-  const ours = await startOurs(env);
-  const raw = await startRaw(env);
-  const minimal = await MinimalClient.start(env);
+  const ours = await startOurs(env, era.server);
+  const raw = await startRaw(env, era.server);
+  const minimal = era.split ? await MinimalClient.start(env) : undefined;
+  const rawList = era.params({});
   const t = { ours: [] as number[], raw: [] as number[], minimal: [] as number[], firstCall: [] as number[] };
   for (let i = 0; i < o.rounds; i++) {
     t.ours.push(await time(() => ours.refreshTools()));
     // the SDK prepares output validation for the whole listing at the first call after it
     t.firstCall.push(await time(() => ours.callTool('echo', echo.arguments, callOptions)));
-    t.raw.push(await time(() => raw.request('tools/list', {})));
-    t.minimal.push(await time(() => minimal.request('tools/list', {})));
+    t.raw.push(await time(() => raw.request('tools/list', rawList)));
+    if (minimal) t.minimal.push(await time(() => minimal.request('tools/list', {})));
   }
-  const name = `3. tools/list of ${tools} tools${outputSchema ? ' with outputSchema' : ''}`;
+  const name = `3. tools/list of ${tools} tools${outputSchema ? ' with outputSchema' : ''}${era.suffix}`;
   report.ratio(name, t.ours, t.raw, 'ms', { max: 2 });
+  if (!minimal) return void (await Promise.all([ours.stop(), raw.close()]));
   report.ratio(`3a. (where it goes) ${tools}${outputSchema ? ' with outputSchema' : ''}: our transport alone, no SDK`, t.minimal, t.raw, 'ms', undefined);
   const sdk = await sdkListCost(rawServerToolsJson(o.smoke ? 10 : tools, outputSchema), o.rounds);
   report.add({ case: `3c. (where it goes) ${tools}${outputSchema ? ' with outputSchema' : ''}: the SDK's listTools() in-process, no I/O`, ours: sdk.sdkMs, raw: sdk.parseMs, unit: 'ms', ratio: sdk.sdkMs / sdk.parseMs, note: 'raw column: JSON.parse of the same message' });

@@ -9,7 +9,7 @@ import { activation } from './activationCase';
 import { fatigue } from './fatigue/fatigueCase';
 import { ECHO_SERVER, ROOT, Report, benchOptions, machine, mainThreadClock } from './harness';
 import { idleMemory, soak, treeCore } from './memoryCases';
-import { bigResult, listing, sequentialAndPipelined, spawnHandshake } from './protocolCases';
+import { bigResult, ERAS, listing, sequentialAndPipelined, spawnHandshake } from './protocolCases';
 import { searchCase } from './search/searchCase';
 import { startSpinners } from './busyMachine';
 
@@ -23,8 +23,11 @@ async function main(): Promise<void> {
   const spinners = process.argv.includes('--busy') ? startSpinners() : undefined;
   const clock = mainThreadClock();
   console.log(`machine: ${machine()}${o.smoke ? ' (smoke run: tiny sizes, no goals)' : ''}`);
-  if (want(1) || want(2)) await sequentialAndPipelined(o, report);
-  if (want(3)) for (const [n, withSchema] of [[1000, false], [1000, true], [10000, false], [10000, true]] as const) await listing(o, report, n, withSchema);
+  // Cases 1-3 in each protocol era: the 2025 era (classic initialize), then 2026-07-28.
+  for (const era of ERAS) {
+    if (want(1) || want(2)) await sequentialAndPipelined(o, report, era);
+    if (want(3)) for (const [n, withSchema] of [[1000, false], [1000, true], [10000, false], [10000, true]] as const) await listing(o, report, n, withSchema, era);
+  }
   if (want(4)) for (const mib of [10, 50]) await bigResult(o, report, mib);
   if (want(5)) await spawnHandshake(o, report);
   if (want(6) || want(7)) await activation(o, report);

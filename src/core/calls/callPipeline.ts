@@ -24,8 +24,9 @@ import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
 import { readAudited, readResourceLink, type ResourceContentsOutcome, type ResourceOutcome } from './resourceRead';
 import type { ServerConnection } from '../connection/serverConnection';
-import { TaskEnded, type CallOptions } from '../connection/sdkClient';
+import type { CallOptions } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
+import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
 
 export interface CallRequest {
   readonly server: string;
@@ -78,17 +79,6 @@ export interface CallPipelineOptions {
   readonly workspaceFolder?: () => string | undefined;
 }
 
-/** How often a running task's changing message gets a line of the call's log at most. */
-const TASK_LINE_MS = 2_000;
-
-/** Fetching the result of a task started earlier (TaskBoard): `tasks/get` until it ends, then its result. */
-export interface TaskResultRequest {
-  readonly server: string;
-  readonly taskId: string;
-  readonly origin: CallOrigin;
-  readonly signal?: AbortSignal;
-}
-
 /**
  * The one way to call a tool: validate -> approve -> invoke -> render -> audit. Nothing reaches
  * the server before the arguments are valid and, where needed, the user has approved.
@@ -103,6 +93,8 @@ export class CallPipeline {
   /** The rules the approve stage applies: surfaces that say "will it ask" read these (callVerdict). */
   readonly rules: ApprovalRules;
   private readonly _rateLimiter: RateLimiter;
+  /** The calls the server runs as tasks, and the tasks an earlier session left (taskFollowUp.ts). */
+  private readonly _tasks: TaskFollowUp;
 
   constructor(
     private readonly _pool: ServerPool,
@@ -123,6 +115,7 @@ export class CallPipeline {
       },
     };
     this._rateLimiter = _options.rateLimiter ?? new RateLimiter();
+    this._tasks = new TaskFollowUp(_options.tasks, _sink);
   }
 
   /** Checks arguments against the tool's input schema; problems name the field and why. */
@@ -188,7 +181,7 @@ export class CallPipeline {
    * result like a call's. It was approved when it started: nothing new is sent to run.
    */
   fetchTaskResult(request: TaskResultRequest): Promise<CallOutcome> {
-    const entry = this._options.tasks?.get(request.server, request.taskId);
+    const entry = this._tasks.entry(request.server, request.taskId);
     const tool = entry?.tool ?? '?';
     return this._traced({ ...request, tool, args: {} }, async (callId, trace) => {
       trace.decision = 'approved when it started';
@@ -197,8 +190,7 @@ export class CallPipeline {
       if (!connection || !ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(request.server)}" is not running: start it, then fetch the result.` };
       this._sink.line(callId, `task ${sanitizeLine(entry.taskId)}: started ${entry.startedAt}; asking the server for it`);
       return this._follow(callId, request.server, tool, connection, callLimits(connection.definition, tool), request, (options) => {
-        options.task(entry.taskId);
-        this._options.tasks?.started(entry, options.abort);
+        options.watch.resumed(entry);
         return connection.resumeTask(entry.reference, options, tool);
       });
     });
@@ -209,23 +201,8 @@ export class CallPipeline {
    * the server says of it now; one the server no longer knows is dropped. Returns a line for each
    * dropped task, for the log.
    */
-  async checkEarlierTasks(server: string): Promise<string[]> {
-    const board = this._options.tasks;
-    const connection = this._pool.get(server);
-    if (!board || !connection || !ServerState.isRunning(connection.state)) return [];
-    const dropped: string[] = [];
-    for (const entry of board.entries(server).filter((e) => !e.live)) {
-      try {
-        const now = await connection.taskStatus(entry.reference, connection.definition.timeoutSeconds * 1000);
-        board.status(server, entry.taskId, now.status, now.statusMessage && maskSecrets(now.statusMessage, connection.secrets));
-      } catch (err) {
-        // Only the server's own "no such task" drops it; a failure on our side keeps it for later.
-        if (typeof (err as { code?: unknown }).code !== 'number') continue;
-        board.ended(server, entry.taskId, true);
-        dropped.push(`Task ${sanitizeLine(entry.taskId)} of "${shownName(entry.tool)}" is no longer known to the server: ${describeCallError(err, { timeoutSeconds: 0, maxTotalSeconds: 0 }).message}`);
-      }
-    }
-    return dropped;
+  checkEarlierTasks(server: string): Promise<string[]> {
+    return this._tasks.checkEarlier(server, this._pool.get(server));
   }
 
   /** Begin, run, mask, end and audit: the frame every call and task fetch is reported in. */
@@ -311,12 +288,8 @@ export class CallPipeline {
         ...options,
         onprogress: (p) => options.progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
         onTask: (task) => {
-          options.task(task.taskId);
+          options.watch.started(task, request.tool, startedAt);
           request.onTaskStarted?.();
-          const text = `task ${sanitizeLine(task.taskId)}: the server runs this call as a task; it may run past the call timeout, and cancelling the call cancels it.`;
-          this._sink.line(callId, text);
-          this._sink.task?.(callId, text);
-          this._options.tasks?.started({ server: request.server, tool: request.tool, taskId: task.taskId, startedAt, reference: task.reference }, options.abort);
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
       }),
@@ -324,8 +297,8 @@ export class CallPipeline {
   }
 
   /**
-   * Sends a call (or a task fetch) and renders what comes back: progress coalesced, task status
-   * on the call's lines and the task board, a cancelled signal or Cancel Task ending it as cancelled.
+   * Sends a call (or a task fetch) and renders what comes back: progress coalesced, a task it
+   * becomes watched (taskFollowUp.ts), a cancelled signal or Cancel Task ending it as cancelled.
    */
   private async _follow(
     callId: string,
@@ -334,18 +307,17 @@ export class CallPipeline {
     connection: ServerConnection,
     limits: { timeoutSeconds: number; maxTotalSeconds: number },
     caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean },
-    send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressCoalescer; abort: () => void; task: (taskId: string) => void }) => Promise<RawToolResult>,
+    send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressCoalescer; watch: TaskWatch }) => Promise<RawToolResult>,
   ): Promise<CallOutcome> {
     const { signal, onProgress } = caller;
     const sink = this._sink;
-    const board = this._options.tasks;
     const started = performance.now();
     // Cancel Task (the board) stops the call as the caller's signal would.
     const stop = new AbortController();
     const abort = () => stop.abort();
     signal?.addEventListener('abort', abort, { once: true });
     if (signal?.aborted) abort();
-    let taskId: string | undefined;
+    const watch = this._tasks.watch(callId, server, connection, abort);
     const progress = new ProgressCoalescer((clean) => {
       sink.progress(callId, clean);
       onProgress?.(clean);
@@ -355,25 +327,10 @@ export class CallPipeline {
       const dropped = progress.flush();
       if (dropped > 0) sink.line(callId, `progress: ${dropped} more updates were not shown (at most ${PROGRESS_PER_SECOND} a second are).`);
     };
-    // A new status always gets a line; a new message of the same status, one every TASK_LINE_MS
-    // (the task's row shows each): an hour of "step k" messages is not an hour of lines.
-    let shown: { status: string; at: number } | undefined;
-    const onTaskStatus: CallOptions['onTaskStatus'] = (status) => {
-      taskId = status.taskId;
-      const message = status.statusMessage === undefined ? '' : `: ${maskSecrets(sanitizeLine(status.statusMessage), connection.secrets)}`;
-      const now = performance.now();
-      if (!shown || shown.status !== status.status || now - shown.at >= TASK_LINE_MS) {
-        shown = { status: status.status, at: now };
-        sink.line(callId, `task ${status.status}${message}`);
-        sink.task?.(callId, `task ${status.status}${message}`);
-      }
-      board?.status(server, status.taskId, status.status, status.statusMessage && maskSecrets(status.statusMessage, connection.secrets));
-    };
     let outcome: CallOutcome;
-    let ended = false;
+    let error: unknown;
     try {
-      const task = (id: string) => void (taskId = id);
-      const raw = await send({ signal: stop.signal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus, progress, abort, task });
+      const raw = await send({ signal: stop.signal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus: watch.onStatus, progress, watch });
       flushProgress();
       const result = await renderResult(raw, this._options.saveBinary?.(callId));
       const durationMs = performance.now() - started;
@@ -382,15 +339,13 @@ export class CallPipeline {
       outcome = result.isError ? { kind: 'tool-error', result, durationMs, ...kept } : { kind: 'ok', result, durationMs, outputWarning, ...kept };
     } catch (err) {
       flushProgress();
-      ended = err instanceof TaskEnded;
+      error = err;
       // The SDK reports a user abort with the timeout code: the signal tells us who stopped it.
       outcome = stop.signal.aborted ? { kind: 'cancelled' } : describeCallError(err, limits);
     } finally {
       signal?.removeEventListener('abort', abort);
     }
-    // A task whose call failed on our side (the session ended, a request timed out) may still run:
-    // it stays on the board for Fetch Result. An answer from the server settles it.
-    if (taskId !== undefined) board?.ended(server, taskId, ended || (outcome.kind !== 'failed' && outcome.kind !== 'timeout'));
+    watch.settled(outcome.kind, error);
     return outcome;
   }
 

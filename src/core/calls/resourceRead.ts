@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ResourceContents } from '../connection/sdkClient';
+import type { ResourceContents } from '../connection/eraClient';
 import type { ServerPool } from '../connection/serverPool';
 import { ServerState } from '../connection/serverState';
 import { sanitizeLine, shownName } from '../render/sanitize';

@@ -1,4 +1,4 @@
-import type { TaskReference, TaskState } from '../connection/sdkClient';
+import type { TaskReference, TaskState } from '../connection/eraClient';
 import { Emitter } from '../events';
 import { sanitizeLine } from '../render/sanitize';
 

@@ -1,0 +1,52 @@
+import type { Transport } from '@modelcontextprotocol/client';
+import type { CallEnd } from '../elicitation/formElicitation';
+import { loadHeavy } from '../lazy/load';
+import type { RawToolResult } from '../render/renderResult';
+import { StdioTransport } from '../transport/stdioTransport';
+import type { LaunchAttempt } from './launchAttempt';
+import type { CallInFlight, PromptGate } from './promptGate';
+import type { SdkClient } from './sdkClient';
+import { ServerFailure, serverEnd } from './serverFailures';
+
+/**
+ * The frame of one call (or followed task) in a running launch: its prompts are its own until it
+ * ends (promptGate.ts), a refused token signs in again (LaunchAttempt.withSignIn), a sandboxed
+ * server's tool error says what the sandbox denied, and a server that died during it is named.
+ * `closeOnAbort`: a cancelled call closes a prompt of it at once (a 2026-07-28 call waits on its
+ * prompt before it can end).
+ */
+export async function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, closeOnAbort: boolean, info: (message: string) => void, send: (client: SdkClient) => Promise<RawToolResult>): Promise<RawToolResult> {
+  const transport = attempt.transport;
+  const began = Date.now();
+  let how: CallEnd = 'finished';
+  const cancelled = () => gate.end(call, 'cancelled');
+  if (closeOnAbort) signal?.addEventListener('abort', cancelled, { once: true });
+  try {
+    return withSandboxNotes(await attempt.withSignIn(() => send(client), info), transport, began);
+  } catch (err) {
+    how = loadHeavy().callEndOf(err, signal, attempt.client !== client);
+    // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
+    throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
+  } finally {
+    signal?.removeEventListener('abort', cancelled);
+    gate.end(call, how);
+  }
+}
+
+/**
+ * A tool error of a sandboxed server, with what the sandbox denied during the call added as a
+ * text block of ours: every surface shows the result's text, so each says it.
+ */
+function withSandboxNotes(result: RawToolResult, transport: Transport | undefined, since: number): RawToolResult {
+  const fence = transport instanceof StdioTransport ? transport.fence : undefined;
+  if (!fence || !('content' in result) || result.isError !== true || !Array.isArray(result.content)) return result;
+  const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  const notes = loadHeavy().explainToolFailure(text, fence, since);
+  return notes.length ? { ...result, content: [...result.content, { type: 'text', text: `[MCP Tool Host] ${notes.join(' ')}` }] } : result;
+}
+
+/** For a server that ran in a sandbox, the denial its stderr shows as the likely cause of its failure (sandbox.ts), as a sentence to add. */
+export function sandboxCause(transport: Transport | undefined, stderr: readonly string[]): string {
+  const denial = transport instanceof StdioTransport && transport.sandboxed ? loadHeavy().sandboxDenial(stderr) : undefined;
+  return denial ? ` ${denial}` : '';
+}

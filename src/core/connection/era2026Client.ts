@@ -1,0 +1,136 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import { loadHeavy } from '../lazy/load';
+import type { RawToolResult } from '../render/renderResult';
+import { withLinkConsent } from './elicitationRequests';
+import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
+import { completeAnswer } from './inputRounds';
+import type { CallInFlight } from './promptGate';
+import { ANY_ANSWER, TaskCalls } from './taskCalls';
+import { listAllTools } from './toolListing';
+
+/** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
+const FOR_THE_SESSION_MS = 2_147_483_647;
+
+/**
+ * The 2026-07-28 era (stateless, `server/discover`): `tools/list` and `tools/call` go past the
+ * SDK's Client as in the 2025 era, each request framed with the era's `_meta` envelope, an
+ * `input_required` answer taken round by round (inputRounds.ts), and over HTTP the arguments a
+ * tool marks with `x-mcp-header` sent as headers too (paramHeaders.ts). A server that declares
+ * the tasks extension gets every call through the Tasks package (taskCalls.ts), and decides
+ * itself whether a call becomes a task.
+ */
+export class Era2026Client implements EraClient {
+  readonly era = 'modern';
+  private readonly _tasks: TaskCalls | undefined;
+  private readonly _envelope: Record<string, unknown>;
+  /** Ends the `subscriptions/listen` request when the session closes. */
+  private readonly _listening = new AbortController();
+  /** A `subscriptions/listen` request is open: list changes are pushed. */
+  private _listenedTo = false;
+  private _ttlMs: number | undefined;
+
+  constructor(private readonly _s: EraSession) {
+    const protocolVersion = _s.client.getNegotiatedProtocolVersion() ?? '2026-07-28';
+    this._envelope = {
+      'io.modelcontextprotocol/protocolVersion': protocolVersion,
+      'io.modelcontextprotocol/clientInfo': { ..._s.clientInfo },
+      'io.modelcontextprotocol/clientCapabilities': _s.capabilities(),
+    };
+    this._tasks = loadHeavy().declaresTasksExtension(_s.client.getServerCapabilities()) ? new TaskCalls(_s, { protocolVersion }) : undefined;
+  }
+
+  get offersTasks(): boolean {
+    return this._tasks !== undefined;
+  }
+
+  /** How long the last listing stays fresh (`ttlMs`); undefined while changes come pushed (listenForChanges). */
+  get listingTtlMs(): number | undefined {
+    return this._listenedTo ? undefined : this._ttlMs;
+  }
+
+  /** Every page (toolListing.ts); over HTTP a tool whose `x-mcp-header` declarations break the spec is left out too. */
+  async listTools(): Promise<Tool[]> {
+    let ttlMs: unknown;
+    const fetchPage = async (cursor: string | undefined) => {
+      const params = cursor === undefined ? { _meta: this._envelope } : { cursor, _meta: this._envelope };
+      const leg = (retry: Record<string, unknown> | undefined) => rawRequest(this._s, 'tools/list', retry ? { ...params, ...retry } : params, { timeoutMs: LIST_TIMEOUT_MS });
+      const page = await completeAnswer(leg, 'tools/list', this._s.prompts, undefined, LIST_TIMEOUT_MS, undefined);
+      if (cursor === undefined) ttlMs = page.ttlMs;
+      return page;
+    };
+    const tools = await listAllTools(fetchPage, this._s.limits, this._s.log, this._s.overHttp ? headerFault : undefined);
+    this._ttlMs = typeof ttlMs === 'number' && Number.isFinite(ttlMs) && ttlMs > 0 ? ttlMs : undefined;
+    return tools;
+  }
+
+  callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight): Promise<RawToolResult> {
+    const headers = this._s.overHttp ? headersOf(tool, args) : undefined;
+    if (this._tasks) return this._tasks.call(tool, args, taskSupportOf(tool), options, headers ?? {}, call);
+    // A plain call runs against its total limit: a prompt of it says when the limit is near.
+    call.endsAt = Date.now() + options.maxTotalTimeoutMs;
+    return this._plainCall(tool, args, options, call, headers);
+  }
+
+  private async _plainCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight, headers: Record<string, string> | undefined): Promise<RawToolResult> {
+    const s = this._s;
+    const meta = this._envelope;
+    const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawCall(s, tool, args, retry ? { ...options, maxTotalTimeoutMs: remainingMs } : options, call, { meta, headers, params: retry });
+    const send = () => completeAnswer(leg, 'tools/call', s.prompts, call, options.maxTotalTimeoutMs, options.signal);
+    // No timer runs while the user answers a round's form: at the limit a prompt still open is closed, and the call ends on time.
+    const clear = s.prompts.endAtLimit(call, options.maxTotalTimeoutMs);
+    try {
+      return resultOf(await withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal));
+    } finally {
+      clear();
+    }
+  }
+
+  resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult> {
+    return this._tasksOrFail().resume(reference, options, call);
+  }
+
+  taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus> {
+    return this._tasksOrFail().status(reference, timeoutMs);
+  }
+
+  /**
+   * A 2026-07-28 server tells of tool list changes only to a client that listens: one
+   * `subscriptions/listen` request, held open for the session, asks for them when the server
+   * declares `tools.listChanged`. The notifications reach the same handler as in the 2025 era.
+   */
+  listenForChanges(): void {
+    const client = this._s.client;
+    const tools = client.getServerCapabilities()?.tools as { listChanged?: boolean } | undefined;
+    if (!tools?.listChanged) return;
+    const listen = { method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } };
+    const signal = this._listening.signal;
+    const log = this._s.log;
+    this._listenedTo = true;
+    const ended = () => void (this._listenedTo = false);
+    client.request(listen as never, ANY_ANSWER, { signal, timeout: FOR_THE_SESSION_MS, maxTotalTimeout: FOR_THE_SESSION_MS }).finally(ended).then(
+      () => log.info('The server ended its subscription to tool list changes (subscriptions/listen): Refresh lists the tools again.'),
+      (err: unknown) => signal.aborted || log.warn(`Listening for tool list changes failed (subscriptions/listen: ${err instanceof Error ? err.message : String(err)}): Refresh lists the tools again.`),
+    );
+  }
+
+  close(): void {
+    this._listening.abort();
+  }
+
+  private _tasksOrFail(): TaskCalls {
+    // A task of another session: the Tasks package says it cannot be resumed here.
+    return this._tasks ?? new TaskCalls(this._s, undefined);
+  }
+}
+
+/** The Mcp-Param headers a tool's `x-mcp-header` declarations ask for (none when it declares none). */
+function headersOf(tool: Tool, args: Record<string, unknown>): Record<string, string> | undefined {
+  const scan = loadHeavy().scanParamHeaders(tool.inputSchema);
+  return 'headers' in scan ? loadHeavy().paramHeaderValues(scan.headers, args) : undefined;
+}
+
+/** Why a tool's `x-mcp-header` declarations make it invalid, if they do. */
+function headerFault(tool: Tool): string | undefined {
+  const scan = loadHeavy().scanParamHeaders(tool.inputSchema);
+  return 'fault' in scan ? scan.fault : undefined;
+}

@@ -1,0 +1,146 @@
+import type { Client, Tool } from '@modelcontextprotocol/client';
+import { loadHeavy } from '../lazy/load';
+import type { RawToolResult } from '../render/renderResult';
+import type { ServerLog } from '../serverLog';
+import type { ElicitationCompletions } from '../elicitation/urlElicitation';
+import type { CallPrompts } from './callPrompts';
+import type { CallInFlight } from './promptGate';
+import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
+import type { ListingLimits } from './toolListing';
+
+/** How one `tools/call` may be cancelled, reports progress, and how long it may take (the pipeline sets these). */
+export interface CallOptions {
+  readonly signal?: AbortSignal;
+  readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
+  readonly timeoutMs: number;
+  readonly maxTotalTimeoutMs: number;
+  /** The server runs this call as a task (2025-11-25 tasks): what identifies it, and how to cancel it. */
+  readonly onTask?: (task: StartedTask) => void;
+  /** A running task's status as the server reports it (each poll that tells something new). */
+  readonly onTaskStatus?: (status: TaskStatus) => void;
+}
+
+/** Where a task can be found again, in this session or the next (the Tasks package's serialized reference, JSON). */
+export interface TaskReference {
+  readonly endpointId: string;
+  readonly generation: 'v1' | 'v2';
+  readonly taskId: string;
+  readonly originalOperation: string;
+}
+
+/** A call that the server runs as a task (cancelling the call's signal cancels it). */
+export interface StartedTask {
+  readonly taskId: string;
+  readonly reference: TaskReference;
+}
+
+export type TaskState = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
+
+export interface TaskStatus {
+  readonly taskId: string;
+  readonly status: TaskState;
+  readonly statusMessage?: string;
+}
+
+/** A task ended without a result (the server failed or cancelled it): the server's answer, not a lost connection. */
+export class TaskEnded extends Error {}
+
+/** A resource's contents as `resources/read` returns them. */
+export type ResourceContents = { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }[];
+
+/**
+ * What differs between the protocol eras, one object per era (era2025Client.ts, era2026Client.ts),
+ * chosen once when the handshake says which era the session speaks: the rest of the client never
+ * asks which era it is in.
+ */
+export interface EraClient {
+  readonly era: 'modern' | 'legacy';
+  /** The server runs `tools/call` as tasks (2025-11-25: its capability; 2026-07-28: the tasks extension). */
+  readonly offersTasks: boolean;
+  /** How long the last listing stays fresh, as the server said; undefined: not said, or changes come pushed. */
+  readonly listingTtlMs: number | undefined;
+  listTools(): Promise<Tool[]>;
+  callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight): Promise<RawToolResult>;
+  resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult>;
+  taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus>;
+  /** Asks the server to push list changes, where the era needs asking (2026-07-28 `subscriptions/listen`). */
+  listenForChanges(): void;
+  /** The session ended: what the era holds open ends too. */
+  close(): void;
+}
+
+/** What both eras share of one session: the SDK client, the path past it, and how a call's prompts reach the user. */
+export interface EraSession {
+  readonly client: Client;
+  readonly raw: RawRequests;
+  readonly log: ServerLog;
+  readonly limits: ListingLimits;
+  readonly overHttp: boolean;
+  readonly prompts: CallPrompts;
+  readonly completions: ElicitationCompletions;
+  /** Names this server for the Tasks package, stable across sessions. */
+  readonly endpointId: string;
+  readonly clientInfo: { readonly name: string; readonly version: string };
+  /** The capabilities the client declared (a fresh copy each time). */
+  capabilities(): Record<string, unknown>;
+  /** Registers a listener for the session's end. */
+  onClose(listener: () => void): void;
+}
+
+/** How long a page of `tools/list` may take (the SDK's default request timeout). */
+export const LIST_TIMEOUT_MS = 60_000;
+
+/** A request past the SDK: its result object, or the error the SDK would throw for its answer. */
+export function rawRequest(session: EraSession, method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<Record<string, unknown>> {
+  return session.raw.request(method, params, options).then(resultObjectOf);
+}
+
+/** What the 2026-07-28 era adds to a request: its `_meta` envelope, Mcp-Param headers, an input_required round's answers. */
+export interface WireExtras {
+  readonly meta?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+  readonly params?: Record<string, unknown>;
+}
+
+/**
+ * A `tools/call` past the SDK: progress on a token of ours, the same timeouts as the SDK's. No
+ * spreads where it can be helped: every call runs this (BENCHMARKS.md case 2).
+ */
+export function rawCall(session: EraSession, tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight, wire?: WireExtras): Promise<Record<string, unknown>> {
+  const progress = options.onprogress && session.raw.watchProgress(options.onprogress);
+  const meta = wire?.meta;
+  const _meta = progress ? { ...meta, progressToken: progress.token } : meta;
+  const params: Record<string, unknown> = _meta ? { name: tool.name, arguments: args, _meta } : { name: tool.name, arguments: args };
+  if (wire?.params) Object.assign(params, wire.params);
+  const sent = rawRequest(session, 'tools/call', params, {
+    timeoutMs: options.timeoutMs,
+    maxTotalTimeoutMs: options.maxTotalTimeoutMs,
+    resetTimeoutOnProgress: true,
+    signal: options.signal,
+    headers: wire?.headers,
+    // The server may ask the user mid-call (elicitation/create): reading the form is not the server idling.
+    answering: call,
+  });
+  return progress ? sent.finally(() => progress.stop()) : sent;
+}
+
+/** A raw answer's result object, or the error the SDK would throw for it. */
+function resultObjectOf(answer: RawResponse): Record<string, unknown> {
+  // loadHeavy() only on an error: a require() on every call was ~5% of this path's CPU (BENCHMARKS.md row 2c).
+  if (answer.kind === 'error') throw loadHeavy().ProtocolError.fromError(answer.error.code, answer.error.message, answer.error.data);
+  const result = answer.result;
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw loadHeavy().ProtocolError.fromError(-32603, `The server answered with ${result === null ? 'null' : Array.isArray(result) ? 'a list' : `a ${typeof result}`} where a result object belongs`);
+  return result as Record<string, unknown>;
+}
+
+/** A `tools/call` answer we can render: any object (renderResult.ts copes with odd content); anything else fails the call. */
+export function resultOf(answer: unknown): RawToolResult {
+  if (typeof answer !== 'object' || answer === null || Array.isArray(answer)) throw new Error('tools/call: the answer is not an object');
+  return answer as RawToolResult;
+}
+
+/** The tool's declared task support, when it is one the spec names. */
+export function taskSupportOf(tool: Tool): 'required' | 'optional' | 'forbidden' | undefined {
+  const v = (tool as { execution?: { taskSupport?: unknown } }).execution?.taskSupport;
+  return v === 'required' || v === 'optional' || v === 'forbidden' ? v : undefined;
+}

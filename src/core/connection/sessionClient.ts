@@ -1,0 +1,43 @@
+import { launchKey, type ServerDefinition } from '../config/serverConfig';
+import { loadHeavy } from '../lazy/load';
+import { safeText } from '../render/secrets';
+import type { ServerLog } from '../serverLog';
+import type { ConnectionDeps } from './connectionDeps';
+import type { PromptGate } from './promptGate';
+import { SdkClient } from './sdkClient';
+
+/** What a session's client needs of its connection. */
+export interface SessionClientHost {
+  readonly definition: ServerDefinition;
+  readonly deps: ConnectionDeps;
+  readonly prompts: PromptGate;
+  /** Where the server's own log messages go. */
+  readonly serverMessages: ServerLog;
+  readonly secrets: () => readonly string[];
+  readonly onToolsChanged: () => void;
+}
+
+/**
+ * The SDK client of one session (one per handshake): the server's prompts go through the
+ * connection's gate, and a form it sends names the server, with the server's secrets masked.
+ */
+export function newSessionClient(host: SessionClientHost): SdkClient {
+  const { definition, deps } = host;
+  const elicit = deps.elicit;
+  host.prompts.newSession();
+  return new SdkClient({
+    clientVersion: deps.clientVersion,
+    validator: deps.validator,
+    roots: deps.roots,
+    // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
+    // While the user answers, the calls are held as answering: their idle timers stand still.
+    // The server may withdraw its request (notifications/cancelled): the prompt closes as when its calls end.
+    elicit: elicit && (({ withdrawn, ...asked }, { calls, tasks, callsEnded, endsAt, hold }) => loadHeavy().whileAnswering(hold, () => elicit({ ...asked, calls, tasks, callsEnded: loadHeavy().endedOrWithdrawn(callsEnded, withdrawn), endsAt, server: definition.name, message: safeText(asked.message, host.secrets()) }), asked.mode === 'url' ? asked.completion : undefined)),
+    prompts: host.prompts,
+    log: host.serverMessages,
+    listingLimits: deps.listingLimits,
+    // The same launch is the same server to the Tasks package, across sessions and reloads.
+    endpointId: `mcp-tool-host/${launchKey(definition.spec)}`,
+    onToolsChanged: host.onToolsChanged,
+  });
+}
