@@ -45,6 +45,7 @@ import { PromptEvents } from './vscode/promptEvents';
 import { toolCacheFor } from './vscode/toolCache';
 import { eraMemoryFor } from './vscode/eraMemory';
 import { watchWorkspaceServerFiles } from './vscode/workspaceServers';
+import { WaitingServersNotice } from './vscode/untrustedServers';
 import { vscodeOAuthHost } from './vscode/oauthHost';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { registerLmTools } from './vscode/chat/lmToolRegistration';
@@ -156,9 +157,14 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     workspaceFolder: () => folders()[0]?.path,
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
-  const tree = new ToolTreeProvider(pool, pipeline.rules, review, tasks);
+  // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
+  const waiting = new WaitingServersNotice((message) => (view.message = message));
+  const tree = new ToolTreeProvider(pool, pipeline.rules, review, tasks, waiting);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
-  const reload = () => pool?.apply(servers.read(), { autoStart: true });
+  const reload = () => {
+    waiting.update();
+    pool?.apply(servers.read(), { autoStart: true });
+  };
   // The arguments editor (code lens, diagnostics, status bar item) comes with its first use (dist/forms.js).
   let editorsMade: ArgumentEditors | undefined;
   const editors = () => (editorsMade ??= new (loadForms().ArgumentEditors)());
@@ -181,6 +187,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     logs,
     tree,
     view,
+    waiting,
     pool,
     review,
     { dispose: () => editorsMade?.dispose() },

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
-import { ConfigFileError, detectAndConvert, type ConfigFormat } from './formats';
+import { ConfigFileError, detectAndConvert, serverNamesIn, type ConfigFormat } from './formats';
 import { parseServers, type ConfigSource, type ParsedServers, type ParseOptions, type ServerDefinition } from './serverConfig';
 import { WORKSPACE_SERVER_FILES } from './serverFileNames';
 
@@ -64,4 +64,49 @@ export function readWorkspaceServerFiles(folders: readonly { name: string; path:
     }
   }
   return { servers: [...byName.values()].map((e) => e.def), errors, warnings };
+}
+
+/** A folder's server file past this is not read for names (a repository could make the window wait on a huge one). */
+export const MAX_NAMES_FILE_BYTES = 1024 * 1024;
+
+/** What the server files of folders not trusted yet define, by name only. */
+export interface DefinedServerNames {
+  /** Each server's name once, in the order a trusted workspace would load them. */
+  readonly names: readonly string[];
+  /** Files that are there but whose names could not be read (too large, not JSON, no servers): they may still define some. */
+  readonly unread: readonly string[];
+}
+
+/**
+ * The names of the servers each folder's `.vscode/mcp.json` and `.mcp.json` define, for a
+ * workspace that is not trusted: only the names are read, no entry is parsed, no variable resolved.
+ */
+export function readWorkspaceServerNames(folders: readonly { name: string; path: string }[]): DefinedServerNames {
+  const names = new Set<string>();
+  const unread: string[] = [];
+  for (const folder of folders) {
+    for (const rel of WORKSPACE_SERVER_FILES) {
+      const label = `${folder.name}/${rel}`;
+      const text = readSmallFile(path.join(folder.path, rel));
+      if (text === undefined) continue;
+      try {
+        if (text === null) throw new Error('too large');
+        for (const name of serverNamesIn(text, label)) names.add(name);
+      } catch {
+        unread.push(label);
+      }
+    }
+  }
+  return { names: [...names], unread };
+}
+
+/** The file's text; undefined when there is none, null when it cannot be read or is past MAX_NAMES_FILE_BYTES. */
+function readSmallFile(file: string): string | undefined | null {
+  try {
+    const stat = fs.statSync(file);
+    if (!stat.isFile() || stat.size > MAX_NAMES_FILE_BYTES) return null;
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'ENOENT' ? undefined : null;
+  }
 }
