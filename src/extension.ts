@@ -46,7 +46,7 @@ import { PromptEvents } from './vscode/shared/promptEvents';
 import { toolCacheFor } from './vscode/tree/toolCache';
 import { eraMemoryFor } from './vscode/config/eraMemory';
 import { watchWorkspaceServerFiles } from './vscode/config/workspaceServers';
-import { WaitingServersNotice } from './vscode/tree/untrustedServers';
+import { waitingMessage, WaitingServersNotice } from './vscode/tree/untrustedServers';
 import { vscodeOAuthHost } from './vscode/auth/oauthHost';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { registerLmTools } from './vscode/chat/lmToolRegistration';
@@ -205,7 +205,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
-    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface }, loadChat),
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, waitingServers: () => waiting.current && waitingMessage(waiting.current) }, loadChat),
     registerLmTools({ pool, pipeline }, loadChat),
     ...rulesView.disposables,
     ...registerAll(
