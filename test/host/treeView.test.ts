@@ -125,7 +125,10 @@ describe('Tools view: commands in the real extension', () => {
   });
 
   it('Show Schema opens the definition as read-only JSON', async () => {
-    const node = api.tree.getChildren(api.tree.serverNode('treedemo')).find((n) => n.kind === 'tool' && n.tool === 'fetch_url')!;
+    // The view's rows follow the pool after a short coalescing delay: wait for the tool's row itself.
+    const toolNode = () => api.tree.getChildren(api.tree.serverNode('treedemo')).find((n) => n.kind === 'tool' && n.tool === 'fetch_url');
+    await until('the fetch_url row', () => toolNode() !== undefined);
+    const node = toolNode()!;
     const editor = await vscode.commands.executeCommand<vscode.TextEditor>('mcpToolHost.tree.showSchema', node);
     assert.equal(editor.document.uri.scheme, 'mcp-tool-schema');
     assert.equal(editor.document.languageId, 'json');
