@@ -3,7 +3,7 @@
 // Everything here comes from the server and is checked as hostile input.
 import type { ServerSpec } from '../config/serverConfig';
 import { loadLinks } from '../lazy/load';
-import type { AppServerPlace, RefusedOrigin } from './cspOrigins';
+import type { AppCsp, AppServerPlace, RefusedOrigin } from './cspOrigins';
 
 /** The mime type of an interface resource (ext-apps RESOURCE_MIME_TYPE). */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -13,15 +13,7 @@ export const MAX_APP_HTML_BYTES = 4 * 1024 * 1024;
 const MAX_DOMAINS = 32;
 
 export { appReferenceOf, type AppReference } from './appReference';
-export type { AppServerPlace, RefusedOrigin } from './cspOrigins';
-
-/** What the CSP of an interface may name (`_meta.ui.csp` of its resource content). */
-export interface AppCsp {
-  readonly connectDomains: readonly string[];
-  readonly resourceDomains: readonly string[];
-  readonly frameDomains: readonly string[];
-  readonly baseUriDomains: readonly string[];
-}
+export type { AppCsp, AppServerPlace, RefusedOrigin } from './cspOrigins';
 
 /** An interface ready to render: its HTML and the policy it declared, checked. */
 export interface AppDocument {

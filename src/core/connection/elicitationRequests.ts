@@ -1,4 +1,5 @@
-import type { ElicitationAnswer, FormRequest, PromptContext } from '../elicitation/formElicitation';
+import type { ElicitationAnswer, FormRequest } from '../elicitation/formElicitation';
+import type { PromptContext } from '../elicitation/promptContext';
 import type { ElicitationCompletions, UrlRequest } from '../elicitation/urlElicitation';
 import { loadHeavy, loadLinks } from '../lazy/load';
 import type { Admitted } from './promptGate';
