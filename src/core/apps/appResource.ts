@@ -2,7 +2,7 @@
 // holds it, whether what the server sent is one, and the Content-Security-Policy it runs under.
 // Everything here comes from the server and is checked as hostile input.
 import type { ServerSpec } from '../config/serverConfig';
-import { loadLinks } from '../lazy/load';
+import { loadCsp } from './load';
 import type { AppCsp, AppServerPlace, RefusedOrigin } from './cspOrigins';
 
 /** The mime type of an interface resource (ext-apps RESOURCE_MIME_TYPE). */
@@ -70,7 +70,7 @@ export function appDocumentOf(uri: string, contents: readonly Content[], place: 
   if (typeof item.text !== 'string') throw new AppResourceError('The interface was sent as binary content; only text HTML is rendered.');
   if (Buffer.byteLength(item.text, 'utf8') > MAX_APP_HTML_BYTES) throw new AppResourceError(`The interface is larger than ${MAX_APP_HTML_BYTES / (1024 * 1024)} MiB; it is not rendered.`);
   const ui = isRecord(item._meta) && isRecord(item._meta.ui) ? item._meta.ui : {};
-  const { csp, refused } = loadLinks().screenCsp(appCspOf(ui.csp), place);
+  const { csp, refused } = loadCsp().screenCsp(appCspOf(ui.csp), place);
   return { uri, html: item.text, csp, policy: contentSecurityPolicy(csp), refused, place };
 }
 
