@@ -5,6 +5,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { isSignInError } from '../../src/core/auth/signInMark';
 import { ServerFailure } from '../../src/core/connection/serverFailures';
@@ -164,7 +165,7 @@ describe('the lazy seam (each core folder\'s load.ts and doors, esbuild.mjs): pr
     const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
     const atActivation = sources('extension.js');
     const auth = sources('auth.js');
-    const moved = ['oauthSignIn', 'oauthProvider', 'machineProviders', 'serverCredentials', 'signInErrors'].map((m) => `src/core/auth/${m}.ts`);
+    const moved = ['oauthSignIn', 'oauthProvider', 'machineProviders', 'serverCredentials', 'signInErrors', 'loopbackReceiver', 'jwtBearerProvider', 'dpopKeys'].map((m) => `src/core/auth/${m}.ts`);
     for (const file of moved) {
       assert.ok(!atActivation.some((s) => s.endsWith(file)), `${file} loads with the first remote server, not at activation`);
       assert.ok(auth.some((s) => s.endsWith(file)), `${file} is in dist/auth.js`);
@@ -230,6 +231,20 @@ describe('the lazy seam (each core folder\'s load.ts and doors, esbuild.mjs): pr
     const index = new bundle.ToolIndex([{ server: 's', tool: 'take_screenshot', definition: { name: 'take_screenshot', inputSchema: { type: 'object' } } }]);
     assert.equal(index.search('screenshot')[0]?.tool, 'take_screenshot');
     assert.equal(bundle.textTokens('hello world'), 2);
+  });
+
+  it('every module a core door exports is in the bundle that holds the door (eslint/lazyDoors.mjs), not in dist/extension.js', async () => {
+    const { coreDoors } = (await import(pathToFileURL(path.join(ROOT, 'eslint/lazyDoors.mjs')).href)) as { coreDoors(root: string): { door: string; file: string; modules: string[] }[] };
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+    const atActivation = sources('extension.js');
+    const doors = coreDoors(ROOT);
+    assert.ok(doors.length >= 12, 'the doors are read');
+    for (const { door, file, modules } of doors) {
+      for (const module of modules.map((m) => `src/core/${m}.ts`)) {
+        assert.ok(sources(file).some((s) => s.endsWith(module)), `${module} (${door}) is in dist/${file}`);
+        assert.ok(!atActivation.some((s) => s.endsWith(module)), `${module} (${door}) is not in dist/extension.js`);
+      }
+    }
   });
 
   it('the lazy bundles export what the doors give the tsc build: dist/core.js the session runtime\'s doors side by side, dist/jsonc.js loadJsonc()', () => {

@@ -1,6 +1,6 @@
 // This folder's side of the lazy seam (ARCHITECTURE.md "Limits"): the `require` runs on first use
 // only (a static import would load the door with this file). Compiled by tsc it loads the sibling
-// door; in the extension esbuild.mjs points it at the door's part of a bundle of its own.
+// door; in the extension, esbuild.mjs points it at the lazy bundle that holds the door.
 import type * as Later from './later';
 
 /** Plain messages for schema problems (later.ts), loaded when a validator first reports. */
