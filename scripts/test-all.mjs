@@ -2,7 +2,8 @@
 // "N passed, N failed" that counts them all. Exits non-zero on any failure.
 //   1. unit + integration (mocha in plain Node; servers are real child processes)
 //   2. the extension-host suite inside a real VS Code (code-server)
-//   3. UI tests in Debian's Chromium, with screenshots under test-results/ (tasks and argument rules among them)
+//   3. UI tests in Debian's Chromium, with screenshots under test-results/ (tasks and argument rules among them;
+//      workspace trust in an instance of its own, the only one with trust on)
 //   4. `npm start` as a user runs it, twice
 //   and, once the e2e setup has Node 24, the official MCP conformance suite's client scenarios
 //   against the CLI (scripts/conformance.mjs, test/conformance)
@@ -31,6 +32,7 @@ import { runFirstStartUiTests } from '../test/ui/firstStartUi.mjs';
 import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
 import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 import { runAppsUiTests } from '../test/ui/appsUi.mjs';
+import { runTrustUiTests } from '../test/ui/trustUi.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -176,7 +178,12 @@ async function e2e() {
     });
   }
 
-  // 3. `npm start` itself, run twice on a profile of its own: the demo is served, and what the
+  // 3. With workspace trust on (the others run without it): a folder not trusted yet, then trusted.
+  await instance('code-server-trust', [ours], [], async (cs, runDir) => {
+    await ui('workspace trust UI tests', () => runTrustUiTests(cs, { runDir, shotsDir, root, log: say }));
+  }, { workspaceTrust: true });
+
+  // 4. `npm start` itself, run twice on a profile of its own: the demo is served, and what the
   //    user did in the first session is still there in the second.
   const startDir = shortTempDir('mth-start-');
   await ui('npm start UI tests', () => runStartUiTests({ runDir: startDir, shotsDir, root, log: say }));
@@ -223,14 +230,15 @@ async function runBounded(command, args, limitMs) {
  * @param {string[]} vsix
  * @param {string[]} extraArgs
  * @param {(cs: import('./e2e/codeServer.mjs').CodeServer, runDir: string) => Promise<void>} body
+ * @param {{ workspaceTrust?: boolean }} [options] workspace trust on (off by default, see codeServer.mjs)
  */
-async function instance(name, vsix, extraArgs, body) {
+async function instance(name, vsix, extraArgs, body, { workspaceTrust = false } = {}) {
   const runDir = shortTempDir('mth-cs-');
   say(`${name}: run folder ${runDir}`);
   try {
     const cs = await tally.suite(`${name} start`, async () => {
-      prepare(runDir, { vsix });
-      return start(runDir, { extraArgs: ['--vscode-option', 'enable-smoke-test-driver', ...extraArgs] });
+      prepare(runDir, { vsix, workspaceTrust });
+      return start(runDir, { workspaceTrust, extraArgs: ['--vscode-option', 'enable-smoke-test-driver', ...extraArgs] });
     });
     if (!cs) return;
     try {

@@ -46,6 +46,7 @@ import { PromptEvents } from './vscode/shared/promptEvents';
 import { toolCacheFor } from './vscode/tree/toolCache';
 import { eraMemoryFor } from './vscode/config/eraMemory';
 import { watchWorkspaceServerFiles } from './vscode/config/workspaceServers';
+import { waitingMessage, WaitingServersNotice } from './vscode/tree/untrustedServers';
 import { vscodeOAuthHost } from './vscode/auth/oauthHost';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { registerLmTools } from './vscode/chat/lmToolRegistration';
@@ -160,9 +161,14 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     workspaceFolder: () => folders()[0]?.path,
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
-  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks);
+  // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
+  const waiting = new WaitingServersNotice((message) => (view.message = message));
+  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
-  const reload = () => pool?.apply(servers.read(), { autoStart: true });
+  const reload = () => {
+    waiting.update();
+    pool?.apply(servers.read(), { autoStart: true });
+  };
   // The arguments editor (code lens, diagnostics, status bar item) comes with its first use (dist/forms.js).
   let editorsMade: ArgumentEditors | undefined;
   const editors = () => (editorsMade ??= new (loadForms().calls.ArgumentEditors)());
@@ -186,6 +192,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     logs,
     tree,
     view,
+    waiting,
     pool,
     review,
     { dispose: () => editorsMade?.dispose() },
@@ -198,7 +205,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
-    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface }, loadChat),
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, waitingServers: () => waiting.current && waitingMessage(waiting.current) }, loadChat),
     registerLmTools({ pool, pipeline }, loadChat),
     ...rulesView.disposables,
     ...registerAll(

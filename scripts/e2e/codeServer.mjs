@@ -136,10 +136,12 @@ function csArgs(runDir, tmp) {
 /**
  * Prepares runDir and installs the given .vsix files. A new profile gets quiet user settings (plus
  * `userSettings`); an existing one keeps the settings its user wrote (`npm start` reuses its profile).
+ * Workspace trust is off unless `workspaceTrust` (then a folder opens in Restricted Mode, without
+ * the startup dialog; `start` must be given `workspaceTrust` too).
  * @param {string} runDir
- * @param {{ vsix?: string[], userSettings?: Record<string, unknown> }} [options]
+ * @param {{ vsix?: string[], userSettings?: Record<string, unknown>, workspaceTrust?: boolean }} [options]
  */
-export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
+export function prepare(runDir, { vsix = [], userSettings = {}, workspaceTrust = false } = {}) {
   const { NODE24, CODE_SERVER } = e2eEnv();
   for (const d of ['home', 'ud/User', 'ext']) fs.mkdirSync(path.join(runDir, d), { recursive: true });
   const settings = {
@@ -152,7 +154,8 @@ export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
     'telemetry.telemetryLevel': 'off',
     'update.mode': 'none',
     'chat.disableAIFeatures': true,
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': workspaceTrust,
+    ...(workspaceTrust ? { 'security.workspace.trust.startupPrompt': 'never' } : {}),
     'git.openRepositoryInParentFolders': 'never',
     ...userSettings,
   };
@@ -174,10 +177,11 @@ export function prepare(runDir, { vsix = [], userSettings = {} } = {}) {
 /**
  * Starts code-server in its own process group; resolves once /healthz answers.
  * Returns { url(folder), port, stop() }; stop() ends the whole group and removes the start's temp folder.
+ * Workspace trust is off unless `workspaceTrust` (with a profile `prepare` made for it).
  * @param {string} runDir
- * @param {{ port?: number, extraArgs?: string[], foreground?: boolean }} [options]
+ * @param {{ port?: number, extraArgs?: string[], foreground?: boolean, workspaceTrust?: boolean }} [options]
  */
-export async function start(runDir, { port, extraArgs = [], foreground = false } = {}) {
+export async function start(runDir, { port, extraArgs = [], foreground = false, workspaceTrust = false } = {}) {
   const { NODE24, CODE_SERVER } = e2eEnv();
   port ??= await freePort();
   const tmp = shortTempDir('mth-tmp-');
@@ -185,7 +189,7 @@ export async function start(runDir, { port, extraArgs = [], foreground = false }
   const child = spawn(
     NODE24,
     [path.join(CODE_SERVER, 'out/node/entry.js'), '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', ...csArgs(runDir, tmp),
-      '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override', ...extraArgs],
+      '--disable-telemetry', '--disable-update-check', ...(workspaceTrust ? [] : ['--disable-workspace-trust']), '--disable-getting-started-override', ...extraArgs],
     { env: isolatedEnv(runDir, tmp), detached: true, stdio: foreground ? ['ignore', 'inherit', 'inherit'] : ['ignore', log, log] },
   );
   fs.closeSync(log);

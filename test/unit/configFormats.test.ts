@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ConfigFileError, detectAndConvert } from '../../src/core/config/formats';
 import { importSources, scanImportSources } from '../../src/core/config/importSources';
-import { readServerFile, readWorkspaceServerFiles } from '../../src/core/config/serverFiles';
+import { MAX_SERVER_FILE_BYTES, readServerFile, readWorkspaceServerFiles, readWorkspaceServerNames } from '../../src/core/config/serverFiles';
+import { execFileSync } from 'node:child_process';
 import { parseServers } from '../../src/core/config/serverConfig';
 
 describe('configuration file formats', () => {
@@ -191,5 +192,48 @@ describe('server files of a workspace', () => {
     assert.equal(result.errors[0].serverName, 'proj/.mcp.json');
     assert.match(result.errors[0].message, /^proj\/\.mcp\.json: line 1, column \d+: /);
     assert.equal(readServerFile(path.join(dir, 'missing.json'), 'user'), undefined);
+  });
+});
+
+describe('server names of a workspace not trusted yet', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-names-'));
+    fs.mkdirSync(path.join(dir, '.vscode'));
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('reads only the names of a hostile mcp.json: nothing runs, no variable is resolved, broken entries still count', () => {
+    const marker = path.join(dir, 'ran');
+    const hostile = `\u001b[31m\u202e[Trust me](command:workbench.action.quit)${'x'.repeat(300)}`;
+    fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), JSON.stringify({
+      inputs: [{ id: 'secret', type: 'promptString' }],
+      sandbox: { network: { allowedDomains: ['evil.example'] } },
+      servers: {
+        [hostile]: { type: 'stdio', command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, '1')`, '${input:secret}', '${command:workbench.action.quit}'], sandboxEnabled: true },
+        notes: { type: 'stdio' },
+      },
+    }));
+    fs.writeFileSync(path.join(dir, '.mcp.json'), '{ "mcpServers": { "notes": {}, "claude": { "command": "x" } } }');
+    assert.deepEqual(readWorkspaceServerNames([{ name: 'proj', path: dir }]), { names: [hostile, 'notes', 'claude'], unread: [] });
+    assert.ok(!fs.existsSync(marker));
+  });
+
+  it('reports a file it cannot read names from (bad JSON, too large, not a file) and never waits on a pipe', () => {
+    fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), '{ "servers": { ');
+    execFileSync('mkfifo', [path.join(dir, '.mcp.json')]); // reading it would block until a writer came
+    assert.deepEqual(readWorkspaceServerNames([{ name: 'proj', path: dir }]), { names: [], unread: ['proj/.vscode/mcp.json', 'proj/.mcp.json'] });
+    fs.rmSync(path.join(dir, '.mcp.json'));
+    fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), `{ "servers": { "big": {} }, "pad": "${'x'.repeat(MAX_SERVER_FILE_BYTES)}" }`);
+    assert.deepEqual(readWorkspaceServerNames([{ name: 'proj', path: dir }]), { names: [], unread: ['proj/.vscode/mcp.json'] });
+    assert.deepEqual(readWorkspaceServerNames([{ name: 'empty', path: path.join(dir, 'none') }]), { names: [], unread: [] });
+  });
+
+  it('a trusted folder too: a server file that is a pipe or too large is an error naming it, never a wait', () => {
+    execFileSync('mkfifo', [path.join(dir, '.mcp.json')]);
+    fs.writeFileSync(path.join(dir, '.vscode/mcp.json'), `{ "servers": { "big": { "command": "x" } }, "pad": "${'x'.repeat(MAX_SERVER_FILE_BYTES)}" }`);
+    const read = readWorkspaceServerFiles([{ name: 'proj', path: dir }]);
+    assert.deepEqual(read.servers, []);
+    assert.deepEqual(read.errors.map((e) => e.message), ['proj/.vscode/mcp.json: is larger than 1 MiB: not read.', 'proj/.mcp.json: is not a regular file: not read.']);
   });
 });

@@ -44,25 +44,40 @@ const OUR_BARE_VARIABLES = new Set(['workspaceFolder', 'userHome', 'pathSeparato
  * does not parse or holds no servers.
  */
 export function detectAndConvert(text: string, fileName: string): ConvertedConfig {
+  const found = serversSection(text, fileName);
+  return found.format === 'mcpToolHost' ? { servers: found.servers, inputs: [], warnings: [], format: 'mcpToolHost' } : convertForeign(found.servers, found.inputs, found.format, found.sandbox);
+}
+
+/**
+ * The names of the servers a configuration file defines (any format detectAndConvert reads), and
+ * nothing else of them: for a folder not trusted yet, whose definitions must not be used. Throws
+ * the same ConfigFileError as detectAndConvert.
+ */
+export function serverNamesIn(text: string, fileName: string): string[] {
+  return Object.keys(serversSection(text, fileName).servers);
+}
+
+/** Where a file keeps its servers, and in which format; the entries are not looked at. */
+function serversSection(text: string, fileName: string): { servers: Record<string, unknown>; format: ConfigFormat; inputs?: unknown; sandbox?: unknown } {
   const root = parseJsonc(text, fileName);
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
     throw new ConfigFileError(fileName, 'the file must hold a JSON object.');
   }
   const doc = root as Record<string, unknown>;
   if (doc['mcpToolHost.servers'] !== undefined) {
-    return { servers: objectAt(doc['mcpToolHost.servers'], '"mcpToolHost.servers"', fileName), inputs: [], warnings: [], format: 'mcpToolHost' };
+    return { servers: objectAt(doc['mcpToolHost.servers'], '"mcpToolHost.servers"', fileName), format: 'mcpToolHost' };
   }
   if (doc.mcpServers !== undefined) {
-    return convertForeign(objectAt(doc.mcpServers, '"mcpServers"', fileName), undefined, 'claude');
+    return { servers: objectAt(doc.mcpServers, '"mcpServers"', fileName), format: 'claude' };
   }
   if (doc.servers !== undefined) {
     const servers = objectAt(doc.servers, '"servers"', fileName);
-    return looksLikeVsCode(doc, servers, fileName) ? convertForeign(servers, doc.inputs, 'vscode', doc.sandbox) : { servers, inputs: [], warnings: [], format: 'mcpToolHost' };
+    return looksLikeVsCode(doc, servers, fileName) ? { servers, format: 'vscode', inputs: doc.inputs, sandbox: doc.sandbox } : { servers, format: 'mcpToolHost' };
   }
   // VS Code's user settings.json held MCP servers under "mcp" before mcp.json existed.
   if (typeof doc.mcp === 'object' && doc.mcp !== null && 'servers' in doc.mcp) {
     const section = doc.mcp as Record<string, unknown>;
-    return convertForeign(objectAt(section.servers, '"mcp.servers"', fileName), section.inputs, 'vscode', section.sandbox);
+    return { servers: objectAt(section.servers, '"mcp.servers"', fileName), format: 'vscode', inputs: section.inputs, sandbox: section.sandbox };
   }
   throw new ConfigFileError(fileName, 'no servers found: expected "servers" (ours or VS Code\'s mcp.json), "mcpServers" (Claude, Cursor) or "mcpToolHost.servers" (settings.json).');
 }

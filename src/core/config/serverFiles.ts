@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
-import { ConfigFileError, detectAndConvert, type ConfigFormat } from './formats';
+import { ConfigFileError, detectAndConvert, serverNamesIn, type ConfigFormat } from './formats';
 import { parseServers, type ConfigSource, type ParsedServers, type ParseOptions, type ServerDefinition } from './serverConfig';
 import { WORKSPACE_SERVER_FILES } from './serverFileNames';
 
@@ -18,14 +18,10 @@ export interface ServerFileResult extends ParsedServers {
  * bad JSON, a broken entry) is a ConfigError that names `label`, and the good entries still load.
  */
 export function readServerFile(file: string, source: ConfigSource, label = file, options: ParseOptions = {}): (ServerFileResult & { format?: ConfigFormat }) | undefined {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return undefined;
-    return { servers: [], errors: [new ConfigFileError(label, `cannot be read (${code ?? String(err)}).`)], warnings: [] };
-  }
+  const read = readSmallFile(file);
+  if (read.kind === 'missing') return undefined;
+  if (read.kind === 'unread') return { servers: [], errors: [new ConfigFileError(label, read.why)], warnings: [] };
+  const text = read.text;
   try {
     const converted = detectAndConvert(text, label);
     const parsed = parseServers(converted.servers, source, { ...options, declaredIn: { id: path.resolve(file), label }, inputs: converted.inputs });
@@ -64,4 +60,63 @@ export function readWorkspaceServerFiles(folders: readonly { name: string; path:
     }
   }
   return { servers: [...byName.values()].map((e) => e.def), errors, warnings };
+}
+
+/** A server file past this is not read (a repository could make the window wait on a huge one). */
+export const MAX_SERVER_FILE_BYTES = 1024 * 1024;
+
+/** What the server files of folders not trusted yet define, by name only. */
+export interface DefinedServerNames {
+  /** Each server's name once, in the order a trusted workspace would load them. */
+  readonly names: readonly string[];
+  /** Files that are there but whose names could not be read (too large, not JSON, no servers): they may still define some. */
+  readonly unread: readonly string[];
+}
+
+/**
+ * The names of the servers each folder's `.vscode/mcp.json` and `.mcp.json` define, for a
+ * workspace that is not trusted: only the names are read, no entry is parsed, no variable resolved.
+ */
+export function readWorkspaceServerNames(folders: readonly { name: string; path: string }[]): DefinedServerNames {
+  const names = new Set<string>();
+  const unread: string[] = [];
+  for (const folder of folders) {
+    for (const rel of WORKSPACE_SERVER_FILES) {
+      const label = `${folder.name}/${rel}`;
+      const read = readSmallFile(path.join(folder.path, rel));
+      if (read.kind === 'missing') continue;
+      try {
+        if (read.kind === 'unread') throw new Error(read.why);
+        for (const name of serverNamesIn(read.text, label)) names.add(name);
+      } catch {
+        unread.push(label);
+      }
+    }
+  }
+  return { names: [...names], unread };
+}
+
+/**
+ * A server file's text, read only when it is a regular file within MAX_SERVER_FILE_BYTES. Opened
+ * without blocking and checked on the open file: a repository's named pipe (or a file swapped for
+ * one after a check) never makes the window wait, and a device or a huge file is not read.
+ */
+function readSmallFile(file: string): { kind: 'text'; text: string } | { kind: 'missing' } | { kind: 'unread'; why: string } {
+  let fd: number;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NONBLOCK ?? 0));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' ? { kind: 'missing' } : { kind: 'unread', why: `cannot be read (${code ?? String(err)}).` };
+  }
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) return { kind: 'unread', why: 'is not a regular file: not read.' };
+    if (stat.size > MAX_SERVER_FILE_BYTES) return { kind: 'unread', why: `is larger than ${MAX_SERVER_FILE_BYTES / (1024 * 1024)} MiB: not read.` };
+    return { kind: 'text', text: fs.readFileSync(fd, 'utf8') };
+  } catch (err) {
+    return { kind: 'unread', why: `cannot be read (${(err as NodeJS.ErrnoException).code ?? String(err)}).` };
+  } finally {
+    fs.closeSync(fd);
+  }
 }

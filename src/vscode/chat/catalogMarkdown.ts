@@ -8,11 +8,15 @@ import { badgeDescription } from '../../core/tools/toolBadges';
 import { loadSearch } from '../../core/search/load';
 import { serverEnabled, toolEnabled, type ChatSettings } from './chatSettings';
 
-const noServers = () => vscode.l10n.t('No MCP server is configured. Add one under `mcpToolHost.servers` in your settings, or run **MCP Tool Host: Add Demo Server**.');
+/** No server yet; or a folder not trusted yet whose servers wait (`waiting`, plain text naming them: escaped here). */
+const noServers = (waiting: string | undefined) =>
+  waiting
+    ? `${mdText(waiting)} ${vscode.l10n.t('Trust it with **Workspaces: Manage Workspace Trust**.')}`
+    : vscode.l10n.t('No MCP server is configured. Add one under `mcpToolHost.servers` in your settings, or run **MCP Tool Host: Add Demo Server**.');
 
 /** `/servers`: every configured server, its state, its tool count, and whether chat may use it. */
-export function serversMarkdown(pool: ServerPool, settings: ChatSettings): string {
-  if (pool.connections.length === 0) return noServers();
+export function serversMarkdown(pool: ServerPool, settings: ChatSettings, waiting?: string): string {
+  if (pool.connections.length === 0) return noServers(waiting);
   const rows = pool.connections.map((c) => {
     const chat = serverEnabled(settings, c.name) ? '' : ` ${vscode.l10n.t('(off for chat: `mcpToolHost.chat.enabledServers`)')}`;
     const count = c.tools.length === 1 ? vscode.l10n.t('1 tool') : vscode.l10n.t('{0} tools', c.tools.length);
@@ -23,8 +27,8 @@ export function serversMarkdown(pool: ServerPool, settings: ChatSettings): strin
 }
 
 /** `/tools`: the tools of every server, grouped by server, with what their definitions cost in tokens, their badges, whether a call asks first, and descriptions. */
-export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: ApprovalRules): string {
-  if (pool.connections.length === 0) return noServers();
+export function toolsMarkdown(pool: ServerPool, settings: ChatSettings, rules: ApprovalRules, waiting?: string): string {
+  if (pool.connections.length === 0) return noServers(waiting);
   const sections = pool.connections.map((c) => {
     const head = `### ${mdText(c.name)}`;
     if (!serverEnabled(settings, c.name)) return `${head}\n\n${vscode.l10n.t('Off for chat (`mcpToolHost.chat.enabledServers`).')}`;

@@ -9,5 +9,7 @@ export interface ChatDeps {
   /** Where a server's request during a chat call is shown (in that chat response); without it, in a prompt. */
   readonly asks?: ChatAsks;
   /** Opens a called tool's interface (MCP Apps, appSessions.ts) and returns what sends it the outcome; without it, chat shows text only. */
+  /** In a folder not trusted yet: the sentence naming the servers it defines (plain text), said instead of "no server". */
+  readonly waitingServers?: () => string | undefined;
   readonly openInterface?: (call: { server: string; tool: string; args: Record<string, unknown>; fromChat: true }) => Promise<((outcome: CallOutcome) => void) | undefined>;
 }

@@ -15,7 +15,8 @@ const MAX_SHOWN_CHARS = 20_000;
 export async function answerCatalog(deps: ChatDeps, command: 'servers' | 'tools', stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
   const settings = readChatSettings();
   if (command === 'tools') await waitForStartingServers(deps.pool, settings, token, (names) => stream.progress(vscode.l10n.t('Waiting for {0} to start...', names.join(', '))));
-  stream.markdown(command === 'servers' ? serversMarkdown(deps.pool, settings) : toolsMarkdown(deps.pool, settings, deps.pipeline.rules));
+  const waiting = deps.waitingServers?.();
+  stream.markdown(command === 'servers' ? serversMarkdown(deps.pool, settings, waiting) : toolsMarkdown(deps.pool, settings, deps.pipeline.rules, waiting));
   return { metadata: { command } };
 }
 

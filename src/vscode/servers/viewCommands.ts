@@ -99,7 +99,7 @@ export function configErrorPlace(error: { serverName: string }): { name: string;
 function serverOf(t: ViewTarget): string | undefined {
   if (typeof t === 'string') return t;
   if (!t) return undefined;
-  return 'kind' in t && t.kind === 'configError' ? undefined : t.server;
+  return 'kind' in t && (t.kind === 'configError' || t.kind === 'trust') ? undefined : t.server;
 }
 
 function toolOf(t: ViewTarget): { server: string; tool: string } | undefined {

@@ -3,12 +3,13 @@ import type { ServerPool } from '../../core/connection/serverPool';
 import type { ServerConnection } from '../../core/connection/serverConnection';
 import { assertNever, type Disposable } from '../../core/events';
 import { callVerdict, toolAnnotations, type ApprovalRules } from '../../core/policy/approvalPolicy';
-import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem } from './treeItems';
+import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem, trustItem } from './treeItems';
 import type { TaskBoard } from '../../core/calls/taskBoard';
 import type { LastError } from './tooltips';
 import { loadSearch } from '../../core/search/load';
 import type * as Later from './later';
 import type { ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
+import type { WaitingServersNotice } from './untrustedServers';
 import { CONTEXT_KEYS } from './viewContextKeys';
 
 export type { TreeNode } from './treeNodes';
@@ -53,6 +54,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     private readonly _rules: ApprovalRules = { approveAll: () => false },
     private readonly _review?: ChangeLookup,
     private readonly _tasks?: TaskBoard,
+    private readonly _waiting?: Pick<WaitingServersNotice, 'current' | 'onDidChange'>,
   ) {
     const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
     // A task appears, changes or ends: the servers that have or had tasks are shown again.
@@ -66,7 +68,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
       if (connection === undefined) this._configured = true;
       this._changed(connection);
     });
-    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose()) };
+    const waiting = _waiting?.onDidChange(() => this._changed(undefined));
+    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose(), waiting?.dispose()) };
     for (const c of _pool.connections) this._remember(c);
   }
 
@@ -97,6 +100,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
         return actionItem(node);
       case 'configError':
         return configErrorItem(node);
+      case 'trust':
+        return trustItem();
       default:
         return assertNever(node);
     }
@@ -104,7 +109,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
 
   /** A row's parent, so the view can reveal any row. */
   getParent(node: TreeNode): TreeNode | undefined {
-    return node.kind === 'server' || node.kind === 'configError' ? undefined : this._serverNodes.get(node.server);
+    return node.kind === 'server' || node.kind === 'configError' || node.kind === 'trust' ? undefined : this._serverNodes.get(node.server);
   }
 
   /** Fills in a row's tooltip when the user hovers it (built in dist/forms.js: activation needs none). */
@@ -149,7 +154,9 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     });
     for (const name of [...this._serverNodes.keys()]) if (!names.has(name)) this._serverNodes.delete(name);
     const errors = this._pool.configErrors.map((error, i): TreeNode => ({ kind: 'configError', error, id: `configError:${i}:${error.serverName}` }));
-    return [...servers, ...errors];
+    // The servers of a folder not trusted yet are named in the view's message; this row trusts it.
+    const trust: TreeNode[] = this._waiting?.current ? [{ kind: 'trust' }] : [];
+    return [...trust, ...servers, ...errors];
   }
 
   private _serverChildren(c: ServerConnection): readonly TreeNode[] {

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { MANAGE_TRUST_COMMAND } from './untrustedServers';
 import type { ServerConnection } from '../../core/connection/serverConnection';
 import { ServerState } from '../../core/connection/serverState';
 import { assertNever } from '../../core/events';
@@ -255,5 +256,19 @@ export function configErrorItem(node: ConfigErrorNode): vscode.TreeItem {
   item.tooltip = node.error.message;
   item.contextValue = 'mcpConfigError;';
   item.command = { command: 'mcpToolHost.openServerConfiguration', title: vscode.l10n.t('Open Configuration'), arguments: [node] };
+  return item;
+}
+
+/** The row that opens VS Code's Workspace Trust editor, where trusting the folder starts the servers it defines. */
+export function trustItem(): vscode.TreeItem {
+  const item = new vscode.TreeItem(vscode.l10n.t('Manage Workspace Trust'), vscode.TreeItemCollapsibleState.None);
+  item.id = 'trust';
+  item.iconPath = icon('workspace-untrusted');
+  item.description = vscode.l10n.t('trust this folder to start its servers');
+  item.tooltip = vscode.l10n.t('Servers this folder defines start only once you trust the folder (each still asks before its first start).');
+  // A string tooltip would be the row's accessible name: say what the row is instead.
+  item.accessibilityInformation = { label: `${item.label as string}: ${item.description as string}` };
+  item.contextValue = 'mcpTrust;';
+  item.command = { command: MANAGE_TRUST_COMMAND, title: vscode.l10n.t('Manage Workspace Trust') };
   return item;
 }

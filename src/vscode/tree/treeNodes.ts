@@ -52,5 +52,10 @@ export interface ConfigErrorNode {
   readonly id: string;
 }
 
+/** In a workspace not trusted yet whose files define servers: the way to trust it (top level, first). */
+export interface TrustNode {
+  readonly kind: 'trust';
+}
+
 /** Every row of the Tools view. Commands receive these as their first argument. */
-export type TreeNode = ServerNode | ToolNode | TaskNode | MessageNode | ActionNode | ConfigErrorNode;
+export type TreeNode = ServerNode | ToolNode | TaskNode | MessageNode | ActionNode | ConfigErrorNode | TrustNode;
