@@ -1,14 +1,15 @@
 // Bundles the extension, the CLI and the demo server into dist/ (CommonJS, Node).
 // usage: node esbuild.mjs [--production] [--watch] [--outdir DIR] [--analyze]
 //
-// Activation loads dist/extension.js only (ARCHITECTURE.md "Limits"). The heavy packages sit
-// behind the lazy seam, src/core/lazy/load.ts: `loadHeavy()` requires ./heavy (the MCP SDK with
-// zod, ajv, server-only leaf modules of ours), `loadJsonc()` requires ./jsonc (jsonc-parser). In
-// the extension those two requires point at dist/core.js and dist/jsonc.js, built here from the
-// same modules; the CLI and demo bundles hold everything inline.
+// Activation loads dist/extension.js only (ARCHITECTURE.md "Limits"). What it must not load sits
+// behind the lazy seam: each core folder's door (src/core/<folder>/later.ts, or links.ts, jsonc.ts),
+// reached through the folder's loader (load.ts, `require('./later')`). In the extension the doors
+// are parts of a few lazy bundles (dist/core.js, the session runtime, holds most of them) and each
+// loader's require becomes a require of its bundle; the CLI and demo bundles hold everything inline.
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
+import { coreDoors } from './eslint/lazyDoors.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -16,19 +17,25 @@ const outdirArg = process.argv.indexOf('--outdir');
 const outdir = path.resolve(outdirArg === -1 ? 'dist' : process.argv[outdirArg + 1]);
 
 /**
- * The lazy modules, by the path their loader requires: the loader, their entry, and the file
- * they become next to dist/extension.js.
+ * The core's doors (eslint/lazyDoors.mjs): each is a part of one lazy bundle. A bundle exports the
+ * names of all its doors side by side, so a loader's require is a require of its bundle (the doors'
+ * names are unique: the lazy seam test checks it).
  */
-const LAZY = {
-  './heavy': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/heavy.ts', file: 'core.js' },
-  './jsonc': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/jsonc.ts', file: 'jsonc.js' },
-  './rules': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/rules.ts', file: 'rules.js' },
-  './auth': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/auth.ts', file: 'auth.js' },
-  './search': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/search.ts', file: 'search.js' },
-  './links': { loader: 'src/core/lazy/load.ts', entry: 'src/core/lazy/links.ts', file: 'links.js' },
-  './chat': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/chat.ts', file: 'chat.js' },
-  './forms': { loader: 'src/vscode/lazy/load.ts', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
-};
+const CORE_DOORS = coreDoors(process.cwd());
+/** The VS Code layer's lazy bundles: one door each, the whole bundle (src/vscode/lazy). */
+const VSCODE_DOORS = [
+  { loader: 'src/vscode/lazy/load.ts', request: './chat', entry: 'src/vscode/lazy/chat.ts', file: 'chat.js' },
+  { loader: 'src/vscode/lazy/load.ts', request: './forms', entry: 'src/vscode/lazy/forms.ts', file: 'forms.js' },
+];
+const DOORS = [...CORE_DOORS, ...VSCODE_DOORS];
+/** Each lazy bundle's entry: a door of its own, or the core's doors that it holds. */
+const LAZY = [
+  ...[...new Set(CORE_DOORS.map((d) => d.file))].map((file) => ({
+    file,
+    stdin: { contents: CORE_DOORS.filter((d) => d.file === file).map((d) => `export * from './${d.entry}';`).join('\n'), resolveDir: process.cwd(), sourcefile: `src/core/${file}`, loader: /** @type {const} */ ('ts') },
+  })),
+  ...VSCODE_DOORS.map(({ entry, file }) => ({ file, entryPoints: [entry] })),
+];
 /** Packages that must never be in dist/extension.js: the lazy ones and what they pull in. */
 const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js|minisearch|gpt-tokenizer|tldts|tldts-core)\//;
 /** The budget for the code loaded at activation, checked on the production build. */
@@ -52,16 +59,16 @@ const common = {
 };
 
 /**
- * In dist/extension.js, load.ts's `require('./heavy')` stays a require, of dist/core.js (likewise
- * ./jsonc); every other require is bundled as usual.
+ * In every bundle but the CLI's, a loader's `require('./later')` stays a require, of the lazy
+ * bundle that holds the door (dist/core.js, say); every other require is bundled as usual.
  * @type {esbuild.Plugin}
  */
 const lazySeam = {
   name: 'lazy-seam',
   setup(build) {
-    build.onResolve({ filter: /^\.\/(heavy|jsonc|rules|auth|search|links|chat|forms)$/ }, (args) => {
-      const lazy = LAZY[/** @type {keyof typeof LAZY} */ (args.path)];
-      return lazy && args.importer === path.resolve(lazy.loader) ? { path: `./${lazy.file}`, external: true } : undefined;
+    build.onResolve({ filter: /^\.\/\w+$/ }, (args) => {
+      const door = DOORS.find((d) => d.request === args.path && path.resolve(d.loader) === args.importer);
+      return door && { path: `./${door.file}`, external: true };
     });
   },
 };
@@ -102,7 +109,7 @@ function copySeccompHelper() {
 const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: path.join(outdir, 'extension.js'), external: ['vscode'], plugins: [lazySeam, sandboxRuntime], metafile: true };
 /** @type {esbuild.BuildOptions[]} */
 // The seam applies inside lazy bundles too: chat.js reaches the SDK through dist/core.js, never a copy of its own.
-const lazyBuilds = Object.values(LAZY).map(({ entry, file }) => ({ ...common, entryPoints: [entry], outfile: path.join(outdir, file), external: ['vscode'], plugins: [lazySeam, sandboxRuntime], metafile: true }));
+const lazyBuilds = LAZY.map(({ file, ...entry }) => ({ ...common, ...entry, outfile: path.join(outdir, file), external: ['vscode'], plugins: [lazySeam, sandboxRuntime], metafile: true }));
 /** @type {esbuild.BuildOptions[]} the CLI and the demo server: one file each, everything inline */
 const otherBuilds = [
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [sandboxRuntime] },
@@ -131,14 +138,14 @@ function stateless(file) {
 function checkBundles(extension, lazyBundles) {
   const heavy = Object.keys(extension.inputs).filter((input) => NOT_AT_ACTIVATION.test(input));
   if (heavy.length > 0) {
-    throw new Error(`dist/extension.js must not contain the heavy packages (use loadHeavy()/loadJsonc() of src/core/lazy/load.ts); found:\n  ${heavy.slice(0, 10).join('\n  ')}`);
+    throw new Error(`dist/extension.js must not contain the heavy packages (reach them through a folder's door: loadSdk(), loadJsonc() of src/core/packages/load.ts); found:\n  ${heavy.slice(0, 10).join('\n  ')}`);
   }
   // dist/chat.js neither: a second copy of the SDK would be a second set of classes (and 600 KB).
   const chat = lazyBundles.find((m) => Object.keys(m.outputs).some((file) => file.endsWith('chat.js')));
   const heavyInChat = Object.keys(chat?.inputs ?? {}).filter((input) => NOT_AT_ACTIVATION.test(input));
   if (heavyInChat.length > 0) throw new Error(`dist/chat.js must reach the heavy packages through dist/core.js; found:\n  ${heavyInChat.slice(0, 10).join('\n  ')}`);
   const twice = lazyBundles.flatMap((m) => Object.keys(m.inputs)).filter((input) => input in extension.inputs && !(input.startsWith('src/') && stateless(input)));
-  if (twice.length > 0) throw new Error(`these files are in dist/extension.js and in a lazy bundle, and hold a class or module state (see src/core/lazy/heavy.ts):\n  ${twice.join('\n  ')}`);
+  if (twice.length > 0) throw new Error(`these files are in dist/extension.js and in a lazy bundle, and hold a class or module state (ARCHITECTURE.md "Limits"):\n  ${twice.join('\n  ')}`);
   const bytes = Object.entries(extension.outputs).find(([file]) => file.endsWith('extension.js'))?.[1].bytes ?? 0;
   if (production && bytes > ACTIVATION_BUDGET_BYTES) {
     console.warn(`warning: dist/extension.js is ${(bytes / 1024).toFixed(0)} KB, over the ${ACTIVATION_BUDGET_BYTES / 1024} KB activation budget (ARCHITECTURE.md "Limits").`);

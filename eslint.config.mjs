@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import { coreDoors } from './eslint/lazyDoors.mjs';
 import { layerRules } from './eslint/layerRules.mjs';
 
 const TS_FILES = ['**/*.ts', '**/*.tsx', '**/*.mts', '**/*.cts'];
@@ -14,10 +15,10 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 
 // Layers (ARCHITECTURE.md "Layers"): a folder imports only folders below it, so the folders form a
 // DAG and no file imports a cycle. Lowest first; folders on one row do not import each other.
-// core/lazy is the lazy seam: any core folder may load through it. Every folder of src/core is in
-// one row or in CORE_OUTSIDE_LAYERS (LAYERED below lints it; test/unit/layerRules.test.ts checks the lists).
-export const CORE_OUTSIDE_LAYERS = ['lazy'];
-export const CORE_LAYERS = [['render', 'tools', 'transport', 'elicitation'], ['config', 'auth', 'search'], ['connection'], ['policy'], ['calls'], ['chat', 'apps']];
+// packages/ is the door to the packages a running server needs (the SDK, ajv, RE2, jsonc-parser): every
+// folder may load through it. Every folder of src/core is in one row (LAYERED below lints it;
+// test/unit/layerRules.test.ts checks the list).
+export const CORE_LAYERS = [['packages'], ['render', 'tools', 'transport', 'elicitation'], ['config', 'auth', 'search'], ['connection'], ['policy'], ['calls'], ['chat', 'apps']];
 const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
 // The VS Code adapter's rooms, one folder a feature, lowest first, the same way. Each room registers
 // its part at activation and keeps what it loads later behind its door (later.ts); lazy/ bundles the
@@ -39,12 +40,12 @@ const layerZones = (base, layers, name) => layers.flatMap((row, i) =>
 // A file in a folder of src/core or src/vscode that no row names is a lint error, so a new folder joins a layer;
 // in src/vscode every file is in a room (a folder).
 const LAYERED = [
-  { folder: 'src/core', children: [...CORE_LAYERS.flat(), ...CORE_OUTSIDE_LAYERS], message: 'add it to a row of CORE_LAYERS in eslint.config.mjs.' },
+  { folder: 'src/core', children: CORE_LAYERS.flat(), message: 'add it to a row of CORE_LAYERS in eslint.config.mjs.' },
   { folder: 'src/vscode', children: VSCODE_LAYERS.flat(), filesInFolders: true, message: 'put it in a room, a folder in a row of VSCODE_LAYERS in eslint.config.mjs.' },
 ];
 const LAYER_ZONES = [
   // events.ts, errors.ts, serverLog.ts: the bottom, used by every folder.
-  { target: 'src/core', direct: true, from: [...CORE_LAYERS.flat(), ...CORE_OUTSIDE_LAYERS].map(coreDir), message: 'The files at the root of src/core are the bottom layer: they import no core folder.' },
+  { target: 'src/core', direct: true, from: CORE_LAYERS.flat().map(coreDir), message: 'The files at the root of src/core are the bottom layer: they import no core folder.' },
   ...layerZones('src/core', CORE_LAYERS, 'CORE_LAYERS'),
   { target: 'src/core', from: ['src/vscode', 'src/cli', 'src/extension.ts'], message: 'src/core is used by the adapters, never the other way.' },
   ...layerZones('src/vscode', VSCODE_LAYERS, 'VSCODE_LAYERS'),
@@ -52,40 +53,50 @@ const LAYER_ZONES = [
   { target: 'src/cli', from: ['src/vscode'], message: 'The CLI and the VS Code adapters share only src/core.' },
 ];
 
-// The lazy seam (ARCHITECTURE.md "Limits"): what activation must not load is imported at runtime
-// only by the lazy entries, src/core/lazy/heavy.ts and jsonc.ts, and reached through load.ts
-// everywhere else. Each entry is a bundle of its own in the extension (esbuild.mjs), so it may hold
-// packages and our leaf modules only: a module of ours in two bundles is two copies, and
-// `instanceof` across the copies fails.
-const LAZY_ENTRIES = ['src/core/lazy/heavy.ts', 'src/core/lazy/jsonc.ts'];
-const LAZY_LEAVES = ['auth/loopbackReceiver', 'connection/taskSession', 'connection/skills', 'connection/skillPaths', 'elicitation/urlElicitation', 'config/oauthConfig', 'transport/lineFramer', 'transport/messagePump', 'transport/offThreadJson', 'transport/processTree', 'connection/rawAnswers', 'connection/stderrReason', 'connection/paramHeaders', 'tools/plainMessages', 'elicitation/formElicitation', 'auth/jwtBearerProvider', 'auth/dpopKeys', 'config/sandboxConfig', 'transport/sandbox', 'apps/appBridge'];
-const LAZY_FILES = [...LAZY_ENTRIES, ...LAZY_LEAVES.map((leaf) => `src/core/${leaf}.ts`)];
-// The argument-rule engine is a lazy bundle of its own (src/core/lazy/rules.ts, dist/rules.js): outside
-// it and the tests, its modules are imported as types only and reached through loadRules().
-const RULE_MODULES = ['argumentRules', 'jsonPointer', 'ruleConditions', 'ruleDecision', 'ruleGlobs', 'rulePaths', 'ruleProposal', 'ruleRegex'];
-const RULE_FILES = ['src/core/lazy/rules.ts', ...RULE_MODULES.map((m) => `src/core/policy/${m}.ts`)];
-// OAuth sign-in is a lazy bundle of its own too (src/core/lazy/auth.ts, dist/auth.js): outside it and the
+// The lazy seam (ARCHITECTURE.md "Limits"): what activation must not load sits behind a door of its
+// folder (later.ts, links.ts, jsonc.ts), reached through the folder's load.ts; eslint/lazyDoors.mjs reads
+// the doors, and the lists below follow from what each door re-exports. A module a door exports is
+// imported elsewhere as a type only. Each door is part of a lazy bundle (esbuild.mjs).
+const DOORS = coreDoors(import.meta.dirname);
+const exportedTo = (/** @type {string} */ file) => DOORS.filter((d) => d.file === file).flatMap((d) => d.modules);
+const coreFile = (/** @type {string} */ m) => `src/core/${m}.ts`;
+// dist/core.js, the session runtime, holds the SDK and leaf modules of ours: a module of ours in two
+// bundles is two copies, and `instanceof` across the copies fails, so these import no code of ours
+// at runtime but each other (skills.ts reads skillPaths.ts, which no door exports).
+const LAZY_LEAVES = [...exportedTo('core.js'), 'connection/skillPaths'];
+const LAZY_FILES = [...DOORS.filter((d) => d.file === 'core.js' || d.file === 'jsonc.js').map((d) => d.entry), ...LAZY_LEAVES.map(coreFile)];
+// The argument-rule engine is a lazy bundle of its own (policy/later.ts, dist/rules.js): outside it and the
+// tests, its modules are imported as types only and reached through loadRules(). Besides what the door
+// exports, the engine's inner modules.
+const RULE_MODULES = [...exportedTo('rules.js'), 'policy/jsonPointer', 'policy/ruleGlobs', 'policy/ruleRegex'];
+const RULE_FILES = ['src/core/policy/later.ts', ...RULE_MODULES.map(coreFile)];
+// OAuth sign-in is a lazy bundle of its own too (auth/later.ts, dist/auth.js): outside it and the
 // tests, these modules are imported as types only and reached through loadAuth(); signInMark.ts tells a SignInError.
-const AUTH_MODULES = ['machineProviders', 'oauthProvider', 'oauthSignIn', 'serverCredentials', 'signInErrors'];
-const AUTH_FILES = ['src/core/lazy/auth.ts', ...AUTH_MODULES.map((m) => `src/core/auth/${m}.ts`)];
-// Tool search and token counts are a lazy bundle of their own too (src/core/lazy/search.ts, dist/search.js):
+const AUTH_MODULES = [...exportedTo('auth.js'), ...['machineProviders', 'oauthProvider', 'serverCredentials', 'loopbackReceiver', 'jwtBearerProvider', 'dpopKeys'].map((m) => `auth/${m}`)];
+const AUTH_FILES = ['src/core/auth/later.ts', ...AUTH_MODULES.map(coreFile)];
+// Tool search and token counts are a lazy bundle of their own too (search/later.ts, dist/search.js):
 // minisearch and gpt-tokenizer's encoding are imported by these modules only, reached through loadSearch().
-const SEARCH_MODULES = ['toolSearch', 'toolTokens'];
-const SEARCH_FILES = ['src/core/lazy/search.ts', ...SEARCH_MODULES.map((m) => `src/core/search/${m}.ts`)];
-// The link check is a lazy bundle of its own too (src/core/lazy/links.ts, dist/links.js): the Public Suffix
-// List (tldts) is imported by its modules only (the links a server may have the user open, the origins
-// a tool interface may reach), reached through loadLinks() (issue 31).
-const LINK_MODULES = ['elicitation/linkCheck', 'apps/cspOrigins'];
-const LINK_FILES = ['src/core/lazy/links.ts', ...LINK_MODULES.map((m) => `src/core/${m}.ts`)];
-const LAZY_MESSAGE = 'Load it through src/core/lazy/load.ts (loadHeavy, loadJsonc); import it here only as a type.';
+const SEARCH_MODULES = exportedTo('search.js');
+const SEARCH_FILES = ['src/core/search/later.ts', ...SEARCH_MODULES.map(coreFile)];
+// The link check is a lazy bundle of its own too (elicitation/links.ts, apps/links.ts; dist/links.js): the
+// Public Suffix List (tldts) is imported by its modules only (the links a server may have the user open,
+// the origins a tool interface may reach), reached through loadLinks() and loadCsp().
+const LINK_MODULES = exportedTo('links.js');
+const LINK_FILES = [...DOORS.filter((d) => d.file === 'links.js').map((d) => d.entry), ...LINK_MODULES.map(coreFile)];
+const baseNames = (/** @type {string[]} */ modules) => modules.map((m) => m.split('/')[1]).join('|');
+const LAZY_MESSAGE = 'Load it through its folder\'s door (src/core/<folder>/load.ts: loadSdk, loadJsonc, loadTransport...); import it here only as a type.';
 const HEAVY_PATTERNS = [
   { regex: '^(@modelcontextprotocol/client|ajv|ajv-formats|jsonc-parser|re2js)(/|$)', allowTypeImports: true, message: LAZY_MESSAGE },
-  { regex: `(^|/)(${LAZY_LEAVES.map((leaf) => leaf.split('/')[1]).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
+  { regex: `(^|/)(${baseNames(LAZY_LEAVES)})$`, allowTypeImports: true, message: LAZY_MESSAGE },
+  // A door itself: importing it would load what it holds with the importer.
+  { regex: `(^|/)core/(${DOORS.map((d) => d.door).join('|')})$|^\\./(${[...new Set(DOORS.map((d) => d.request.slice(2)))].join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE },
 ];
-const RULE_PATTERN = { regex: `(^|/)(${RULE_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/lazy/load.ts); import it here only as a type.' };
-const SEARCH_PATTERN = { regex: `^(minisearch|gpt-tokenizer)(/|$)|(^|/)(${SEARCH_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load tool search and token counts through loadSearch() (src/core/lazy/load.ts); import them here only as types.' };
-const LINK_PATTERN = { regex: `^tldts(-core)?(/|$)|(^|/)(${LINK_MODULES.map((m) => m.split('/')[1]).join('|')})$`, allowTypeImports: true, message: 'Load the link check through loadLinks() (src/core/lazy/load.ts); import it here only as a type.' };
-const AUTH_PATTERN = { regex: `(^|/)(${AUTH_MODULES.join('|')})$`, allowTypeImports: true, message: 'Load the sign-in code through loadAuth() (src/core/lazy/load.ts); import it here only as a type (isSignInError() tells a SignInError).' };
+// From another core folder a door is `../transport/later` (a room of src/vscode may have a door of that name).
+const CORE_DOOR_PATTERN = { regex: `^\\.\\./(${DOORS.map((d) => d.door).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE };
+const RULE_PATTERN = { regex: `(^|/)(${baseNames(RULE_MODULES)})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/policy/load.ts); import it here only as a type.' };
+const SEARCH_PATTERN = { regex: `^(minisearch|gpt-tokenizer)(/|$)|(^|/)(${baseNames(SEARCH_MODULES)})$`, allowTypeImports: true, message: 'Load tool search and token counts through loadSearch() (src/core/search/load.ts); import them here only as types.' };
+const LINK_PATTERN = { regex: `^tldts(-core)?(/|$)|(^|/)(${baseNames(LINK_MODULES)})$`, allowTypeImports: true, message: 'Load the link check through loadLinks() (src/core/elicitation/load.ts) or loadCsp() (src/core/apps/load.ts); import it here only as a type.' };
+const AUTH_PATTERN = { regex: `(^|/)(${baseNames(AUTH_MODULES)})$`, allowTypeImports: true, message: 'Load the sign-in code through loadAuth() (src/core/auth/load.ts); import it here only as a type (isSignInError() tells a SignInError).' };
 
 export default tseslint.config(
   {
@@ -164,39 +175,48 @@ export default tseslint.config(
     },
   },
   {
+    // The same in src/core, where another folder's door is named from its folder.
+    files: ['src/core/**/*.ts'],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
+    },
+  },
+  {
     // The rule engine's own files: the heavy packages and the leaf modules still as types only, and the sign-in.
     files: RULE_FILES.filter((f) => !LAZY_FILES.includes(f)),
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // The sign-in's own files: likewise, and the rule engine.
     files: AUTH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // Tool search's own files: the heavy packages as types only, and the rule engine and sign-in.
     files: SEARCH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, LINK_PATTERN] }],
     },
   },
   {
     // The link check's own files: the heavy packages as types only, and the other lazy bundles.
     files: LINK_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN] }],
     },
   },
   {
-    // The lazy entries and leaf modules import no code of ours at runtime, but the entries' leaves.
+    // The session runtime's doors and leaf modules import no code of ours at runtime, but the leaves
+    // (by their path from src/core, or from their own folder).
     files: LAZY_FILES,
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', {
-        patterns: [{ regex: `^\\.(?!\\./(${LAZY_LEAVES.join('|')})$)`, allowTypeImports: true, message: 'A lazy bundle holds no code of ours but leaf modules (eslint.config.mjs LAZY_ENTRIES).' }],
+        patterns: [{ regex: `^\\.(?!\\./(${LAZY_LEAVES.join('|')})$|/(${baseNames(LAZY_LEAVES)})$)`, allowTypeImports: true, message: 'The session runtime (dist/core.js) holds no code of ours but leaf modules (eslint.config.mjs LAZY_LEAVES).' }],
       }],
     },
   },

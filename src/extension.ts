@@ -15,7 +15,8 @@ import { resolveLaunch } from './core/config/launch';
 import { ServerPool } from './core/connection/serverPool';
 import { SchemaValidator } from './core/tools/schemaValidator';
 import type { QuickPickApprover } from './vscode/approvals/approvalPicker';
-import { CallToolCommand, type ToolTarget } from './vscode/calls/callToolCommand';
+import { CallToolCommand } from './vscode/calls/callToolCommand';
+import type { ToolTarget } from './vscode/calls/callFlow';
 import { OutputChannelSink } from './vscode/calls/outputSink';
 import { GrantStore } from './core/policy/grants';
 import { RateLimiter } from './core/policy/rateLimiter';
@@ -46,7 +47,7 @@ import { PromptEvents } from './vscode/shared/promptEvents';
 import { toolCacheFor } from './vscode/tree/toolCache';
 import { eraMemoryFor } from './vscode/config/eraMemory';
 import { watchWorkspaceServerFiles } from './vscode/config/workspaceServers';
-import { waitingMessage, WaitingServersNotice } from './vscode/tree/untrustedServers';
+import { WaitingServersNotice } from './vscode/tree/untrustedServers';
 import { vscodeOAuthHost } from './vscode/auth/oauthHost';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { registerLmTools } from './vscode/chat/lmToolRegistration';
@@ -162,7 +163,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
   // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
-  const waiting = new WaitingServersNotice((message) => (view.message = message));
+  const waiting = new WaitingServersNotice((message) => (view.message = message), loadForms);
   const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
   const reload = () => {
@@ -205,12 +206,12 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
-    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, waitingServers: () => waiting.current && waitingMessage(waiting.current) }, loadChat),
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, waitingServers: () => waiting.message }, loadChat),
     registerLmTools({ pool, pipeline }, loadChat),
     ...rulesView.disposables,
     ...registerAll(
       commandTable({
-        calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }),
+        calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors, showReadOnly }, loadForms),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: viewCommands,
         audit,

@@ -2,7 +2,7 @@
 // of the labelled requests; latency of one search and of an index build over 1,000 tools.
 // A case of `npm run bench` (`--only=10`), or alone: `node out/bench/search/searchCase.js [--smoke]`.
 import type { Tool } from '@modelcontextprotocol/client';
-import { loadSearch } from '../../src/core/lazy/load';
+import { loadSearch } from '../../src/core/search/load';
 import { DEFAULT_SEARCH_LIMIT, SEARCH_TOOL_NAME, searchToolDefinition } from '../../src/core/chat/searchTool';
 import type { SearchableTool, ToolIndex } from '../../src/core/search/toolSearch';
 import { Report, benchOptions, machine, median, type BenchOptions } from '../harness';

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ParseError } from 'jsonc-parser';
-import { loadJsonc, loadRules } from '../core/lazy/load';
+import { loadJsonc } from '../core/packages/load';
+import { loadRules } from '../core/policy/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import { policyFiles, policyInputs, readRulesFile, RuleSet, type RuleInput } from '../core/policy/ruleSource';
 import { CliError, Exit } from './args';

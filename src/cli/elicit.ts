@@ -1,7 +1,7 @@
 import * as readline from 'node:readline/promises';
 import type { ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../core/elicitation/formElicitation';
 import type { UrlRequest } from '../core/elicitation/urlElicitation';
-import { loadHeavy } from '../core/lazy/load';
+import { loadElicitation } from '../core/elicitation/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import type { ElicitationMode } from './args';
 import { answerUrl, browserOpener, closedBecause, duringWhich, type UrlOpener } from './elicitUrl';
@@ -44,7 +44,7 @@ async function answer(request: FormRequest | UrlRequest, mode: ElicitationMode, 
   const who = `"${sanitizeLine(request.server)}"`;
   const during = duringWhich(request);
   if (mode === 'defaults') {
-    const content = loadHeavy().defaultAnswer(request.fields);
+    const content = loadElicitation().defaultAnswer(request.fields);
     if (typeof content !== 'string') return { action: 'accept', content };
     console.error(`${who} asked for input ${during}; declined: ${content} (--elicitation defaults).`);
     return { action: 'decline' };
@@ -105,7 +105,7 @@ async function askField(question: (text: string) => Promise<string>, field: Form
       continue;
     }
     const value = parse(field, text);
-    const problem = value === undefined ? 'is not a value of this kind' : loadHeavy().checkValue(field, value);
+    const problem = value === undefined ? 'is not a value of this kind' : loadElicitation().checkValue(field, value);
     if (!problem && value !== undefined) return value;
     say(`  ${name} ${problem}.`);
   }

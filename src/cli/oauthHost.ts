@@ -1,5 +1,5 @@
 import type { OAuthHost, SecretStore } from '../core/auth/ports';
-import { loadAuth } from '../core/lazy/load';
+import { loadAuth } from '../core/auth/load';
 import { sanitizeLine } from '../core/render/sanitize';
 import { formatCommandLine } from '../core/transport/commandLine';
 import { BrowserCommandError, browserSource, openSystemBrowser, parseBrowserCommand, runBrowserCommand, type BrowserChoice } from './browserCommand';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { ServerPool } from '../../src/core/connection/serverPool';
 import { serversMarkdown, toolsMarkdown } from '../../src/vscode/chat/catalogMarkdown';
 import { readChatSettings } from '../../src/vscode/chat/chatSettings';
-import { waitingMessage } from '../../src/vscode/tree/untrustedServers';
+import { waitingMessage } from '../../src/vscode/tree/waitingServers';
 
 describe('@mcp in a folder not trusted yet', () => {
   const pool = new ServerPool(() => {

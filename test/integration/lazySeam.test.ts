@@ -5,15 +5,25 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import { isSignInError } from '../../src/core/auth/signInMark';
 import { ServerFailure } from '../../src/core/connection/serverFailures';
-import type * as Auth from '../../src/core/lazy/auth';
-import type * as Heavy from '../../src/core/lazy/heavy';
-import type * as Jsonc from '../../src/core/lazy/jsonc';
-import type * as Links from '../../src/core/lazy/links';
-import { loadAuth, loadHeavy, loadJsonc, loadLinks, loadSearch } from '../../src/core/lazy/load';
-import type * as Search from '../../src/core/lazy/search';
+import { loadApps, loadCsp } from '../../src/core/apps/load';
+import type * as Csp from '../../src/core/apps/links';
+import type * as Auth from '../../src/core/auth/later';
+import { loadAuth } from '../../src/core/auth/load';
+import { loadConfigOptions } from '../../src/core/config/load';
+import { loadConnection } from '../../src/core/connection/load';
+import type * as Links from '../../src/core/elicitation/links';
+import { loadElicitation, loadLinks } from '../../src/core/elicitation/load';
+import type * as Jsonc from '../../src/core/packages/jsonc';
+import type * as Sdk from '../../src/core/packages/later';
+import { loadJsonc, loadSdk } from '../../src/core/packages/load';
+import type * as Search from '../../src/core/search/later';
+import { loadSearch } from '../../src/core/search/load';
+import { loadTools } from '../../src/core/tools/load';
+import { loadTransport } from '../../src/core/transport/load';
 import { ROOT } from './helpers';
 
 /** ARCHITECTURE.md "Limits": the code loaded at activation. */
@@ -21,6 +31,12 @@ const ACTIVATION_BUDGET_BYTES = 150 * 1024;
 
 /** Each export's name and kind ("function", "object"...), to compare a bundle with the module it was built from. */
 const shape = (module: object) => Object.fromEntries(Object.entries(module).map(([name, value]) => [name, typeof value]));
+/** The shapes of the doors one bundle holds, side by side; fails when two doors share a name (the bundle would hold one of them). */
+function doorsShape(...doors: object[]): Record<string, string> {
+  const names = doors.flatMap((door) => Object.keys(door));
+  assert.deepEqual(names.filter((name, i) => names.indexOf(name) !== i), [], 'two doors of one bundle export the same name');
+  return Object.assign({}, ...doors.map(shape)) as Record<string, string>;
+}
 
 /** An OAuth authorization server whose token endpoint refuses every code with `invalid_grant`. */
 function refusingAuthServer(): Promise<{ url: URL; close(): void }> {
@@ -55,17 +71,17 @@ const provider: OAuthClientProvider = {
   invalidateCredentials: () => undefined,
 };
 
-describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built into a temporary folder', function () {
+describe('the lazy seam (each core folder\'s load.ts and doors, esbuild.mjs): production bundles built into a temporary folder', function () {
   this.timeout(120_000);
   let dist: string;
-  let core: typeof Heavy;
+  let core: typeof Sdk;
   let jsonc: typeof Jsonc;
 
   before(() => {
     dist = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-seam-')), 'dist');
     execFileSync(process.execPath, ['esbuild.mjs', '--production', '--outdir', dist], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    core = require(path.join(dist, 'core.js')) as typeof Heavy;
+    core = require(path.join(dist, 'core.js')) as typeof Sdk;
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     jsonc = require(path.join(dist, 'jsonc.js')) as typeof Jsonc;
   });
@@ -75,7 +91,7 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
   it('dist/extension.js holds no package', () => {
     const map = JSON.parse(fs.readFileSync(path.join(dist, 'extension.js.map'), 'utf8')) as { sources: string[] };
     assert.deepEqual(map.sources.filter((s) => s.includes('node_modules/')), []);
-    assert.ok(map.sources.some((s) => s.endsWith('src/core/lazy/load.ts')), 'the loader is in the activation bundle');
+    assert.ok(map.sources.some((s) => s.endsWith('src/core/packages/load.ts')), 'the loader is in the activation bundle');
   });
 
   it('dist/extension.js fits the activation budget (150 KB)', () => {
@@ -91,7 +107,7 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     assert.match(code, /require\("\.\/forms\.js"\)/);
     assert.match(code, /require\("\.\/auth\.js"\)/);
     assert.match(code, /require\("\.\/links\.js"\)/);
-    assert.doesNotMatch(code, /require\("\.\/(heavy|jsonc|rules|auth|search|links|chat|forms)"\)/);
+    assert.doesNotMatch(code, /require\("\.\/(later|links|jsonc|chat|forms)"\)/);
   });
 
   it('the package ships every bundle the build makes (a lazy bundle left out fails on first use)', () => {
@@ -149,7 +165,7 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
     const atActivation = sources('extension.js');
     const auth = sources('auth.js');
-    const moved = ['oauthSignIn', 'oauthProvider', 'machineProviders', 'serverCredentials', 'signInErrors'].map((m) => `src/core/auth/${m}.ts`);
+    const moved = ['oauthSignIn', 'oauthProvider', 'machineProviders', 'serverCredentials', 'signInErrors', 'loopbackReceiver', 'jwtBearerProvider', 'dpopKeys'].map((m) => `src/core/auth/${m}.ts`);
     for (const file of moved) {
       assert.ok(!atActivation.some((s) => s.endsWith(file)), `${file} loads with the first remote server, not at activation`);
       assert.ok(auth.some((s) => s.endsWith(file)), `${file} is in dist/auth.js`);
@@ -192,8 +208,8 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
       for (const other of ['extension.js', 'chat.js', 'forms.js', 'core.js', 'search.js']) assert.ok(!sources(other).some((s) => s.includes(file)), `${file} is not in dist/${other}`);
     }
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    const bundle = require(path.join(dist, 'links.js')) as typeof Links;
-    assert.deepEqual(shape(bundle), shape(loadLinks()));
+    const bundle = require(path.join(dist, 'links.js')) as typeof Links & typeof Csp;
+    assert.deepEqual(shape(bundle), doorsShape(loadLinks(), loadCsp()));
     const padded = bundle.checkUrl('https://login.microsoftonline.com.secure.evil.xyz/');
     assert.equal(padded.kind === 'offered' && padded.site, 'evil.xyz');
     // The CSP screening of tool interfaces reads the same list, from the same bundle.
@@ -217,8 +233,22 @@ describe('the lazy seam (src/core/lazy, esbuild.mjs): production bundles built i
     assert.equal(bundle.textTokens('hello world'), 2);
   });
 
-  it('the lazy bundles export what loadHeavy() and loadJsonc() give the tsc build', () => {
-    assert.deepEqual(shape(core), shape(loadHeavy()));
+  it('every module a core door exports is in the bundle that holds the door (eslint/lazyDoors.mjs), not in dist/extension.js', async () => {
+    const { coreDoors } = (await import(pathToFileURL(path.join(ROOT, 'eslint/lazyDoors.mjs')).href)) as { coreDoors(root: string): { door: string; file: string; modules: string[] }[] };
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources;
+    const atActivation = sources('extension.js');
+    const doors = coreDoors(ROOT);
+    assert.ok(doors.length >= 12, 'the doors are read');
+    for (const { door, file, modules } of doors) {
+      for (const module of modules.map((m) => `src/core/${m}.ts`)) {
+        assert.ok(sources(file).some((s) => s.endsWith(module)), `${module} (${door}) is in dist/${file}`);
+        assert.ok(!atActivation.some((s) => s.endsWith(module)), `${module} (${door}) is not in dist/extension.js`);
+      }
+    }
+  });
+
+  it('the lazy bundles export what the doors give the tsc build: dist/core.js the session runtime\'s doors side by side, dist/jsonc.js loadJsonc()', () => {
+    assert.deepEqual(shape(core), doorsShape(loadSdk(), loadTransport(), loadConnection(), loadTools(), loadConfigOptions(), loadElicitation(), loadApps()));
     assert.deepEqual(shape(jsonc), shape(loadJsonc()));
     assert.ok(Object.values(core).every((value) => typeof value === 'function'));
   });

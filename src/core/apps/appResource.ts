@@ -2,8 +2,8 @@
 // holds it, whether what the server sent is one, and the Content-Security-Policy it runs under.
 // Everything here comes from the server and is checked as hostile input.
 import type { ServerSpec } from '../config/serverConfig';
-import { loadLinks } from '../lazy/load';
-import type { AppServerPlace, RefusedOrigin } from './cspOrigins';
+import { loadCsp } from './load';
+import type { AppCsp, AppServerPlace, RefusedOrigin } from './cspOrigins';
 
 /** The mime type of an interface resource (ext-apps RESOURCE_MIME_TYPE). */
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
@@ -13,15 +13,7 @@ export const MAX_APP_HTML_BYTES = 4 * 1024 * 1024;
 const MAX_DOMAINS = 32;
 
 export { appReferenceOf, type AppReference } from './appReference';
-export type { AppServerPlace, RefusedOrigin } from './cspOrigins';
-
-/** What the CSP of an interface may name (`_meta.ui.csp` of its resource content). */
-export interface AppCsp {
-  readonly connectDomains: readonly string[];
-  readonly resourceDomains: readonly string[];
-  readonly frameDomains: readonly string[];
-  readonly baseUriDomains: readonly string[];
-}
+export type { AppCsp, AppServerPlace, RefusedOrigin } from './cspOrigins';
 
 /** An interface ready to render: its HTML and the policy it declared, checked. */
 export interface AppDocument {
@@ -78,7 +70,7 @@ export function appDocumentOf(uri: string, contents: readonly Content[], place: 
   if (typeof item.text !== 'string') throw new AppResourceError('The interface was sent as binary content; only text HTML is rendered.');
   if (Buffer.byteLength(item.text, 'utf8') > MAX_APP_HTML_BYTES) throw new AppResourceError(`The interface is larger than ${MAX_APP_HTML_BYTES / (1024 * 1024)} MiB; it is not rendered.`);
   const ui = isRecord(item._meta) && isRecord(item._meta.ui) ? item._meta.ui : {};
-  const { csp, refused } = loadLinks().screenCsp(appCspOf(ui.csp), place);
+  const { csp, refused } = loadCsp().screenCsp(appCspOf(ui.csp), place);
   return { uri, html: item.text, csp, policy: contentSecurityPolicy(csp), refused, place };
 }
 

@@ -9,7 +9,14 @@
 // Part of the link check's lazy bundle (eslint.config.mjs LINK_MODULES, dist/links.js): the public
 // suffix list (tldts) loads when an interface opens or a link is asked for, never at activation.
 import { parse } from 'tldts';
-import type { AppCsp } from './appResource';
+
+/** What the CSP of an interface may name (`_meta.ui.csp` of its resource content). */
+export interface AppCsp {
+  readonly connectDomains: readonly string[];
+  readonly resourceDomains: readonly string[];
+  readonly frameDomains: readonly string[];
+  readonly baseUriDomains: readonly string[];
+}
 
 /** Where an interface's server runs, as far as what the interface may reach goes. */
 export type AppServerPlace =

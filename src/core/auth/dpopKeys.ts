@@ -1,5 +1,6 @@
 import { createHash, webcrypto } from 'node:crypto';
-import { DpopSession, type OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import type { DpopSession, OAuthDiscoveryState } from '@modelcontextprotocol/client';
+import { loadSdk } from '../packages/load';
 
 /** What dpopSessionOf needs of a server's stored credentials (serverCredentials.ts). */
 export interface DpopKeyStore {
@@ -18,8 +19,8 @@ const sessions = new WeakMap<DpopKeyStore, Promise<DpopSession>>();
  * when the authorization server advertises ES256 (`dpop_signing_alg_values_supported`), kept as a
  * private JWK with the tokens it binds (the same secret, dropped with them on Sign Out); otherwise
  * none, and tokens stay Bearer. The SDK signs the token request and every request to the server
- * with it (withDpop). The key is a secret: never logged, never in an error. A heavy leaf
- * (eslint.config.mjs LAZY_LEAVES): it imports nothing of ours.
+ * with it (withDpop). The key is a secret: never logged, never in an error. Part of the
+ * sign-in's bundle (dist/auth.js); the SDK's DpopSession comes from the session runtime.
  */
 export function dpopSessionOf(store: DpopKeyStore, discovery: OAuthDiscoveryState | undefined): Promise<DpopSession> | undefined {
   const cached = sessions.get(store);
@@ -54,7 +55,7 @@ function session(privateKey: webcrypto.CryptoKey, publicKey: webcrypto.CryptoKey
   const publicJwk = publicPart(jwk);
   // RFC 7638: the SHA-256 of the required members in lexicographic order, which the server binds as cnf.jkt.
   const thumbprint = createHash('sha256').update(JSON.stringify({ crv: publicJwk.crv, kty: publicJwk.kty, x: publicJwk.x, y: publicJwk.y })).digest('base64url');
-  return DpopSession.create({ keyPair: { privateKey, publicKey, publicJwk: { ...publicJwk }, thumbprint, alg: ALG } });
+  return loadSdk().DpopSession.create({ keyPair: { privateKey, publicKey, publicJwk: { ...publicJwk }, thumbprint, alg: ALG } });
 }
 
 function publicPart(jwk: JsonWebKey): { kty: string; crv: string; x: string; y: string } {

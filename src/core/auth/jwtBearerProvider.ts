@@ -1,5 +1,5 @@
-import { OAuthError } from '@modelcontextprotocol/client';
 import type { ResolvedOAuth } from '../oauthCredentials';
+import { loadSdk } from '../packages/load';
 import type { OAuthClientInformationContext, OAuthClientMetadata, OAuthClientProvider, StoredOAuthClientInformation, StoredOAuthTokens } from '@modelcontextprotocol/client';
 
 /** RFC 7523 §2.1: the grant type of an assertion used as an authorization grant. */
@@ -9,8 +9,8 @@ export const JWT_BEARER_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
  * Workload identity federation (SEP-1933): the workload's JWT, issued by its platform, is the
  * RFC 7523 jwt-bearer grant of a public client (token endpoint auth none). The SDK discovers the
  * authorization server and calls `prepareTokenRequest` on the server's 401; the token is kept in
- * memory. A refused grant is final: there is no browser or other grant to fall back to. A heavy
- * leaf (eslint.config.mjs LAZY_LEAVES): it imports nothing of ours.
+ * memory. A refused grant is final: there is no browser or other grant to fall back to. Part of
+ * the sign-in's bundle (dist/auth.js); the SDK's error class comes from the session runtime.
  */
 export class JwtBearerProvider implements OAuthClientProvider {
   private _tokens: StoredOAuthTokens | undefined;
@@ -60,7 +60,7 @@ export class JwtBearerProvider implements OAuthClientProvider {
   invalidateCredentials(scope: 'all' | 'client' | 'tokens' | 'verifier' | 'discovery'): void {
     if (scope !== 'client' && scope !== 'tokens') return;
     this._tokens = undefined;
-    throw new OAuthError(scope === 'client' ? 'unauthorized_client' : 'invalid_grant', 'the authorization server refused the workload token (oauth.assertion); it is not sent again');
+    throw new (loadSdk().OAuthError)(scope === 'client' ? 'unauthorized_client' : 'invalid_grant', 'the authorization server refused the workload token (oauth.assertion); it is not sent again');
   }
 
   prepareTokenRequest(scope?: string): URLSearchParams {

@@ -1,6 +1,7 @@
 import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { ResolvedOAuth } from '../oauthCredentials';
-import { loadHeavy } from '../lazy/load';
+import { loadSdk } from '../packages/load';
+import { JwtBearerProvider } from './jwtBearerProvider';
 
 /**
  * The SDK's provider for a grant without a browser: `client_credentials` (client_secret_basic, or
@@ -12,13 +13,13 @@ import { loadHeavy } from '../lazy/load';
  * credentials from any other authorization server. Nothing here is logged.
  */
 export function machineProvider(oauth: ResolvedOAuth): OAuthClientProvider {
-  const { ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } = loadHeavy();
+  const { ClientCredentialsProvider, CrossAppAccessProvider, PrivateKeyJwtProvider, requestJwtAuthorizationGrant } = loadSdk();
   const common = { clientId: oauth.clientId ?? '', clientName: 'MCP Tool Host', ...(oauth.scope && { scope: oauth.scope }), ...(oauth.issuer && { expectedIssuer: oauth.issuer }) };
   if (oauth.grant === 'client_credentials') {
     if (oauth.privateKey !== undefined) return new PrivateKeyJwtProvider({ ...common, privateKey: oauth.privateKey, algorithm: oauth.signingAlgorithm ?? 'RS256' });
     return new ClientCredentialsProvider({ ...common, clientSecret: oauth.clientSecret ?? '' });
   }
-  if (oauth.grant === 'jwt_bearer') return new (loadHeavy().JwtBearerProvider)(oauth);
+  if (oauth.grant === 'jwt_bearer') return new JwtBearerProvider(oauth);
   const idp = oauth.idp;
   if (oauth.grant !== 'cross_app_access' || !idp) throw new Error(`No machine provider for the "${oauth.grant}" grant.`);
   return new CrossAppAccessProvider({

@@ -8,7 +8,7 @@ import type {
   StoredOAuthClientInformation,
   StoredOAuthTokens,
 } from '@modelcontextprotocol/client';
-import { loadHeavy } from '../lazy/load';
+import { dpopSessionOf } from './dpopKeys';
 import type { ServerCredentials } from './serverCredentials';
 import { SignInError } from './signInErrors';
 
@@ -106,7 +106,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
 
   /** RFC 9449: the key tokens are bound to, when the authorization server offers DPoP (dpopKeys.ts). */
   dpop(): Promise<DpopSession> | undefined {
-    return loadHeavy().dpopSessionOf(this._credentials, this._discovery);
+    return dpopSessionOf(this._credentials, this._discovery);
   }
 
   tokens(): StoredOAuthTokens | undefined {

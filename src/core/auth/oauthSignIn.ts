@@ -2,10 +2,11 @@ import type { OAuthClientProvider } from '@modelcontextprotocol/client';
 import type { ResolvedOAuth } from '../oauthCredentials';
 import type { ServerLog } from '../serverLog';
 import type { Disposable } from '../events';
-import { loadHeavy, loadLinks } from '../lazy/load';
+import { loadLinks } from '../elicitation/load';
+import { loadSdk } from '../packages/load';
 import { sanitizeLine } from '../render/sanitize';
 import { httpStatus } from '../transport/httpTransports';
-import type { LoopbackRedirectReceiver } from './loopbackReceiver';
+import { LoopbackRedirectReceiver } from './loopbackReceiver';
 import { machineProvider } from './machineProviders';
 import { HostOAuthProvider, type AuthorizationRequest } from './oauthProvider';
 import type { OAuthHost } from './ports';
@@ -90,7 +91,7 @@ export class OAuthSignIn implements Disposable {
     if (isSignInError(err)) throw err; // also one the host threw (ports.ts)
     if (this._machine) {
       // The configured credentials were refused, or the token request failed: no browser can help.
-      if (httpStatus(err) === 401 || err instanceof loadHeavy().OAuthError) throw new SignInError(explainSignInFailure(err, this._serverName), { cause: err });
+      if (httpStatus(err) === 401 || err instanceof loadSdk().OAuthError) throw new SignInError(explainSignInFailure(err, this._serverName), { cause: err });
       return false;
     }
     if (this._request) {
@@ -117,7 +118,7 @@ export class OAuthSignIn implements Disposable {
     const name = this._serverName;
     if (this._machine) {
       // The SDK asked for a new token with the configured credentials already: no browser can help.
-      if (refusesToken(err) || err instanceof loadHeavy().OAuthError) throw new SignInError(explainSignInFailure(err, name), { cause: err });
+      if (refusesToken(err) || err instanceof loadSdk().OAuthError) throw new SignInError(explainSignInFailure(err, name), { cause: err });
       return false;
     }
     if (!this._request) {
@@ -127,8 +128,7 @@ export class OAuthSignIn implements Disposable {
       if (!provider) throw new SignInError(`"${name}" now asks you to sign in (401 Unauthorized). Restart the server to sign in.`, { cause: err });
       if (this._signedIn && !this._accepted) throw this._refusedNewToken(err);
       await provider.invalidateCredentials('tokens'); // refused: only a new sign-in helps
-      const outcome = await loadHeavy()
-        .auth(provider, { serverUrl: this._url })
+      const outcome = await loadSdk().auth(provider, { serverUrl: this._url })
         .catch((cause: unknown) => {
           throw new SignInError(explainSignInFailure(cause, name), { cause });
         });
@@ -165,7 +165,7 @@ export class OAuthSignIn implements Disposable {
 
   /** Picks the redirect port (the registered one when there is one) and builds the provider. */
   private async _arm(): Promise<void> {
-    this._port = this._credentials.record.redirectPort ?? (await loadHeavy().LoopbackRedirectReceiver.freePort());
+    this._port = this._credentials.record.redirectPort ?? (await LoopbackRedirectReceiver.freePort());
     const local = `http://127.0.0.1:${this._port}/callback`;
     const redirectUrl = this._host.externalUrl ? await this._host.externalUrl(local) : local;
     const oauth = this._oauth;
@@ -200,7 +200,7 @@ export class OAuthSignIn implements Disposable {
       if (stepUp) this._stepUps++;
       this._log.info(stepUp ? `"${name}" asks for more access (scope ${sanitizeLine(scope ?? '')}): asking you to sign in again.` : `"${name}" no longer accepts the sign-in (401 invalid_token): asking you to sign in again.`);
     }
-    const receiver = (this._receiver = new (loadHeavy().LoopbackRedirectReceiver)(name));
+    const receiver = (this._receiver = new LoopbackRedirectReceiver(name));
     try {
       await this._listen(receiver);
       const message = `Waiting for you to sign in to "${name}" in your browser…`;
@@ -270,7 +270,7 @@ export class OAuthSignIn implements Disposable {
 
 /** One sentence for a failed code exchange or a refused authorization. */
 export function explainSignInFailure(err: unknown, serverName: string): string {
-  const { IssuerMismatchError, OAuthError } = loadHeavy();
+  const { IssuerMismatchError, OAuthError } = loadSdk();
   if (err instanceof IssuerMismatchError) {
     return `Signing in to "${serverName}" failed: the answer came from another authorization server than the one asked, so it was ignored for your safety. Restart the server to try again.`;
   }
@@ -289,7 +289,7 @@ function duration(ms: number): string {
 
 /** Whether `err` is the server refusing the token (401), as the SDK reports it. */
 function refusesToken(err: unknown): boolean {
-  return httpStatus(err) === 401 || err instanceof loadHeavy().UnauthorizedError;
+  return httpStatus(err) === 401 || err instanceof loadSdk().UnauthorizedError;
 }
 
 /** Whether `wanted` names a scope that `held` lacks (a step-up worth signing in again for). */

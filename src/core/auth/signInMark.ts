@@ -1,5 +1,5 @@
 // How code outside the sign-in bundle tells a SignInError: by a mark, not `instanceof`. The class
-// lives in dist/auth.js (src/core/lazy/auth.ts) and the connection, in dist/extension.js, must
+// lives in dist/auth.js (src/core/auth/later.ts) and the connection, in dist/extension.js, must
 // recognise it without loading that bundle. `Symbol.for` is one symbol in every bundle, so this
 // stateless module may be copied into both (esbuild.mjs).
 

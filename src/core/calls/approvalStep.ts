@@ -6,7 +6,7 @@ import type { RuleBindings } from '../policy/ruleBindings';
 import type { MatchPlace } from '../policy/ruleConditions';
 import type { RuleDecision } from '../policy/ruleDecision';
 import { changedParts, pinTool, type PinnedDefinition, type ToolPin } from '../policy/toolPin';
-import { loadRules } from '../lazy/load';
+import { loadRules } from '../policy/load';
 import type { EffectiveAnnotations } from '../tools/annotations';
 import { badgeDescription } from '../tools/toolBadges';
 import type { ApprovalDecision, Approver, CallOrigin } from './ports';

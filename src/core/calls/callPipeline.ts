@@ -3,7 +3,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
 import { ServerState } from '../connection/serverState';
 import { Emitter } from '../events';
-import { loadRules } from '../lazy/load';
+import { loadRules } from '../policy/load';
 import { closedBySandbox, effectiveAnnotations } from '../tools/annotations';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { ApprovalRules } from '../policy/approvalPolicy';

@@ -4,7 +4,8 @@ import { ConfigError } from '../errors';
 import { SERVER_ENTRY_KEYS, type InputSpec } from './serverConfig';
 
 export type { InputSpec } from './serverConfig';
-import { loadHeavy, loadJsonc } from '../lazy/load';
+import { loadConfigOptions } from './load';
+import { loadJsonc } from '../packages/load';
 
 /** Which file format a configuration was written in. */
 export type ConfigFormat = 'mcpToolHost' | 'vscode' | 'claude';
@@ -126,7 +127,7 @@ function convertForeign(entries: Record<string, unknown>, rawInputs: unknown, fo
     for (const [key, value] of Object.entries(entry as Record<string, unknown>)) {
       // VS Code: "sandboxEnabled" runs the server under the file's top-level "sandbox" (sandboxConfig.ts fromVsCode).
       if (format === 'vscode' && key === 'sandboxEnabled') {
-        if (value === true) out.sandbox = loadHeavy().fromVsCode(fileSandbox);
+        if (value === true) out.sandbox = loadConfigOptions().fromVsCode(fileSandbox);
         else if (value !== false) out.sandbox = value; // parseServers names the problem
         continue;
       }

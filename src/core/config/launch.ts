@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { ConfigError } from '../errors';
 import type { StdioLaunch } from '../transport/commandLine';
 import type { ResolvedOAuth } from './oauthConfig';
-import { loadHeavy } from '../lazy/load';
+import { loadConfigOptions } from './load';
 import type { SandboxSettings } from './sandboxConfig';
 import { httpSends } from './launchReview';
 import type { HttpServerSpec, ServerDefinition } from './serverConfig';
@@ -22,7 +22,7 @@ export type ResolvedLaunch = (
 /** Every string of a definition that variables may appear in. */
 export function definitionStrings(def: ServerDefinition): string[] {
   const spec = def.spec;
-  if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers), ...(spec.oauth ? loadHeavy().oauthStrings(spec.oauth) : [])];
+  if (spec.type === 'http') return [spec.url, ...Object.values(spec.headers), ...(spec.oauth ? loadConfigOptions().oauthStrings(spec.oauth) : [])];
   return [spec.command, ...spec.args, ...Object.values(spec.env).filter((v): v is string => v !== null), spec.cwd ?? '', spec.envFile ?? '', ...sandboxPaths(spec.sandbox)];
 }
 
@@ -99,7 +99,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(spec.headers)) headers[k] = sub(v, `headers.${k}`);
     const readFile = (file: string, where: string) => readSettingsFile(settingsFile(file, where), where, fail);
-    const oauth = spec.oauth && loadHeavy().resolveOAuth(spec.oauth, sub, readFile, fail);
+    const oauth = spec.oauth && loadConfigOptions().resolveOAuth(spec.oauth, sub, readFile, fail);
     // Header values are credentials more often than not: mask them everywhere too.
     return { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers), ...(oauth?.secrets ?? [])] };
   }
@@ -125,7 +125,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
   const paths = (list: readonly string[], key: string) => list.map((p, i) => (/^~([/\\]|$)/.test(p) ? '~' + sub(p.slice(1), `sandbox.filesystem.${key}[${i}]`) : sub(p, `sandbox.filesystem.${key}[${i}]`)));
   const args = spec.args.map((a, i) => sub(a, `args[${i}]`));
   // The folders its own arguments name are writable too, within what its source may grant.
-  const argumentFolders = box && loadHeavy().argumentFolders(args, def.source, ctx.workspaceFolders, env.HOME);
+  const argumentFolders = box && loadConfigOptions().argumentFolders(args, def.source, ctx.workspaceFolders, env.HOME);
   const sandbox = box && { ...box, argumentFolders, filesystem: { denyRead: paths(box.filesystem.denyRead, 'denyRead'), allowWrite: paths(box.filesystem.allowWrite, 'allowWrite'), denyWrite: paths(box.filesystem.denyWrite, 'denyWrite') } };
   return {
     type: 'stdio',

@@ -1,7 +1,7 @@
 /**
  * A server's `sandbox` entry: what its process may read, write and reach. Parsed
- * here, applied by transport/sandbox.ts. A lazy leaf (eslint.config.mjs LAZY_LEAVES): only a
- * configuration that has a `sandbox` loads it, through loadHeavy().
+ * here, applied by transport/sandbox.ts. Behind the folder's door (later.ts): only a
+ * configuration that has a `sandbox` loads it, through loadConfigOptions().
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';

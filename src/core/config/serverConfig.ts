@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors';
 import type { OAuthSettings } from './oauthConfig';
 import type { SandboxSettings } from './sandboxConfig';
-import { loadHeavy } from '../lazy/load';
+import { loadConfigOptions } from './load';
 
 /** Where a definition came from: user settings are trusted more than a workspace's. */
 export type ConfigSource = 'user' | 'workspace';
@@ -173,7 +173,7 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     const args = e.args ?? [];
     if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) fail('"args" must be an array of strings.');
     if (e.oauth !== undefined) fail('"oauth" is for http servers (a stdio server gets its credentials through "env").');
-    spec = { type: 'stdio', command: command!, args: args as string[], env: stringMap('env', true), envFile: optionalString('envFile'), cwd: optionalString('cwd'), ...(e.sandbox !== undefined && { sandbox: loadHeavy().parseSandbox(e.sandbox, fail) }) };
+    spec = { type: 'stdio', command: command!, args: args as string[], env: stringMap('env', true), envFile: optionalString('envFile'), cwd: optionalString('cwd'), ...(e.sandbox !== undefined && { sandbox: loadConfigOptions().parseSandbox(e.sandbox, fail) }) };
   } else {
     const url = optionalString('url');
     if (!url) return fail('"url" is required for an http server.');
@@ -181,7 +181,7 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     if (!/^https?:\/\//i.test(url)) fail(`"url" must start with http:// or https:// (got "${url}").`);
     const headers = stringMap('headers', false) as Record<string, string>;
     if (e.oauth !== undefined && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) fail('"oauth" and an Authorization header both say how to authenticate: keep one.');
-    spec = { type: 'http', url, headers, ...(e.oauth !== undefined && { oauth: loadHeavy().parseOAuthSettings(e.oauth, fail) }) };
+    spec = { type: 'http', url, headers, ...(e.oauth !== undefined && { oauth: loadConfigOptions().parseOAuthSettings(e.oauth, fail) }) };
   }
   return {
     name,

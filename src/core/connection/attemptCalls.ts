@@ -1,6 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import type { CallEnd } from '../elicitation/formElicitation';
-import { loadHeavy } from '../lazy/load';
+import { loadElicitation } from '../elicitation/load';
+import { loadTransport } from '../transport/load';
 import type { RawToolResult } from '../render/renderResult';
 import { StdioTransport } from '../transport/stdioTransport';
 import type { LaunchAttempt } from './launchAttempt';
@@ -24,7 +25,7 @@ export async function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gat
   try {
     return withSandboxNotes(await attempt.withSignIn(() => send(client), info), transport, began);
   } catch (err) {
-    how = loadHeavy().callEndOf(err, signal, attempt.client !== client);
+    how = loadElicitation().callEndOf(err, signal, attempt.client !== client);
     // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
     throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
   } finally {
@@ -41,12 +42,12 @@ function withSandboxNotes(result: RawToolResult, transport: Transport | undefine
   const fence = transport instanceof StdioTransport ? transport.fence : undefined;
   if (!fence || !('content' in result) || result.isError !== true || !Array.isArray(result.content)) return result;
   const text = result.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
-  const notes = loadHeavy().explainToolFailure(text, fence, since);
+  const notes = loadTransport().explainToolFailure(text, fence, since);
   return notes.length ? { ...result, content: [...result.content, { type: 'text', text: `[MCP Tool Host] ${notes.join(' ')}` }] } : result;
 }
 
 /** For a server that ran in a sandbox, the denial its stderr shows as the likely cause of its failure (sandbox.ts), as a sentence to add. */
 export function sandboxCause(transport: Transport | undefined, stderr: readonly string[]): string {
-  const denial = transport instanceof StdioTransport && transport.sandboxed ? loadHeavy().sandboxDenial(stderr) : undefined;
+  const denial = transport instanceof StdioTransport && transport.sandboxed ? loadTransport().sandboxDenial(stderr) : undefined;
   return denial ? ` ${denial}` : '';
 }

@@ -1,6 +1,7 @@
-import type { ElicitationAnswer, FormRequest, PromptContext } from '../elicitation/formElicitation';
+import type { ElicitationAnswer, FormRequest } from '../elicitation/formElicitation';
+import type { PromptContext } from '../elicitation/promptContext';
 import type { ElicitationCompletions, UrlRequest } from '../elicitation/urlElicitation';
-import { loadHeavy, loadLinks } from '../lazy/load';
+import { loadElicitation, loadLinks } from '../elicitation/load';
 import type { Admitted } from './promptGate';
 import { sanitizeLine, shownName } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
@@ -35,7 +36,7 @@ export async function answerElicitation(params: unknown, ask: AskUser, log: Serv
     log.warn(`The server asked for input in "${sanitizeLine(String(request.mode)).slice(0, 40)}" mode, which the host does not know: declined.`);
     return { action: 'decline' };
   }
-  const fields = loadHeavy().formFields(request.requestedSchema);
+  const fields = loadElicitation().formFields(request.requestedSchema);
   if (typeof fields === 'string') {
     log.warn(`The server asked for input with a form the host cannot show (${fields}): declined.`);
     return { action: 'decline' };

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import { loadHeavy } from '../lazy/load';
+import { loadConnection } from './load';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
 import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
@@ -36,7 +36,7 @@ export class Era2026Client implements EraClient {
       'io.modelcontextprotocol/clientInfo': { ..._s.clientInfo },
       'io.modelcontextprotocol/clientCapabilities': _s.capabilities(),
     };
-    this._tasks = loadHeavy().declaresTasksExtension(_s.client.getServerCapabilities()) ? new TaskCalls(_s, { protocolVersion }) : undefined;
+    this._tasks = loadConnection().declaresTasksExtension(_s.client.getServerCapabilities()) ? new TaskCalls(_s, { protocolVersion }) : undefined;
   }
 
   get offersTasks(): boolean {
@@ -125,12 +125,12 @@ export class Era2026Client implements EraClient {
 
 /** The Mcp-Param headers a tool's `x-mcp-header` declarations ask for (none when it declares none). */
 function headersOf(tool: Tool, args: Record<string, unknown>): Record<string, string> | undefined {
-  const scan = loadHeavy().scanParamHeaders(tool.inputSchema);
-  return 'headers' in scan ? loadHeavy().paramHeaderValues(scan.headers, args) : undefined;
+  const scan = loadConnection().scanParamHeaders(tool.inputSchema);
+  return 'headers' in scan ? loadConnection().paramHeaderValues(scan.headers, args) : undefined;
 }
 
 /** Why a tool's `x-mcp-header` declarations make it invalid, if they do. */
 function headerFault(tool: Tool): string | undefined {
-  const scan = loadHeavy().scanParamHeaders(tool.inputSchema);
+  const scan = loadConnection().scanParamHeaders(tool.inputSchema);
   return 'fault' in scan ? scan.fault : undefined;
 }

@@ -1,5 +1,5 @@
 import type { Client, Tool } from '@modelcontextprotocol/client';
-import { loadHeavy } from '../lazy/load';
+import { loadSdk } from '../packages/load';
 import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
@@ -126,10 +126,10 @@ export function rawCall(session: EraSession, tool: Tool, args: Record<string, un
 
 /** A raw answer's result object, or the error the SDK would throw for it. */
 function resultObjectOf(answer: RawResponse): Record<string, unknown> {
-  // loadHeavy() only on an error: a require() on every call was ~5% of this path's CPU (BENCHMARKS.md row 2c).
-  if (answer.kind === 'error') throw loadHeavy().ProtocolError.fromError(answer.error.code, answer.error.message, answer.error.data);
+  // loadSdk() only on an error: a require() on every call was ~5% of this path's CPU (BENCHMARKS.md row 2c).
+  if (answer.kind === 'error') throw loadSdk().ProtocolError.fromError(answer.error.code, answer.error.message, answer.error.data);
   const result = answer.result;
-  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw loadHeavy().ProtocolError.fromError(-32603, `The server answered with ${result === null ? 'null' : Array.isArray(result) ? 'a list' : `a ${typeof result}`} where a result object belongs`);
+  if (typeof result !== 'object' || result === null || Array.isArray(result)) throw loadSdk().ProtocolError.fromError(-32603, `The server answered with ${result === null ? 'null' : Array.isArray(result) ? 'a list' : `a ${typeof result}`} where a result object belongs`);
   return result as Record<string, unknown>;
 }
 

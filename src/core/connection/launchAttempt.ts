@@ -2,7 +2,7 @@ import type { Transport } from '@modelcontextprotocol/client';
 import type { OAuthSignIn } from '../auth/oauthSignIn';
 import type { ResolvedLaunch } from '../config/launch';
 import type { ServerDefinition } from '../config/serverConfig';
-import { loadAuth } from '../lazy/load';
+import { loadAuth } from '../auth/load';
 import { maskSecrets } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import { formatCommandLine } from '../transport/commandLine';

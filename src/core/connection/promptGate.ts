@@ -1,6 +1,6 @@
 import { sanitizeLine } from '../render/sanitize';
 import type { CallEnd } from '../elicitation/formElicitation';
-import { loadHeavy } from '../lazy/load';
+import { loadConnection } from './load';
 
 /** At most this many prompts (forms and links) one call may raise; the rest are declined. */
 export const MAX_PROMPTS_PER_CALL = 10;
@@ -117,7 +117,7 @@ export class PromptGate {
       calls: [...new Set(calls.map((c) => c.tool))],
       tasks: [...new Set(calls.map((c) => c.taskId).filter((t) => t !== undefined))],
       callsEnded: allEnded(calls.map((c) => c.ending.signal)),
-      ...loadHeavy().answerHold(calls),
+      ...loadConnection().answerHold(calls),
     };
   }
 

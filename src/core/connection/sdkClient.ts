@@ -1,5 +1,7 @@
 import type { Client, Tool, Transport } from '@modelcontextprotocol/client';
-import { loadHeavy } from '../lazy/load';
+import { loadConnection } from './load';
+import { loadElicitation } from '../elicitation/load';
+import { loadSdk } from '../packages/load';
 import { sanitizeLine } from '../render/sanitize';
 import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
@@ -62,7 +64,7 @@ export class SdkClient {
   private _onclose: (() => void) | undefined;
   private readonly _closeListeners = new Set<() => void>();
   /** The links the user opened for this server, until it says each page is done. */
-  private readonly _completions: ElicitationCompletions = new (loadHeavy().ElicitationCompletions)();
+  private readonly _completions: ElicitationCompletions = new (loadElicitation().ElicitationCompletions)();
   /** What the session's era does its own way; set once the handshake says which era. */
   private _eraClient: EraClient | undefined;
 
@@ -72,7 +74,7 @@ export class SdkClient {
     this._prompts = options.prompts;
     this._calls = new CallPrompts(options.elicit, options.prompts, roots, log, this._completions);
     this._capabilities = { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }) };
-    this._client = new (loadHeavy().Client)(
+    this._client = new (loadSdk().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {
         capabilities: structuredClone(this._capabilities),
@@ -118,7 +120,7 @@ export class SdkClient {
    * to speak only the 2025 era (`knownLegacy`) gets `initialize` at once, without the probe.
    */
   async connect(transport: Transport, kind: 'stdio' | 'http', knownLegacy = false): Promise<void> {
-    const raw = loadHeavy().keepRawAnswers(transport);
+    const raw = loadConnection().keepRawAnswers(transport);
     await this._client.connect(transport, knownLegacy ? { prior: { kind: 'legacy' } } : undefined);
     const session: EraSession = {
       client: this._client,
@@ -210,7 +212,7 @@ export class SdkClient {
 
   /** The server's skills (the skills extension): listed and read, each file verified (skills.ts). */
   get skills(): SkillsAccess {
-    return loadHeavy().skillsOf(this._client);
+    return loadConnection().skillsOf(this._client);
   }
 
   /** `resources/read`, for opening a resource link from a result. */

@@ -6,7 +6,8 @@ import { formatCommandLine, pathEntries, resolveExecutable } from '../transport/
 import type { ResolvedLaunch } from '../config/launch';
 import type { ServerConnection } from './serverConnection';
 import { safeText } from '../render/secrets';
-import { loadHeavy } from '../lazy/load';
+import { loadConfigOptions } from '../config/load';
+import { loadTransport } from '../transport/load';
 
 /** `node -v` must not hang the doctor (a broken shim can wait forever). */
 const VERSION_TIMEOUT_MS = 5000;
@@ -61,7 +62,7 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
     return { ...base, ok: false, steps: [{ step: 'config', ok: false, detail: err instanceof Error ? err.message : String(err) }] };
   }
   const launchFacts: LaunchFacts = launch.type === 'stdio' ? await stdioFacts(launch.launch) : { launch: launch.url };
-  const sandbox = launch.type === 'stdio' && launch.sandbox ? await loadHeavy().sandboxFacts(loadHeavy().describeSandbox(launch.sandbox)) : undefined;
+  const sandbox = launch.type === 'stdio' && launch.sandbox ? await loadTransport().sandboxFacts(loadConfigOptions().describeSandbox(launch.sandbox)) : undefined;
 
   const started = performance.now();
   await connection.start({ byUser: true }); // the user asked for the check: a declined launch asks again

@@ -1,6 +1,6 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { isSignInError } from '../auth/signInMark';
-import { loadHeavy } from '../lazy/load';
+import { loadConnection } from './load';
 import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import { explainHttpFailure } from '../transport/httpTransports';
 import { StdioTransport } from '../transport/stdioTransport';
@@ -38,7 +38,7 @@ export namespace ServerFailure {
    * last; loaded with the first server (a failure with stderr comes after a start), not at activation.
    */
   function stderrReason(stderr: readonly string[]): string | undefined {
-    return stderr.length ? loadHeavy().stderrReason(stderr) : undefined;
+    return stderr.length ? loadConnection().stderrReason(stderr) : undefined;
   }
 
   function lastStderr(stderr: readonly string[]): string {

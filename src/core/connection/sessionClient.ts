@@ -1,5 +1,5 @@
 import { launchKey, type ServerDefinition } from '../config/serverConfig';
-import { loadHeavy } from '../lazy/load';
+import { loadElicitation } from '../elicitation/load';
 import { safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import type { ConnectionDeps } from './connectionDeps';
@@ -32,7 +32,7 @@ export function newSessionClient(host: SessionClientHost): SdkClient {
     // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
     // While the user answers, the calls are held as answering: their idle timers stand still.
     // The server may withdraw its request (notifications/cancelled): the prompt closes as when its calls end.
-    elicit: elicit && (({ withdrawn, ...asked }, { calls, tasks, callsEnded, endsAt, hold }) => loadHeavy().whileAnswering(hold, () => elicit({ ...asked, calls, tasks, callsEnded: loadHeavy().endedOrWithdrawn(callsEnded, withdrawn), endsAt, server: definition.name, message: safeText(asked.message, host.secrets()) }), asked.mode === 'url' ? asked.completion : undefined)),
+    elicit: elicit && (({ withdrawn, ...asked }, { calls, tasks, callsEnded, endsAt, hold }) => loadElicitation().whileAnswering(hold, () => elicit({ ...asked, calls, tasks, callsEnded: loadElicitation().endedOrWithdrawn(callsEnded, withdrawn), endsAt, server: definition.name, message: safeText(asked.message, host.secrets()) }), asked.mode === 'url' ? asked.completion : undefined)),
     prompts: host.prompts,
     log: host.serverMessages,
     listingLimits: deps.listingLimits,

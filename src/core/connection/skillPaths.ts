@@ -5,7 +5,7 @@
 // skill's folder, letter for letter (same scheme and authority), with no segment that is empty,
 // `.` or `..`, or holds a slash, a backslash or a control character, however often it is decoded.
 //
-// A lazy leaf (eslint.config.mjs LAZY_LEAVES): skills.ts, in the heavy bundle, is its only user.
+// A lazy leaf (eslint.config.mjs LAZY_LEAVES): skills.ts, in the session runtime, is its only user.
 
 const MANIFEST = '/SKILL.md';
 /** Decoding stops after this many rounds (a name encoded deeper is refused). */

@@ -1,6 +1,6 @@
 import type { StandardSchemaV1, Tool } from '@modelcontextprotocol/client';
 import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ext-tasks/client' with { 'resolution-mode': 'import' };
-import { loadHeavy } from '../lazy/load';
+import { loadConnection } from './load';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
 import { resultOf, TaskEnded, type CallOptions, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
@@ -101,7 +101,7 @@ export class TaskCalls {
 
   /** Follows an execution to its end, reporting each new status (taskSession.ts `followTask`). */
   private async _settle(execution: ToolExecution<unknown, CallInFlight | undefined>, options: Pick<CallOptions, 'signal' | 'onTaskStatus' | 'timeoutMs'>): Promise<RawToolResult> {
-    const { followTask, withoutEnvelope, rawAnswer } = loadHeavy();
+    const { followTask, withoutEnvelope, rawAnswer } = loadConnection();
     // A 2025-11-25 task that waits for input has its questions fetched (taskSession.ts, fetchQueued).
     const requests = (await this._tasks!).queued;
     const end = await followTask(execution, options.signal, options.onTaskStatus, { requests, timeoutMs: options.timeoutMs });
@@ -113,11 +113,11 @@ export class TaskCalls {
     const s = this._s;
     const client = s.client;
     const extension = this._extension && { raw: s.raw, protocolVersion: this._extension.protocolVersion, clientInfo: { ...s.clientInfo }, clientCapabilities: s.capabilities() };
-    this._tasks ??= loadHeavy().openTaskSession<CallInFlight | undefined>({
+    this._tasks ??= loadConnection().openTaskSession<CallInFlight | undefined>({
       endpointId: s.endpointId,
       capability: client.getServerCapabilities()?.tasks,
       ...(extension && { extension }),
-      request: async (method, params, options) => loadHeavy().rawAnswer(await client.request({ method, ...(params && { params }) } as never, ANY_ANSWER, options)),
+      request: async (method, params, options) => loadConnection().rawAnswer(await client.request({ method, ...(params && { params }) } as never, ANY_ANSWER, options)),
       onClose: (listener) => s.onClose(listener),
       onInputRequest: (request, context) => s.prompts.answerInput(request, context.applicationContext, context.taskId) as never,
       maxInputRounds: MAX_INPUT_ROUNDS,

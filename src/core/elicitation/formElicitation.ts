@@ -6,6 +6,7 @@
  * shape is declined, never half-shown.
  */
 
+import type { PromptContext } from './promptContext';
 import type { UrlRequest } from './urlElicitation';
 
 /** One value a form asks for, as a prompt needs it. */
@@ -75,19 +76,6 @@ export function callEndOf(err: unknown, signal: AbortSignal | undefined, session
   const code = (err as { code?: unknown } | undefined)?.code;
   // The SDK's and our raw requests' timeout (rawAnswers.ts), as callErrors.ts reads it.
   return code === 'REQUEST_TIMEOUT' || code === -32001 ? 'timed-out' : 'failed';
-}
-
-/** What every prompt of a server during its calls carries besides its content (forms and links alike). */
-export interface PromptContext {
-  readonly server: string;
-  /** The tools of that server being called when it asked (a server's request does not say which call it belongs to). */
-  readonly calls?: readonly string[];
-  /** The tasks those calls follow, if any (their rows say what they wait for). */
-  readonly tasks?: readonly string[];
-  /** Aborts when those calls have all ended, its reason a `CallEnd`: a request still waiting is dropped, one open is closed (cancel). */
-  readonly callsEnded?: AbortSignal;
-  /** When the call's total time limit runs out (`Date.now()` ms): the prompt says so when it is near. Time spent answering does not count against the idle timeout. */
-  readonly endsAt?: number;
 }
 
 /** What a server asks: who, during which calls, the message it shows, and the fields. */

@@ -6,7 +6,7 @@
  * title is cut at its end and `login.microsoftonline.com.<padding>.evil.xyz` reads as Microsoft.
  *
  * In the lazy bundle dist/links.js (the list is ~130 KB): loaded when a server first asks to open
- * a link, through loadLinks() (core/lazy/load.ts). Elsewhere import this module as a type only.
+ * a link, through loadLinks() (load.ts). Elsewhere import this module as a type only.
  */
 import { domainToUnicode } from 'node:url';
 import { getDomain } from 'tldts';

@@ -1,4 +1,4 @@
-import type { PromptContext } from './formElicitation';
+import type { PromptContext } from './promptContext';
 
 /**
  * Elicitation in URL mode: a server asks the user to open a page (a sign-in, a payment, a consent)

@@ -1,4 +1,4 @@
-import { loadHeavy } from '../lazy/load';
+import { loadSdk } from '../packages/load';
 
 /** A rule's regex, compiled for RE2: `test` is `undefined` when the text is too long to check within the bound. */
 export interface RuleRegex {
@@ -18,7 +18,7 @@ const MAX_STEPS = 10_000_000;
  * (RE2 has none). The match is unanchored, as JavaScript's `test`: write `^...$` to match whole.
  */
 export function compileRuleRegex(source: string): { readonly regex: RuleRegex } | { readonly problem: string } {
-  const { RE2JS } = loadHeavy();
+  const { RE2JS } = loadSdk();
   let compiled: InstanceType<typeof RE2JS>;
   try {
     compiled = RE2JS.compile(RE2JS.translateRegExp(source));

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ArgumentRule, RuleProblem, RuleScope } from './argumentRules';
-import { loadRules } from '../lazy/load';
+import { loadRules } from './load';
 
 /** The rules of one place before they are parsed: a setting's value or a rules file's JSON. */
 export interface RuleInput {

@@ -1,5 +1,5 @@
 // Full-text search over tool definitions: what `search_tools` in @mcp and the
-// language-model search tool answer with. Loaded through loadSearch() (src/core/lazy/load.ts):
+// language-model search tool answer with. Loaded through loadSearch() (src/core/search/load.ts):
 // minisearch stays out of dist/extension.js.
 import MiniSearch from 'minisearch';
 import type { Tool } from '@modelcontextprotocol/client';

@@ -1,6 +1,6 @@
 // How many tokens a tool's definition costs a model: counted with gpt-tokenizer's
 // o200k_base encoding (the GPT-4o tokenizer); other models' tokenizers differ by a few percent.
-// The encoding is ~2 MB of data: loaded through loadSearch() (src/core/lazy/load.ts), never at activation.
+// The encoding is ~2 MB of data: loaded through loadSearch() (src/core/search/load.ts), never at activation.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Tool } from '@modelcontextprotocol/client';
 

@@ -1,5 +1,5 @@
 import type { Node, ParseError } from 'jsonc-parser';
-import { loadJsonc } from '../lazy/load';
+import { loadJsonc } from '../packages/load';
 import { describeProblem, type SchemaProblem } from './schemaProblems';
 
 /** A stretch of the editor's text (offsets in UTF-16 code units, as editors count). */

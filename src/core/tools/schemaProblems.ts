@@ -1,7 +1,7 @@
-import { loadHeavy } from '../lazy/load';
+import { loadTools } from './load';
 
 /** Server text in a problem, on one line, hidden characters shown (plainMessages.ts; problems exist only once the validator, in the heavy bundle, ran). */
-const oneLine = (text: string): string => loadHeavy().oneLine(text);
+const oneLine = (text: string): string => loadTools().oneLine(text);
 
 /**
  * What a schema check found wrong, as values: where (a JSON path) and what. `SchemaValidator`

@@ -2,7 +2,8 @@ import type { default as Ajv, ValidateFunction, ErrorObject } from 'ajv';
 import type { RegExpEngine, RegExpLike } from 'ajv/dist/types';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/client';
 import type { RE2JS } from 're2js';
-import { loadHeavy } from '../lazy/load';
+import { loadSdk } from '../packages/load';
+import { loadTools } from './load';
 import { pointerPath, problemText, type SchemaProblem } from './schemaProblems';
 
 export type SchemaCheck = { readonly valid: true } | { readonly valid: false; readonly problems: readonly SchemaProblem[] };
@@ -69,7 +70,7 @@ export class SchemaValidator implements jsonSchemaValidator {
     let engine = this._engines.get(dialect);
     if (!engine) {
       // logger: false: ajv would print a schema's text (unknown formats...) to the console, escapes and all.
-      const heavy = loadHeavy();
+      const heavy = loadSdk();
       const options = { strict: false, allErrors: true, validateSchema: false, addUsedSchema: false, logger: false as const, code: { regExp: linearRegExp(heavy.RE2JS) } };
       engine =
         dialect === '2020-12' ? new heavy.Ajv2020(options)
@@ -140,7 +141,7 @@ function runCheck(fn: ValidateFunction, value: unknown): SchemaCheck {
 /** One ajv error as a problem: which value, and why in plain words (ajv's are for schema authors). */
 function problemOf(error: ErrorObject): SchemaProblem {
   const path = pointerPath(error.instancePath);
-  const message = loadHeavy().plainMessage(error);
+  const message = loadTools().plainMessage(error);
   if (error.keyword === 'required') return { path, kind: 'missing', property: String(error.params.missingProperty), message };
   if (error.keyword === 'additionalProperties') return { path, kind: 'unexpected', property: String(error.params.additionalProperty), message };
   return { path, kind: 'other', message };

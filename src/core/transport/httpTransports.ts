@@ -1,5 +1,5 @@
 import type { OAuthClientProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { loadHeavy } from '../lazy/load';
+import { loadSdk } from '../packages/load';
 
 export type HttpKind = 'streamable-http' | 'sse';
 
@@ -15,7 +15,7 @@ export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
  */
 export function createHttpTransport(kind: HttpKind, url: string, headers: Readonly<Record<string, string>>, authProvider?: OAuthClientProvider): HttpTransport {
   const withHeaders = fetchWithHeaders(url, headers);
-  const { SSEClientTransport, StreamableHTTPClientTransport } = loadHeavy();
+  const { SSEClientTransport, StreamableHTTPClientTransport } = loadSdk();
   return kind === 'streamable-http'
     ? new StreamableHTTPClientTransport(new URL(url), { fetch: withHeaders, authProvider })
     : new SSEClientTransport(new URL(url), { fetch: withHeaders, authProvider });

@@ -7,7 +7,7 @@ import type { StdioLaunch } from './commandLine';
 /**
  * The one port over the process sandbox: `@anthropic-ai/sandbox-runtime` (bubblewrap
  * with a filtering proxy on Linux, sandbox-exec on macOS), pinned, and used nowhere else, so it
- * can be replaced. A lazy leaf (eslint.config.mjs LAZY_LEAVES) reached through loadHeavy(); the
+ * can be replaced. Behind the folder's door (later.ts), reached through loadTransport(); the
  * package is ESM only, hence the dynamic import (in dist/ it is a bundle of its own,
  * dist/sandbox-runtime.mjs: esbuild.mjs).
  *

@@ -4,7 +4,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ServerStartError } from '../errors';
 import { setInPieces } from '../textPieces';
-import { loadHeavy } from '../lazy/load';
+import { loadTransport } from './load';
 import type { Frame } from './lineFramer';
 import type { MessagePump, Queued } from './messagePump';
 import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
@@ -137,8 +137,8 @@ export class StdioTransport implements Transport {
     child.stdin!.on('error', () => undefined); // EPIPE after the server died: the exit handler reports it
     this._drainStderr(child);
     const maxMessageBytes = this._options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
-    const framer = new (loadHeavy().LineFramer)(maxMessageBytes, this._options.offThreadBytes ?? OFF_THREAD_BYTES);
-    const pump = (this._pump = new (loadHeavy().MessagePump)(
+    const framer = new (loadTransport().LineFramer)(maxMessageBytes, this._options.offThreadBytes ?? OFF_THREAD_BYTES);
+    const pump = (this._pump = new (loadTransport().MessagePump)(
       {
         message: (message) => this.onmessage?.(message),
         warning: (text) => this._options.onWarning?.(text),
@@ -160,14 +160,14 @@ export class StdioTransport implements Transport {
     child.once('close', () => {
       this._releaseSandbox?.();
       // A server that exited on its own may leave descendants behind (a crash): stop them too.
-      if (!this._stopping) this._leftovers = loadHeavy().stopTree(child, Promise.resolve(), this._markerEntry).catch(() => undefined);
+      if (!this._stopping) this._leftovers = loadTransport().stopTree(child, Promise.resolve(), this._markerEntry).catch(() => undefined);
       this._finishWhenDrained();
     });
   }
 
   /** The launch wrapped in its sandbox; a machine that cannot sandbox fails the start (ServerStartError) unless the settings allow running unsandboxed. */
   private async _sandboxed(launch: StdioLaunch, settings: SandboxSettings): Promise<Pick<StdioLaunch, 'command' | 'args' | 'env'>> {
-    const wrapped = await loadHeavy().wrapLaunch(launch, settings);
+    const wrapped = await loadTransport().wrapLaunch(launch, settings);
     switch (wrapped.kind) {
       case 'refused':
         throw new ServerStartError(wrapped.reason);
@@ -195,7 +195,7 @@ export class StdioTransport implements Transport {
   private _accept(frame: Frame): Queued | undefined {
     switch (frame.kind) {
       case 'large-piece':
-        this._large ??= (this._parser ??= new (loadHeavy().OffThreadJsonParser)(setInPieces)).begin();
+        this._large ??= (this._parser ??= new (loadTransport().OffThreadJsonParser)(setInPieces)).begin();
         this._large.push(frame.bytes);
         return undefined;
       case 'large-abort':
@@ -247,9 +247,9 @@ export class StdioTransport implements Transport {
     this._stopping = true;
     await this._leftovers;
     if (child.exitCode === null && child.signalCode === null) {
-      await loadHeavy().stopTree(child, this._exited, this._markerEntry);
+      await loadTransport().stopTree(child, this._exited, this._markerEntry);
     } else {
-      await loadHeavy().stopTree(child, Promise.resolve(), this._markerEntry); // the leader is gone, its group may not be
+      await loadTransport().stopTree(child, Promise.resolve(), this._markerEntry); // the leader is gone, its group may not be
     }
     this._finish();
   }

@@ -4,7 +4,8 @@ import type { ServerPool } from '../../core/connection/serverPool';
 import { readAppDocument } from '../../core/apps/appRead';
 import { appServerPlace, type AppDocument } from '../../core/apps/appResource';
 import type { AppConversation } from '../../core/apps/appBridge';
-import { loadHeavy, loadLinks } from '../../core/lazy/load';
+import { loadApps, loadCsp } from '../../core/apps/load';
+import { loadLinks } from '../../core/elicitation/load';
 import { sanitizeLine, sanitizeText, shownName } from '../../core/render/sanitize';
 import { relayHtml } from './relayHtml';
 import { aboutHost } from '../prompts/linkPrompt';
@@ -88,7 +89,7 @@ export class AppPanel {
     this._tell('opened');
     if (doc.refused.length) {
       // Once per opening, with every origin named: the interface runs without them.
-      const line = `[${sanitizeLine(call.server)} interface] ${sanitizeLine(loadLinks().refusedSentence(doc.refused, doc.place))}`.slice(0, 4000);
+      const line = `[${sanitizeLine(call.server)} interface] ${sanitizeLine(loadCsp().refusedSentence(doc.refused, doc.place))}`.slice(0, 4000);
       this._deps.output.appendLine(line);
       this._tell('refused', line);
     }
@@ -137,7 +138,7 @@ export class AppPanel {
   private async _open(variables: Record<string, string>): Promise<AppConversation> {
     const { server } = this.call;
     const dark = vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.Dark || vscode.window.activeColorTheme.kind === vscode.ColorThemeKind.HighContrast;
-    return loadHeavy().openAppConversation({
+    return loadApps().openAppConversation({
       hostInfo: { name: 'mcp-tool-host', version: '0.1.0' },
       hostContext: { theme: dark ? 'dark' : 'light', styles: { variables }, displayMode: 'inline', availableDisplayModes: ['inline'], platform: 'desktop', locale: vscode.env.language },
       post: (message) => void this._panel.webview.postMessage({ to: 'app', message }),

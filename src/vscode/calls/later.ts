@@ -2,6 +2,7 @@
 // argument prompts (field flow, multi-step input, schema plans), the JSON arguments editor,
 // Show Tool Schema's pick, "Open" on saved files, and the folder of saved results.
 export { askArguments } from './argumentInput';
+export { runCallTool } from './callFlow';
 export { ArgumentEditors } from './argumentEditor';
 export { pickSchemaTool } from './schemaPick';
 export { offerSavedFiles } from './savedFiles';

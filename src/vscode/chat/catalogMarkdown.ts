@@ -5,7 +5,7 @@ import { displayName } from '../../core/tools/annotations';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { callVerdict, toolAnnotations, type ApprovalRules } from '../../core/policy/approvalPolicy';
 import { badgeDescription } from '../../core/tools/toolBadges';
-import { loadSearch } from '../../core/lazy/load';
+import { loadSearch } from '../../core/search/load';
 import { serverEnabled, toolEnabled, type ChatSettings } from './chatSettings';
 
 /** No server yet; or a folder not trusted yet whose servers wait (`waiting`, plain text naming them: escaped here). */

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ToolIndexCache } from '../../core/search/toolSearch';
-import { loadSearch } from '../../core/lazy/load';
+import { loadSearch } from '../../core/search/load';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { modelToolNames, type ChatToolRef } from '../../core/chat/modelToolNames';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/chat/searchTool';

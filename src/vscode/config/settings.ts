@@ -7,7 +7,7 @@ import { DEFAULT_MAX_TOOL_LIST_BYTES, DEFAULT_MAX_TOOLS, type ListingLimits } fr
 import { readWorkspaceServers } from './workspaceServers';
 import { onIsSafer, saferOf, smallerIsSafer, type ScopedValues } from '../../core/policy/safetySettings';
 import { SECTION } from '../shared/section';
-import { loadHeavy } from '../../core/lazy/load';
+import { loadConfigOptions } from '../../core/config/load';
 import { DEFAULT_RESULTS_MAX_AGE_DAYS, DEFAULT_RESULTS_MAX_MIB, type ResultBudget } from '../../core/render/resultBudget';
 
 export { SECTION };
@@ -63,7 +63,7 @@ export function readServerSettings(): ServerSettings {
  * server's `"sandbox": false` or `allowUnsandboxed` does not count (a repository only tightens).
  */
 function sandboxByDefault(servers: ServerDefinition[], warnings: string[]): ServerDefinition[] {
-  return saferOf(inspect('sandbox.stdioByDefault'), onIsSafer) ? loadHeavy().withDefaultSandbox(servers, warnings) : servers;
+  return saferOf(inspect('sandbox.stdioByDefault'), onIsSafer) ? loadConfigOptions().withDefaultSandbox(servers, warnings) : servers;
 }
 
 /** `mcpToolHost.sandbox.offlineIsClosedWorld`: the user's own choice only (it asks less), so a workspace's value is ignored. */

@@ -1,5 +1,5 @@
-// The VS Code layer's side of the lazy seam (ARCHITECTURE.md "Limits"); src/core/lazy/load.ts
-// is the core's. Compiled by tsc it loads the sibling module; in dist/extension.js, esbuild.mjs
+// The VS Code layer's side of the lazy seam (ARCHITECTURE.md "Limits"); the core's doors are each
+// core folder's load.ts. Compiled by tsc it loads the sibling module; in dist/extension.js, esbuild.mjs
 // turns `./chat` into dist/chat.js and `./forms` into dist/forms.js.
 import type * as Chat from './chat';
 import type * as Forms from './forms';

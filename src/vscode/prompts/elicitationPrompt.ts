@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { CallEnd, ElicitationAnswer, Elicitor, FormField, FormRequest, FormValue } from '../../core/elicitation/formElicitation';
 import type { UrlRequest } from '../../core/elicitation/urlElicitation';
-import { loadHeavy } from '../../core/lazy/load';
+import { loadElicitation } from '../../core/elicitation/load';
 import { sanitizeLine, shownName } from '../../core/render/sanitize';
 import type { ChatAsks } from './chatAsks';
 import { askLink, refuseLink } from './linkPrompt';
@@ -174,7 +174,7 @@ function box(prompts: PromptEvents, field: FormField, title: string, description
   const problem = (text: string): string | undefined => {
     const value = parse(text.trim() === '' && field.kind !== 'string' ? '' : text);
     if (value === undefined) return field.required ? vscode.l10n.t('{0} is required.', sanitizeLine(field.title ?? field.name)) : undefined;
-    return loadHeavy().checkValue(field, value);
+    return loadElicitation().checkValue(field, value);
   };
   input.onDidChangeValue((text) => (input.validationMessage = problem(text)));
   return new Promise<Step>((resolve) => {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ArgumentRule, RuleScope } from '../../core/policy/argumentRules';
-import { loadRules } from '../../core/lazy/load';
+import { loadRules } from '../../core/policy/load';
 import { sanitizeLine } from '../../core/render/sanitize';
 import { folderRules, USER_RULES, WORKSPACE_RULES } from './ruleSources';
 import type { RulesNode, RulesViewDeps } from './rulesTree';

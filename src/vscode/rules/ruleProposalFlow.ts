@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { ApprovalRequest } from '../../core/calls/ports';
-import { loadRules } from '../../core/lazy/load';
+import { loadRules } from '../../core/policy/load';
 import type { ArgumentChoice, ArgumentProposal, RawRule } from '../../core/policy/ruleProposal';
 import { sanitizeLine, visibleJson } from '../../core/render/sanitize';
 import type { PromptEvents } from '../shared/promptEvents';

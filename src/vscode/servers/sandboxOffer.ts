@@ -2,7 +2,7 @@
 // this machine can sandbox, since on one that cannot every local server would stop. Also sets the
 // context key the walkthrough's two sandbox steps read. Loaded with dist/forms.js, off activation.
 import * as vscode from 'vscode';
-import { loadHeavy } from '../../core/lazy/load';
+import { loadTransport } from '../../core/transport/load';
 import { SECTION } from '../shared/section';
 
 /** The context key the walkthrough reads: 'yes' where this machine can sandbox, 'no' where it cannot, unset until checked. */
@@ -16,7 +16,7 @@ export interface SandboxOffer {
 
 /** Checks whether this machine can sandbox and records it in the walkthrough's context key. */
 export async function markSandboxSupport(): Promise<{ ok: true } | { ok: false; reason: string }> {
-  const check = await loadHeavy().sandboxCheck();
+  const check = await loadTransport().sandboxCheck();
   await vscode.commands.executeCommand('setContext', SUPPORT_KEY, check.ok ? 'yes' : 'no');
   return check.ok ? { ok: true } : { ok: false, reason: check.reason };
 }

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { JSONPath } from 'jsonc-parser';
-import { loadJsonc } from '../../core/lazy/load';
+import { loadJsonc } from '../../core/packages/load';
 import { WORKSPACE_SERVER_FILES } from '../../core/config/serverFileNames';
 import type { ConfigSource } from '../../core/config/serverConfig';
 import { SECTION } from '../shared/section';

@@ -6,7 +6,7 @@ import { callVerdict, toolAnnotations, type ApprovalRules } from '../../core/pol
 import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem, trustItem } from './treeItems';
 import type { TaskBoard } from '../../core/calls/taskBoard';
 import type { LastError } from './tooltips';
-import { loadSearch } from '../../core/lazy/load';
+import { loadSearch } from '../../core/search/load';
 import type * as Later from './later';
 import type { ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
 import type { WaitingServersNotice } from './untrustedServers';

@@ -6,7 +6,7 @@ import { ServerState } from '../../core/connection/serverState';
 import { verdictSentence, type CallVerdict } from '../../core/policy/approvalPolicy';
 import { sanitizeLine, sanitizeText, shownName, shownTitle } from '../../core/render/sanitize';
 import { formatCommandLine } from '../../core/transport/commandLine';
-import { loadHeavy } from '../../core/lazy/load';
+import { loadConfigOptions } from '../../core/config/load';
 import type { EffectiveAnnotations } from '../../core/tools/annotations';
 import { cutAtSpace, hoverMarkdown } from '../../core/tools/hoverText';
 import { formatArgument, summarizeArguments } from '../../core/tools/schemaSummary';
@@ -137,7 +137,7 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   md.appendMarkdown(`\n\n${where} · ${hints}`);
   if (def.spec.type === 'stdio' && def.spec.sandbox) {
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Sandboxed: it may reach only')}**`);
-    appendCode(md, loadHeavy().describeSandbox(def.spec.sandbox).map(sanitizeLine).join('\n'));
+    appendCode(md, loadConfigOptions().describeSandbox(def.spec.sandbox).map(sanitizeLine).join('\n'));
   }
   if (connection.rootsWhy) md.appendMarkdown(`\n\n${vscode.l10n.t('Roots:')} `).appendMarkdown(hoverMarkdown(sanitizeText(connection.rootsWhy)));
   if (state.kind === 'running' && state.instructions) {

@@ -1,0 +1,25 @@
+// The core's doors (ARCHITECTURE.md "Limits"), read from the code for the build (esbuild.mjs) and
+// the lint (eslint.config.mjs): each folder's loader, src/core/<folder>/load.ts, requires its doors
+// (`require('./later')`), and each door re-exports (`export { … } from './module'`) the folder's
+// modules that activation must not load.
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** The lazy bundle that holds each door: dist/core.js, the session runtime, unless named here. */
+const BUNDLE_OF = { 'packages/jsonc': 'jsonc.js', 'policy/later': 'rules.js', 'auth/later': 'auth.js', 'search/later': 'search.js', 'elicitation/links': 'links.js', 'apps/links': 'links.js' };
+
+/**
+ * Every door of src/core under `root`: its loader, the request the loader makes, the door's file,
+ * its bundle, and the modules of ours it re-exports (paths from src/core, without `.ts`).
+ * @param {string} root the repository
+ */
+export function coreDoors(root) {
+  const core = path.join(root, 'src/core');
+  return fs.readdirSync(core).filter((folder) => fs.existsSync(path.join(core, folder, 'load.ts'))).flatMap((folder) =>
+    [...fs.readFileSync(path.join(core, folder, 'load.ts'), 'utf8').matchAll(/require\('\.\/(\w+)'\)/g)].map(([, door]) => {
+      const entry = `src/core/${folder}/${door}.ts`;
+      const modules = [...fs.readFileSync(path.join(root, entry), 'utf8').matchAll(/^export .* from '\.\/(\w+)';$/gm)].map(([, m]) => `${folder}/${m}`);
+      return { loader: `src/core/${folder}/load.ts`, request: `./${door}`, entry, door: `${folder}/${door}`, file: BUNDLE_OF[/** @type {keyof typeof BUNDLE_OF} */ (`${folder}/${door}`)] ?? 'core.js', modules };
+    }),
+  );
+}

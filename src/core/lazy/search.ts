@@ -1,6 +1,0 @@
-// Tool search and token counts, loaded at the first search or count: minisearch and
-// gpt-tokenizer's o200k_base encoding (~2 MB) are not for activation. In the extension it is
-// dist/search.js (esbuild.mjs); elsewhere import these modules as types only and reach them
-// through loadSearch().
-export { MAX_HITS, SEARCH_LIMITS, ToolIndex, ToolIndexCache } from '../search/toolSearch';
-export { TOKENIZER, textTokens, toolTokens, toolsTokens } from '../search/toolTokens';
