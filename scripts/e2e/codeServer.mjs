@@ -161,6 +161,12 @@ export function prepare(runDir, { vsix = [], userSettings = {}, workspaceTrust =
   };
   const settingsFile = path.join(runDir, 'ud/User/settings.json');
   if (!fs.existsSync(settingsFile)) fs.writeFileSync(settingsFile, JSON.stringify(settings, null, 2));
+  // A machine-scoped setting reaches code-server's extension host from the machine's settings, not the
+  // user's: the walkthrough's first-run opening reads it there.
+  const machineFile = path.join(runDir, 'ud/Machine/settings.json');
+  fs.mkdirSync(path.dirname(machineFile), { recursive: true });
+  const walkthrough = 'workbench.welcomePage.walkthroughs.openOnInstall';
+  if (!fs.existsSync(machineFile)) fs.writeFileSync(machineFile, JSON.stringify({ [walkthrough]: settings[walkthrough] }, null, 2));
   const tmp = shortTempDir('mth-tmp-');
   try {
     for (const file of vsix) {
