@@ -76,13 +76,7 @@ export class Era2026Client implements EraClient {
     const meta = this._envelope;
     const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawCall(s, tool, args, retry ? { ...options, maxTotalTimeoutMs: remainingMs } : options, call, { meta, headers, params: retry });
     const send = () => completeAnswer(leg, 'tools/call', s.prompts, call, options.maxTotalTimeoutMs, options.signal);
-    // No timer runs while the user answers a round's form: at the limit a prompt still open is closed, and the call ends on time.
-    const clear = s.prompts.endAtLimit(call, options.maxTotalTimeoutMs);
-    try {
-      return resultOf(await withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal));
-    } finally {
-      clear();
-    }
+    return resultOf(await withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal));
   }
 
   resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult> {

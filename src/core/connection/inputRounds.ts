@@ -20,17 +20,26 @@ export type Leg = (retry: Record<string, unknown> | undefined, remainingMs: numb
  */
 export async function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
   const startedAt = Date.now();
-  let answer = await leg(undefined, totalMs);
-  for (let round = 1; answer.resultType === 'input_required'; round++) {
-    if (round > MAX_INPUT_ROUNDS) throw new Error(`${method}: the server still asked for input after ${MAX_INPUT_ROUNDS} rounds; the call was stopped.`);
-    const requests = isObject(answer.inputRequests) ? Object.entries(answer.inputRequests) : [];
-    const state = answer.requestState;
-    if (requests.length === 0 && typeof state !== 'string') throw new Error(`${method}: the server asked for input (input_required) with neither inputRequests nor requestState.`);
-    if (requests.length === 0) await pause(STATE_ONLY_PACING_MS, signal);
-    const responses = await Promise.all(requests.map(async ([key, entry]) => [key, await prompts.answerInput(inputOf(key, entry), call, undefined)] as const));
-    const remaining = totalMs - (Date.now() - startedAt);
-    if (remaining <= 0) throw Object.assign(new Error(`${method} exceeded its maximum total timeout of ${totalMs} ms`), { code: 'REQUEST_TIMEOUT', data: { maxTotalTimeout: totalMs } });
-    answer = await leg({ ...(responses.length > 0 && { inputResponses: Object.fromEntries(responses) }), ...(typeof state === 'string' && { requestState: state }) }, remaining);
+  // Between legs no request is in flight to time the call: from the first round a timer closes a prompt
+  // still open at the total limit, so the call ends on time (armed only then: most calls have no round).
+  let limit: (() => void) | undefined;
+  let answer: Record<string, unknown>;
+  try {
+    answer = await leg(undefined, totalMs);
+    for (let round = 1; answer.resultType === 'input_required'; round++) {
+      if (round > MAX_INPUT_ROUNDS) throw new Error(`${method}: the server still asked for input after ${MAX_INPUT_ROUNDS} rounds; the call was stopped.`);
+      const requests = isObject(answer.inputRequests) ? Object.entries(answer.inputRequests) : [];
+      const state = answer.requestState;
+      if (requests.length === 0 && typeof state !== 'string') throw new Error(`${method}: the server asked for input (input_required) with neither inputRequests nor requestState.`);
+      if (call && !limit) limit = prompts.endAtLimit(call, Math.max(0, totalMs - (Date.now() - startedAt)));
+      if (requests.length === 0) await pause(STATE_ONLY_PACING_MS, signal);
+      const responses = await Promise.all(requests.map(async ([key, entry]) => [key, await prompts.answerInput(inputOf(key, entry), call, undefined)] as const));
+      const remaining = totalMs - (Date.now() - startedAt);
+      if (remaining <= 0) throw Object.assign(new Error(`${method} exceeded its maximum total timeout of ${totalMs} ms`), { code: 'REQUEST_TIMEOUT', data: { maxTotalTimeout: totalMs } });
+      answer = await leg({ ...(responses.length > 0 && { inputResponses: Object.fromEntries(responses) }), ...(typeof state === 'string' && { requestState: state }) }, remaining);
+    }
+  } finally {
+    limit?.();
   }
   if (answer.resultType !== undefined && answer.resultType !== 'complete') throw new Error(`Unsupported result type '${String(answer.resultType).slice(0, 40)}' for ${method}`);
   if (!('resultType' in answer)) return answer;
