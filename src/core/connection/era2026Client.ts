@@ -71,12 +71,13 @@ export class Era2026Client implements EraClient {
     return this._plainCall(tool, args, options, call, headers);
   }
 
-  private async _plainCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight, headers: Record<string, string> | undefined): Promise<RawToolResult> {
+  /** No async frame of its own: every 2026-07-28 call runs this (BENCHMARKS.md case 2). */
+  private _plainCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight, headers: Record<string, string> | undefined): Promise<RawToolResult> {
     const s = this._s;
-    const meta = this._envelope;
-    const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawCall(s, tool, args, retry ? { ...options, maxTotalTimeoutMs: remainingMs } : options, call, { meta, headers, params: retry });
+    const first = { meta: this._envelope, headers };
+    const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawCall(s, tool, args, retry ? { ...options, maxTotalTimeoutMs: remainingMs } : options, call, retry ? { ...first, params: retry } : first);
     const send = () => completeAnswer(leg, 'tools/call', s.prompts, call, options.maxTotalTimeoutMs, options.signal);
-    return resultOf(await withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal));
+    return withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal).then(resultOf);
   }
 
   resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult> {

@@ -43,8 +43,9 @@ export async function completeAnswer(leg: Leg, method: string, prompts: CallProm
   }
   if (answer.resultType !== undefined && answer.resultType !== 'complete') throw new Error(`Unsupported result type '${String(answer.resultType).slice(0, 40)}' for ${method}`);
   if (!('resultType' in answer)) return answer;
-  const complete = { ...answer };
-  delete complete.resultType;
+  // A copy without it (not `delete`: an object that lost a key is slower to read from then on).
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the key is named only to leave it out
+  const { resultType, ...complete } = answer;
   return complete;
 }
 
