@@ -83,6 +83,10 @@ const SEARCH_FILES = ['src/core/search/later.ts', ...SEARCH_MODULES.map(coreFile
 // the origins a tool interface may reach), reached through loadLinks() and loadCsp().
 const LINK_MODULES = exportedTo('links.js');
 const LINK_FILES = [...DOORS.filter((d) => d.file === 'links.js').map((d) => d.entry), ...LINK_MODULES.map(coreFile)];
+// The SDK client of a session and its era clients are a lazy bundle of their own too (connection/sessionRuntime.ts,
+// dist/session.js): outside it, imported as types only and reached through loadSession() when a launch builds its client.
+const SESSION_MODULES = [...exportedTo('session.js'), ...['sdkClient', 'era2025Client', 'era2026Client', 'taskCalls', 'inputRounds', 'callPrompts', 'elicitationRequests', 'toolListing'].map((m) => `connection/${m}`)];
+const SESSION_FILES = [...DOORS.filter((d) => d.file === 'session.js').map((d) => d.entry), ...SESSION_MODULES.map(coreFile)];
 const baseNames = (/** @type {string[]} */ modules) => modules.map((m) => m.split('/')[1]).join('|');
 const LAZY_MESSAGE = 'Load it through its folder\'s door (src/core/<folder>/load.ts: loadSdk, loadJsonc, loadTransport...); import it here only as a type.';
 const HEAVY_PATTERNS = [
@@ -96,6 +100,7 @@ const CORE_DOOR_PATTERN = { regex: `^\\.\\./(${DOORS.map((d) => d.door).join('|'
 const RULE_PATTERN = { regex: `(^|/)(${baseNames(RULE_MODULES)})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/policy/load.ts); import it here only as a type.' };
 const SEARCH_PATTERN = { regex: `^(minisearch|gpt-tokenizer)(/|$)|(^|/)(${baseNames(SEARCH_MODULES)})$`, allowTypeImports: true, message: 'Load tool search and token counts through loadSearch() (src/core/search/load.ts); import them here only as types.' };
 const LINK_PATTERN = { regex: `^tldts(-core)?(/|$)|(^|/)(${baseNames(LINK_MODULES)})$`, allowTypeImports: true, message: 'Load the link check through loadLinks() (src/core/elicitation/load.ts) or loadCsp() (src/core/apps/load.ts); import it here only as a type.' };
+const SESSION_PATTERN = { regex: `(^|/)(${baseNames(SESSION_MODULES)})$`, allowTypeImports: true, message: 'Load the session client through loadSession() (src/core/connection/load.ts); import it here only as a type.' };
 const AUTH_PATTERN = { regex: `(^|/)(${baseNames(AUTH_MODULES)})$`, allowTypeImports: true, message: 'Load the sign-in code through loadAuth() (src/core/auth/load.ts); import it here only as a type (isSignInError() tells a SignInError).' };
 
 export default tseslint.config(
@@ -169,15 +174,22 @@ export default tseslint.config(
   {
     // The rule engine (RULE_MODULES above) loads with dist/rules.js, the sign-in (AUTH_MODULES) with dist/auth.js, not at activation.
     files: ['src/**/*.ts'],
-    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES, ...SESSION_FILES],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, SESSION_PATTERN] }],
     },
   },
   {
     // The same in src/core, where another folder's door is named from its folder.
     files: ['src/core/**/*.ts'],
-    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES, ...SESSION_FILES],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, SESSION_PATTERN] }],
+    },
+  },
+  {
+    // The session client's own files: the heavy packages as types only, and the other lazy bundles.
+    files: SESSION_FILES,
     rules: {
       '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
     },

@@ -106,8 +106,10 @@ describe('the lazy seam (each core folder\'s load.ts and doors, esbuild.mjs): pr
     assert.match(code, /require\("\.\/chat\.js"\)/);
     assert.match(code, /require\("\.\/forms\.js"\)/);
     assert.match(code, /require\("\.\/auth\.js"\)/);
-    assert.match(code, /require\("\.\/links\.js"\)/);
-    assert.doesNotMatch(code, /require\("\.\/(later|links|jsonc|chat|forms)"\)/);
+    assert.match(code, /require\("\.\/session\.js"\)/);
+    assert.doesNotMatch(code, /require\("\.\/(later|links|jsonc|chat|forms|sessionRuntime)"\)/);
+    // The link check is loaded by what may open a link: the session's prompts, the forms, the sign-in.
+    for (const bundle of ['session.js', 'forms.js', 'auth.js']) assert.match(fs.readFileSync(path.join(dist, bundle), 'utf8'), /require\("\.\/links\.js"\)/, bundle);
   });
 
   it('the package ships every bundle the build makes (a lazy bundle left out fails on first use)', () => {
@@ -231,6 +233,15 @@ describe('the lazy seam (each core folder\'s load.ts and doors, esbuild.mjs): pr
     const index = new bundle.ToolIndex([{ server: 's', tool: 'take_screenshot', definition: { name: 'take_screenshot', inputSchema: { type: 'object' } } }]);
     assert.equal(index.search('screenshot')[0]?.tool, 'take_screenshot');
     assert.equal(bundle.textTokens('hello world'), 2);
+  });
+
+  it('the SDK client of a session and its era clients are in dist/session.js, not in the activation bundle, and reach the SDK through dist/core.js', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    for (const file of ['src/core/connection/sdkClient.ts', 'src/core/connection/era2025Client.ts', 'src/core/connection/era2026Client.ts', 'src/core/connection/taskCalls.ts', 'src/core/connection/inputRounds.ts']) {
+      assert.ok(sources('session.js').some((s) => s.endsWith(file)), `${file} is in dist/session.js`);
+      assert.ok(!sources('extension.js').some((s) => s.endsWith(file)), `${file} is not in dist/extension.js`);
+    }
+    assert.ok(!sources('session.js').some((s) => s.includes('node_modules/@modelcontextprotocol/')), 'no copy of the SDK in dist/session.js');
   });
 
   it('every module a core door exports is in the bundle that holds the door (eslint/lazyDoors.mjs), not in dist/extension.js', async () => {

@@ -1,4 +1,5 @@
-import { TaskEnded, type CallOptions, type TaskReference } from '../connection/eraClient';
+import type { CallOptions, TaskReference } from '../connection/eraClient';
+import { isTaskEnded } from '../connection/taskEnded';
 import type { ServerConnection } from '../connection/serverConnection';
 import { ServerState } from '../connection/serverState';
 import { sanitizeLine, shownName } from '../render/sanitize';
@@ -114,7 +115,7 @@ export class TaskWatch {
    */
   settled(outcomeKind: string, error?: unknown): void {
     if (this._taskId === undefined) return;
-    const answered = error instanceof TaskEnded || (outcomeKind !== 'failed' && outcomeKind !== 'timeout');
+    const answered = isTaskEnded(error) || (outcomeKind !== 'failed' && outcomeKind !== 'timeout');
     this._board?.ended(this._server, this._taskId, answered);
   }
 }

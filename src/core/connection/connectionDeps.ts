@@ -6,7 +6,7 @@ import type { ServerLog } from '../serverLog';
 import type { Elicitor } from '../elicitation/formElicitation';
 import type { RestartPolicy } from './restartPolicy';
 import type { ToolCache } from './toolCatalog';
-import type { ListingLimits } from './toolListing';
+import type { ListingLimits } from './listingLimits';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
 

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
-import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
+import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type TaskReference, type TaskStatus } from './eraClient';
 import type { CallInFlight } from './promptGate';
 import { TaskCalls } from './taskCalls';
 import { listAllTools } from './toolListing';
@@ -51,6 +51,10 @@ export class Era2025Client implements EraClient {
 
   taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus> {
     return this._tasks.status(reference, timeoutMs);
+  }
+
+  request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
+    return rawRequest(this._s, method, params, options);
   }
 
   /** A 2025-era server tells of list changes unasked. */

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { loadConnection } from './load';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
-import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
+import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type TaskReference, type TaskStatus } from './eraClient';
 import { completeAnswer } from './inputRounds';
 import type { CallInFlight } from './promptGate';
 import { ANY_ANSWER, TaskCalls } from './taskCalls';
@@ -78,6 +78,14 @@ export class Era2026Client implements EraClient {
     const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawCall(s, tool, args, retry ? { ...options, maxTotalTimeoutMs: remainingMs } : options, call, retry ? { ...first, params: retry } : first);
     const send = () => completeAnswer(leg, 'tools/call', s.prompts, call, options.maxTotalTimeoutMs, options.signal);
     return withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal).then(resultOf);
+  }
+
+  /** Framed with the era's `_meta` envelope (the caller's own `_meta` kept beside it), `input_required` rounds answered. */
+  request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
+    const own = params?._meta;
+    const framed = { ...params, _meta: typeof own === 'object' && own !== null ? { ...own, ...this._envelope } : this._envelope };
+    const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawRequest(this._s, method, retry ? { ...framed, ...retry } : framed, { timeoutMs: remainingMs, signal: options.signal });
+    return completeAnswer(leg, method, this._s.prompts, undefined, options.timeoutMs, options.signal);
   }
 
   resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult> {

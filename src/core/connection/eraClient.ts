@@ -6,7 +6,7 @@ import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import type { CallPrompts } from './callPrompts';
 import type { CallInFlight } from './promptGate';
 import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
-import type { ListingLimits } from './toolListing';
+import type { ListingLimits } from './listingLimits';
 
 /** How one `tools/call` may be cancelled, reports progress, and how long it may take (the pipeline sets these). */
 export interface CallOptions {
@@ -42,9 +42,6 @@ export interface TaskStatus {
   readonly statusMessage?: string;
 }
 
-/** A task ended without a result (the server failed or cancelled it): the server's answer, not a lost connection. */
-export class TaskEnded extends Error {}
-
 /** A resource's contents as `resources/read` returns them. */
 export type ResourceContents = { uri: string; mimeType?: string; text?: string; blob?: string; _meta?: Record<string, unknown> }[];
 
@@ -63,10 +60,21 @@ export interface EraClient {
   callTool(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight): Promise<RawToolResult>;
   resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult>;
   taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus>;
+  /**
+   * Any other request of the session (resources, prompts, completion, logging...), framed as its era
+   * frames requests: its result object, or the error the SDK would throw for the server's answer.
+   */
+  request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>>;
   /** Asks the server to push list changes, where the era needs asking (2026-07-28 `subscriptions/listen`). */
   listenForChanges(): void;
   /** The session ended: what the era holds open ends too. */
   close(): void;
+}
+
+/** How long a request other than a call may take, and what cancels it. */
+export interface PlainRequestOptions {
+  readonly timeoutMs: number;
+  readonly signal?: AbortSignal;
 }
 
 /** What both eras share of one session: the SDK client, the path past it, and how a call's prompts reach the user. */

@@ -1,9 +1,10 @@
 import { sanitizeLine } from '../render/sanitize';
 import type { CallEnd } from '../elicitation/formElicitation';
 import { loadConnection } from './load';
+import { MAX_PROMPTS_PER_CALL } from './promptLimits';
 
-/** At most this many prompts (forms and links) one call may raise; the rest are declined. */
-export const MAX_PROMPTS_PER_CALL = 10;
+export { MAX_PROMPTS_PER_CALL } from './promptLimits';
+
 /** At most this many prompts one server may raise in PROMPT_WINDOW_MS, over all its calls. */
 export const MAX_PROMPTS_PER_SERVER = 20;
 /** The window MAX_PROMPTS_PER_SERVER counts in: a minute. */

@@ -4,7 +4,7 @@ import type { ServerLog } from '../serverLog';
 import { inCallFrame } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import type { FactRecorder } from './connectionFacts';
-import type { CallOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
+import type { CallOptions, PlainRequestOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
 import type { LaunchAttempt } from './launchAttempt';
 import type { PromptGate } from './promptGate';
 import type { SdkClient } from './sdkClient';
@@ -68,6 +68,16 @@ export class RunningSession implements ToolLister {
   async readResource(uri: string): Promise<ResourceContents> {
     if (!this._client.offersResources) throw ServerFailure.noResources(this._shared.name);
     return this._attempt.withSignIn(() => this._client.readResource(uri), this._info);
+  }
+
+  /** A request other than a call (resources, prompts, completion, logging); a refused token signs in again. */
+  request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
+    return this._attempt.withSignIn(() => this._client.request(method, params, options), this._info);
+  }
+
+  /** The capabilities the server declared in this session, as sent. */
+  get capabilities(): Readonly<Record<string, unknown>> {
+    return this._client.info.capabilities ?? {};
   }
 
   async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {

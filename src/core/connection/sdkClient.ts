@@ -6,13 +6,13 @@ import { sanitizeLine } from '../render/sanitize';
 import type { RawToolResult } from '../render/renderResult';
 import type { ServerLog } from '../serverLog';
 import type { SchemaValidator } from '../tools/schemaValidator';
-import type { ListingLimits } from './toolListing';
+import type { ListingLimits } from './listingLimits';
 import type { SkillsAccess } from './skills';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, type AskForCalls } from './elicitationRequests';
 import type { CallInFlight, PromptGate } from './promptGate';
 import { CallPrompts } from './callPrompts';
-import type { CallOptions, EraClient, EraSession, ResourceContents, TaskReference, TaskStatus } from './eraClient';
+import type { CallOptions, EraClient, EraSession, PlainRequestOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
 import { Era2025Client } from './era2025Client';
 import { Era2026Client } from './era2026Client';
 
@@ -29,6 +29,9 @@ export interface ServerInfo {
   readonly capabilities?: Readonly<Record<string, unknown>>;
 }
 
+/** What a server may tell of its resources and prompts (`uri`: the resource that was updated). */
+export type OfferNotice = { readonly kind: 'resources-changed' | 'prompts-changed' } | { readonly kind: 'resource-updated'; readonly uri: string };
+
 /** What a client needs from the connection that builds it (one per launch attempt). */
 export interface SdkClientOptions {
   readonly clientVersion: string;
@@ -38,6 +41,8 @@ export interface SdkClientOptions {
   readonly log: ServerLog;
   /** `notifications/tools/list_changed` arrived. */
   readonly onToolsChanged: () => void;
+  /** A notification about the server's resources or prompts arrived (a list changed, a subscribed resource was updated). */
+  readonly onOfferNotice?: (notice: OfferNotice) => void;
   /** How many tools, and how many bytes of them, one listing may hold (defaults in toolListing.ts). */
   readonly listingLimits?: ListingLimits;
   /** Names this server for the Tasks package: stable across sessions, so a task started before a reload can be resumed. */
@@ -99,6 +104,14 @@ export class SdkClient {
       });
     }
     client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());
+    const notice = options.onOfferNotice;
+    if (notice) {
+      client.setNotificationHandler('notifications/resources/list_changed', () => notice({ kind: 'resources-changed' }));
+      client.setNotificationHandler('notifications/prompts/list_changed', () => notice({ kind: 'prompts-changed' }));
+      client.setNotificationHandler('notifications/resources/updated', (n) => {
+        if (typeof n.params.uri === 'string') notice({ kind: 'resource-updated', uri: n.params.uri });
+      });
+    }
     client.setNotificationHandler('notifications/message', (n) => {
       const text = typeof n.params.data === 'string' ? n.params.data : JSON.stringify(n.params.data);
       const line = `[${n.params.level}]${n.params.logger ? ` ${n.params.logger}:` : ''} ${text}`;
@@ -219,6 +232,11 @@ export class SdkClient {
   async readResource(uri: string): Promise<ResourceContents> {
     const result = await this._client.readResource({ uri });
     return result.contents as ResourceContents;
+  }
+
+  /** Any other request of the session (resources, prompts, completion, logging), framed as its era frames requests. */
+  request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
+    return this._era.request(method, params, options);
   }
 
   /** Tells the server that the workspace folders changed (`roots/list_changed`). */

@@ -1,6 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
-import type { Disposable, Event } from '../events';
-import type { ServerDefinition } from '../config/serverConfig';
+import { Emitter, type Disposable, type Event } from '../events';
+import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import type { RawToolResult } from '../render/renderResult';
 import { maskingLog, maskSecrets, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
@@ -8,7 +8,7 @@ import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { CrashRestarts } from './crashRestarts';
-import type { CallOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
+import type { CallOptions, PlainRequestOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
 import { LaunchAttempt } from './launchAttempt';
 import { floodGuardedLog } from './logFlood';
 import { PromptGate } from './promptGate';
@@ -16,7 +16,8 @@ import { RunningSession } from './runningSession';
 import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
 import { ServerView } from './serverView';
-import { newSessionClient } from './sessionClient';
+import type { OfferNotice } from './sdkClient';
+import { loadSession } from './load';
 import type { SkillsAccess } from './skills';
 import { ToolCatalog } from './toolCatalog';
 
@@ -33,6 +34,9 @@ export class ServerConnection implements Disposable {
   readonly onDidChangeState: Event<ServerState>;
   /** Fires with the new list after each successful listing. */
   readonly onDidChangeTools: Event<readonly Tool[]>;
+  /** Fires when the running session's server tells of a change to its resources or prompts (only the current launch's). */
+  readonly onOfferNotice: Event<OfferNotice>;
+  private readonly _offerNotices = new Emitter<OfferNotice>();
 
   /** The launch under way or running; undefined when stopped or after its session ended. */
   private _attempt: LaunchAttempt | undefined;
@@ -61,6 +65,7 @@ export class ServerConnection implements Disposable {
     });
     this.onDidChangeState = this._view.onDidChange;
     this.onDidChangeTools = this._catalog.onDidChange;
+    this.onOfferNotice = this._offerNotices.event;
   }
 
   get name(): string {
@@ -125,7 +130,7 @@ export class ServerConnection implements Disposable {
     this._session = undefined;
     this._view.set(ServerState.starting);
     try {
-      const newClient = () => newSessionClient({ definition: this._definition, deps: this._deps, prompts: this._prompts, serverMessages: this._serverMessages, secrets: () => this.secrets, onToolsChanged: () => this._catalog.relistSoon(() => this._list(attempt)) });
+      const newClient = () => loadSession().newSessionClient({ definition: this._definition, deps: this._deps, prompts: this._prompts, serverMessages: this._serverMessages, secrets: () => this.secrets, onToolsChanged: () => this._catalog.relistSoon(() => this._list(attempt)), endpointId: `mcp-tool-host/${launchKey(this._definition.spec)}`, onOfferNotice: (notice) => this._attempt === attempt && !attempt.over && this._offerNotices.fire(notice) });
       const client = await attempt.open({ definition: this._definition, deps: this._deps, log: this._log, facts: this._facts, view: this._view, newClient }, byUser);
       if (!client) return;
       client.onclose = () => void this._onClosed(attempt);
@@ -197,6 +202,14 @@ export class ServerConnection implements Disposable {
   readResource(uri: string): Promise<ResourceContents> {
     return this._running().readResource(uri);
   }
+  /** A request other than a call (resources, prompts, completion, logging); fails when the server is not running. */
+  request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
+    return this._running().request(method, params, options);
+  }
+  /** The capabilities the running server declared (empty when it is not running). */
+  get serverCapabilities(): Readonly<Record<string, unknown>> {
+    return this._session?.current ? this._session.capabilities : {};
+  }
   /** Sends `tools/call`. Only the CallPipeline calls this. */
   callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     return this._running().callTool(name, args, options);
@@ -218,6 +231,7 @@ export class ServerConnection implements Disposable {
     this._view.dispose();
     this._catalog.dispose();
     this._serverMessages.dispose();
+    this._offerNotices.dispose();
   }
 
   private async _onClosed(attempt: LaunchAttempt): Promise<void> {

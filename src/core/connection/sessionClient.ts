@@ -1,10 +1,10 @@
-import { launchKey, type ServerDefinition } from '../config/serverConfig';
+import type { ServerDefinition } from '../config/serverConfig';
 import { loadElicitation } from '../elicitation/load';
 import { safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import type { ConnectionDeps } from './connectionDeps';
 import type { PromptGate } from './promptGate';
-import { SdkClient } from './sdkClient';
+import { SdkClient, type OfferNotice } from './sdkClient';
 
 /** What a session's client needs of its connection. */
 export interface SessionClientHost {
@@ -15,6 +15,9 @@ export interface SessionClientHost {
   readonly serverMessages: ServerLog;
   readonly secrets: () => readonly string[];
   readonly onToolsChanged: () => void;
+  readonly onOfferNotice: (notice: OfferNotice) => void;
+  /** Names this server for the Tasks package: the same launch is the same server, across sessions and reloads. */
+  readonly endpointId: string;
 }
 
 /**
@@ -36,8 +39,8 @@ export function newSessionClient(host: SessionClientHost): SdkClient {
     prompts: host.prompts,
     log: host.serverMessages,
     listingLimits: deps.listingLimits,
-    // The same launch is the same server to the Tasks package, across sessions and reloads.
-    endpointId: `mcp-tool-host/${launchKey(definition.spec)}`,
+    endpointId: host.endpointId,
     onToolsChanged: host.onToolsChanged,
+    onOfferNotice: host.onOfferNotice,
   });
 }

@@ -3,8 +3,10 @@ import type { TaskEnabledSession, ToolExecution } from '@modelcontextprotocol/ex
 import { loadConnection } from './load';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
-import { resultOf, TaskEnded, type CallOptions, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
-import { MAX_PROMPTS_PER_CALL, type CallInFlight } from './promptGate';
+import { resultOf, type CallOptions, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
+import { taskEnded } from './taskEnded';
+import type { CallInFlight } from './promptGate';
+import { MAX_PROMPTS_PER_CALL } from './promptLimits';
 import type { OpenedTaskSession } from './taskSession';
 
 /** The longest task id followed; a longer one is refused (and the board would not keep it either, taskBoard.ts). */
@@ -106,7 +108,7 @@ export class TaskCalls {
     const requests = (await this._tasks!).queued;
     const end = await followTask(execution, options.signal, options.onTaskStatus, { requests, timeoutMs: options.timeoutMs });
     if (end.kind === 'completed') return resultOf(withoutEnvelope(rawAnswer(end.result)));
-    throw new TaskEnded(end.message);
+    throw taskEnded(end.message);
   }
 
   private async _session(): Promise<TaskEnabledSession<CallInFlight | undefined>> {

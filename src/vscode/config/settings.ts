@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { parseServers, type ParsedServers, type ServerDefinition } from '../../core/config/serverConfig';
 import type { ConfigError } from '../../core/errors';
 import type { RateLimit } from '../../core/policy/rateLimiter';
-import { DEFAULT_MAX_TOOL_LIST_BYTES, DEFAULT_MAX_TOOLS, type ListingLimits } from '../../core/connection/toolListing';
+import { DEFAULT_MAX_TOOL_LIST_BYTES, DEFAULT_MAX_TOOLS, type ListingLimits } from '../../core/connection/listingLimits';
 import { readWorkspaceServers } from './workspaceServers';
 import { onIsSafer, saferOf, smallerIsSafer, type ScopedValues } from '../../core/policy/safetySettings';
 import { SECTION } from '../shared/section';
