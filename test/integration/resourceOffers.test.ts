@@ -146,4 +146,82 @@ describe('resources of a hostile server', function () {
       await h.close();
     }
   });
+  it('a list_changed storm re-lists at most once a gap, and surfaces hear of it coalesced', async function () {
+    this.timeout(30_000);
+    const h = offersHost({ hostile: node(HOSTILE, { env: { STORM: '500' } }) });
+    try {
+      await h.host.pool.get('hostile')!.start();
+      await h.offers.resources('hostile');
+      const changes: string[] = [];
+      h.offers.onDidChange((server) => {
+        changes.push(server);
+        void h.offers.resources(server);
+      });
+      await h.host.pipeline.call({ server: 'hostile', tool: 'storm', args: {}, origin: 'api' });
+      await new Promise((r) => setTimeout(r, 2500));
+      const listings = h.host.logs.filter((l) => l.includes('got resources/list ""')).length;
+      assert.ok(changes.length >= 1 && changes.length <= 2, `told ${changes.length} times`);
+      assert.ok(listings <= 3, `${listings} listings for 500 notices`);
+      assert.equal((await h.offers.resources('hostile')).items.length, 121);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('updates that never stop reach a subscriber at most once a second; dispose unsubscribes', async function () {
+    this.timeout(30_000);
+    const h = offersHost({ hostile: node(HOSTILE) });
+    try {
+      await h.host.pool.get('hostile')!.start();
+      let updates = 0;
+      const sub = h.offers.subscribe('hostile', 'hostile://ticker', () => updates++);
+      await until('the subscription', () => h.host.logs.some((l) => l.includes('got resources/subscribe "hostile://ticker"')));
+      await h.host.pipeline.call({ server: 'hostile', tool: 'endless', args: {}, origin: 'api' });
+      await new Promise((r) => setTimeout(r, 2200));
+      assert.ok(updates >= 2 && updates <= 4, `${updates} updates told in 2.2 s of one every 5 ms`);
+      sub.dispose();
+      await until('the unsubscription', () => h.host.logs.some((l) => l.includes('got resources/unsubscribe "hostile://ticker"')));
+      const told = updates;
+      await new Promise((r) => setTimeout(r, 1200));
+      assert.equal(updates, told);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a restart subscribes again', async function () {
+    this.timeout(30_000);
+    const h = offersHost({ hostile: node(HOSTILE) });
+    try {
+      const c = h.host.pool.get('hostile')!;
+      await c.start();
+      const sub = h.offers.subscribe('hostile', 'hostile://r/1', () => undefined);
+      await until('the subscription', () => h.host.logs.filter((l) => l.includes('got resources/subscribe "hostile://r/1"')).length === 1);
+      await c.restart();
+      await until('the subscription again', () => h.host.logs.filter((l) => l.includes('got resources/subscribe "hostile://r/1"')).length === 2);
+      sub.dispose();
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('2026-07-28: resource list changes and subscriptions ride subscriptions/listen', async function () {
+    this.timeout(30_000);
+    const h = offersHost({ hostile: node(HOSTILE, { env: { MODERN: '1' } }) });
+    try {
+      await h.host.pool.get('hostile')!.start();
+      assert.equal((await h.offers.resources('hostile')).items.length, 121);
+      await until('the listen stream', () => h.host.logs.some((l) => l.includes('got subscriptions/listen {"resourcesListChanged":true}')));
+      let updates = 0;
+      const sub = h.offers.subscribe('hostile', 'hostile://ticker', () => updates++);
+      await until('the stream again, with the URI', () => h.host.logs.some((l) => l.includes('got subscriptions/listen {"resourcesListChanged":true,"resourceSubscriptions":["hostile://ticker"]}')));
+      assert.ok(!h.host.logs.some((l) => l.includes('got resources/subscribe')), 'no 2025 subscribe in this era');
+      await h.host.pipeline.call({ server: 'hostile', tool: 'endless', args: {}, origin: 'api' });
+      await until('an update', () => updates > 0);
+      sub.dispose();
+    } finally {
+      await h.close();
+    }
+  });
 });
+
