@@ -48,13 +48,15 @@ export class ResourceOfferCatalog implements ResourceOffers {
   }
 
   resources(server: string): Promise<OfferList<ResourceEntry>> {
-    const s = this._state(server);
+    const s = this._stateOrUndefined(server);
+    if (!s) return Promise.reject(new Error(`No server named "${shownName(server)}" is configured.`));
     if (!s.resources) s.resources = this._remember(s, 'resources', () => this._list(s, 'resources/list', 'resources', (raw) => resourceEntry(server, raw)));
     return s.resources;
   }
 
   templates(server: string): Promise<OfferList<TemplateEntry>> {
-    const s = this._state(server);
+    const s = this._stateOrUndefined(server);
+    if (!s) return Promise.reject(new Error(`No server named "${shownName(server)}" is configured.`));
     if (!s.templates) s.templates = this._remember(s, 'templates', () => this._list(s, 'resources/templates/list', 'resourceTemplates', (raw) => templateEntry(server, raw)));
     return s.templates;
   }
@@ -100,6 +102,10 @@ export class ResourceOfferCatalog implements ResourceOffers {
     const listing = await listOffers({ method, key, check, log: c.log, fetchPage: (cursor) => c.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs }) });
     if (listing.cut) c.log.warn(listing.cut);
     return listing;
+  }
+
+  private _stateOrUndefined(server: string): ServerOffers | undefined {
+    return this._host.pool.get(server) ? this._state(server) : undefined;
   }
 
   /** The server's state, made when first asked (and again when the pool holds a new connection under its name). */
