@@ -106,9 +106,12 @@ export class Era2026Client implements EraClient {
    */
   listenForChanges(): void {
     const client = this._s.client;
-    const tools = client.getServerCapabilities()?.tools as { listChanged?: boolean } | undefined;
+    const capabilities = client.getServerCapabilities();
+    const tools = capabilities?.tools as { listChanged?: boolean } | undefined;
     if (!tools?.listChanged) return;
-    const listen = { method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } };
+    // Prompt list changes on the same subscription, when the server has them to tell.
+    const prompts = (capabilities?.prompts as { listChanged?: boolean } | undefined)?.listChanged === true;
+    const listen = { method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true, ...(prompts && { promptsListChanged: true }) } } };
     const signal = this._listening.signal;
     const log = this._s.log;
     this._listenedTo = true;
