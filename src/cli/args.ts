@@ -1,4 +1,5 @@
 import { parseBrowserCommand } from './browserCommand';
+import { LOG_LEVELS, type LogLevel } from '../core/offers/offerTypes';
 
 /** The CLI's exit codes; --help documents them and scripts rely on them. */
 export const Exit = {
@@ -33,6 +34,13 @@ commands:
                                  limits), or its resource templates and their variables
   read SERVER URI [--out FILE]   read a resource (audited): text to stdout, made safe to show;
                                  bytes to --out FILE (or to stdout when it is not a terminal)
+  prompts SERVER                 list the server's prompts and their arguments ([optional])
+  prompt SERVER NAME [key=value...]
+                                 print the prompt's messages as they would be sent to a model,
+                                 invisible and control characters written as \\uXXXX escapes
+  complete SERVER (--prompt NAME | --template URI) ARG VALUE
+                                 the server's completions for a prompt argument or a resource
+                                 template variable, one a line (none is not an error)
   session [SERVER]               run commands read from stdin, one a line, against servers started
                                  once and closed at quit or end of input:
                                    tools [SERVER] [--json]    as the tools command
@@ -74,6 +82,11 @@ options:
                      with the URL as its last argument (or in place of %s); works without a
                      terminal too. Default: the BROWSER environment variable, else the system
                      browser on a terminal
+  --prompt NAME, --template URI
+                     what \`complete\` completes: a prompt's argument or a template's variable
+  --log-level LEVEL  ask each server for its log messages at LEVEL and above (debug, info, notice,
+                     warning, error, critical, alert, emergency; 2025: logging/setLevel,
+                     2026-07-28: sent with each request) and print them on stderr as they come
   -h, --help         this text
   --                 every word after it is a SERVER or TOOL name, even one starting with "-"
 
@@ -138,12 +151,17 @@ export interface CliArgs {
   readonly templates: boolean;
   /** `read --out FILE`: where the resource's contents are written. */
   readonly out?: string;
+  /** What `complete` completes (--prompt NAME or --template URI). */
+  readonly prompt?: string;
+  readonly template?: string;
+  /** The servers' log level for this run (--log-level); their messages go to stderr. */
+  readonly logLevel?: LogLevel;
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules']);
 
@@ -191,6 +209,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       throw new CliError((err as Error).message, Exit.usage, true);
     }
   }
+  const logLevel = values.get('--log-level');
+  if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new CliError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`, Exit.usage, true);
   const [command, ...rest] = positional;
   return {
     elicitation,
@@ -209,5 +229,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     rules: repeated.get('--rules') ?? [],
     templates: booleans.has('--templates'),
     out: values.get('--out'),
+    prompt: values.get('--prompt'),
+    template: values.get('--template'),
+    logLevel: logLevel as LogLevel | undefined,
   };
 }

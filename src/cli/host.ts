@@ -3,8 +3,8 @@ import { resolveLaunch } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
 import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
-import { sanitizeLine } from '../core/render/sanitize';
-import { silentLog } from '../core/serverLog';
+import { sanitizeLine, shownName } from '../core/render/sanitize';
+import { silentLog, type ServerLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
 import { cliOAuthHost, type BrowserChoice } from './oauthHost';
 import type { Elicitor } from '../core/elicitation/formElicitation';
@@ -24,7 +24,7 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice; serverMessages?: boolean }): CliHost {
   const cwd = process.cwd();
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
@@ -36,7 +36,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     validator,
     clientVersion: options.clientVersion,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
-    log: silentLog,
+    log: options.serverMessages ? serverMessagesOn(name) : silentLog,
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
     elicit: options.elicit,
@@ -55,6 +55,13 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     },
   };
 }
+
+/** The server's own log messages (`notifications/message`, written "[level] ..."), on stderr under its name; the host's lines stay out. */
+function serverMessagesOn(name: string): ServerLog {
+  const print = (m: string) => void (SERVER_MESSAGE.test(m) && console.error(`${shownName(name)}: ${m}`));
+  return { info: print, warn: print, error: print, stderr: () => undefined };
+}
+const SERVER_MESSAGE = /^\[(debug|info|notice|warning|error|critical|alert|emergency)\] /;
 
 /** A file of the CLI's state (remembered eras, rule bindings): beside its default audit log. */
 export function stateFile(name: string): string {

@@ -11,10 +11,11 @@ import { listServers } from './list';
 import { runSession } from './session';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
+import { complete, getPrompt, listPrompts } from './promptCommands';
 import { visibleJson } from '../core/render/sanitize';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
 const RULED = new Set(['call', 'explain', 'session']);
 
@@ -36,6 +37,12 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'read' && (!server || !tool)) throw new CliError('read needs SERVER and URI.', Exit.usage, true);
   if (args.templates && command !== 'resources') throw new CliError(`--templates is for resources, not ${command}.`, Exit.usage, true);
   if (args.out !== undefined && command !== 'read') throw new CliError(`--out is for read, not ${command}.`, Exit.usage, true);
+  if ((command === 'prompts' || command === 'prompt' || command === 'complete') && !server) throw new CliError(`${command} needs SERVER.`, Exit.usage, true);
+  if (command === 'prompts' && tool) throw new CliError('prompts takes only SERVER; prompt SERVER NAME gets one.', Exit.usage, true);
+  if (command === 'prompt' && !tool) throw new CliError('prompt needs SERVER and NAME (then its arguments as name=value).', Exit.usage, true);
+  if (command === 'complete' && (args.prompt === undefined) === (args.template === undefined)) throw new CliError('complete needs one of --prompt NAME or --template URI.', Exit.usage, true);
+  if (command === 'complete' && args.positional.length !== 3) throw new CliError('complete needs SERVER, ARG and VALUE (an empty VALUE: "").', Exit.usage, true);
+  if (command !== 'complete' && (args.prompt !== undefined || args.template !== undefined)) throw new CliError('--prompt and --template are for complete.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
 
   const config = loadConfig(args.config, { trust: args.trustConfig });
@@ -50,7 +57,9 @@ async function main(args: CliArgs): Promise<ExitCode> {
 
   // One browser command for sign-in pages and for links a server asks to open.
   const browser = { flag: args.browser, env: process.env.BROWSER };
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation, browserOpener(browser)), browser });
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation, browserOpener(browser)), browser, serverMessages: args.logLevel !== undefined });
+  // Kept by each connection and applied when it starts, before anything else is asked.
+  if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   try {
     let code: ExitCode;
     switch (command) {
@@ -73,6 +82,17 @@ async function main(args: CliArgs): Promise<ExitCode> {
       case 'read':
         code = await readResourceCommand(host, { server: server!, uri: tool!, json: args.json, out: args.out, auditFile: args.audit });
         break;
+      case 'prompts':
+        code = await listPrompts(host, server!, args.json);
+        break;
+      case 'prompt':
+        code = await getPrompt(host, { server: server!, name: tool!, pairs: args.positional.slice(2), json: args.json, auditFile: args.audit });
+        break;
+      case 'complete': {
+        const ref = args.prompt !== undefined ? { type: 'ref/prompt' as const, name: args.prompt } : { type: 'ref/resource' as const, uri: args.template! };
+        code = await complete(host, { server: server!, ref, argument: args.positional[1], value: args.positional[2], json: args.json });
+        break;
+      }
       case 'explain':
         code = await explainCall(host, { server: server!, tool: tool!, argsJson: args.args, json: args.json, rules: rules!.set });
         break;

@@ -8,6 +8,9 @@ import type { CallInFlight } from './promptGate';
 import { ANY_ANSWER, TaskCalls } from './taskCalls';
 import { listAllTools } from './toolListing';
 
+/** The `_meta` key of the level a request's log messages should start at (2026-07-28 logging). */
+const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
+
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
 const FOR_THE_SESSION_MS = 2_147_483_647;
 
@@ -124,9 +127,11 @@ export class Era2026Client implements EraClient {
     const caps = this._s.client.getServerCapabilities();
     const tools = caps?.tools as { listChanged?: boolean } | undefined;
     const resources = caps?.resources as { listChanged?: boolean; subscribe?: boolean } | undefined;
+    const prompts = caps?.prompts as { listChanged?: boolean } | undefined;
     const filter: Record<string, unknown> = {};
     if (tools?.listChanged) filter.toolsListChanged = true;
     if (resources?.listChanged) filter.resourcesListChanged = true;
+    if (prompts?.listChanged) filter.promptsListChanged = true;
     if (resources?.subscribe && this._resourceUris.length > 0) filter.resourceSubscriptions = [...this._resourceUris];
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
@@ -145,12 +150,19 @@ export class Era2026Client implements EraClient {
     const log = this._s.log;
     const listen = { method: 'subscriptions/listen', params: { notifications } };
     this._listenedTo = notifications.toolsListChanged === true;
-    const what = notifications.toolsListChanged ? 'tool list changes' : 'resource changes';
+    const what = notifications.toolsListChanged ? 'tool list changes' : 'resource and prompt changes';
     const ended = () => void (this._stream === stream && (this._listenedTo = false));
     client.request(listen as never, ANY_ANSWER, { signal, timeout: FOR_THE_SESSION_MS, maxTotalTimeout: FOR_THE_SESSION_MS }).finally(ended).then(
       () => this._stream === stream && log.info(`The server ended its subscription to ${what} (subscriptions/listen): Refresh lists them again.`),
       (err: unknown) => signal.aborted || log.warn(`Listening for ${what} failed (subscriptions/listen: ${err instanceof Error ? err.message : String(err)}): Refresh lists the tools again.`),
     );
+  }
+
+  /** No `logging/setLevel` in this era: the level travels in the `_meta` of every request from here on. */
+  async setLogLevel(level: string): Promise<boolean> {
+    if (!this._s.client.getServerCapabilities()?.logging) return false;
+    this._envelope[LOG_LEVEL_KEY] = level;
+    return true;
   }
 
   close(): void {
