@@ -1,8 +1,9 @@
 // `npm run bench`: issue 7's eight cases, our path beside the raw JSON-RPC baseline
 // (../shared/reference) in the same run, several rounds, medians and ratios; case 9 is issue 16's
-// approval fatigue (prompts and overreach, bench/fatigue); case 10 is issue 19's tool search (bench/search). `--smoke` runs
+// approval fatigue (prompts and overreach, bench/fatigue); case 10 is issue 19's tool search (bench/search); case 11 issue 34's resources (bench/offerCases.ts). `--smoke` runs
 // every case tiny and states no goals, so `npm test` keeps the scripts working.
 // Results: bench-results/results.json and results.md; BENCHMARKS.md holds the latest full table.
+import { offerCases } from './offerCases';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { activation } from './activationCase';
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
   if (want(8)) soak(o, report);
   if (want(9)) await fatigue(o, report);
   if (want(10)) await searchCase(o, report);
+  if (want(11)) await offerCases(o, report);
 
   spinners?.stop();
   const seconds = (Date.now() - started) / 1000;
