@@ -70,14 +70,15 @@ export class RunningSession implements ToolLister {
     return this._attempt.withSignIn(() => this._client.readResource(uri), this._info);
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
+  /** No async frame of its own: every call runs this (BENCHMARKS.md case 2). */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     const { prompts, catalog } = this._shared;
     const call = prompts.begin(name);
     const tool = catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
     return inCallFrame(this._attempt, this._client, prompts, call, options.signal, true, this._info, (c) => c.callTool(tool, args, options, call));
   }
 
-  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, tool: string): Promise<RawToolResult> {
+  resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, tool: string): Promise<RawToolResult> {
     const prompts = this._shared.prompts;
     // While it is followed, what the task asks (naming it) belongs to it.
     const call = prompts.begin(tool, reference.taskId);
