@@ -16,7 +16,7 @@ import { ServerFailure, serverEnd } from './serverFailures';
  * `closeOnAbort`: a cancelled call closes a prompt of it at once (a 2026-07-28 call waits on its
  * prompt before it can end).
  */
-export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, closeOnAbort: boolean, info: (message: string) => void, send: (client: SdkClient) => Promise<RawToolResult>): Promise<RawToolResult> {
+export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, closeOnAbort: boolean, info: (message: string) => void, send: () => Promise<RawToolResult>): Promise<RawToolResult> {
   // No async frame, and an abort listener only where a signal can abort: every call runs this (BENCHMARKS.md case 2).
   const transport = attempt.transport;
   const began = Date.now();
@@ -27,7 +27,7 @@ export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: Pro
     // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
     throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
   };
-  return attempt.withSignIn(() => send(client), info).then((result) => {
+  return attempt.withSignIn(send, info).then((result) => {
     let noted: RawToolResult;
     try {
       noted = withSandboxNotes(result, transport, began);
