@@ -56,6 +56,15 @@ describe("the host's own tools/call path (real child process)", function () {
     assert.ok(Date.now() - started < 4_000);
   });
 
+  it('calls in flight share one clock: a short timeout sent after a long one expires on time, the long one still answers', async () => {
+    const long = connection().callTool('wait', { ms: 2_500 }, { timeoutMs: 20_000, maxTotalTimeoutMs: 20_000 });
+    const started = Date.now();
+    const failed = await failure(connection().callTool('wait', { ms: 8_000 }, { timeoutMs: 500, maxTotalTimeoutMs: 20_000 }));
+    assert.equal(failed.kind, 'timeout');
+    assert.ok(Date.now() - started < 2_000, `the short call expired after ${Date.now() - started} ms`);
+    assert.equal(text(await long), 'waited 2500 ms');
+  });
+
   it('a JSON-RPC error arrives with its code and data', async () => {
     const failed = await failure(connection().callTool('fail', {}, { timeoutMs: 5_000, maxTotalTimeoutMs: 5_000 }));
     assert.deepEqual(failed, { kind: 'protocol-error', code: -32602, message: 'invalid params: bad arguments (field: x)' });

@@ -16,22 +16,33 @@ import { ServerFailure, serverEnd } from './serverFailures';
  * `closeOnAbort`: a cancelled call closes a prompt of it at once (a 2026-07-28 call waits on its
  * prompt before it can end).
  */
-export async function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, closeOnAbort: boolean, info: (message: string) => void, send: (client: SdkClient) => Promise<RawToolResult>): Promise<RawToolResult> {
+export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, closeOnAbort: boolean, info: (message: string) => void, send: () => Promise<RawToolResult>): Promise<RawToolResult> {
+  // No async frame, and an abort listener only where a signal can abort: every call runs this (BENCHMARKS.md case 2).
   const transport = attempt.transport;
   const began = Date.now();
-  let how: CallEnd = 'finished';
-  const cancelled = () => gate.end(call, 'cancelled');
-  if (closeOnAbort) signal?.addEventListener('abort', cancelled, { once: true });
-  try {
-    return withSandboxNotes(await attempt.withSignIn(() => send(client), info), transport, began);
-  } catch (err) {
-    how = loadElicitation().callEndOf(err, signal, attempt.client !== client);
+  const cancelled = closeOnAbort && signal ? () => gate.end(call, 'cancelled') : undefined;
+  if (cancelled) signal?.addEventListener('abort', cancelled, { once: true });
+  const failed = (err: unknown): never => {
+    endFrame(gate, call, signal, cancelled, loadElicitation().callEndOf(err, signal, attempt.client !== client));
     // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
     throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
-  } finally {
-    signal?.removeEventListener('abort', cancelled);
-    gate.end(call, how);
-  }
+  };
+  return attempt.withSignIn(send, info).then((result) => {
+    let noted: RawToolResult;
+    try {
+      noted = withSandboxNotes(result, transport, began);
+    } catch (err) {
+      return failed(err);
+    }
+    endFrame(gate, call, signal, cancelled, 'finished');
+    return noted;
+  }, failed);
+}
+
+/** The call's frame is over: its prompts are closed, saying how it ended. */
+function endFrame(gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, cancelled: (() => void) | undefined, how: CallEnd): void {
+  if (cancelled) signal?.removeEventListener('abort', cancelled);
+  gate.end(call, how);
 }
 
 /**

@@ -1,7 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
-import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type TaskReference, type TaskStatus } from './eraClient';
+import { asToolResult, LIST_TIMEOUT_MS, rawCall, rawRequest, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type TaskReference, type TaskStatus } from './eraClient';
 import type { CallInFlight } from './promptGate';
 import { TaskCalls } from './taskCalls';
 import { listAllTools } from './toolListing';
@@ -44,7 +44,7 @@ export class Era2025Client implements EraClient {
     call.endsAt = Date.now() + options.maxTotalTimeoutMs;
     // No async frame of its own: every 2025-era call runs this (BENCHMARKS.md case 2).
     const s = this._s;
-    return withLinkConsent(() => rawCall(s, tool, args, options, call), tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal).then(resultOf);
+    return asToolResult(withLinkConsent(() => rawCall(s, tool, args, options, call), tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal));
   }
 
   resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult> {

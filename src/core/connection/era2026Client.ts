@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { loadConnection } from './load';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
-import { LIST_TIMEOUT_MS, rawCall, rawRequest, resultOf, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type TaskReference, type TaskStatus } from './eraClient';
+import { asToolResult, LIST_TIMEOUT_MS, rawCall, rawRequest, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type TaskReference, type TaskStatus } from './eraClient';
 import { completeAnswer } from './inputRounds';
 import type { CallInFlight } from './promptGate';
 import { ANY_ANSWER, TaskCalls } from './taskCalls';
@@ -84,7 +84,7 @@ export class Era2026Client implements EraClient {
     const first = { meta: this._envelope, headers };
     const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawCall(s, tool, args, retry ? { ...options, maxTotalTimeoutMs: remainingMs } : options, call, retry ? { ...first, params: retry } : first);
     const send = () => completeAnswer(leg, 'tools/call', s.prompts, call, options.maxTotalTimeoutMs, options.signal);
-    return withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal).then(resultOf);
+    return asToolResult(withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal));
   }
 
   /** Framed with the era's `_meta` envelope (the caller's own `_meta` kept beside it), `input_required` rounds answered. */

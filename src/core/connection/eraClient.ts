@@ -143,6 +143,15 @@ export function rawCall(session: EraSession, tool: Tool, args: Record<string, un
   return progress ? sent.finally(() => progress.stop()) : sent;
 }
 
+/**
+ * A call's answer from `rawCall` (or rounds of it) as a tool result: `rawRequest` already failed
+ * any answer that is not an object, all `resultOf` checks, so no `.then` (a promise and a turn a
+ * call, BENCHMARKS.md case 2).
+ */
+export function asToolResult(answer: Promise<Record<string, unknown>>): Promise<RawToolResult> {
+  return answer as Promise<RawToolResult>;
+}
+
 /** A raw answer's result object, or the error the SDK would throw for it. */
 function resultObjectOf(answer: RawResponse): Record<string, unknown> {
   // loadSdk() only on an error: a require() on every call was ~5% of this path's CPU (BENCHMARKS.md row 2c).

@@ -18,14 +18,19 @@ export type Leg = (retry: Record<string, unknown> | undefined, remainingMs: numb
  * most MAX_INPUT_ROUNDS times and within the call's total limit. A complete answer comes back
  * without its `resultType`; an answer without one is read as complete, as an earlier era's is.
  */
-export async function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+export function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
   const startedAt = Date.now();
+  // Most answers are complete at once: rounds get an async frame, the first leg none (BENCHMARKS.md case 2).
+  return leg(undefined, totalMs).then((first) => (first.resultType === 'input_required' ? inputRounds(first, leg, method, prompts, call, totalMs, signal, startedAt) : completed(first, method)));
+}
+
+/** The `input_required` rounds after the first answer, up to a complete one. */
+async function inputRounds(first: Record<string, unknown>, leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined, startedAt: number): Promise<Record<string, unknown>> {
   // Between legs no request is in flight to time the call: from the first round a timer closes a prompt
   // still open at the total limit, so the call ends on time (armed only then: most calls have no round).
   let limit: (() => void) | undefined;
-  let answer: Record<string, unknown>;
+  let answer = first;
   try {
-    answer = await leg(undefined, totalMs);
     for (let round = 1; answer.resultType === 'input_required'; round++) {
       if (round > MAX_INPUT_ROUNDS) throw new Error(`${method}: the server still asked for input after ${MAX_INPUT_ROUNDS} rounds; the call was stopped.`);
       const requests = isObject(answer.inputRequests) ? Object.entries(answer.inputRequests) : [];
@@ -41,6 +46,11 @@ export async function completeAnswer(leg: Leg, method: string, prompts: CallProm
   } finally {
     limit?.();
   }
+  return completed(answer, method);
+}
+
+/** The last answer without its `resultType`; one that is neither complete nor input_required fails the request. */
+function completed(answer: Record<string, unknown>, method: string): Record<string, unknown> {
   if (answer.resultType !== undefined && answer.resultType !== 'complete') throw new Error(`Unsupported result type '${String(answer.resultType).slice(0, 40)}' for ${method}`);
   if (!('resultType' in answer)) return answer;
   // A copy without it (not `delete`: an object that lost a key is slower to read from then on).

@@ -98,19 +98,29 @@ export class LaunchAttempt {
    * insufficient_scope), the user is asked to sign in again, through the same prompt as the first
    * sign-in (OAuthSignIn), and the request is sent once more; a failure says why in a SignInError.
    */
-  async withSignIn<T>(send: () => Promise<T>, info: (message: string) => void): Promise<T> {
+  withSignIn<T>(send: () => Promise<T>, info: (message: string) => void): Promise<T> {
     const signIn = this.signIn;
+    if (signIn) return this._signingIn(signIn, send, info);
+    // Without a sign-in (every stdio server) there is nothing to retry: no async frame of its own (BENCHMARKS.md case 2).
+    try {
+      return send();
+    } catch (err) {
+      return Promise.reject(err);
+    }
+  }
+
+  private async _signingIn<T>(signIn: OAuthSignIn, send: () => Promise<T>, info: (message: string) => void): Promise<T> {
     const transport = this.transport;
     let result: T;
     try {
       result = await send();
     } catch (err) {
-      if (!signIn || !transport || !(await signIn.recoverRequest(err, transport as HttpTransport, info))) throw err;
+      if (!transport || !(await signIn.recoverRequest(err, transport as HttpTransport, info))) throw err;
       result = await send().catch((again: unknown) => {
         throw signIn.refusedAgain(again);
       });
     }
-    signIn?.accepted();
+    signIn.accepted();
     return result;
   }
 

@@ -103,9 +103,9 @@ const PROGRESS_PREFIX = 'mcp-tool-host-progress-';
 export function keepRawAnswers(transport: Transport): RawRequests {
   const asked = new Map<string | number, Asked>();
   const progress = new ProgressRoutes();
-  const raw = new RawPending(progress);
   const probes = new LateProbeReplies();
   const send = transport.send.bind(transport);
+  const raw = new RawPending(progress, send);
   transport.send = (message, options) => {
     probes.sent(message);
     if ('method' in message && 'id' in message && Object.hasOwn(OWN_CHECKS, message.method)) {
@@ -141,7 +141,7 @@ export function keepRawAnswers(transport: Transport): RawRequests {
     get: () => onclose,
     set: (next: Transport['onclose']) => void (onclose = endingRaw(next)),
   });
-  return { request: (method, params, options) => raw.send(send, method, params, options), watchProgress: (listener) => progress.watch(listener) };
+  return { request: (method, params, options) => raw.send(method, params, options), watchProgress: (listener) => progress.watch(listener) };
 }
 
 /**
@@ -203,20 +203,31 @@ class ProgressRoutes {
   }
 }
 
-/** The raw requests in flight, by id. */
+/**
+ * The raw requests in flight, by id, and one clock for all their timeouts: a Node timer per
+ * request (its Timeout object, its list, clearing it) was ~10% of a call's CPU (BENCHMARKS.md
+ * case 2). The clock is armed for the earliest time a request may expire; when it fires, each
+ * request whose time is up expires, and it is armed again for the next. It stops when none waits.
+ */
 class RawPending {
-  constructor(private readonly _progress: ProgressRoutes) {}
+  constructor(
+    private readonly _progress: ProgressRoutes,
+    private readonly _sendMessage: Transport['send'],
+  ) {}
 
   private _next = 1;
   private _ended = false;
   private readonly _waiting = new Map<string, RawCall>();
+  private _clock: NodeJS.Timeout | undefined;
+  /** When the clock fires (`performance.now()` ms); Infinity while it is stopped. */
+  private _clockAt = Infinity;
 
-  send(send: Transport['send'], method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse> {
+  send(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse> {
     if (this._ended) return Promise.reject(new Error('The server session ended'));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = `${RAW_ID_PREFIX}${this._next++}`;
     return new Promise<RawResponse>((resolve, reject) => {
-      const call = new RawCall(id, method, options, send, this._waiting, resolve, reject);
+      const call = new RawCall(id, method, options, this, resolve, reject);
       this._waiting.set(id, call);
       // Progress on the request's own token shows it is alive: its idle timeout starts again.
       const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
@@ -224,8 +235,13 @@ class RawPending {
       const message = params ? { jsonrpc: '2.0' as const, id, method, params } : { jsonrpc: '2.0' as const, id, method };
       // Options only where there are some: this runs for every call (BENCHMARKS.md case 2).
       const sendOptions = options.headers || options.signal ? { ...(options.headers && { headers: options.headers }), ...(options.signal && { requestSignal: options.signal }) } : undefined;
-      send(message, sendOptions).catch((err: unknown) => call.reject(err));
+      this._sendMessage(message, sendOptions).catch((err: unknown) => call.reject(err));
     });
+  }
+
+  /** Sends a notification of ours (a request's cancellation); a failure to send it is not the caller's. */
+  notify(method: string, params: Record<string, unknown>): void {
+    void this._sendMessage({ jsonrpc: '2.0', method, params }).catch(() => undefined);
   }
 
   /** True when the message is an answer to a raw id (ours to keep, or to drop): the SDK never sees it. */
@@ -235,20 +251,58 @@ class RawPending {
     return true;
   }
 
+  /** True the first time for `id`: the request is no longer waited for (with none left, the clock stops). */
+  forget(id: string): boolean {
+    if (!this._waiting.delete(id)) return false;
+    if (this._waiting.size === 0) this._stopClock();
+    return true;
+  }
+
+  /** A request may expire at `due`: the clock fires by then. */
+  expiresAt(due: number): void {
+    if (due >= this._clockAt) return;
+    this._stopClock();
+    this._clockAt = due;
+    this._clock = setTimeout(tickClock, Math.min(Math.max(0, Math.ceil(due - performance.now())), MAX_TIMER_MS), this);
+  }
+
+  /** The clock fired: each request whose time is up expires; the clock is armed for the next. */
+  tick(): void {
+    this._clock = undefined;
+    this._clockAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const call of [...this._waiting.values()]) {
+      if (call.due <= now) call.expire();
+      else next = Math.min(next, call.due);
+    }
+    // A timer may fire a fraction of a millisecond before `performance.now()` says it is due: the rest is waited for.
+    if (next !== Infinity && this._waiting.size > 0) this.expiresAt(next);
+  }
+
   endAll(): void {
     this._ended = true;
     for (const waiter of [...this._waiting.values()]) waiter.reject(new Error('The server session ended'));
+    this._stopClock();
+  }
+
+  private _stopClock(): void {
+    if (this._clock !== undefined) clearTimeout(this._clock);
+    this._clock = undefined;
+    this._clockAt = Infinity;
   }
 }
 
+const tickClock = (pending: RawPending) => pending.tick();
+
 /**
- * One raw request in flight: one object with its timer and its abort listener, not a closure for
- * each (every tools/call of the 2025 era runs this: BENCHMARKS.md case 2). It ends once, whichever
- * comes first: the answer, an error, the timeout, the total limit, or the caller's abort.
+ * One raw request in flight: one object with its abort listener, not a closure for each (every
+ * tools/call runs this: BENCHMARKS.md case 2), timed by its RawPending's clock. It ends once,
+ * whichever comes first: the answer, an error, the timeout, the total limit, or the caller's abort.
  */
 class RawCall {
-  /** Armed for the idle timeout or for the total limit, whichever comes first. */
-  private _timer: NodeJS.Timeout;
+  /** When it expires (`performance.now()` ms): the idle timeout, or the total limit when that comes first. */
+  due = Infinity;
   private _forTotal = false;
   private readonly _deadline: number;
   private readonly _onAbort: (() => void) | undefined;
@@ -259,13 +313,12 @@ class RawCall {
     private readonly _id: string,
     private readonly _method: string,
     private readonly _options: RawRequestOptions,
-    private readonly _send: Transport['send'],
-    private readonly _waiting: Map<string, RawCall>,
+    private readonly _pending: RawPending,
     private readonly _resolve: (r: RawResponse) => void,
     private readonly _reject: (e: unknown) => void,
   ) {
     this._deadline = _options.maxTotalTimeoutMs === undefined ? Infinity : performance.now() + _options.maxTotalTimeoutMs;
-    this._timer = this._arm();
+    this._arm();
     const answering = _options.answering;
     if (answering) {
       answering.onAnswering = () => this.rearm();
@@ -286,10 +339,9 @@ class RawCall {
     if (this._end()) this._reject(error);
   }
 
-  /** Starts the idle timeout again (progress on the request's own token). */
+  /** Starts the idle timeout again (progress on the request's own token, or a prompt of its call opened or closed). */
   rearm(): void {
-    clearTimeout(this._timer);
-    this._timer = this._arm();
+    this._arm();
   }
 
   expire(): void {
@@ -299,17 +351,17 @@ class RawCall {
   }
 
   /** The idle timeout, or the total limit when that comes first, or while the user answers a prompt of the call (the idle one stands still then). */
-  private _arm(): NodeJS.Timeout {
-    const left = this._deadline - performance.now();
-    this._forTotal = left <= this._options.timeoutMs || (this._options.answering?.answering ?? 0) > 0;
-    // No total limit while answering: a timer that never fires before the session ends (Node's longest).
-    return setTimeout(expireCall, this._forTotal ? Math.min(Math.max(0, left), MAX_TIMER_MS) : this._options.timeoutMs, this);
+  private _arm(): void {
+    const now = performance.now();
+    this._forTotal = this._deadline - now <= this._options.timeoutMs || (this._options.answering?.answering ?? 0) > 0;
+    // No total limit while answering: it never expires (until the session ends).
+    this.due = this._forTotal ? this._deadline : now + this._options.timeoutMs;
+    this._pending.expiresAt(this.due);
   }
 
   /** True the first time: the request is no longer waited for. */
   private _end(): boolean {
-    if (!this._waiting.delete(this._id)) return false;
-    clearTimeout(this._timer);
+    if (!this._pending.forget(this._id)) return false;
     this.unhear?.();
     this._unwatch?.();
     if (this._onAbort) this._options.signal?.removeEventListener('abort', this._onAbort);
@@ -318,11 +370,10 @@ class RawCall {
 
   /** A request we stop waiting for is cancelled on the server too, as the SDK does for its own. */
   private _cancel(reason: string): void {
-    void this._send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: this._id, reason } }).catch(() => undefined);
+    this._pending.notify('notifications/cancelled', { requestId: this._id, reason });
   }
 }
 
-const expireCall = (call: RawCall) => call.expire();
 /** The longest a Node timer waits. */
 const MAX_TIMER_MS = 2_147_483_647;
 

@@ -90,18 +90,19 @@ export class RunningSession implements ToolLister {
     return this._client.info.capabilities ?? {};
   }
 
-  async callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
+  /** No async frame of its own: every call runs this (BENCHMARKS.md case 2). */
+  callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     const { prompts, catalog } = this._shared;
     const call = prompts.begin(name);
     const tool = catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
-    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, true, this._info, (c) => c.callTool(tool, args, options, call));
+    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, true, this._info, () => this._client.callTool(tool, args, options, call));
   }
 
-  async resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, tool: string): Promise<RawToolResult> {
+  resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, tool: string): Promise<RawToolResult> {
     const prompts = this._shared.prompts;
     // While it is followed, what the task asks (naming it) belongs to it.
     const call = prompts.begin(tool, reference.taskId);
-    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, false, this._info, (c) => c.resumeTask(reference, options, call));
+    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, false, this._info, () => this._client.resumeTask(reference, options, call));
   }
 
   async taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus> {
