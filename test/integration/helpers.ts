@@ -50,6 +50,8 @@ export interface HostOptions {
   readonly source?: 'user' | 'workspace';
   /** Answers each approval (instead of the fixed `answer`). */
   readonly answer?: (request: ApprovalRequest) => ApprovalDecision;
+  /** The values of `${input:...}` variables (secrets the connections mask). */
+  readonly inputs?: Readonly<Record<string, string>>;
 }
 
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
@@ -68,7 +70,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
       error: (m) => logs.push(`${name} error ${m}`),
       stderr: (m) => logs.push(`${name} stderr ${m}`),
     },
-    resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env }),
+    resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env, ...(options.inputs && { inputs: options.inputs }) }),
     ...(options.handshakeTimeoutMs !== undefined && { handshakeTimeoutMs: options.handshakeTimeoutMs }),
     ...(options.maxMessageBytes !== undefined && { maxMessageBytes: options.maxMessageBytes }),
     ...(options.roots !== undefined && { roots: options.roots }),

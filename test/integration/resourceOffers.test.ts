@@ -8,9 +8,9 @@ import { EVERYTHING, FIXTURES, makeHost, node, until } from './helpers';
 const HOSTILE = path.join(FIXTURES, 'offers-hostile.cjs');
 
 /** A host with the offers on top, and the audit records they wrote. */
-function offersHost(servers: Record<string, unknown>, answer: 'allow-once' | 'deny' = 'deny', trustAnnotations = false) {
+function offersHost(servers: Record<string, unknown>, answer: 'allow-once' | 'deny' = 'deny', trustAnnotations = false, inputs?: Record<string, string>) {
   const audit: AuditRecord[] = [];
-  const host = makeHost(servers, answer, { audit: { append: (r) => void audit.push(r) } });
+  const host = makeHost(servers, answer, { audit: { append: (r) => void audit.push(r) }, inputs });
   const offers: ResourceOffers = newResourceOffers({ pool: host.pool, pipeline: host.pipeline, audit: { append: (r) => void audit.push(r) } });
   void trustAnnotations;
   return { host, offers, audit, async close() { offers.dispose(); await host.close(); } };
@@ -111,6 +111,24 @@ describe('resources of a hostile server', function () {
       assert.ok(odd.kind === 'ok');
       assert.deepEqual(odd.parts.map((p) => p.uri), ['file:///etc/passwd', 'javascript:alert(1)', 'other-server://x', 'hostile://r/../../secret']);
       assert.ok(odd.parts.every((p) => p.kind === 'text'));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a long text is made safe, masked and counted slice by slice: its UTF-8 bytes count against the cap, not its characters, and no secret is left', async () => {
+    const h = offersHost({ hostile: node(HOSTILE, { env: { SECRET: '${input:token}' } }) }, 'deny', false, { token: 'sekret-value-42' });
+    try {
+      await h.host.pool.get('hostile')!.start();
+      const over = await h.offers.read({ server: 'hostile', uri: 'hostile://wide', origin: 'cli', maxBytes: 2 * 1024 * 1024 });
+      assert.ok(over.kind === 'failed' && /over the 2 MiB a read may bring/.test(over.message), JSON.stringify(over).slice(0, 300));
+      const read = await h.offers.read({ server: 'hostile', uri: 'hostile://wide', origin: 'cli' });
+      assert.ok(read.kind === 'ok' && read.parts[0].kind === 'text', JSON.stringify(read).slice(0, 300));
+      const part = read.parts[0];
+      assert.ok(part.kind === 'text' && (part.pieces?.length ?? 0) > 1, 'kept in its slices');
+      assert.equal(part.kind === 'text' && part.pieces!.join(''), part.kind === 'text' && part.text);
+      assert.ok(part.kind === 'text' && !part.text.includes('sekret-value-42'));
+      assert.equal(read.bytes, Buffer.byteLength(part.kind === 'text' ? part.text : '', 'utf8'));
     } finally {
       await h.close();
     }

@@ -9,3 +9,4 @@ import { ResourceOfferCatalog } from './resourceOffers';
 export function newResourceOffers(host: OfferHost): ResourceOffers {
   return new ResourceOfferCatalog(host);
 }
+export { documentBytes } from './resourceBytes';

@@ -47,7 +47,8 @@ export async function listOffers<T>(listing: OfferListing<T>): Promise<OfferList
       if (pages === 1) throw new Error(`${method}: the answer has no "${key}" list`);
       return { items, cut: `${method}: page ${pages} has no "${key}" list` };
     }
-    for (const [i, raw] of list.entries()) {
+    for (let i = 0; i < list.length; i++) {
+      const raw: unknown = list[i];
       const weight = weightOf(raw);
       bytes += weight ?? 0;
       if (bytes > maxBytes) return { items, cut: `${method}: the list passed ${mib(maxBytes)} after ${pages} pages and was cut there` };

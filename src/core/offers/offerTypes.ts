@@ -55,7 +55,14 @@ export interface OfferList<T> {
 
 /** One content item of a read: text made safe to show (the server's secrets masked), or bytes (a blob, decoded). */
 export type ResourcePart =
-  | { readonly kind: 'text'; readonly uri: string; readonly mimeType?: string; readonly text: string }
+  | {
+      readonly kind: 'text';
+      readonly uri: string;
+      readonly mimeType?: string;
+      readonly text: string;
+      /** A long text also in the slices it was made safe in (their concatenation is `text`), for work that must not hold the event loop. */
+      readonly pieces?: readonly string[];
+    }
   | { readonly kind: 'binary'; readonly uri: string; readonly mimeType?: string; readonly bytes: Uint8Array };
 
 export type ReadOutcome =

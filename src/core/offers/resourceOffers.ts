@@ -160,8 +160,13 @@ function resourceEntry(server: string, raw: Record<string, unknown>): ResourceEn
   const texts = stringsOf(raw, ['name', 'title', 'description', 'mimeType']);
   if (typeof texts === 'string') return texts;
   if (texts.name === undefined) return 'it has no name';
-  const size = typeof raw.size === 'number' && Number.isFinite(raw.size) && raw.size >= 0 ? raw.size : undefined;
-  return { server, uri, ...texts, name: texts.name, ...(size !== undefined && { size }) };
+  // Built field by field, not spread: a listing makes 10,000 of these (BENCHMARKS.md case 11).
+  const entry: { -readonly [K in keyof ResourceEntry]: ResourceEntry[K] } = { server, uri, name: texts.name };
+  if (texts.title !== undefined) entry.title = texts.title;
+  if (texts.description !== undefined) entry.description = texts.description;
+  if (texts.mimeType !== undefined) entry.mimeType = texts.mimeType;
+  if (typeof raw.size === 'number' && Number.isFinite(raw.size) && raw.size >= 0) entry.size = raw.size;
+  return entry;
 }
 
 /** A `resources/templates/list` entry with the variables its template names, or why it is left out. */

@@ -70,23 +70,33 @@ async function readFrom(connection: ServerConnection | undefined, server: string
   const contents = answer.contents;
   if (!Array.isArray(contents)) return { kind: 'failed', message: 'The server answered resources/read without a "contents" list.' };
   // Sizes first, from what arrived, before anything is decoded or copied: past the cap nothing is.
-  let bytes = 0;
-  for (const item of contents) bytes += isObject(item) ? itemBytes(item) : 0;
-  if (bytes > max) return { kind: 'failed', message: `The resource is ${mib(bytes)}, over the ${mib(max)} a read may bring (setting mcpToolHost.maxResourceSize): nothing was kept.` };
+  // A text's characters are a lower bound of its UTF-8 bytes (counting them exactly would scan it
+  // in one task); its exact bytes are counted slice by slice as it is made safe, against the cap too.
+  let atLeast = 0;
+  for (const item of contents) atLeast += isObject(item) ? itemBytesAtLeast(item) : 0;
+  if (atLeast > max) return overCap(atLeast, max);
   const parts: ResourcePart[] = [];
   const secrets = connection.secrets;
+  let bytes = 0;
   for (const [i, item] of contents.entries()) {
     const part = isObject(item) ? await partOf(item, uri, secrets) : 'it is not an object';
-    if (typeof part === 'string') connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
-    else parts.push(part);
+    if (typeof part === 'string') {
+      connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
+      continue;
+    }
+    bytes += part.bytes;
+    if (bytes > max) return overCap(bytes, max);
+    parts.push(part.part);
   }
   if (parts.length === 0 && contents.length > 0) return { kind: 'failed', message: 'The server answered resources/read with no item that could be read (see the server log).' };
-  return { kind: 'ok', parts, bytes: parts.reduce((n, p) => n + (p.kind === 'binary' ? p.bytes.byteLength : Buffer.byteLength(p.text)), 0) };
+  return { kind: 'ok', parts, bytes };
 }
 
-/** The bytes an item brings: a text's UTF-8 length, a blob's decoded length (from its base64 length, without decoding). */
-function itemBytes(item: Record<string, unknown>): number {
-  if (typeof item.text === 'string') return Buffer.byteLength(item.text, 'utf8');
+const overCap = (bytes: number, max: number): ReadOutcome => ({ kind: 'failed', message: `The resource is ${mib(bytes)}${bytes > max ? '' : ' or more'}, over the ${mib(max)} a read may bring (setting mcpToolHost.maxResourceSize): nothing was kept.` });
+
+/** The least an item brings in bytes: a text's length in characters, a blob's decoded length (from its base64 length, without decoding). */
+function itemBytesAtLeast(item: Record<string, unknown>): number {
+  if (typeof item.text === 'string') return item.text.length;
   if (typeof item.blob === 'string') return Math.floor((item.blob.length * 3) / 4);
   return 0;
 }
@@ -96,26 +106,36 @@ function itemBytes(item: Record<string, unknown>): number {
  * never followed or trusted: it may name another server's scheme, `file:` or `javascript:`);
  * what was asked for is what the caller knows it by.
  */
-async function partOf(item: Record<string, unknown>, asked: string, secrets: readonly string[]): Promise<ResourcePart | string> {
+async function partOf(item: Record<string, unknown>, asked: string, secrets: readonly string[]): Promise<{ readonly part: ResourcePart; readonly bytes: number } | string> {
   const uri = typeof item.uri === 'string' ? shownUri(item.uri) : shownUri(asked);
   const mimeType = typeof item.mimeType === 'string' && item.mimeType.length <= 255 ? sanitizeLine(item.mimeType) : undefined;
   if (typeof item.blob === 'string') {
     const bytes = decodeBase64(item.blob);
     if (!bytes) return 'its blob is not base64';
-    return { kind: 'binary', uri, mimeType, bytes };
+    return { part: { kind: 'binary', uri, mimeType, bytes }, bytes: bytes.byteLength };
   }
   if (typeof item.text !== 'string') return 'it has neither text nor a blob';
   const text = item.text;
   // Text that is really bytes (NULs, or mostly control characters) is kept as bytes: shown as text it would be noise, or hide things.
-  if (looksBinary(text)) return { kind: 'binary', uri, mimeType: mimeType ?? 'application/octet-stream', bytes: Buffer.from(text, 'utf8') };
-  return { kind: 'text', uri, mimeType, text: maskSecrets(await safeLongText(text), secrets) };
-}
-
-/** sanitizeText, in slices for a long text so the host is not blocked, joined once. */
-async function safeLongText(text: string): Promise<string> {
-  if (text.length <= SANITIZE_SLICE_CHARS) return sanitizeText(text);
+  if (looksBinary(text)) {
+    const bytes = Buffer.from(text, 'utf8');
+    return { part: { kind: 'binary', uri, mimeType: mimeType ?? 'application/octet-stream', bytes }, bytes: bytes.byteLength };
+  }
+  if (text.length <= SANITIZE_SLICE_CHARS) {
+    const safe = maskSecrets(sanitizeText(text), secrets);
+    return { part: { kind: 'text', uri, mimeType, text: safe }, bytes: Buffer.byteLength(safe, 'utf8') };
+  }
+  // A long text: made safe, masked and counted slice by slice (cut after newlines, which a secret
+  // does not hold), the event loop free between slices; joined once, into a string that is not
+  // copied until it is read, and kept in its slices too for work of the same kind.
   const pieces = await sanitizeInPieces([text]);
-  return pieces.length === 1 ? pieces[0] : pieces.join('');
+  let bytes = 0;
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    pieces[i] = maskSecrets(pieces[i], secrets);
+    bytes += Buffer.byteLength(pieces[i], 'utf8');
+  }
+  return { part: { kind: 'text', uri, mimeType, text: pieces.join(''), pieces }, bytes };
 }
 
 /** How much of a text is looked at to tell whether it is binary: enough to see, little to scan. */

@@ -40,8 +40,11 @@ function keepPresentation(run: string, offset: number, text: string): string {
 
 /** One line of server text (names, titles): newlines and tabs become spaces too. */
 export function sanitizeLine(text: string): string {
+  if (!NEEDS_LINE_SANITIZING.test(text)) return text; // most names: one scan, no copy
   return sanitizeText(text).replace(/[\n\t]+/g, ' ');
 }
+/** Anything `sanitizeLine` would remove or change. */
+const NEEDS_LINE_SANITIZING = new RegExp(`${NEEDS_SANITIZING.source}|[\\n\\t]`, 'u');
 
 /** Text longer than this is sanitised in slices (~3 ms each here), the event loop free between them. */
 export const SANITIZE_SLICE_CHARS = 1 << 20;
