@@ -29,6 +29,10 @@ commands:
                                  extension); no file of a skill is read
   skill SERVER NAME [FILE]       load a skill: print its SKILL.md (or FILE), checked against the
                                  server's listing (size, digest, frontmatter); refused if it fails
+  resources SERVER [--templates] list the server's resources (every page, within the listing
+                                 limits), or its resource templates and their variables
+  read SERVER URI [--out FILE]   read a resource (audited): text to stdout, made safe to show;
+                                 bytes to --out FILE (or to stdout when it is not a terminal)
   session [SERVER]               run commands read from stdin, one a line, against servers started
                                  once and closed at quit or end of input:
                                    tools [SERVER] [--json]    as the tools command
@@ -55,7 +59,9 @@ options:
   --trust-config     the config file is yours: trust its servers' tool hints even though a
                      repository carries it (.vscode/mcp.json, .mcp.json, a file in a git work tree)
   --json             machine-readable output on stdout (errors too: {"error": ...})
-  --audit FILE       where \`call\` appends its audit record (JSON lines; default
+  --templates        resources: list the resource templates instead
+  --out FILE         read: write the resource's contents (text and bytes) to FILE
+  --audit FILE       where \`call\` and \`read\` append its audit record (JSON lines; default
                      $XDG_STATE_HOME/mcp-tool-host/audit.jsonl, ~/.local/state without it)
   --files DIR        where \`call\` saves images, audio and blobs, and keeps them (at most 256 MiB
                      a run; a type that runs scripts, such as HTML or SVG, as .txt). Without it
@@ -128,12 +134,16 @@ export interface CliArgs {
   readonly browser?: string;
   /** Rules files the user named (--rules, repeatable), in order. */
   readonly rules: readonly string[];
+  /** `resources --templates`: the resource templates instead of the resources. */
+  readonly templates: boolean;
+  /** `read --out FILE`: where the resource's contents are written. */
+  readonly out?: string;
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
-const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules']);
+const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules']);
 
@@ -197,5 +207,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     timeoutSeconds,
     browser,
     rules: repeated.get('--rules') ?? [],
+    templates: booleans.has('--templates'),
+    out: values.get('--out'),
   };
 }

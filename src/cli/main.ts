@@ -10,10 +10,11 @@ import { createHost } from './host';
 import { listServers } from './list';
 import { runSession } from './session';
 import { listSkills, readSkill } from './skillCommands';
+import { listResources, readResourceCommand } from './resourceCommands';
 import { visibleJson } from '../core/render/sanitize';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
 const RULED = new Set(['call', 'explain', 'session']);
 
@@ -31,6 +32,10 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'skill' && (!server || !tool)) throw new CliError('skill needs SERVER and NAME.', Exit.usage, true);
   if (command === 'session' && tool) throw new CliError('session takes at most SERVER; its commands come from stdin, one a line.', Exit.usage, true);
   if (command === 'session' && args.args !== undefined) throw new CliError('--args is for call and explain; in a session, a call\'s arguments follow its TOOL on the line.', Exit.usage, true);
+  if (command === 'resources' && !server) throw new CliError('resources needs SERVER.', Exit.usage, true);
+  if (command === 'read' && (!server || !tool)) throw new CliError('read needs SERVER and URI.', Exit.usage, true);
+  if (args.templates && command !== 'resources') throw new CliError(`--templates is for resources, not ${command}.`, Exit.usage, true);
+  if (args.out !== undefined && command !== 'read') throw new CliError(`--out is for read, not ${command}.`, Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
 
   const config = loadConfig(args.config, { trust: args.trustConfig });
@@ -61,6 +66,12 @@ async function main(args: CliArgs): Promise<ExitCode> {
         break;
       case 'skill':
         code = await readSkill(host, server!, tool!, args.positional[2], args.json);
+        break;
+      case 'resources':
+        code = await listResources(host, server!, args.templates, args.json);
+        break;
+      case 'read':
+        code = await readResourceCommand(host, { server: server!, uri: tool!, json: args.json, out: args.out, auditFile: args.audit });
         break;
       case 'explain':
         code = await explainCall(host, { server: server!, tool: tool!, argsJson: args.args, json: args.json, rules: rules!.set });

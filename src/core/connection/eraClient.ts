@@ -67,6 +67,12 @@ export interface EraClient {
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>>;
   /** Asks the server to push list changes, where the era needs asking (2026-07-28 `subscriptions/listen`). */
   listenForChanges(): void;
+  /**
+   * The resources whose updates the server should send now (`notifications/resources/updated`):
+   * 2025, `resources/subscribe` and `unsubscribe` for what changed; 2026-07-28, the listening
+   * stream opened again with these URIs.
+   */
+  watchResources(uris: readonly string[]): Promise<void>;
   /** The session ended: what the era holds open ends too. */
   close(): void;
 }

@@ -90,6 +90,11 @@ export class ServerConnection implements Disposable {
     return this._deps.rootsWhy;
   }
   /** Secret values (`${input:...}`) of the current launch: every surface masks them. */
+  /** The server's log (sanitised, its secrets masked): what else reads of the server writes here too. */
+  get log(): ServerLog {
+    return this._log;
+  }
+
   get secrets(): readonly string[] {
     return this._view.secrets;
   }
@@ -205,6 +210,10 @@ export class ServerConnection implements Disposable {
   /** A request other than a call (resources, prompts, completion, logging); fails when the server is not running. */
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
     return this._running().request(method, params, options);
+  }
+  /** Which resources the running server should send updates of (subscriptions; eraClient.ts); fails when it is not running. */
+  watchResources(uris: readonly string[]): Promise<void> {
+    return this._running().watchResources(uris);
   }
   /** The capabilities the running server declared (empty when it is not running). */
   get serverCapabilities(): Readonly<Record<string, unknown>> {
