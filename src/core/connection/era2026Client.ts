@@ -8,6 +8,9 @@ import type { CallInFlight } from './promptGate';
 import { ANY_ANSWER, TaskCalls } from './taskCalls';
 import { listAllTools } from './toolListing';
 
+/** The `_meta` key of the level a request's log messages should start at (2026-07-28 logging). */
+const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
+
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
 const FOR_THE_SESSION_MS = 2_147_483_647;
 
@@ -127,6 +130,8 @@ export class Era2026Client implements EraClient {
     const filter: Record<string, unknown> = {};
     if (tools?.listChanged) filter.toolsListChanged = true;
     if (resources?.listChanged) filter.resourcesListChanged = true;
+    // Prompt list changes on the same stream, when the server has them to tell.
+    if ((caps?.prompts as { listChanged?: boolean } | undefined)?.listChanged) filter.promptsListChanged = true;
     if (resources?.subscribe && this._resourceUris.length > 0) filter.resourceSubscriptions = [...this._resourceUris];
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
@@ -151,6 +156,13 @@ export class Era2026Client implements EraClient {
       () => this._stream === stream && log.info(`The server ended its subscription to ${what} (subscriptions/listen): Refresh lists them again.`),
       (err: unknown) => signal.aborted || log.warn(`Listening for ${what} failed (subscriptions/listen: ${err instanceof Error ? err.message : String(err)}): Refresh lists the tools again.`),
     );
+  }
+
+  /** No `logging/setLevel` in this era: the level travels in the `_meta` of every request from here on. */
+  async setLogLevel(level: string): Promise<boolean> {
+    if (!this._s.client.getServerCapabilities()?.logging) return false;
+    this._envelope[LOG_LEVEL_KEY] = level;
+    return true;
   }
 
   close(): void {

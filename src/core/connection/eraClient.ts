@@ -73,6 +73,11 @@ export interface EraClient {
    * stream opened again with these URIs.
    */
   watchResources(uris: readonly string[]): Promise<void>;
+  /**
+   * The least severe log messages the server should send (RFC 5424 level names), for a server that
+   * declares `logging`: 2025 `logging/setLevel`; 2026-07-28 the level sent with each request. False: not declared, nothing set.
+   */
+  setLogLevel(level: string): Promise<boolean>;
   /** The session ended: what the era holds open ends too. */
   close(): void;
 }

@@ -52,6 +52,8 @@ export class ServerConnection implements Disposable {
   private readonly _view: ServerView;
   private readonly _catalog: ToolCatalog;
   private readonly _facts = new FactRecorder();
+  /** The log level asked for this server (none: the server's own default), applied to each launch. */
+  private _logLevel: string | undefined;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
     this._restarts = new CrashRestarts(_deps.restartPolicy);
@@ -90,11 +92,6 @@ export class ServerConnection implements Disposable {
     return this._deps.rootsWhy;
   }
   /** Secret values (`${input:...}`) of the current launch: every surface masks them. */
-  /** The server's log (sanitised, its secrets masked): what else reads of the server writes here too. */
-  get log(): ServerLog {
-    return this._log;
-  }
-
   get secrets(): readonly string[] {
     return this._view.secrets;
   }
@@ -105,6 +102,10 @@ export class ServerConnection implements Disposable {
   /** The exact command line or URL last launched. */
   get launchLine(): string | undefined {
     return this._view.launchLine;
+  }
+  /** This connection's log (sanitised, the secrets masked): what is left out of a listing is said there. */
+  get log(): ServerLog {
+    return this._log;
   }
   /** What this connection found out so far (Run Doctor reads it). */
   get facts(): ConnectionFacts {
@@ -140,6 +141,8 @@ export class ServerConnection implements Disposable {
       if (!client) return;
       client.onclose = () => void this._onClosed(attempt);
       this._session = RunningSession.connected(attempt, client, { name: this.name, prompts: this._prompts, catalog: this._catalog, log: this._log, facts: this._facts, deps: this._deps });
+      // Before anything else is asked: a 2026-07-28 level travels with the requests that follow.
+      if (this._logLevel !== undefined) await this._applyLogLevel(this._session, this._logLevel);
       this._view.set({ kind: 'running', ...client.info });
       client.listenForChanges(); // 2026-07-28: before the listing, so no change falls between the two
       await this._list(attempt);
@@ -214,6 +217,29 @@ export class ServerConnection implements Disposable {
   /** Which resources the running server should send updates of (subscriptions; eraClient.ts); fails when it is not running. */
   watchResources(uris: readonly string[]): Promise<void> {
     return this._running().watchResources(uris);
+  }
+  /** The log level asked for this server, kept across its restarts; undefined: none asked. */
+  get logLevel(): string | undefined {
+    return this._logLevel;
+  }
+  /**
+   * Asks for this log level from now on: at once when the server runs, and again at each launch.
+   * Resolves false when the running server does not declare `logging` (nothing was sent).
+   */
+  async setLogLevel(level: string): Promise<boolean> {
+    this._logLevel = level;
+    const session = this._session;
+    return session?.current ? this._applyLogLevel(session, level) : false;
+  }
+  private async _applyLogLevel(session: RunningSession, level: string): Promise<boolean> {
+    try {
+      const set = await session.setLogLevel(level);
+      this._log.info(set ? `Log level: ${level} (the server sends messages at ${level} and above).` : `Log level ${level} not set: the server does not declare "logging".`);
+      return set;
+    } catch (err) {
+      this._log.warn(`Setting the log level to ${level} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
   }
   /** The capabilities the running server declared (empty when it is not running). */
   get serverCapabilities(): Readonly<Record<string, unknown>> {
