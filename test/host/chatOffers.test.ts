@@ -27,7 +27,8 @@ describe('prompts and resources in chat', function () {
     await fakeModel();
     await setServers({
       everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env: { ELECTRON_RUN_AS_NODE: '1' } },
-      hostile: serverEntry(extensionPath, {}, 'offers-chat.cjs'),
+      // Its hints untrusted: a model's read of it is open-world, so it asks (a user-settings server is trusted unless it says no).
+      hostile: serverEntry(extensionPath, { trustAnnotations: false }, 'offers-chat.cjs'),
     });
     await until('everything and hostile running', () => ['everything', 'hostile'].every((n) => api.pool.get(n)?.state.kind === 'running'), CHAT_WAIT_MS);
     api.pipeline.grants.clear();
@@ -128,7 +129,9 @@ describe('prompts and resources in chat', function () {
     const text = (r: vscode.LanguageModelToolResult) => r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
     const shown = promptShown(api, /hostile/, CHAT_WAIT_MS);
     const pending = invoke({ server: 'hostile', uri: 'big://log' });
-    await shown; // our approval prompt: open-world by default, so it asks
+    // Our approval prompt comes first: a read is open-world by default, so it asks.
+    const first = await Promise.race([shown.then(() => 'the approval prompt'), pending.then((r) => `a result before any prompt: ${text(r).slice(0, 300)}`)]);
+    assert.ok(first === 'the approval prompt', first.replace(/\n/g, ' '));
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     const read = text(await pending);
     assert.match(read, /line 0 of the very long log/);
@@ -139,7 +142,8 @@ describe('prompts and resources in chat', function () {
   it('#mcpResource denied: nothing is read and the model is told', async () => {
     const shown = promptShown(api, /hostile/, CHAT_WAIT_MS);
     const pending = vscode.lm.invokeTool(LM_READ_RESOURCE_TOOL, { input: { server: 'hostile', uri: 'note://small' }, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
-    await shown;
+    const first = await Promise.race([shown.then(() => 'the approval prompt'), pending.then((r) => `a result before any prompt: ${r.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('').slice(0, 300)}`)]);
+    assert.ok(first === 'the approval prompt', first.replace(/\n/g, ' '));
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     const result = await pending;
     const read = result.content.map((p) => (p instanceof vscode.LanguageModelTextPart ? p.value : '')).join('');
