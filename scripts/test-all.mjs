@@ -27,6 +27,7 @@ import { runUiTests } from '../test/ui/uiTests.mjs';
 import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
 import { runChatUiTests } from '../test/ui/chatUi.mjs';
+import { runChatPromptsUiTests } from '../test/ui/chatPromptsUi.mjs';
 import { runStartUiTests } from '../test/ui/startUi.mjs';
 import { runFirstStartUiTests } from '../test/ui/firstStartUi.mjs';
 import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
@@ -175,6 +176,7 @@ async function e2e() {
     await instance('code-server-chat', [ours, fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
       await runHost(cs, runDir, 'chat', hostFiles.filter((f) => CHAT_FILE.test(f)));
       await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir, root, log: say }));
+      await ui('@mcp prompts UI tests', () => runChatPromptsUiTests(cs, { runDir, shotsDir, root, log: say }));
     });
   }
 

@@ -52,6 +52,8 @@ import { vscodeOAuthHost } from './vscode/auth/oauthHost';
 import { registerChatParticipant } from './vscode/chat/chatParticipant';
 import { registerLmTools } from './vscode/chat/lmToolRegistration';
 import { ChatAsks } from './vscode/prompts/chatAsks';
+import { SharedOffers } from './vscode/shared/sharedOffers';
+import { CONFIRM_PROMPT_COMMAND, PromptConfirms } from './vscode/chat/promptConfirms';
 import { rootsOffer } from './core/config/roots';
 import { TaskBoard } from './core/calls/taskBoard';
 import { fileTasks, TaskCommands } from './vscode/tasks/taskCommands';
@@ -83,6 +85,10 @@ export interface McpToolHostApi {
   readonly rulesView: vscode.TreeDataProvider<unknown>;
   /** Fires as each tool interface (MCP Apps) opens, initialises, is fed and closes. */
   readonly onDidInterface: vscode.Event<InterfaceEvent>;
+  /** The window's one ResourceOffers and PromptOffers (the chat tests hand them to their handler). */
+  readonly offers: SharedOffers;
+  /** Where `/prompt`'s Send buttons wait. */
+  readonly promptConfirms: PromptConfirms;
   /** What @mcp opens a called tool's interface with (the chat tests hand it to their handler). */
   readonly openInterface: NonNullable<ChatDeps['openInterface']>;
 }
@@ -162,6 +168,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     workspaceFolder: () => folders()[0]?.path,
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
+  // Resources and prompts: one instance of each for the Tools view, the palette and chat, made at first use.
+  const offers = new SharedOffers({ pool, pipeline, audit });
+  const promptConfirms = new PromptConfirms();
   // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
   const waiting = new WaitingServersNotice((message) => (view.message = message), loadForms);
   const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting);
@@ -206,8 +215,10 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     registerReadOnlyDocuments(),
     chatAsks,
     interfaceEvents,
-    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, waitingServers: () => waiting.message }, loadChat),
-    registerLmTools({ pool, pipeline }, loadChat),
+    offers,
+    promptConfirms,
+    registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, offers, confirms: promptConfirms, waitingServers: () => waiting.message }, loadChat),
+    registerLmTools({ pool, pipeline, offers }, loadChat),
     ...rulesView.disposables,
     ...registerAll(
       commandTable({
@@ -221,6 +232,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         tasks: taskCommands,
         review,
         editors: () => editorsMade,
+        runPrompt: (first, second) => loadChat().runPromptCommand({ pool: signingOut, offers }, first, second),
+        promptConfirms,
       }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration(`${SECTION}.servers`) || e.affectsConfiguration(`${SECTION}.sandbox.stdioByDefault`)) && reload()),
@@ -232,7 +245,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   reload();
   void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */
@@ -250,6 +263,9 @@ interface CommandHandlers {
   readonly review: DefinitionReview;
   /** The arguments editor, if one was opened (the commands have nothing to do otherwise). */
   readonly editors: () => ArgumentEditors | undefined;
+  /** Run Prompt... (chat/promptCommands.ts, loaded at first use): a server's prompt in an untitled document. */
+  readonly runPrompt: (first?: unknown, second?: unknown) => Promise<unknown>;
+  readonly promptConfirms: PromptConfirms;
 }
 
 /** A command's handler; `never[]` because VS Code passes whatever the caller (menu, tree row, test) gives. */
@@ -295,6 +311,8 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.manageApprovals': () => h.approvals.manage(),
     'mcpToolHost.resetApprovals': () => h.approvals.reset(),
     'mcpToolHost.openAuditLog': () => openAuditLog(h.audit),
+    'mcpToolHost.runPrompt': (first?: unknown, second?: unknown) => h.runPrompt(first, second),
+    [CONFIRM_PROMPT_COMMAND]: (id?: unknown, choice?: unknown) => h.promptConfirms.choose(id, choice),
     'mcpToolHost.showChanges': (row?: ToolRow) => row && h.review.showChanges(row.server, row.tool),
     'mcpToolHost.acceptChanges': (row?: ToolRow) => row && h.review.acceptChanges(row.server, row.tool),
 

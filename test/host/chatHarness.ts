@@ -63,7 +63,7 @@ export interface AskOptions {
 /** Calls the participant's handler as the Chat view would, and returns what it streamed and its result. */
 export async function ask(api: McpToolHostApi, prompt: string, options: AskOptions = {}): Promise<{ stream: RecordingStream; result: vscode.ChatResult; meta: ToolLoopMetadata }> {
   const model = options.model === null ? undefined : (options.model ?? (await fakeModel()));
-  const handler = createChatHandler({ pool: api.pool, pipeline: api.pipeline, asks: api.chatAsks, openInterface: api.openInterface });
+  const handler = createChatHandler({ pool: api.pool, pipeline: api.pipeline, asks: api.chatAsks, openInterface: api.openInterface, offers: api.offers, confirms: api.promptConfirms });
   const stream = options.stream ?? new RecordingStream();
   const request = { prompt, command: options.command, references: [], toolReferences: [], toolInvocationToken: undefined, model } as unknown as vscode.ChatRequest;
   const context = { history: options.history ?? [] } as unknown as vscode.ChatContext;

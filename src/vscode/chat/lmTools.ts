@@ -18,10 +18,13 @@ import { chatCatalog, waitForStartingServers, type ChatCatalog } from './chatCat
 import { readChatSettings, type ChatSettings } from './chatSettings';
 import { chatSearchIndex } from './chatToolSearch';
 import { lmToolsEnabled } from './lmToolSettings';
+import type { SharedOffers } from '../shared/sharedOffers';
 
 export interface LmToolDeps {
   readonly pool: ServerPool;
   readonly pipeline: CallPipeline;
+  /** Resources for `#mcpResource`. */
+  readonly offers?: SharedOffers;
 }
 
 const textResult = (text: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);

@@ -33,7 +33,15 @@ const noModel = () =>
  * model, until the model answers without calls or `maxRounds` is reached. The chat's cancellation
  * aborts calls in flight.
  */
-export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, context: vscode.ChatContext, stream: vscode.ChatResponseStream, token: vscode.CancellationToken): Promise<vscode.ChatResult> {
+export async function runToolLoop(
+  deps: ChatDeps,
+  request: vscode.ChatRequest,
+  context: vscode.ChatContext,
+  stream: vscode.ChatResponseStream,
+  token: vscode.CancellationToken,
+  /** What the user attached (`/resource`), each a user message before the request's own. */
+  attachments: readonly string[] = [],
+): Promise<vscode.ChatResult> {
   const model: vscode.LanguageModelChat | undefined = request.model;
   if (!model) return finish(stream, noModel(), { rounds: 0, calls: [], offered: [], leftOut: [], searching: false, searches: [], stopped: 'no-model' });
   const settings = readChatSettings();
@@ -49,7 +57,7 @@ export async function runToolLoop(deps: ChatDeps, request: vscode.ChatRequest, c
   const firstOffered = offered.names;
   announce(stream, catalog, choice.leftOut, searching ? settings.searchThreshold : undefined);
 
-  const messages = [vscode.LanguageModelChatMessage.User(INSTRUCTIONS), ...historyMessages(context.history), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const messages = [vscode.LanguageModelChatMessage.User(INSTRUCTIONS), ...historyMessages(context.history), ...attachments.map((a) => vscode.LanguageModelChatMessage.User(a)), vscode.LanguageModelChatMessage.User(request.prompt)];
   const abort = new AbortController();
   const subscription = token.onCancellationRequested(() => abort.abort());
   const calls: ChatCallRecord[] = [];

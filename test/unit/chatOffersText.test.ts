@@ -1,0 +1,52 @@
+// What `@mcp /prompt` and `/resource` read from a line, and how a prompt's messages are shown and sent.
+import * as assert from 'node:assert/strict';
+import { parsePromptLine } from '../../src/core/chat/promptLine';
+import { messagesForModel, promptMarkdown, visibleText } from '../../src/core/chat/promptText';
+import { cutText, parseReadInput, readResultText } from '../../src/core/chat/resourceText';
+import { MAX_RESULT_CHARS_FOR_MODEL } from '../../src/core/chat/callReport';
+
+describe('chat: prompt lines, prompt messages, resource text', () => {
+  it('reads /prompt lines: nothing (pick), SERVER.PROMPT with a dotted server, SERVER PROMPT, quoted values', () => {
+    assert.deepEqual(parsePromptLine('  ', ['a']), { kind: 'pick' });
+    assert.deepEqual(parsePromptLine('my.server.greet name=Ann', ['my', 'my.server']), { kind: 'named', server: 'my.server', prompt: 'greet', args: { name: 'Ann' } });
+    assert.deepEqual(parsePromptLine('"my server" greet text="a b = c"', []), { kind: 'named', server: 'my server', prompt: 'greet', args: { text: 'a b = c' } });
+    assert.equal(parsePromptLine('nosuch.greet', ['a']).kind, 'error');
+    assert.equal(parsePromptLine('a.greet x=1 stray', ['a']).kind, 'error');
+    assert.equal(parsePromptLine('a.greet x=1 x=2', ['a']).kind, 'error');
+    assert.equal(parsePromptLine('a.greet x="open', ['a']).kind, 'error');
+  });
+
+  it('shows hidden characters as escapes, in what the user reads and in what the model gets alike', () => {
+    const hidden = `Hi\u200b${String.fromCodePoint(0xe0049)}\n\u202eevil\t!`;
+    assert.equal(visibleText(hidden), 'Hi\\u200B\\uDB40\\uDC49\n\\u202Eevil\t!');
+    const parts = [
+      { role: 'user' as const, kind: 'text' as const, text: hidden },
+      { role: 'user' as const, kind: 'image' as const, mimeType: 'image/png', bytes: new Uint8Array(2048) },
+      { role: 'assistant' as const, kind: 'text' as const, text: 'ok <!-- hidden -->' },
+    ];
+    const md = promptMarkdown(parts);
+    assert.match(md, /```text\nHi\\u200B\\uDB40\\uDC49\n\\u202Eevil\t!\n```/);
+    assert.match(md, /```text\nok <!-- hidden -->\n```/);
+    assert.match(md, /image `image\/png`, 2\.0 KB/);
+    assert.deepEqual(messagesForModel(parts), [
+      { role: 'user', text: 'Hi\\u200B\\uDB40\\uDC49\n\\u202Eevil\t!\n\n[image image/png, 2.0 KB: not sent]' },
+      { role: 'assistant', text: 'ok <!-- hidden -->' },
+    ]);
+  });
+
+  it('a fence inside a prompt cannot close the block that shows it', () => {
+    assert.match(promptMarkdown([{ role: 'user', kind: 'text', text: '```\n**bold**' }]), /````text\n```\n\*\*bold\*\*\n````/);
+  });
+
+  it('reads #mcpResource input and caps what the model reads like a tool result', () => {
+    assert.equal(parseReadInput({ uri: 'x' }).ok, false);
+    assert.equal(parseReadInput({ server: 's', uri: '' }).ok, false);
+    assert.deepEqual(parseReadInput({ server: 's' }), { ok: true, value: { server: 's', uri: undefined } });
+    const long = 'x'.repeat(MAX_RESULT_CHARS_FOR_MODEL + 10);
+    const text = readResultText('s', 'u://1', { kind: 'ok', bytes: long.length, parts: [{ kind: 'text', uri: 'u://1', text: long }] });
+    assert.ok(text.startsWith('x'.repeat(MAX_RESULT_CHARS_FOR_MODEL)) && text.length < MAX_RESULT_CHARS_FOR_MODEL + 200);
+    assert.match(text, /10 more characters not included/);
+    assert.match(readResultText('s', 'u://1', { kind: 'denied', message: 'The user denied it.' }), /^Not read: the user denied/);
+    assert.equal(cutText('abc', 3).cut, false);
+  });
+});
