@@ -177,7 +177,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const waiting = new WaitingServersNotice((message) => (view.message = message), loadForms);
   // What servers offer besides tools: made at first use (dist/offers.js), shared by the view, the palette and chat.
   const offers = new SharedOffers({ pool, pipeline, audit });
-  const offerRows = new OfferRowSource(pool, offers);
+  const offerRows = new OfferRowSource(pool, offers, loadForms);
   const resourceFs = new ResourceFileSystem(() => offers.resources());
   const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });

@@ -3,3 +3,4 @@ export { openResource } from './openResource';
 export { openFromTemplate } from './templateFlow';
 export { browseResources } from './browseResources';
 export { setLogLevel } from './logLevel';
+export { groupItem, offerItem } from './offerItems';

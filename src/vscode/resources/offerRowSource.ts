@@ -7,7 +7,8 @@ import type { OfferList } from '../../core/offers/offerTypes';
 import type { SharedOffers } from '../shared/sharedOffers';
 import type { OfferRows } from '../tree/offerRows';
 import type { OfferGroup, OfferGroupNode, OfferNode } from '../tree/treeNodes';
-import { groupItem, offerItem, type Listing, type OfferEntry } from './offerItems';
+import type { Listing, OfferEntry } from './offerItems';
+import type * as Later from './later';
 
 /** What one running server offers, as last listed; dropped when it stops. */
 interface ServerOffers {
@@ -32,6 +33,8 @@ export class OfferRowSource implements OfferRows, Disposable {
   constructor(
     _pool: ServerPool,
     private readonly _offers: SharedOffers,
+    /** The rows' items (offerItems.ts), loaded when the first is drawn. */
+    private readonly _later: () => { readonly resources: typeof Later },
   ) {
     this._subscriptions.push(
       _pool.onDidChange((c) => {
@@ -62,7 +65,7 @@ export class OfferRowSource implements OfferRows, Disposable {
   }
 
   groupItem(node: OfferGroupNode): vscode.TreeItem {
-    return groupItem(node, this._servers.get(node.server)?.[node.group]);
+    return this._later().resources.groupItem(node, this._servers.get(node.server)?.[node.group]);
   }
 
   children(node: OfferGroupNode): readonly OfferNode[] {
@@ -84,7 +87,7 @@ export class OfferRowSource implements OfferRows, Disposable {
   }
 
   item(node: OfferNode): vscode.TreeItem {
-    return offerItem(node);
+    return this._later().resources.offerItem(node);
   }
 
   dispose(): void {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { ReadOutcome } from '../../core/offers/offerTypes';
 import { sanitizeLine, shownName } from '../../core/render/sanitize';
-import { contentOf } from './resourceFs';
+import { contentOf } from './resourceContent';
 import type { ResourceDeps, ResourceTarget } from './resourceDeps';
 import { baseMime, fileNameFor, languageOf, PREVIEWED_IMAGES, resourceUri } from './resourceUri';
 

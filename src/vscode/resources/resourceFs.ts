@@ -1,15 +1,8 @@
 import * as vscode from 'vscode';
 import type { Disposable } from '../../core/events';
-import type { ReadOutcome, ResourceOffers } from '../../core/offers/offerTypes';
+import type { ResourceOffers } from '../../core/offers/offerTypes';
+import { contentOf } from './resourceContent';
 import { addressOf, RESOURCE_SCHEME } from './resourceUri';
-
-/** What one read brought, as the editor reads it: texts joined, else the first binary part's bytes. */
-export function contentOf(outcome: Extract<ReadOutcome, { kind: 'ok' }>): Uint8Array {
-  const parts = outcome.parts;
-  if (parts.length > 0 && parts.every((p) => p.kind === 'text')) return new TextEncoder().encode(parts.map((p) => p.text).join('\n'));
-  const binary = parts.find((p) => p.kind === 'binary');
-  return binary ? binary.bytes : new Uint8Array();
-}
 
 /**
  * `mcp-resource:` documents, read-only: each read goes to the server through ResourceOffers
