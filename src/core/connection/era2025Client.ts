@@ -57,6 +57,12 @@ export class Era2025Client implements EraClient {
     return rawRequest(this._s, method, params, options);
   }
 
+  async setLogLevel(level: string): Promise<boolean> {
+    if (!this._s.client.getServerCapabilities()?.logging) return false;
+    await rawRequest(this._s, 'logging/setLevel', { level }, { timeoutMs: LIST_TIMEOUT_MS });
+    return true;
+  }
+
   /** A 2025-era server tells of list changes unasked. */
   listenForChanges(): void {}
 

@@ -8,6 +8,9 @@ import type { CallInFlight } from './promptGate';
 import { ANY_ANSWER, TaskCalls } from './taskCalls';
 import { listAllTools } from './toolListing';
 
+/** The `_meta` key of the level a request's log messages should start at (2026-07-28 logging). */
+const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
+
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
 const FOR_THE_SESSION_MS = 2_147_483_647;
 
@@ -114,6 +117,13 @@ export class Era2026Client implements EraClient {
       () => log.info('The server ended its subscription to tool list changes (subscriptions/listen): Refresh lists the tools again.'),
       (err: unknown) => signal.aborted || log.warn(`Listening for tool list changes failed (subscriptions/listen: ${err instanceof Error ? err.message : String(err)}): Refresh lists the tools again.`),
     );
+  }
+
+  /** No `logging/setLevel` in this era: the level travels in the `_meta` of every request from here on. */
+  async setLogLevel(level: string): Promise<boolean> {
+    if (!this._s.client.getServerCapabilities()?.logging) return false;
+    this._envelope[LOG_LEVEL_KEY] = level;
+    return true;
   }
 
   close(): void {

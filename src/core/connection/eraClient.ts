@@ -67,6 +67,11 @@ export interface EraClient {
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>>;
   /** Asks the server to push list changes, where the era needs asking (2026-07-28 `subscriptions/listen`). */
   listenForChanges(): void;
+  /**
+   * The least severe log messages the server should send (RFC 5424 level names), for a server that
+   * declares `logging`: 2025 `logging/setLevel`; 2026-07-28 the level sent with each request. False: not declared, nothing set.
+   */
+  setLogLevel(level: string): Promise<boolean>;
   /** The session ended: what the era holds open ends too. */
   close(): void;
 }

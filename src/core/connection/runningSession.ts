@@ -75,6 +75,11 @@ export class RunningSession implements ToolLister {
     return this._attempt.withSignIn(() => this._client.request(method, params, options), this._info);
   }
 
+  /** The server's log level for this session (false: the server does not declare `logging`). */
+  setLogLevel(level: string): Promise<boolean> {
+    return this._attempt.withSignIn(() => this._client.setLogLevel(level), this._info);
+  }
+
   /** The capabilities the server declared in this session, as sent. */
   get capabilities(): Readonly<Record<string, unknown>> {
     return this._client.info.capabilities ?? {};

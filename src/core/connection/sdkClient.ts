@@ -239,6 +239,11 @@ export class SdkClient {
     return this._era.request(method, params, options);
   }
 
+  /** The server's log level, as its era sets it (false: the server does not declare `logging`). */
+  setLogLevel(level: string): Promise<boolean> {
+    return this._era.setLogLevel(level);
+  }
+
   /** Tells the server that the workspace folders changed (`roots/list_changed`). */
   async sendRootsListChanged(): Promise<void> {
     await this._client.sendRootsListChanged();

@@ -52,6 +52,8 @@ export class ServerConnection implements Disposable {
   private readonly _view: ServerView;
   private readonly _catalog: ToolCatalog;
   private readonly _facts = new FactRecorder();
+  /** The log level asked for this server (none: the server's own default), applied to each launch. */
+  private _logLevel: string | undefined;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
     this._restarts = new CrashRestarts(_deps.restartPolicy);
@@ -101,6 +103,10 @@ export class ServerConnection implements Disposable {
   get launchLine(): string | undefined {
     return this._view.launchLine;
   }
+  /** This connection's log (sanitised, the secrets masked): what is left out of a listing is said there. */
+  get log(): ServerLog {
+    return this._log;
+  }
   /** What this connection found out so far (Run Doctor reads it). */
   get facts(): ConnectionFacts {
     const listingError = this._catalog.listingError;
@@ -135,6 +141,8 @@ export class ServerConnection implements Disposable {
       if (!client) return;
       client.onclose = () => void this._onClosed(attempt);
       this._session = RunningSession.connected(attempt, client, { name: this.name, prompts: this._prompts, catalog: this._catalog, log: this._log, facts: this._facts, deps: this._deps });
+      // Before anything else is asked: a 2026-07-28 level travels with the requests that follow.
+      if (this._logLevel !== undefined) await this._applyLogLevel(this._session, this._logLevel);
       this._view.set({ kind: 'running', ...client.info });
       client.listenForChanges(); // 2026-07-28: before the listing, so no change falls between the two
       await this._list(attempt);
@@ -205,6 +213,29 @@ export class ServerConnection implements Disposable {
   /** A request other than a call (resources, prompts, completion, logging); fails when the server is not running. */
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
     return this._running().request(method, params, options);
+  }
+  /** The log level asked for this server, kept across its restarts; undefined: none asked. */
+  get logLevel(): string | undefined {
+    return this._logLevel;
+  }
+  /**
+   * Asks for this log level from now on: at once when the server runs, and again at each launch.
+   * Resolves false when the running server does not declare `logging` (nothing was sent).
+   */
+  async setLogLevel(level: string): Promise<boolean> {
+    this._logLevel = level;
+    const session = this._session;
+    return session?.current ? this._applyLogLevel(session, level) : false;
+  }
+  private async _applyLogLevel(session: RunningSession, level: string): Promise<boolean> {
+    try {
+      const set = await session.setLogLevel(level);
+      this._log.info(set ? `Log level: ${level} (the server sends messages at ${level} and above).` : `Log level ${level} not set: the server does not declare "logging".`);
+      return set;
+    } catch (err) {
+      this._log.warn(`Setting the log level to ${level} failed: ${err instanceof Error ? err.message : String(err)}`);
+      return false;
+    }
   }
   /** The capabilities the running server declared (empty when it is not running). */
   get serverCapabilities(): Readonly<Record<string, unknown>> {

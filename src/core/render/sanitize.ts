@@ -107,6 +107,15 @@ export function visibleLine(text: string): string {
 }
 
 /**
+ * Text of many lines as it really is, for what a model will be sent (a prompt's messages): every
+ * invisible, direction or control character written as its `\\uXXXX` escape, newlines and tabs
+ * kept. Shown and sent alike, so an instruction hidden in invisible characters is in plain sight.
+ */
+export function visibleText(text: string): string {
+  return text.replace(/\r\n/g, '\n').replace(INVISIBLE, escapeUnits);
+}
+
+/**
  * A name a call is addressed by (a tool's, a server's), as every surface shows it: `visibleLine`
  * with each backslash doubled, so two names never read alike (not one that differs by an invisible
  * or direction character, nor one that spells the escape out). Prose (titles, descriptions) is
