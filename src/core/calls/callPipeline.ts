@@ -27,6 +27,7 @@ import type { ServerConnection } from '../connection/serverConnection';
 import type { CallOptions } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
 import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
+import { READ_TOOL, readAnnotations } from './readApproval';
 
 export interface CallRequest {
   readonly server: string;
@@ -139,6 +140,26 @@ export class CallPipeline {
   /** Reads a tool's interface (MCP Apps) for a call that opens it: audited, the contents as sent, for appResource.ts to check. */
   readInterface(request: { readonly server: string; readonly uri: string }): Promise<ResourceContentsOutcome> {
     return readAudited(this._pool, this._options.audit, { ...request, origin: 'app' }, "the tool's interface, opened with its call");
+  }
+
+  /**
+   * The approve stage alone, for a resource read the model asked for: the rules, grants and the
+   * approver decide it as they would a call of `resources/read` with `{ uri }` (readApproval.ts).
+   * Nothing is read here; `uri` in the answer is the one to read (the user may have edited it).
+   */
+  async approveRead(request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin }): Promise<{ readonly kind: 'allowed'; readonly uri: string; readonly decision: string } | { readonly kind: 'denied'; readonly decision: string }> {
+    const connection = this._pool.get(request.server);
+    if (!connection) return { kind: 'denied', decision: `no server named "${shownName(request.server)}" is configured` };
+    const validate = (args: Record<string, unknown>) => this.validateArguments(READ_TOOL, args).problems;
+    const approval = await approveCall(
+      { server: request.server, launch: launchKey(connection.definition.spec), tool: READ_TOOL, args: { uri: request.uri }, annotations: readAnnotations(connection.definition.trustAnnotations), origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection) },
+      this._approver,
+      this.grants,
+    );
+    if (approval.kind === 'invalid-arguments') return { kind: 'denied', decision: 'denied: the edited arguments hold no URI' };
+    if (approval.kind === 'denied') return approval;
+    const uri = approval.args.uri;
+    return typeof uri === 'string' ? { kind: 'allowed', uri, decision: approval.decision } : { kind: 'denied', decision: 'denied: the edited arguments hold no URI' };
   }
 
   /**

@@ -19,6 +19,8 @@ export class Era2025Client implements EraClient {
   readonly era = 'legacy';
   readonly listingTtlMs = undefined;
   private readonly _tasks: TaskCalls;
+  /** The URIs this session subscribed to (resources/subscribe). */
+  private readonly _subscribed = new Set<string>();
 
   constructor(private readonly _s: EraSession) {
     this._tasks = new TaskCalls(_s, undefined);
@@ -65,6 +67,29 @@ export class Era2025Client implements EraClient {
 
   /** A 2025-era server tells of list changes unasked. */
   listenForChanges(): void {}
+
+  /** `resources/subscribe` for each URI newly watched, `resources/unsubscribe` for each no longer; one failure does not stop the others. */
+  async watchResources(uris: readonly string[]): Promise<void> {
+    const wanted = new Set(uris);
+    const failures: string[] = [];
+    const send = (method: string, uri: string) => this.request(method, { uri }, { timeoutMs: LIST_TIMEOUT_MS }).then(
+      () => true,
+      (err: unknown) => (failures.push(`${method} ${uri}: ${err instanceof Error ? err.message : String(err)}`), false),
+    );
+    const sends: Promise<unknown>[] = [];
+    for (const uri of wanted) {
+      if (this._subscribed.has(uri)) continue;
+      this._subscribed.add(uri);
+      sends.push(send('resources/subscribe', uri).then((ok) => ok || this._subscribed.delete(uri)));
+    }
+    for (const uri of [...this._subscribed]) {
+      if (wanted.has(uri)) continue;
+      this._subscribed.delete(uri);
+      sends.push(send('resources/unsubscribe', uri));
+    }
+    await Promise.all(sends);
+    if (failures.length > 0) throw new Error(failures.join('; '));
+  }
 
   close(): void {}
 }

@@ -28,8 +28,12 @@ export class Era2026Client implements EraClient {
   private readonly _envelope: Record<string, unknown>;
   /** Ends the `subscriptions/listen` request when the session closes. */
   private readonly _listening = new AbortController();
-  /** A `subscriptions/listen` request is open: list changes are pushed. */
+  /** A `subscriptions/listen` request is open: tool list changes are pushed. */
   private _listenedTo = false;
+  /** Ends the stream open now, when it is opened again with another filter. */
+  private _stream: AbortController | undefined;
+  /** The resources whose updates the stream asks for, sorted. */
+  private _resourceUris: readonly string[] = [];
   private _ttlMs: number | undefined;
 
   constructor(private readonly _s: EraSession) {
@@ -100,22 +104,55 @@ export class Era2026Client implements EraClient {
   }
 
   /**
-   * A 2026-07-28 server tells of tool list changes only to a client that listens: one
-   * `subscriptions/listen` request, held open for the session, asks for them when the server
-   * declares `tools.listChanged`. The notifications reach the same handler as in the 2025 era.
+   * A 2026-07-28 server tells of changes only to a client that listens: one `subscriptions/listen`
+   * request, held open for the session, asks for tool and resource list changes where the server
+   * declares them (`listChanged`), and for the updates of the resources watched now
+   * (`resourceSubscriptions`, where it declares `resources.subscribe`). The notifications reach the
+   * same handlers as in the 2025 era.
    */
   listenForChanges(): void {
+    this._listen();
+  }
+
+  /** The stream is opened again with these URIs (the filter of an open stream cannot change). */
+  async watchResources(uris: readonly string[]): Promise<void> {
+    const next = [...new Set(uris)].sort();
+    if (next.length === this._resourceUris.length && next.every((u, i) => u === this._resourceUris[i])) return;
+    this._resourceUris = next;
+    if (!this._listening.signal.aborted) this._listen();
+  }
+
+  /** What the stream asks for (spec: `SubscriptionFilter`), or undefined when there is nothing to ask. */
+  private _filter(): Record<string, unknown> | undefined {
+    const caps = this._s.client.getServerCapabilities();
+    const tools = caps?.tools as { listChanged?: boolean } | undefined;
+    const resources = caps?.resources as { listChanged?: boolean; subscribe?: boolean } | undefined;
+    const filter: Record<string, unknown> = {};
+    if (tools?.listChanged) filter.toolsListChanged = true;
+    if (resources?.listChanged) filter.resourcesListChanged = true;
+    if (resources?.subscribe && this._resourceUris.length > 0) filter.resourceSubscriptions = [...this._resourceUris];
+    return Object.keys(filter).length > 0 ? filter : undefined;
+  }
+
+  /** Opens the stream (ending the one before, if any) with the filter of now. */
+  private _listen(): void {
+    this._stream?.abort();
+    this._stream = undefined;
+    const notifications = this._filter();
+    if (!notifications) return;
+    const stream = new AbortController();
+    this._stream = stream;
+    const session = this._listening.signal;
+    const signal = AbortSignal.any([session, stream.signal]);
     const client = this._s.client;
-    const tools = client.getServerCapabilities()?.tools as { listChanged?: boolean } | undefined;
-    if (!tools?.listChanged) return;
-    const listen = { method: 'subscriptions/listen', params: { notifications: { toolsListChanged: true } } };
-    const signal = this._listening.signal;
     const log = this._s.log;
-    this._listenedTo = true;
-    const ended = () => void (this._listenedTo = false);
+    const listen = { method: 'subscriptions/listen', params: { notifications } };
+    this._listenedTo = notifications.toolsListChanged === true;
+    const what = notifications.toolsListChanged ? 'tool list changes' : 'resource changes';
+    const ended = () => void (this._stream === stream && (this._listenedTo = false));
     client.request(listen as never, ANY_ANSWER, { signal, timeout: FOR_THE_SESSION_MS, maxTotalTimeout: FOR_THE_SESSION_MS }).finally(ended).then(
-      () => log.info('The server ended its subscription to tool list changes (subscriptions/listen): Refresh lists the tools again.'),
-      (err: unknown) => signal.aborted || log.warn(`Listening for tool list changes failed (subscriptions/listen: ${err instanceof Error ? err.message : String(err)}): Refresh lists the tools again.`),
+      () => this._stream === stream && log.info(`The server ended its subscription to ${what} (subscriptions/listen): Refresh lists them again.`),
+      (err: unknown) => signal.aborted || log.warn(`Listening for ${what} failed (subscriptions/listen: ${err instanceof Error ? err.message : String(err)}): Refresh lists the tools again.`),
     );
   }
 

@@ -72,6 +72,12 @@ export interface EraClient {
    * declares `logging`: 2025 `logging/setLevel`; 2026-07-28 the level sent with each request. False: not declared, nothing set.
    */
   setLogLevel(level: string): Promise<boolean>;
+  /**
+   * The resources whose updates the server should send now (`notifications/resources/updated`):
+   * 2025, `resources/subscribe` and `unsubscribe` for what changed; 2026-07-28, the listening
+   * stream opened again with these URIs.
+   */
+  watchResources(uris: readonly string[]): Promise<void>;
   /** The session ended: what the era holds open ends too. */
   close(): void;
 }

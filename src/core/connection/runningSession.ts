@@ -80,6 +80,11 @@ export class RunningSession implements ToolLister {
     return this._attempt.withSignIn(() => this._client.setLogLevel(level), this._info);
   }
 
+  /** The resources whose updates the server should send (eraClient.ts). */
+  watchResources(uris: readonly string[]): Promise<void> {
+    return this._client.watchResources(uris);
+  }
+
   /** The capabilities the server declared in this session, as sent. */
   get capabilities(): Readonly<Record<string, unknown>> {
     return this._client.info.capabilities ?? {};

@@ -223,6 +223,11 @@ export class SdkClient {
     this._era.listenForChanges();
   }
 
+  /** The resources whose updates the server should send (eraClient.ts). */
+  watchResources(uris: readonly string[]): Promise<void> {
+    return this._era.watchResources(uris);
+  }
+
   /** The server's skills (the skills extension): listed and read, each file verified (skills.ts). */
   get skills(): SkillsAccess {
     return loadConnection().skillsOf(this._client);

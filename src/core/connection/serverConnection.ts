@@ -92,6 +92,11 @@ export class ServerConnection implements Disposable {
     return this._deps.rootsWhy;
   }
   /** Secret values (`${input:...}`) of the current launch: every surface masks them. */
+  /** The server's log (sanitised, its secrets masked): what else reads of the server writes here too. */
+  get log(): ServerLog {
+    return this._log;
+  }
+
   get secrets(): readonly string[] {
     return this._view.secrets;
   }
@@ -102,10 +107,6 @@ export class ServerConnection implements Disposable {
   /** The exact command line or URL last launched. */
   get launchLine(): string | undefined {
     return this._view.launchLine;
-  }
-  /** This connection's log (sanitised, the secrets masked): what is left out of a listing is said there. */
-  get log(): ServerLog {
-    return this._log;
   }
   /** What this connection found out so far (Run Doctor reads it). */
   get facts(): ConnectionFacts {
@@ -236,6 +237,10 @@ export class ServerConnection implements Disposable {
       this._log.warn(`Setting the log level to ${level} failed: ${err instanceof Error ? err.message : String(err)}`);
       return false;
     }
+  }
+  /** Which resources the running server should send updates of (subscriptions; eraClient.ts); fails when it is not running. */
+  watchResources(uris: readonly string[]): Promise<void> {
+    return this._running().watchResources(uris);
   }
   /** The capabilities the running server declared (empty when it is not running). */
   get serverCapabilities(): Readonly<Record<string, unknown>> {

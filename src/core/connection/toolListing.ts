@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import { sanitizeLine } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
+import { weightOf } from '../jsonWeight';
 import { DEFAULT_MAX_TOOL_LIST_BYTES, DEFAULT_MAX_TOOLS, MAX_LIST_PAGES, type ListingLimits } from './listingLimits';
 
 export { MAX_LIST_PAGES, type ListingLimits } from './listingLimits';
@@ -70,40 +71,6 @@ function checkTool(raw: unknown, readable: boolean, extraCheck?: (tool: Tool) =>
   if (raw.annotations !== undefined && !isObject(raw.annotations)) return 'its annotations are not an object';
   const tool = raw as unknown as Tool;
   return extraCheck?.(tool) ?? tool;
-}
-
-/** Deeper than this, a tool is left out: every surface prints and hashes definitions, with recursion. */
-const MAX_TOOL_DEPTH = 1000;
-
-/**
- * About the length of a tool as JSON (a few percent over), or undefined when it is nested deeper
- * than MAX_TOOL_DEPTH. A walk, not JSON.stringify: printing every tool of a listing cost as much
- * as parsing it (13 ms of a 10,000-tool listing's ~45, BENCHMARKS.md case 3); this is ~2 ms.
- */
-function weightOf(tool: unknown): number | undefined {
-  let weight = 0;
-  const stack: unknown[] = [tool];
-  const depths: number[] = [0];
-  while (stack.length > 0) {
-    const value = stack.pop();
-    const depth = depths.pop()!;
-    if (typeof value === 'string') {
-      weight += value.length + 2;
-    } else if (typeof value !== 'object' || value === null) {
-      weight += 5;
-    } else if (depth >= MAX_TOOL_DEPTH) {
-      return undefined;
-    } else {
-      weight += 2;
-      const record = value as Record<string, unknown>;
-      for (const key in record) {
-        weight += key.length + 4;
-        stack.push(record[key]);
-        depths.push(depth + 1);
-      }
-    }
-  }
-  return weight;
 }
 
 /** Two pages with the same tools, as JSON (only asked when the server sent back the cursor it was given). */

@@ -2,7 +2,7 @@
 // client (with zod), ajv and RE2. In the extension this door is part of dist/core.js, the session
 // runtime (esbuild.mjs); reach it through loadSdk() (load.ts). Elsewhere these packages may only
 // be imported as types (eslint.config.mjs).
-export { auth, Client, ClientCredentialsProvider, CrossAppAccessProvider, DpopSession, IssuerMismatchError, OAuthError, PrivateKeyJwtProvider, ProtocolError, requestJwtAuthorizationGrant, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError } from '@modelcontextprotocol/client';
+export { auth, Client, ClientCredentialsProvider, CrossAppAccessProvider, DpopSession, IssuerMismatchError, OAuthError, PrivateKeyJwtProvider, ProtocolError, requestJwtAuthorizationGrant, SSEClientTransport, StreamableHTTPClientTransport, UnauthorizedError, UriTemplate } from '@modelcontextprotocol/client';
 export { default as Ajv } from 'ajv';
 export { default as Ajv2019 } from 'ajv/dist/2019';
 export { default as Ajv2020 } from 'ajv/dist/2020';

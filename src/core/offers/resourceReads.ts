@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { argumentsHash } from '../calls/auditHash';
+import { READ_TOOL_NAME } from '../calls/readApproval';
+import type { ServerConnection } from '../connection/serverConnection';
+import { ServerState } from '../connection/serverState';
+import { SANITIZE_SLICE_CHARS, sanitizeInPieces, sanitizeLine, sanitizeText, shownName } from '../render/sanitize';
+import { maskSecrets } from '../render/secrets';
+import { isObject } from './offerListing';
+import type { OfferHost, ReadOutcome, ReadRequest, ResourcePart } from './offerTypes';
+
+/**
+ * The most one read may bring, in bytes (setting `mcpToolHost.maxResourceSize`): the transport's
+ * own default cap on one message, which a read's answer must pass anyway (a larger resource needs
+ * both raised), and above the 50 MiB a large document or image reaches.
+ */
+export const DEFAULT_MAX_READ_BYTES = 64 * 1024 * 1024;
+
+/** A URI as a part names it: one line, safe to show, and short. */
+const MAX_SHOWN_URI = 2048;
+
+/**
+ * `resources/read` for a surface: approved first when the model asked for it (the pipeline's
+ * approve stage), sent through the running connection, its answer checked item by item and capped
+ * in bytes, text made safe to show with the server's secrets masked, blobs decoded, and an audit
+ * record written with the origin and the decision whatever happened.
+ */
+export async function readResource(host: OfferHost, request: ReadRequest): Promise<ReadOutcome> {
+  const started = new Date();
+  const connection = host.pool.get(request.server);
+  const secrets = connection?.secrets;
+  let decision = request.byModel ? 'asked by the model' : `opened by the user (${request.origin})`;
+  let uri = request.uri;
+  let outcome: ReadOutcome;
+  try {
+    if (request.byModel) {
+      const approval = await host.pipeline.approveRead({ server: request.server, uri, origin: request.origin });
+      decision = approval.decision;
+      if (approval.kind === 'denied') {
+        outcome = { kind: 'denied', message: `Not read: ${approval.decision}.` };
+        return outcome;
+      }
+      uri = approval.uri;
+    }
+    const max = request.maxBytes ?? host.maxReadBytes?.() ?? DEFAULT_MAX_READ_BYTES;
+    outcome = await readFrom(connection, request.server, uri, max, request.signal);
+  } catch (err) {
+    outcome = { kind: 'failed', message: `resources/read failed: ${err instanceof Error ? err.message : String(err)}` };
+  } finally {
+    host.audit?.append({
+      time: started.toISOString(),
+      callId: randomUUID().slice(0, 8),
+      origin: request.origin,
+      server: request.server,
+      tool: READ_TOOL_NAME,
+      argsHash: argumentsHash({ uri }),
+      decision,
+      durationMs: Date.now() - started.getTime(),
+      // `outcome` is set on every path but a throw of the approver, which fails the read.
+      outcome: outcome! === undefined ? 'failed' : outcome.kind,
+    });
+  }
+  return outcome.kind === 'ok' ? outcome : { ...outcome, message: maskSecrets(sanitizeText(outcome.message), secrets) };
+}
+
+async function readFrom(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<ReadOutcome> {
+  if (!connection) return { kind: 'failed', message: `No server named "${shownName(server)}" is configured.` };
+  if (!ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(server)}" is not running.` };
+  if (!connection.serverCapabilities.resources) return { kind: 'failed', message: `Server "${shownName(server)}" offers no resources (it did not declare the "resources" capability).` };
+  const answer = await connection.request('resources/read', { uri }, { timeoutMs: connection.definition.timeoutSeconds * 1000, signal });
+  const contents = answer.contents;
+  if (!Array.isArray(contents)) return { kind: 'failed', message: 'The server answered resources/read without a "contents" list.' };
+  // Sizes first, from what arrived, before anything is decoded or copied: past the cap nothing is.
+  let bytes = 0;
+  for (const item of contents) bytes += isObject(item) ? itemBytes(item) : 0;
+  if (bytes > max) return { kind: 'failed', message: `The resource is ${mib(bytes)}, over the ${mib(max)} a read may bring (setting mcpToolHost.maxResourceSize): nothing was kept.` };
+  const parts: ResourcePart[] = [];
+  const secrets = connection.secrets;
+  for (const [i, item] of contents.entries()) {
+    const part = isObject(item) ? await partOf(item, uri, secrets) : 'it is not an object';
+    if (typeof part === 'string') connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
+    else parts.push(part);
+  }
+  if (parts.length === 0 && contents.length > 0) return { kind: 'failed', message: 'The server answered resources/read with no item that could be read (see the server log).' };
+  return { kind: 'ok', parts, bytes: parts.reduce((n, p) => n + (p.kind === 'binary' ? p.bytes.byteLength : Buffer.byteLength(p.text)), 0) };
+}
+
+/** The bytes an item brings: a text's UTF-8 length, a blob's decoded length (from its base64 length, without decoding). */
+function itemBytes(item: Record<string, unknown>): number {
+  if (typeof item.text === 'string') return Buffer.byteLength(item.text, 'utf8');
+  if (typeof item.blob === 'string') return Math.floor((item.blob.length * 3) / 4);
+  return 0;
+}
+
+/**
+ * One content item as a part, or why it is left out. The item's `uri` is kept as data (shown,
+ * never followed or trusted: it may name another server's scheme, `file:` or `javascript:`);
+ * what was asked for is what the caller knows it by.
+ */
+async function partOf(item: Record<string, unknown>, asked: string, secrets: readonly string[]): Promise<ResourcePart | string> {
+  const uri = typeof item.uri === 'string' ? shownUri(item.uri) : shownUri(asked);
+  const mimeType = typeof item.mimeType === 'string' && item.mimeType.length <= 255 ? sanitizeLine(item.mimeType) : undefined;
+  if (typeof item.blob === 'string') {
+    const bytes = decodeBase64(item.blob);
+    if (!bytes) return 'its blob is not base64';
+    return { kind: 'binary', uri, mimeType, bytes };
+  }
+  if (typeof item.text !== 'string') return 'it has neither text nor a blob';
+  const text = item.text;
+  // Text that is really bytes (NULs, or mostly control characters) is kept as bytes: shown as text it would be noise, or hide things.
+  if (looksBinary(text)) return { kind: 'binary', uri, mimeType: mimeType ?? 'application/octet-stream', bytes: Buffer.from(text, 'utf8') };
+  return { kind: 'text', uri, mimeType, text: maskSecrets(await safeLongText(text), secrets) };
+}
+
+/** sanitizeText, in slices for a long text so the host is not blocked, joined once. */
+async function safeLongText(text: string): Promise<string> {
+  if (text.length <= SANITIZE_SLICE_CHARS) return sanitizeText(text);
+  const pieces = await sanitizeInPieces([text]);
+  return pieces.length === 1 ? pieces[0] : pieces.join('');
+}
+
+/** How much of a text is looked at to tell whether it is binary: enough to see, little to scan. */
+const SNIFF_CHARS = 8192;
+
+function looksBinary(text: string): boolean {
+  const head = text.length > SNIFF_CHARS ? text.slice(0, SNIFF_CHARS) : text;
+  if (head.includes('\u0000')) return true;
+  let odd = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head.charCodeAt(i);
+    if ((c < 0x20 && c !== 0x09 && c !== 0x0a && c !== 0x0d && c !== 0x0c) || c === 0xfffd) odd++;
+  }
+  return head.length > 0 && odd / head.length > 0.1;
+}
+
+/** The decoded bytes, or undefined when the text is not base64 (Buffer skips what it cannot read: the length tells). */
+function decodeBase64(blob: string): Uint8Array | undefined {
+  const trimmed = blob.replace(/\s+$/, '');
+  const bytes = Buffer.from(trimmed, 'base64');
+  const padding = trimmed.endsWith('==') ? 2 : trimmed.endsWith('=') ? 1 : 0;
+  const expected = Math.floor((trimmed.length * 3) / 4) - padding;
+  return bytes.byteLength === expected ? bytes : undefined;
+}
+
+function shownUri(uri: string): string {
+  const line = sanitizeLine(uri);
+  return line.length > MAX_SHOWN_URI ? `${line.slice(0, MAX_SHOWN_URI)}…` : line;
+}
+
+const mib = (bytes: number) => `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
