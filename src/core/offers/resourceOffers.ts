@@ -1,6 +1,6 @@
 import type { ServerConnection } from '../connection/serverConnection';
 import { ServerState } from '../connection/serverState';
-import { Emitter, type Disposable } from '../events';
+import type { Disposable, Event, Listener } from '../events';
 import { sanitizeLine, sanitizeText, shownName } from '../render/sanitize';
 import { listOffers, textField } from './offerListing';
 import type { OfferHost, OfferList, ReadOutcome, ReadRequest, ResourceEntry, ResourceOffers, TemplateEntry } from './offerTypes';
@@ -34,8 +34,12 @@ interface ServerOffers {
  * resourceWatch.ts.
  */
 export class ResourceOfferCatalog implements ResourceOffers {
-  private readonly _onDidChange = new Emitter<string>();
-  readonly onDidChange = this._onDidChange.event;
+  // A listener set of its own, not the Emitter class: this bundle would hold a second copy of it.
+  private readonly _listeners = new Set<Listener<string>>();
+  readonly onDidChange: Event<string> = (listener) => {
+    this._listeners.add(listener);
+    return { dispose: () => void this._listeners.delete(listener) };
+  };
   private readonly _servers = new Map<string, ServerOffers>();
   private readonly _watch: ResourceWatch;
 
@@ -72,7 +76,7 @@ export class ResourceOfferCatalog implements ResourceOffers {
     for (const s of this._servers.values()) this._forget(s);
     this._servers.clear();
     this._watch.dispose();
-    this._onDidChange.dispose();
+    this._listeners.clear();
   }
 
   /** A listing that failed is not kept: the next ask tries again. */
@@ -130,7 +134,7 @@ export class ResourceOfferCatalog implements ResourceOffers {
     s.changeTimer = setTimeout(() => {
       s.changeTimer = undefined;
       s.lastChangeTold = Date.now();
-      if (this._servers.get(s.connection.name) === s) this._onDidChange.fire(s.connection.name);
+      if (this._servers.get(s.connection.name) === s) for (const l of [...this._listeners]) l(s.connection.name);
     }, wait);
   }
 
