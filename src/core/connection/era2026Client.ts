@@ -130,6 +130,8 @@ export class Era2026Client implements EraClient {
     const filter: Record<string, unknown> = {};
     if (tools?.listChanged) filter.toolsListChanged = true;
     if (resources?.listChanged) filter.resourcesListChanged = true;
+    // Prompt list changes on the same subscription, when the server has them to tell.
+    if ((caps?.prompts as { listChanged?: boolean } | undefined)?.listChanged) filter.promptsListChanged = true;
     if (resources?.subscribe && this._resourceUris.length > 0) filter.resourceSubscriptions = [...this._resourceUris];
     return Object.keys(filter).length > 0 ? filter : undefined;
   }
