@@ -90,7 +90,7 @@ export interface McpToolHostApi {
   readonly onDidInterface: vscode.Event<InterfaceEvent>;
   /** What @mcp opens a called tool's interface with (the chat tests hand it to their handler). */
   readonly openInterface: NonNullable<ChatDeps['openInterface']>;
-  /** The `mcp-resource:` documents (which resources are subscribed to while shown). */
+  /** The `mcp-tool-host-resource:` documents (which resources are subscribed to while shown). */
   readonly resourceFs: ResourceFileSystem;
   /** Resources, prompts, completions and log levels, as the extension's surfaces share them. */
   readonly offers: SharedOffers;

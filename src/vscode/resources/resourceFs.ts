@@ -5,7 +5,7 @@ import { contentOf } from './resourceContent';
 import { addressOf, RESOURCE_SCHEME } from './resourceUri';
 
 /**
- * `mcp-resource:` documents, read-only: each read goes to the server through ResourceOffers
+ * `mcp-tool-host-resource:` documents, read-only: each read goes to the server through ResourceOffers
  * (audited, capped, sanitised), nothing is ever written. While a tab shows a resource, it is
  * subscribed to; an update fires a change, and the editor reads it again.
  */

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 
 /**
- * Our scheme for a server's resource. A resource opens only as `mcp-resource:/<server>/<uri>/<file name>`
+ * Our scheme for a server's resource. A resource opens only as `mcp-tool-host-resource:/<server>/<uri>/<file name>` (VS Code's own MCP support has `mcp-resource:`)
  * (server and URI percent-encoded, read through ResourceFileSystem), never at the server's own
  * URI: whatever scheme that has (`file:`, `javascript:`, `https:`, another extension's), VS Code
  * never resolves it.
  */
-export const RESOURCE_SCHEME = 'mcp-resource';
+export const RESOURCE_SCHEME = 'mcp-tool-host-resource';
 
 /** Which resource of which server one of our URIs names, or undefined for any other URI. */
 export interface ResourceAddress {
