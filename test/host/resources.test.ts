@@ -84,6 +84,8 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     const editor = await until('counter editor', () => vscode.window.activeTextEditor?.document.uri.path.includes('counter') && vscode.window.activeTextEditor);
     const first = editor.document.getText();
     assert.match(first, /^count \d+$/);
+    const before = api.resourceFs.updates;
+    await until('an update from the server', () => api.resourceFs.updates > before, 10_000);
     await until('a newer count', () => editor.document.getText() !== first && /^count \d+$/.test(editor.document.getText()), 10_000);
     assert.ok(api.resourceFs.watching.some((u) => u.includes('counter')));
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');

@@ -15,7 +15,8 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, Disposable
   /** A read the open command just made, handed to the editor's first read rather than asking twice. */
   private readonly _primed = new Map<string, Uint8Array>();
   private readonly _mtimes = new Map<string, number>();
-  private readonly _watched = new Map<string, Disposable>();
+  /** Subscriptions by our URI: whether a tab showed it yet, and since when it is watched. */
+  private readonly _watched = new Map<string, { readonly subscription: Disposable; shown: boolean; readonly since: number }>();
   private readonly _tabs: vscode.Disposable;
 
   constructor(private readonly _offers: () => ResourceOffers) {
@@ -27,6 +28,9 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, Disposable
     this._primed.set(uri.toString(), content);
     this._mtimes.set(uri.toString(), Date.now());
   }
+
+  /** How many updates the servers sent for shown resources (tests read it). */
+  updates = 0;
 
   /** The resource URIs subscribed to now (tests read it). */
   get watching(): readonly string[] {
@@ -82,7 +86,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, Disposable
 
   dispose(): void {
     this._tabs.dispose();
-    for (const w of this._watched.values()) w.dispose();
+    for (const w of this._watched.values()) w.subscription.dispose();
     this._watched.clear();
     this._onDidChangeFile.dispose();
   }
@@ -92,15 +96,19 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, Disposable
     const address = addressOf(uri);
     if (!address || this._watched.has(key)) return;
     const subscription = this._offers().subscribe(address.server, address.uri, () => {
+      this.updates++;
       this._mtimes.set(key, Date.now());
       this._onDidChangeFile.fire([{ type: vscode.FileChangeType.Changed, uri }]);
     });
-    this._watched.set(key, subscription);
+    this._watched.set(key, { subscription, shown: false, since: Date.now() });
     // A read for something no tab shows (a peek, a restore that failed) does not keep a subscription.
-    setTimeout(() => this._dropClosed(), CHECK_AFTER_READ_MS);
+    setTimeout(() => this._dropClosed(), CHECK_AFTER_READ_MS + 100);
   }
 
-  /** Unsubscribes from each resource no tab shows any more. */
+  /**
+   * Unsubscribes from each resource no tab shows any more: one a tab showed and closed, or one no
+   * tab showed within CHECK_AFTER_READ_MS of its read (its editor opens after the read).
+   */
   private _dropClosed(): void {
     if (this._watched.size === 0) return;
     const shown = new Set<string>();
@@ -110,10 +118,12 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, Disposable
         if (input instanceof vscode.TabInputText || input instanceof vscode.TabInputCustom) shown.add(input.uri.toString());
       }
     }
-    for (const [key, subscription] of [...this._watched]) {
-      if (shown.has(key)) continue;
-      subscription.dispose();
-      this._watched.delete(key);
+    for (const [key, w] of [...this._watched]) {
+      if (shown.has(key)) w.shown = true;
+      else if (w.shown || Date.now() - w.since >= CHECK_AFTER_READ_MS) {
+        w.subscription.dispose();
+        this._watched.delete(key);
+      }
     }
   }
 }
