@@ -103,5 +103,7 @@ export function offerItem(node: OfferNode): vscode.TreeItem {
   }
   if (description) lines.push('', description);
   item.tooltip = lines.join('\n');
+  // Read by its row, not by its tooltip (which a string tooltip would otherwise be).
+  item.accessibilityInformation = { label: [String(item.label), item.description].filter(Boolean).join(', ') };
   return item;
 }

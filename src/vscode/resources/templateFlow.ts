@@ -66,25 +66,31 @@ function askVariable(deps: ResourceDeps, prompts: PromptEvents, template: Templa
   pick.ignoreFocusOut = true;
   pick.matchOnDescription = false;
   let suggestions: readonly string[] = [];
+  /** The value the suggestions answer: until the answer for newer typing comes, those that no longer fit are hidden. */
+  let suggestedFor = '';
   let asked = 0;
   let timer: NodeJS.Timeout | undefined;
   let abort: AbortController | undefined;
   const show = () => {
     const typed: ValueItem[] = [{ label: pick.value, description: vscode.l10n.t('as typed'), value: pick.value, alwaysShow: true }];
-    pick.items = [...typed, ...suggestions.filter((s) => s !== pick.value).map((s): ValueItem => ({ label: shownName(s), value: s, alwaysShow: true }))];
+    const typing = pick.value.toLowerCase();
+    const fitting = suggestedFor === pick.value ? suggestions : suggestions.filter((s) => s.toLowerCase().includes(typing));
+    pick.items = [...typed, ...fitting.filter((s) => s !== pick.value).map((s): ValueItem => ({ label: shownName(s), value: s, alwaysShow: true }))];
   };
   const complete = () => {
     const mine = ++asked;
+    const value = pick.value;
     abort?.abort();
     abort = new AbortController();
     pick.busy = true;
     void deps.offers
       .prompts()
-      .complete({ server: template.server, ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: variable, value: pick.value }, context: filled, signal: abort.signal })
+      .complete({ server: template.server, ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: variable, value }, context: filled, signal: abort.signal })
       .then(
         (answer) => {
           if (mine !== asked) return; // typing went on: a newer request is out
           suggestions = answer.values;
+          suggestedFor = value;
           pick.busy = false;
           show();
         },
