@@ -100,6 +100,8 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     const pick = api.lastPrompt() as vscode.QuickPick<vscode.QuickPickItem & { value: string }>;
     pick.value = 'bl';
     await until('suggestions for "bl"', () => pick.items.some((i) => i.value === 'blue') && pick.items.some((i) => i.value === 'black') && !pick.items.some((i) => i.value === 'red'));
+    await sleep(600); // the answer for "bl" itself (after the typing pause), not the first one filtered
+    assert.ok(!pick.busy && !pick.items.some((i) => i.value === 'green'));
     pick.activeItems = pick.items.filter((i) => i.value === 'blue');
     await sleep(200);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');

@@ -75,7 +75,11 @@ function askVariable(deps: ResourceDeps, prompts: PromptEvents, template: Templa
     const typed: ValueItem[] = [{ label: pick.value, description: vscode.l10n.t('as typed'), value: pick.value, alwaysShow: true }];
     const typing = pick.value.toLowerCase();
     const fitting = suggestedFor === pick.value ? suggestions : suggestions.filter((s) => s.toLowerCase().includes(typing));
+    // A suggestion the user moved to stays chosen when the list is drawn again.
+    const active = pick.activeItems[0]?.value;
     pick.items = [...typed, ...fitting.filter((s) => s !== pick.value).map((s): ValueItem => ({ label: shownName(s), value: s, alwaysShow: true }))];
+    const kept = active === undefined || active === pick.value ? undefined : pick.items.find((i) => i.value === active);
+    if (kept) pick.activeItems = [kept];
   };
   const complete = () => {
     const mine = ++asked;
