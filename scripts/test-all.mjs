@@ -31,6 +31,7 @@ import { runChatPromptsUiTests } from '../test/ui/chatPromptsUi.mjs';
 import { runStartUiTests } from '../test/ui/startUi.mjs';
 import { runFirstStartUiTests } from '../test/ui/firstStartUi.mjs';
 import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
+import { runResourcesUiTests } from '../test/ui/resourcesUi.mjs';
 import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 import { runTrustUiTests } from '../test/ui/trustUi.mjs';
@@ -162,6 +163,7 @@ async function e2e() {
     await ui('UI tests of the argument prompts', () => runArgumentsUiTests(cs, opts));
     await ui('Tools view UI tests', () => runTreeUiTests(cs, opts));
     await ui('task UI tests', () => runTasksUiTests(cs, opts));
+    await ui('resources UI tests', () => runResourcesUiTests(cs, opts));
     await ui('argument rules UI tests', () => runRulesUiTests(cs, opts));
     await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
     await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts));

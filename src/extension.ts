@@ -60,6 +60,10 @@ import { fileTasks, TaskCommands } from './vscode/tasks/taskCommands';
 import type { TaskTarget } from './vscode/tasks/taskDeps';
 import { WalkthroughProgress } from './vscode/tree/walkthroughProgress';
 import { showOnFirstRun } from './vscode/tree/firstRun';
+import { OfferRowSource } from './vscode/resources/offerRowSource';
+import { registerResourceFileSystem, ResourceFileSystem } from './vscode/resources/resourceFs';
+import { ResourceCommands, type ServerArg } from './vscode/resources/resourceCommands';
+import { LogLevelSetting } from './vscode/resources/logLevelSetting';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -91,6 +95,10 @@ export interface McpToolHostApi {
   readonly promptConfirms: PromptConfirms;
   /** What @mcp opens a called tool's interface with (the chat tests hand it to their handler). */
   readonly openInterface: NonNullable<ChatDeps['openInterface']>;
+  /** The `mcp-tool-host-resource:` documents (which resources are subscribed to while shown). */
+  readonly resourceFs: ResourceFileSystem;
+  /** The quick input shown last by our prompts (the tests type into a template's variable box). */
+  readonly lastPrompt: () => vscode.QuickInput | undefined;
 }
 
 let pool: ServerPool | undefined;
@@ -168,12 +176,14 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     workspaceFolder: () => folders()[0]?.path,
   });
   const review = new DefinitionReview(context.globalState, pool, logs);
-  // Resources and prompts: one instance of each for the Tools view, the palette and chat, made at first use.
-  const offers = new SharedOffers({ pool, pipeline, audit });
   const promptConfirms = new PromptConfirms();
   // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
   const waiting = new WaitingServersNotice((message) => (view.message = message), loadForms);
-  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting);
+  // What servers offer besides tools: made at first use (dist/offers.js), shared by the view, the palette and chat.
+  const offers = new SharedOffers({ pool, pipeline, audit });
+  const offerRows = new OfferRowSource(pool, offers, loadForms);
+  const resourceFs = new ResourceFileSystem(() => offers.resources());
+  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
   const reload = () => {
     waiting.update();
@@ -213,9 +223,13 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     new ViewContextKeys(pool),
     new WalkthroughProgress(pool, String(context.extension.packageJSON.displayName ?? 'MCP Tool Host')),
     registerReadOnlyDocuments(),
+    offers,
+    offerRows,
+    resourceFs,
+    registerResourceFileSystem(resourceFs),
+    new LogLevelSetting(pool, offers, logs),
     chatAsks,
     interfaceEvents,
-    offers,
     promptConfirms,
     registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, offers, confirms: promptConfirms, waitingServers: () => waiting.message }, loadChat),
     registerLmTools({ pool, pipeline, offers }, loadChat),
@@ -234,6 +248,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         editors: () => editorsMade,
         runPrompt: (first, second) => loadChat().runPromptCommand({ pool: signingOut, offers }, first, second),
         promptConfirms,
+        resources: new ResourceCommands({ pool, offers, fs: resourceFs, logs }, prompts, loadForms),
       }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration(`${SECTION}.servers`) || e.affectsConfiguration(`${SECTION}.sandbox.stdioByDefault`)) && reload()),
@@ -245,7 +260,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   reload();
   void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */
@@ -266,6 +281,7 @@ interface CommandHandlers {
   /** Run Prompt... (chat/promptCommands.ts, loaded at first use): a server's prompt in an untitled document. */
   readonly runPrompt: (first?: unknown, second?: unknown) => Promise<unknown>;
   readonly promptConfirms: PromptConfirms;
+  readonly resources: ResourceCommands;
 }
 
 /** A command's handler; `never[]` because VS Code passes whatever the caller (menu, tree row, test) gives. */
@@ -302,6 +318,11 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.openWalkthrough': () => view.openWalkthrough(),
     'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut(arg),
     'mcpToolHost.sandboxEveryServer': () => h.sandboxEveryServer(),
+
+    'mcpToolHost.openResource': (t?: Parameters<ResourceCommands['open']>[0]) => h.resources.open(t),
+    'mcpToolHost.openResourceFromTemplate': (t?: Parameters<ResourceCommands['openFromTemplate']>[0]) => h.resources.openFromTemplate(t),
+    'mcpToolHost.browseResources': (t?: ServerArg) => h.resources.browse(t),
+    'mcpToolHost.setLogLevel': (t?: ServerArg, level?: unknown) => h.resources.setLogLevel(t, level),
 
     'mcpToolHost.cancelTask': (t?: TaskTarget) => h.tasks.cancel(t),
     'mcpToolHost.showTask': (t?: TaskTarget) => h.tasks.show(t),

@@ -7,6 +7,7 @@ export * as apps from '../apps/later';
 export * as auth from '../auth/later';
 export * as calls from '../calls/later';
 export * as prompts from '../prompts/later';
+export * as resources from '../resources/later';
 export * as rules from '../rules/later';
 export * as servers from '../servers/later';
 export * as tasks from '../tasks/later';

@@ -8,7 +8,8 @@ import type { TaskBoard } from '../../core/calls/taskBoard';
 import type { LastError } from './tooltips';
 import { loadSearch } from '../../core/search/load';
 import type * as Later from './later';
-import type { ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
+import type { OfferGroupNode, ServerNode, TaskNode, ToolNode, TreeNode } from './treeNodes';
+import type { OfferRows } from './offerRows';
 import type { WaitingServersNotice } from './untrustedServers';
 import { CONTEXT_KEYS } from './viewContextKeys';
 
@@ -55,6 +56,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     private readonly _review?: ChangeLookup,
     private readonly _tasks?: TaskBoard,
     private readonly _waiting?: Pick<WaitingServersNotice, 'current' | 'onDidChange'>,
+    /** Resources, templates and prompts under each running server that offers them. */
+    private readonly _offers?: OfferRows,
   ) {
     const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
     // A task appears, changes or ends: the servers that have or had tasks are shown again.
@@ -69,12 +72,14 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
       this._changed(connection);
     });
     const waiting = _waiting?.onDidChange(() => this._changed(undefined));
-    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose(), waiting?.dispose()) };
+    const offers = _offers?.onDidChange((server) => this._changed(_pool.get(server)));
+    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose(), waiting?.dispose(), offers?.dispose()) };
     for (const c of _pool.connections) this._remember(c);
   }
 
   getChildren(node?: TreeNode): TreeNode[] {
     if (!node) return this._roots();
+    if (node.kind === 'offerGroup') return [...(this._offers?.children(node) ?? [])];
     if (node.kind !== 'server') return [];
     const connection = this._pool.get(node.server);
     return connection ? [...this._taskNodes(node.server), ...this._serverChildren(connection)] : [];
@@ -102,6 +107,10 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
         return configErrorItem(node);
       case 'trust':
         return trustItem();
+      case 'offerGroup':
+        return this._offers?.groupItem(node) ?? new vscode.TreeItem(node.group);
+      case 'offer':
+        return this._offers?.item(node) ?? new vscode.TreeItem(node.id);
       default:
         return assertNever(node);
     }
@@ -109,6 +118,10 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
 
   /** A row's parent, so the view can reveal any row. */
   getParent(node: TreeNode): TreeNode | undefined {
+    if (node.kind === 'offer') {
+      const connection = this._pool.get(node.server);
+      return connection && this._offers?.groups(connection).find((g) => g.group === node.group);
+    }
     return node.kind === 'server' || node.kind === 'configError' || node.kind === 'trust' ? undefined : this._serverNodes.get(node.server);
   }
 
@@ -171,7 +184,9 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
       case 'stopped':
         return c.tools.length ? this._toolNodes(c) : [{ kind: 'action', server, action: 'start' }];
       case 'running': {
-        if (c.tools.length) return this._toolNodes(c);
+        const offers: readonly OfferGroupNode[] = this._offers?.groups(c) ?? [];
+        if (c.tools.length) return [...this._toolNodes(c), ...offers];
+        if (offers.length) return offers;
         // A listing that failed is not an empty server: say why, with the way to the log and the doctor.
         const failed = c.facts.listingError;
         if (failed) return [message(failed, 'error'), ...(['showLog', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];

@@ -1,5 +1,6 @@
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ConfigError } from '../../core/errors';
+import type { PromptEntry, ResourceEntry, TemplateEntry } from '../../core/offers/offerTypes';
 
 /** A configured server (top level). */
 export interface ServerNode {
@@ -57,5 +58,24 @@ export interface TrustNode {
   readonly kind: 'trust';
 }
 
+/** What a running server offers besides tools, one row each under it. */
+export type OfferGroup = 'resources' | 'templates' | 'prompts';
+
+/** "Resources", "Resource Templates" or "Prompts" under a running server that offers them. */
+export interface OfferGroupNode {
+  readonly kind: 'offerGroup';
+  readonly server: string;
+  readonly group: OfferGroup;
+  readonly id: string;
+}
+
+/** One resource, template or prompt under its group row. */
+export type OfferNode = { readonly kind: 'offer'; readonly server: string; readonly id: string } & (
+  | { readonly group: 'resources'; readonly entry: ResourceEntry }
+  | { readonly group: 'templates'; readonly entry: TemplateEntry }
+  | { readonly group: 'prompts'; readonly entry: PromptEntry }
+  | { readonly group: 'cut'; readonly text: string }
+);
+
 /** Every row of the Tools view. Commands receive these as their first argument. */
-export type TreeNode = ServerNode | ToolNode | TaskNode | MessageNode | ActionNode | ConfigErrorNode | TrustNode;
+export type TreeNode = ServerNode | ToolNode | TaskNode | MessageNode | ActionNode | ConfigErrorNode | TrustNode | OfferGroupNode | OfferNode;

@@ -1,0 +1,131 @@
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpToolHostApi } from '../../src/extension';
+import type { OfferGroupNode, OfferNode } from '../../src/vscode/tree/treeNodes';
+import type { OpenedAs } from '../../src/vscode/resources/openResource';
+import { promptOpened, sleep, until } from './wait';
+
+// Resources in the Tools view and the mcp-tool-host-resource: documents, with server-everything and our shelf
+// fixture (a PNG, bytes, a counter that changes, a template with completions, hostile entries).
+const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
+const EVERYTHING = path.resolve(__dirname, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const SHELF = path.resolve(__dirname, '../../../test/fixtures/servers/offers-vs-shelf.cjs');
+const env = { ELECTRON_RUN_AS_NODE: '1' };
+
+const settings = () => vscode.workspace.getConfiguration('mcpToolHost');
+const userServers = () => ({ ...(settings().inspect<Record<string, unknown>>('servers')?.globalValue ?? {}) });
+
+describe('Resources: rows, documents, templates, subscriptions', () => {
+  let api: McpToolHostApi;
+  const groups = (server: string) => {
+    const node = api.tree.serverNode(server);
+    return node ? api.tree.getChildren(node).filter((n): n is OfferGroupNode => n.kind === 'offerGroup') : [];
+  };
+  const rows = (server: string, group: string) => {
+    const g = groups(server).find((n) => n.group === group);
+    return g ? api.tree.getChildren(g).map((node) => ({ node: node as OfferNode, item: api.tree.getTreeItem(node) })) : [];
+  };
+  const row = (server: string, uri: string) => rows(server, 'resources').find((r) => r.node.group === 'resources' && r.node.entry.uri === uri);
+  const click = async (item: vscode.TreeItem) => vscode.commands.executeCommand<OpenedAs>(item.command!.command, ...(item.command!.arguments ?? []));
+
+  before(async () => {
+    const ext = vscode.extensions.getExtension<McpToolHostApi>(EXTENSION_ID);
+    assert.ok(ext);
+    api = await ext.activate();
+    await settings().update('servers', { ...userServers(), everything: { command: process.execPath, args: [EVERYTHING, 'stdio'], env }, shelf: { command: process.execPath, args: [SHELF], env } }, vscode.ConfigurationTarget.Global);
+    await until('both running', () => api.pool.get('everything')?.state.kind === 'running' && api.pool.get('shelf')?.state.kind === 'running');
+    api.tree.getChildren();
+  });
+
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const servers = userServers();
+    delete servers.everything;
+    delete servers.shelf;
+    await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
+  });
+
+  it('shows Resources, Resource Templates and Prompts rows under server-everything, with counts', async () => {
+    await until('three groups listed', () => groups('everything').length === 3 && groups('everything').every((g) => !String(api.tree.getTreeItem(g).description).includes('…')));
+    const described = groups('everything').map((g) => `${String(api.tree.getTreeItem(g).label)}: ${String(api.tree.getTreeItem(g).description)}`);
+    assert.deepEqual(described.map((d) => d.split(':')[0]), ['Resources', 'Resource Templates', 'Prompts']);
+    assert.match(described[0]!, /\d+ resources/);
+    assert.ok(rows('everything', 'resources').length > 0);
+    const prompt = rows('everything', 'prompts')[0];
+    assert.equal(prompt?.item.command?.command, 'mcpToolHost.runPrompt');
+  });
+
+  it('opens a text resource read-only with its content and language', async () => {
+    const r = await until('readme row', () => row('shelf', 'shelf://notes/readme.md'));
+    const opened = await click(r.item);
+    assert.equal(opened.kind, 'text');
+    const editor = await until('the editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tool-host-resource' && vscode.window.activeTextEditor);
+    assert.equal(editor.document.getText(), '# Shelf\n\nhello from the shelf');
+    assert.equal(editor.document.languageId, 'markdown');
+    // Read-only: the editor says so and saving could not write (no server write exists).
+    assert.equal(vscode.workspace.fs.isWritableFileSystem('mcp-tool-host-resource'), false);
+    await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(editor.document.uri, new Uint8Array([1]))));
+  });
+
+  it('opens an image resource in the image preview, under our scheme', async () => {
+    const opened = await click((await until('logo row', () => row('shelf', 'shelf://img/logo.png'))).item);
+    assert.equal(opened.kind, 'image');
+    const tab = await until('the image tab', () => vscode.window.tabGroups.activeTabGroup.activeTab);
+    assert.ok(tab.input instanceof vscode.TabInputCustom, 'a custom editor');
+    assert.equal(tab.input.viewType, 'imagePreview.previewEditor');
+    assert.equal(tab.input.uri.scheme, 'mcp-tool-host-resource');
+    // The preview read it through our file system (which subscribes to what it reads for a tab).
+    await until('the image read', () => api.resourceFs.watching.some((u) => u.includes('logo')));
+  });
+
+  it('refreshes an open resource when the server says it changed, and unsubscribes on close', async () => {
+    await click((await until('counter row', () => row('shelf', 'shelf://counter'))).item);
+    const editor = await until('counter editor', () => vscode.window.activeTextEditor?.document.uri.path.includes('counter') && vscode.window.activeTextEditor);
+    const first = editor.document.getText();
+    assert.match(first, /^count \d+$/);
+    const before = api.resourceFs.updates;
+    await until('an update from the server', () => api.resourceFs.updates > before, 10_000);
+    await until('a newer count', () => editor.document.getText() !== first && /^count \d+$/.test(editor.document.getText()), 10_000);
+    assert.ok(api.resourceFs.watching.some((u) => u.includes('counter')));
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await until('unsubscribed', () => !api.resourceFs.watching.some((u) => u.includes('counter')));
+  });
+
+  it('fills a template field by field with completions, and opens it', async () => {
+    const template = await until('template row', () => rows('shelf', 'templates')[0]);
+    const shown = promptOpened(api, /color/);
+    const opening = click(template.item);
+    await shown;
+    const pick = api.lastPrompt() as vscode.QuickPick<vscode.QuickPickItem & { value: string }>;
+    pick.value = 'bl';
+    await until('suggestions for "bl"', () => pick.items.some((i) => i.value === 'blue') && pick.items.some((i) => i.value === 'black') && !pick.items.some((i) => i.value === 'red'));
+    await sleep(600); // the answer for "bl" itself (after the typing pause), not the first one filtered
+    assert.ok(!pick.busy && !pick.items.some((i) => i.value === 'green'));
+    pick.activeItems = pick.items.filter((i) => i.value === 'blue');
+    await sleep(200);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    const opened = await opening;
+    assert.equal(opened?.kind, 'text');
+    assert.equal(vscode.window.activeTextEditor?.document.getText(), 'the color blue');
+  });
+
+  it('hostile: a name with control characters and markdown is escaped; javascript: and file: URIs open only under our scheme', async () => {
+    const evil = await until('evil row', () => row('shelf', 'shelf://evil'));
+    const label = String(evil.item.label);
+    assert.ok(![...label].some((c) => c === String.fromCharCode(7) || c === String.fromCharCode(0x202e)), label);
+    assert.equal(typeof evil.item.tooltip, 'string', 'no markdown tooltip');
+    for (const uri of ['javascript:alert(1)', 'file:///etc/passwd']) {
+      const r = await until(uri, () => row('shelf', uri));
+      const opened = await click(r.item);
+      const shownUris = vscode.window.tabGroups.all.flatMap((g) => g.tabs).map((t) => (t.input instanceof vscode.TabInputText ? t.input.uri : undefined)).filter((u): u is vscode.Uri => !!u);
+      assert.ok(shownUris.every((u) => u.scheme === 'mcp-tool-host-resource'), shownUris.map(String).join(', '));
+      if (opened.kind === 'text') assert.equal(opened.uri.scheme, 'mcp-tool-host-resource');
+    }
+    assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.path === '/etc/passwd'));
+  });
+
+  it('Set Log Level sends it to the server, whose messages reach its log', async () => {
+    assert.equal(await vscode.commands.executeCommand('mcpToolHost.setLogLevel', 'shelf', 'debug'), 'debug');
+  });
+});
