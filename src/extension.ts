@@ -33,7 +33,7 @@ import { DefinitionReview } from './vscode/approvals/definitionReview';
 import type { ResultFolder } from './core/render/resultFolder';
 import { ServerLogs } from './vscode/shared/serverLogs';
 import { ServerCommands, type ServerTarget } from './vscode/servers/serverCommands';
-import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResultChars, rateLimit, resultsBudget, SECTION } from './vscode/config/settings';
+import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResourceBytes, maxResultChars, rateLimit, resultsBudget, SECTION } from './vscode/config/settings';
 import { ToolSchemaDocuments } from './vscode/calls/showSchema';
 import { ServerStatusBar } from './vscode/tree/statusBar';
 import { ToolTreeProvider } from './vscode/tree/toolTree';
@@ -180,7 +180,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
   const waiting = new WaitingServersNotice((message) => (view.message = message), loadForms);
   // What servers offer besides tools: made at first use (dist/offers.js), shared by the view, the palette and chat.
-  const offers = new SharedOffers({ pool, pipeline, audit });
+  const offers = new SharedOffers({ pool, pipeline, audit, maxReadBytes: maxResourceBytes });
   const offerRows = new OfferRowSource(pool, offers, loadForms);
   const resourceFs = new ResourceFileSystem(() => offers.resources());
   const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows);

@@ -68,6 +68,21 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     await assert.rejects(Promise.resolve(vscode.workspace.fs.writeFile(editor.document.uri, new Uint8Array([1]))));
   });
 
+  it('a read larger than mcpToolHost.maxResourceSize fails saying so, and opens once the setting allows it', async () => {
+    await settings().update('maxResourceSize', 1, vscode.ConfigurationTarget.Global);
+    try {
+      const refused = await api.offers.resources().read({ server: 'shelf', uri: 'shelf://big.txt', origin: 'tree' });
+      assert.ok(refused.kind === 'failed' && /over the 1 MiB a read may bring \(setting mcpToolHost.maxResourceSize\)/.test(refused.message), JSON.stringify(refused).slice(0, 300));
+    } finally {
+      await settings().update('maxResourceSize', undefined, vscode.ConfigurationTarget.Global);
+    }
+    const r = await until('big row', () => row('shelf', 'shelf://big.txt'));
+    const opened = await click(r.item);
+    assert.equal(opened.kind, 'text');
+    const editor = await until('the editor', () => vscode.window.activeTextEditor?.document.uri.scheme === 'mcp-tool-host-resource' && vscode.window.activeTextEditor);
+    assert.equal(editor.document.lineCount, 90_001);
+  });
+
   it('opens an image resource in the image preview, under our scheme', async () => {
     const opened = await click((await until('logo row', () => row('shelf', 'shelf://img/logo.png'))).item);
     assert.equal(opened.kind, 'image');

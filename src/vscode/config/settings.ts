@@ -132,6 +132,11 @@ export function maxMessageBytes(): number {
   return saferOf(renamed('maxMessageSize'), smallerIsSafer(64, 1)) * 1024 * 1024;
 }
 
+/** `mcpToolHost.maxResourceSize` (MiB): the most one read of a resource may bring, in bytes. */
+export function maxResourceBytes(): number {
+  return saferOf(inspect('maxResourceSize'), smallerIsSafer(64, 1)) * 1024 * 1024;
+}
+
 /** `mcpToolHost.maxToolsPerServer` and `mcpToolHost.maxToolListSize` (MiB): how much one server's tool list may hold. */
 export function listingLimits(): ListingLimits {
   return {

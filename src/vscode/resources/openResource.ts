@@ -27,7 +27,7 @@ export async function openResource(deps: ResourceDeps, target: ResourceTarget): 
   const first = outcome.parts[0];
   if (!first) return notOpened(vscode.l10n.t('{0} of {1} has no content.', shown, shownName(target.server)));
   const mimeType = baseMime(first.mimeType ?? target.mimeType);
-  const content = contentOf(outcome);
+  const content = await contentOf(outcome);
   if (outcome.parts.every((p) => p.kind === 'text')) {
     const uri = resourceUri(target, fileNameFor(target.name, target.uri, mimeType ?? 'text/plain'));
     deps.fs.prime(uri, content);

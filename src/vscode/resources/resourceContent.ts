@@ -1,9 +1,13 @@
+import { loadOffers } from '../../core/offers/load';
 import type { ReadOutcome } from '../../core/offers/offerTypes';
 
-/** What one read brought, as the editor reads it: texts joined, else the first binary part's bytes. */
-export function contentOf(outcome: Extract<ReadOutcome, { kind: 'ok' }>): Uint8Array {
+/**
+ * What one read brought, as the editor reads it: texts joined (encoded in slices, so a 50 MiB
+ * resource does not hold the window: documentBytes), else the first binary part's bytes.
+ */
+export async function contentOf(outcome: Extract<ReadOutcome, { kind: 'ok' }>): Promise<Uint8Array> {
   const parts = outcome.parts;
-  if (parts.length > 0 && parts.every((p) => p.kind === 'text')) return new TextEncoder().encode(parts.map((p) => p.text).join('\n'));
+  if (parts.length > 0 && parts.every((p) => p.kind === 'text')) return loadOffers().documentBytes(parts);
   const binary = parts.find((p) => p.kind === 'binary');
   return binary ? binary.bytes : new Uint8Array();
 }

@@ -61,7 +61,7 @@ export class ResourceFileSystem implements vscode.FileSystemProvider, Disposable
     const outcome = await this._offers().read({ server: address.server, uri: address.uri, origin: 'tree' });
     if (outcome.kind === 'denied') throw vscode.FileSystemError.NoPermissions(outcome.message);
     if (outcome.kind === 'failed') throw vscode.FileSystemError.Unavailable(outcome.message);
-    return contentOf(outcome);
+    return await contentOf(outcome);
   }
 
   readDirectory(): [string, vscode.FileType][] {
