@@ -25,8 +25,10 @@ describe('chat: prompt lines, prompt messages, resource text', () => {
       { role: 'assistant' as const, kind: 'text' as const, text: 'ok <!-- hidden -->' },
     ];
     const md = promptMarkdown(parts);
-    assert.match(md, /```text\nHi\\u200B\\uDB40\\uDC49\n\\u202Eevil\t!\n```/);
-    assert.match(md, /```text\nok <!-- hidden -->\n```/);
+    // Quoted literal lines that wrap: every escape shown (its backslash escaped for Markdown), the breaks kept.
+    assert.ok(md.includes('> Hi\\\\u200B\\\\uDB40\\\\uDC49  \n> \\\\u202Eevil \\!'), md);
+    assert.ok(md.includes('> ok \\<\\!\\-\\- hidden \\-\\-\\>'), md);
+    assert.ok(!md.includes('```'), 'no fenced block: a long line would scroll out of sight');
     assert.match(md, /image `image\/png`, 2\.0 KB/);
     assert.deepEqual(messagesForModel(parts), [
       { role: 'user', text: 'Hi\\u200B\\uDB40\\uDC49\n\\u202Eevil\t!\n\n[image image/png, 2.0 KB: not sent]' },
@@ -34,8 +36,9 @@ describe('chat: prompt lines, prompt messages, resource text', () => {
     ]);
   });
 
-  it('a fence inside a prompt cannot close the block that shows it', () => {
-    assert.match(promptMarkdown([{ role: 'user', kind: 'text', text: '```\n**bold**' }]), /````text\n```\n\*\*bold\*\*\n````/);
+  it('nothing a prompt writes is formatted or linked, and its indentation shows', () => {
+    const md = promptMarkdown([{ role: 'user', kind: 'text', text: '```\n**bold**\n  indented [x](command:y)' }]);
+    assert.equal(md, '**1. user**\n\n> \\`\\`\\`  \n> \\*\\*bold\\*\\*  \n> \u00a0\u00a0indented \\[x\\]\\(command\\:y\\)');
   });
 
   it('reads #mcpResource input and caps what the model reads like a tool result', () => {

@@ -27,6 +27,18 @@ export function mdBlock(text: string, language = ''): string {
   return `${fence}${language}\n${clean}\n${fence}`;
 }
 
+/**
+ * Server text as a quote of literal lines: each line escaped as mdText escapes it, its breaks and
+ * leading spaces kept. Long lines wrap, where a fenced block scrolls them out of sight: what a
+ * prompt hides at the end of a long line is on screen.
+ */
+export function mdQuote(text: string): string {
+  return sanitizeText(text)
+    .split('\n')
+    .map((line) => `> ${mdText(line).replace(/^ +/, (spaces) => '\u00a0'.repeat(spaces.length))}`)
+    .join('  \n');
+}
+
 /** Arguments on one short line for a progress message: `{"name":"x"}` (`shownArguments`: hidden characters as escapes), cut with an ellipsis. */
 export function shortArgs(args: unknown, max = 80): string {
   return shownArguments(args, max);

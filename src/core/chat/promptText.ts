@@ -3,7 +3,7 @@
 // written as its escape in both, so an instruction hidden in a prompt is seen, not obeyed unseen;
 // images, audio and binary resources are named with their size and not sent.
 import type { PromptEntry, PromptMessagePart } from '../offers/offerTypes';
-import { mdBlock, mdCode, mdText } from './markdown';
+import { mdCode, mdQuote, mdText } from './markdown';
 import { visibleLine } from '../render/sanitize';
 
 /** Text with each hidden character as its escape, lines kept (tabs too: they are visible). */
@@ -56,8 +56,9 @@ export function promptHeading(server: string, prompt: Pick<PromptEntry, 'name' |
 }
 
 /**
- * The messages as Markdown: each in a fenced block (nothing a server writes is formatted, linked,
- * or hidden in an HTML comment), its role above it, what is not text named with its size.
+ * The messages as Markdown: each as a quote of literal, escaped lines that wrap (nothing a server
+ * writes is formatted, linked, hidden in an HTML comment or off screen), its role above it, what is
+ * not text named with its size.
  */
 export function promptMarkdown(parts: readonly PromptMessagePart[], description?: string): string {
   const out: string[] = [];
@@ -66,7 +67,7 @@ export function promptMarkdown(parts: readonly PromptMessagePart[], description?
     const role = `${i + 1}. ${part.role}`;
     switch (part.kind) {
       case 'text':
-        out.push(`**${role}**\n\n${mdBlock(visibleText(part.text), 'text')}`);
+        out.push(`**${role}**\n\n${mdQuote(visibleText(part.text))}`);
         break;
       case 'image':
       case 'audio':
@@ -74,7 +75,7 @@ export function promptMarkdown(parts: readonly PromptMessagePart[], description?
         break;
       case 'resource':
         out.push(part.part.kind === 'text'
-          ? `**${role}**: resource ${mdCode(part.part.uri)}, ${byteSize(Buffer.byteLength(part.part.text))}\n\n${mdBlock(visibleText(part.part.text), 'text')}`
+          ? `**${role}**: resource ${mdCode(part.part.uri)}, ${byteSize(Buffer.byteLength(part.part.text))}\n\n${mdQuote(visibleText(part.part.text))}`
           : `**${role}**: resource ${mdCode(part.part.uri)} ${mdCode(part.part.mimeType ?? 'binary')}, ${byteSize(part.part.bytes.length)} (not sent to the model)`);
         break;
       case 'resource_link':
