@@ -246,7 +246,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         tasks: taskCommands,
         review,
         editors: () => editorsMade,
-        runPrompt: (first, second) => loadChat().runPromptCommand({ pool: signingOut, offers }, first, second),
+        runPrompt: (first, second) => loadChat().runPromptCommand({ pool: signingOut, offers, shown: prompts }, first, second),
         promptConfirms,
         resources: new ResourceCommands({ pool, offers, fs: resourceFs, logs }, prompts, loadForms),
       }),

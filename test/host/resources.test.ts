@@ -11,6 +11,7 @@ import { promptOpened, sleep, until } from './wait';
 const EXTENSION_ID = 'mcp-tool-host.mcp-tool-host';
 const EVERYTHING = path.resolve(__dirname, '../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const SHELF = path.resolve(__dirname, '../../../test/fixtures/servers/offers-vs-shelf.cjs');
+const HOSTILE = path.resolve(__dirname, '../../../test/fixtures/servers/offers-hostile.cjs');
 const env = { ELECTRON_RUN_AS_NODE: '1' };
 
 const settings = () => vscode.workspace.getConfiguration('mcpToolHost');
@@ -43,6 +44,7 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     const servers = userServers();
     delete servers.everything;
     delete servers.shelf;
+    delete servers.modern;
     await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -123,6 +125,43 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     const opened = await opening;
     assert.equal(opened?.kind, 'text');
     assert.equal(vscode.window.activeTextEditor?.document.getText(), 'the color blue');
+  });
+
+  it('Run Prompt asks each argument in a box with the server\'s completions (the second narrowed by the first), then opens the messages', async () => {
+    type Box = vscode.QuickPick<vscode.QuickPickItem & { value: string }>;
+    const choose = async (title: RegExp, typed: string, wanted: string, others: readonly string[]) => {
+      const pick = (await until(`a box titled ${title}`, () => {
+        const shown = api.lastPrompt() as Box | undefined;
+        return shown && title.test(shown.title ?? '') && shown;
+      })) as Box;
+      pick.value = typed;
+      await until(`${wanted} suggested for "${typed}"`, () => pick.items.some((i) => i.value === wanted) && !others.some((o) => pick.items.some((i) => i.value === o)));
+      pick.activeItems = pick.items.filter((i) => i.value === wanted);
+      await sleep(200);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    };
+    const running = vscode.commands.executeCommand<vscode.TextDocument | undefined>('mcpToolHost.runPrompt', { server: 'everything', prompt: 'completable-prompt' });
+    await choose(/department/i, 'S', 'Sales', ['Engineering']);
+    // The server narrows the names by the department chosen: Sales has David, Eve and Frank.
+    await choose(/name/i, '', 'Eve', ['Alice']);
+    const doc = await running;
+    assert.ok(doc, 'the messages opened');
+    assert.equal(doc.languageId, 'markdown');
+    assert.match(doc.getText(), /Sales/);
+    assert.match(doc.getText(), /Eve/);
+  });
+
+  it('2026-07-28: a server of the new revision shows its resources in the view, and one opens', async () => {
+    await settings().update('servers', { ...userServers(), modern: { command: process.execPath, args: [HOSTILE], env: { ...env, MODERN: '1' } } }, vscode.ConfigurationTarget.Global);
+    const running = await until('modern running', () => {
+      const state = api.pool.get('modern')?.state;
+      return state?.kind === 'running' && state;
+    });
+    assert.equal(running.protocolVersion, '2026-07-28');
+    const r = await until('a resource row of the 2026-07-28 server', () => row('modern', 'hostile://r/1'), 20_000);
+    const opened = await click(r.item);
+    assert.equal(opened.kind, 'text');
+    await until('its text', () => vscode.window.activeTextEditor?.document.getText() === 'resource 1');
   });
 
   it('hostile: a name with control characters and markdown is escaped; javascript: and file: URIs open only under our scheme', async () => {

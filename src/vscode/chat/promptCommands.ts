@@ -8,6 +8,7 @@ import { messagesForModel, promptHeading, promptMarkdown } from '../../core/chat
 import { loadSearch } from '../../core/search/load';
 import type { ChatDeps } from './chatDeps';
 import { choosePrompt, getPrompt, type ChosenPrompt } from './promptFlow';
+import type { PromptEvents } from '../shared/promptEvents';
 
 /** What `/prompt` did (the chat result's metadata; tests read it). */
 export interface PromptMetadata {
@@ -101,10 +102,10 @@ export function promptTarget(first?: unknown, second?: unknown): { server?: stri
 }
 
 /** Run Prompt... (`mcpToolHost.runPrompt`): the prompt's messages in an untitled Markdown document; nothing is sent anywhere. */
-export async function runPromptCommand(deps: Pick<ChatDeps, 'pool' | 'offers'>, first?: unknown, second?: unknown): Promise<vscode.TextDocument | undefined> {
+export async function runPromptCommand(deps: Pick<ChatDeps, 'pool' | 'offers'> & { readonly shown?: PromptEvents }, first?: unknown, second?: unknown): Promise<vscode.TextDocument | undefined> {
   if (!deps.offers) return undefined;
   const prompts = deps.offers.prompts();
-  const choice = await choosePrompt(deps.pool, prompts, promptTarget(first, second));
+  const choice = await choosePrompt(deps.pool, prompts, promptTarget(first, second), deps.shown);
   if (choice.kind === 'cancelled') return undefined;
   if (choice.kind === 'problem') {
     void vscode.window.showErrorMessage(choice.message);

@@ -5,7 +5,9 @@ import type { PromptEntry, PromptOffers, PromptOutcome } from '../../core/offers
 import type { CallOrigin } from '../../core/calls/ports';
 import type { ServerPool } from '../../core/connection/serverPool';
 import { sanitizeLine, shownName } from '../../core/render/sanitize';
-import { askFields, pickServer } from './offerInput';
+import { askFields } from './offerInput';
+import { pickOfferServer } from '../resources/pickOffer';
+import type { PromptEvents } from '../shared/promptEvents';
 
 export interface ChosenPrompt {
   readonly server: string;
@@ -19,10 +21,10 @@ export type PromptChoice = { readonly kind: 'chosen'; readonly value: ChosenProm
 /**
  * The prompt to run: `server` and `name` when given (a Tools-view row, `@mcp /prompt server.prompt`),
  * else picked. Arguments not given are asked: every one when the prompt was picked or named without
- * arguments, else only the required ones still missing.
+ * arguments, else only the required ones still missing. `shown` hears of each box (the tests answer it).
  */
-export async function choosePrompt(pool: ServerPool, offers: PromptOffers, target: { server?: string; name?: string; args?: Readonly<Record<string, string>> }): Promise<PromptChoice> {
-  const server = target.server ?? (await pickServer(pool, 'prompts', vscode.l10n.t('Run Prompt')));
+export async function choosePrompt(pool: ServerPool, offers: PromptOffers, target: { server?: string; name?: string; args?: Readonly<Record<string, string>> }, shown?: PromptEvents): Promise<PromptChoice> {
+  const server = target.server ?? (await pickOfferServer(pool, 'prompts', vscode.l10n.t('Run Prompt')));
   if (!server) return { kind: 'cancelled' };
   if (!pool.get(server)) return { kind: 'problem', message: vscode.l10n.t('No server is named {0}.', shownName(server)) };
   const listed = await offers.prompts(server);
@@ -47,7 +49,7 @@ export async function choosePrompt(pool: ServerPool, offers: PromptOffers, targe
   if (unknown.length) return { kind: 'problem', message: vscode.l10n.t('{0} takes no argument named {1}. Its arguments: {2}', shownName(prompt.name), unknown.map(shownName).join(', '), prompt.arguments.map((a) => shownName(a.name)).join(', ') || vscode.l10n.t('none')) };
   const chosen = prompt;
   const askAll = Object.keys(given).length === 0;
-  const args = await askFields(chosen.arguments, given, askAll, (name, value, context) => offers.complete({ server, ref: { type: 'ref/prompt', name: chosen.name }, argument: { name, value }, context }));
+  const args = await askFields(chosen.arguments, given, askAll, (name, value, context, signal) => offers.complete({ server, ref: { type: 'ref/prompt', name: chosen.name }, argument: { name, value }, context, signal }), shown);
   return args ? { kind: 'chosen', value: { server, prompt: chosen, args } } : { kind: 'cancelled' };
 }
 

@@ -9,7 +9,8 @@ import { sanitizeLine, shownName } from '../../core/render/sanitize';
 import { loadSearch } from '../../core/search/load';
 import type { ChatDeps } from './chatDeps';
 import { readChatSettings, serverEnabled } from './chatSettings';
-import { askFields, pickServer } from './offerInput';
+import { askFields } from './offerInput';
+import { pickOfferServer } from '../resources/pickOffer';
 import { runToolLoop } from './toolLoop';
 
 /** A token is rarely more than this many characters: text past cap × this is cut before it is counted (counting 50 MiB would stall the host). */
@@ -77,7 +78,7 @@ async function pickResource(resources: ResourceOffers, prompts: PromptOffers, se
   if (picked.uri) return picked.uri;
   const template = picked.template!;
   const fields = template.variables.map((name) => ({ name, required: true }));
-  const values = await askFields(fields, {}, true, (name, value, context) => prompts.complete({ server, ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name, value }, context }));
+  const values = await askFields(fields, {}, true, (name, value, context, signal) => prompts.complete({ server, ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name, value }, context, signal }));
   if (!values) return undefined;
   const expanded = resources.expand(template, values);
   if ('problem' in expanded) {
@@ -97,7 +98,7 @@ export async function answerResource(deps: ChatDeps, request: vscode.ChatRequest
   }
   const resources = deps.offers.resources();
   const line = resourceLine(request.prompt, deps.pool.connections.map((c) => c.name));
-  const server = line.server ?? (await pickServer(deps.pool, 'resources', vscode.l10n.t('Attach a Resource')));
+  const server = line.server ?? (await pickOfferServer(deps.pool, 'resources', vscode.l10n.t('Attach a Resource')));
   if (!server) return done('cancelled');
   if (!serverEnabled(readChatSettings(), server)) {
     stream.markdown(vscode.l10n.t('**{0}** is turned off for chat (setting `mcpToolHost.chat.enabledServers`).', mdText(server)));

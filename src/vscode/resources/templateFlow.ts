@@ -4,10 +4,8 @@ import { sanitizeLine, shownName, shownTitle } from '../../core/render/sanitize'
 import type { PromptEvents } from '../shared/promptEvents';
 import { openResource, type OpenedAs } from './openResource';
 import type { ResourceDeps, TemplateTarget } from './resourceDeps';
+import { askWithCompletions } from './completionBox';
 import { pickOfferServer } from './pickOffer';
-
-/** How long typing pauses before the server is asked for completions: one request per pause, not per key. */
-const COMPLETION_DELAY_MS = 150;
 
 /**
  * "Open Resource from Template...": the template's variables asked one by one, each box showing the
@@ -54,72 +52,16 @@ async function pickTemplate(deps: ResourceDeps): Promise<TemplateEntry | undefin
   return picked?.template;
 }
 
-type ValueItem = vscode.QuickPickItem & { readonly value: string };
-
-/** One variable's box: what is typed is the first choice, the server's suggestions follow. */
+/** One variable's box, with the server's completions of the template's variable (completionBox.ts). */
 function askVariable(deps: ResourceDeps, prompts: PromptEvents, template: TemplateEntry, variable: string, filled: Readonly<Record<string, string>>, at: { step: number; total: number }): Promise<string | undefined> {
-  const pick = vscode.window.createQuickPick<ValueItem>();
-  pick.title = vscode.l10n.t('{0}: {1}', shownTitle(template), shownName(variable));
-  pick.placeholder = vscode.l10n.t('The value of {0} in {1}', shownName(variable), shownName(template.uriTemplate));
-  pick.step = at.step;
-  pick.totalSteps = at.total;
-  pick.ignoreFocusOut = true;
-  pick.matchOnDescription = false;
-  let suggestions: readonly string[] = [];
-  /** The value the suggestions answer: until the answer for newer typing comes, those that no longer fit are hidden. */
-  let suggestedFor = '';
-  let asked = 0;
-  let timer: NodeJS.Timeout | undefined;
-  let abort: AbortController | undefined;
-  const show = () => {
-    const typed: ValueItem[] = [{ label: pick.value, description: vscode.l10n.t('as typed'), value: pick.value, alwaysShow: true }];
-    const typing = pick.value.toLowerCase();
-    const fitting = suggestedFor === pick.value ? suggestions : suggestions.filter((s) => s.toLowerCase().includes(typing));
-    // A suggestion the user moved to stays chosen when the list is drawn again.
-    const active = pick.activeItems[0]?.value;
-    pick.items = [...typed, ...fitting.filter((s) => s !== pick.value).map((s): ValueItem => ({ label: shownName(s), value: s, alwaysShow: true }))];
-    const kept = active === undefined || active === pick.value ? undefined : pick.items.find((i) => i.value === active);
-    if (kept) pick.activeItems = [kept];
-  };
-  const complete = () => {
-    const mine = ++asked;
-    const value = pick.value;
-    abort?.abort();
-    abort = new AbortController();
-    pick.busy = true;
-    void deps.offers
-      .prompts()
-      .complete({ server: template.server, ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: variable, value }, context: filled, signal: abort.signal })
-      .then(
-        (answer) => {
-          if (mine !== asked) return; // typing went on: a newer request is out
-          suggestions = answer.values;
-          suggestedFor = value;
-          pick.busy = false;
-          show();
-        },
-        () => mine === asked && (pick.busy = false),
-      );
-  };
-  return new Promise<string | undefined>((resolve) => {
-    let done = false;
-    const finish = (value: string | undefined) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      abort?.abort();
-      resolve(value);
-      pick.dispose();
-    };
-    pick.onDidChangeValue(() => {
-      show();
-      clearTimeout(timer);
-      timer = setTimeout(complete, COMPLETION_DELAY_MS);
-    });
-    pick.onDidAccept(() => finish(pick.selectedItems[0]?.value ?? pick.value));
-    pick.onDidHide(() => finish(undefined));
-    show();
-    prompts.show(pick);
-    complete();
-  });
+  return askWithCompletions(
+    {
+      title: vscode.l10n.t('{0}: {1}', shownTitle(template), shownName(variable)),
+      placeholder: vscode.l10n.t('The value of {0} in {1}', shownName(variable), shownName(template.uriTemplate)),
+      step: at.step,
+      totalSteps: at.total,
+      complete: async (value, signal) => (await deps.offers.prompts().complete({ server: template.server, ref: { type: 'ref/resource', uri: template.uriTemplate }, argument: { name: variable, value }, context: filled, signal })).values,
+    },
+    prompts,
+  );
 }
