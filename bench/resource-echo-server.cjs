@@ -50,17 +50,4 @@ function handle(line) {
   out.write('{"jsonrpc":"2.0","id":' + JSON.stringify(msg.id) + ',"result":' + resultJson + '}\n');
 }
 
-let pending = [];
-process.stdin.on('data', (chunk) => {
-  let start = 0;
-  let idx;
-  while ((idx = chunk.indexOf(10, start)) !== -1) {
-    let lineBuf;
-    if (pending.length) { pending.push(chunk.subarray(start, idx)); lineBuf = Buffer.concat(pending); pending = []; }
-    else lineBuf = chunk.subarray(start, idx);
-    handle(lineBuf.toString('utf8'));
-    start = idx + 1;
-  }
-  if (start < chunk.length) pending.push(chunk.subarray(start));
-});
-process.stdin.on('end', () => process.exit(0));
+require('./serveLines.cjs')(handle);

@@ -5,7 +5,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { untilText, workbenchPage } from './workbenchPage.mjs';
+import { chatPage } from './chatPage.mjs';
+import { workbenchPage } from './workbenchPage.mjs';
 
 /**
  * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
@@ -29,45 +30,13 @@ export async function runChatPromptsUiTests(cs, { runDir, shotsDir, root, log = 
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'chatprompts', log });
   const { shot, check, openWorkbench } = ui;
-  const chat = page.locator('.interactive-session').first();
-  const chatText = async () => (await chat.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-  const waitChat = (/** @type {RegExp} */ re, ms = 30_000) => untilText(page, chatText, re, ms, (text) => `the chat never showed ${re}; it shows:\n${text.slice(-800)}`);
-  const input = page.locator('.interactive-input-part .monaco-editor').first();
-  const clearInput = async () => {
-    await input.click({ force: true });
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-  };
-  const send = async (/** @type {string} */ prompt) => {
-    await clearInput();
-    await page.keyboard.type(prompt, { delay: 20 });
-    await page.waitForTimeout(600);
-    if (await page.locator('.suggest-widget.visible').first().isVisible().catch(() => false)) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-  };
+  const { chat, chatText, waitChat, clearInput, send, openWithTestModel } = chatPage(page);
 
   await ui.session('chat prompts UI', async () => {
     await openWorkbench(cs.url(ws));
 
     await check('the Chat view opens with the test model', async () => {
-      if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+i');
-      await input.waitFor({ timeout: 30_000 });
-      await page.locator('.interactive-input-part', { hasText: 'MCP Test Mo' }).waitFor({ timeout: 60_000 });
-      // Participants register as their extension activates: wait until @mcp is suggested.
-      const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: '@mcp' }).first();
-      for (let attempt = 1; ; attempt++) {
-        await clearInput();
-        await page.keyboard.type('@mc');
-        try {
-          await suggestion.waitFor({ timeout: 10_000 });
-          break;
-        } catch (err) {
-          if (attempt === 3) throw err;
-          await page.keyboard.press('Escape');
-        }
-      }
-      await page.keyboard.press('Escape');
-      await clearInput();
+      await openWithTestModel();
     });
 
     await check('@mcp /prompt shows the messages, hidden instructions escaped, and waits for Send', async () => {

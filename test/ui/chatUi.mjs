@@ -6,7 +6,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { untilText, workbenchPage } from './workbenchPage.mjs';
+import { chatPage } from './chatPage.mjs';
+import { workbenchPage } from './workbenchPage.mjs';
 
 /**
  * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} cs
@@ -31,49 +32,13 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'chat', log });
   const { shot, check, openWorkbench, quickInput } = ui;
-  const chat = page.locator('.interactive-session').first();
-  const chatText = async () => (await chat.innerText().catch(() => '')).replace(/\u00a0/g, ' ');
-  const waitChat = (/** @type {RegExp} */ re, ms = 30_000) => untilText(page, chatText, re, ms, (text) => `the chat never showed ${re}; it shows:\n${text.slice(-800)}`);
-  const input = page.locator('.interactive-input-part .monaco-editor').first();
-  // @mcp is sticky: the input keeps "@mcp " after a request, so it is cleared first. A suggestion
-  // still open after typing (a participant or slash command) would take the Enter: close it.
-  const send = async (/** @type {string} */ prompt) => {
-    await input.click({ force: true });
-    await page.keyboard.press('Control+A');
-    await page.keyboard.press('Backspace');
-    await page.keyboard.type(prompt, { delay: 20 });
-    await page.waitForTimeout(600);
-    if (await page.locator('.suggest-widget.visible').first().isVisible().catch(() => false)) await page.keyboard.press('Escape');
-    await page.keyboard.press('Enter');
-  };
+  const { waitChat, input, send, openWithTestModel } = chatPage(page);
 
   await ui.session('chat UI', async () => {
       await openWorkbench(cs.url(ws));
 
       await check('the Chat view opens with the test model and offers @mcp', async () => {
-        if (!(await input.isVisible().catch(() => false))) await page.keyboard.press('Control+Alt+i');
-        await input.waitFor({ timeout: 30_000 });
-        // the model picker shows the test model (its name cut to fit) once the provider is resolved
-        await page.locator('.interactive-input-part', { hasText: 'MCP Test Mo' }).waitFor({ timeout: 60_000 });
-        // Participants register as their extension activates: the first suggest list can come too early, so ask again.
-        const suggestion = page.locator('.suggest-widget .monaco-list-row', { hasText: '@mcp' }).first();
-        for (let attempt = 1; ; attempt++) {
-          await input.click({ force: true });
-          await page.keyboard.press('Control+A');
-          await page.keyboard.press('Backspace');
-          await page.keyboard.type('@mc');
-          try {
-            await suggestion.waitFor({ timeout: 10_000 });
-            break;
-          } catch (err) {
-            if (attempt === 3) throw err;
-            await page.keyboard.press('Escape');
-          }
-        }
-        await shot('participant-suggested');
-        await page.keyboard.press('Escape');
-        await page.keyboard.press('Control+A');
-        await page.keyboard.press('Backspace');
+        await openWithTestModel(() => shot('participant-suggested'));
       });
 
       await check('@mcp /tools lists the demo tools with their badges', async () => {
