@@ -1,5 +1,7 @@
 // What the chat UI suites share: the Chat view of a workbench page, answered by the test model
 // (test/fakelm), and how a person types into it.
+import fs from 'node:fs';
+import path from 'node:path';
 import { untilText } from './workbenchPage.mjs';
 
 /**
@@ -49,4 +51,21 @@ export function chatPage(page) {
     await clearInput();
   };
   return { chat, chatText, waitChat, input, clearInput, send, openWithTestModel };
+}
+
+/**
+ * A fresh workspace folder for a chat suite and user settings with chat on and `servers` as the
+ * MCP servers; `restore` puts back the user settings the other suites share.
+ * @param {string} runDir
+ * @param {string} name the workspace folder's name
+ * @param {Record<string, unknown>} servers
+ */
+export function chatSuiteSetup(runDir, name, servers) {
+  const ws = path.join(runDir, name);
+  fs.rmSync(ws, { recursive: true, force: true });
+  fs.mkdirSync(ws, { recursive: true });
+  const userSettings = path.join(runDir, 'ud/User/settings.json');
+  const original = fs.readFileSync(userSettings, 'utf8');
+  fs.writeFileSync(userSettings, JSON.stringify({ ...JSON.parse(original), 'chat.disableAIFeatures': false, 'mcpToolHost.servers': servers }, null, 2));
+  return { ws, restore: () => fs.writeFileSync(userSettings, original) };
 }

@@ -2,10 +2,9 @@
 // model (test/fakelm): `@mcp /prompt hostile.hidden-orders` shows the prompt's messages with their
 // hidden characters as escapes and waits; Send to the Model sends them. And `#mcpResource` is offered
 // in the chat input. Screenshots go to shotsDir as chatprompts-NN-name.png.
-import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { chatPage } from './chatPage.mjs';
+import { chatPage, chatSuiteSetup } from './chatPage.mjs';
 import { workbenchPage } from './workbenchPage.mjs';
 
 /**
@@ -15,16 +14,7 @@ import { workbenchPage } from './workbenchPage.mjs';
  */
 export async function runChatPromptsUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
-  const ws = path.join(runDir, 'chat-prompts-ws');
-  fs.rmSync(ws, { recursive: true, force: true });
-  fs.mkdirSync(ws, { recursive: true });
-  const userSettings = path.join(runDir, 'ud/User/settings.json');
-  const original = fs.readFileSync(userSettings, 'utf8');
-  fs.writeFileSync(userSettings, JSON.stringify({
-    ...JSON.parse(original),
-    'chat.disableAIFeatures': false,
-    'mcpToolHost.servers': { hostile: { command: NODE24, args: [path.join(root, 'test/fixtures/servers/offers-chat.cjs')] } },
-  }, null, 2));
+  const { ws, restore } = chatSuiteSetup(runDir, 'chat-prompts-ws', { hostile: { command: NODE24, args: [path.join(root, 'test/fixtures/servers/offers-chat.cjs')] } });
 
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
@@ -64,7 +54,7 @@ export async function runChatPromptsUiTests(cs, { runDir, shotsDir, root, log = 
     });
   }, async () => {
     await browser.close();
-    fs.writeFileSync(userSettings, original);
+    restore();
   });
   return ui.results;
 }

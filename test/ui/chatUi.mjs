@@ -3,10 +3,9 @@
 // --enable-proposed-api mcp-tool-host-tests.fakelm so it is the default model). A person types
 // `@mcp ...`, approves the quick-pick for a destructive demo tool, and reads the answer.
 // Screenshots go to shotsDir as chat-NN-name.png.
-import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
-import { chatPage } from './chatPage.mjs';
+import { chatPage, chatSuiteSetup } from './chatPage.mjs';
 import { workbenchPage } from './workbenchPage.mjs';
 
 /**
@@ -16,17 +15,7 @@ import { workbenchPage } from './workbenchPage.mjs';
  */
 export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console.log }) {
   const { NODE24 } = e2eEnv();
-  const ws = path.join(runDir, 'chat-ui-ws');
-  fs.rmSync(ws, { recursive: true, force: true });
-  fs.mkdirSync(ws, { recursive: true });
-  // User settings are shared with the other suites: keep what was there and put it back at the end.
-  const userSettings = path.join(runDir, 'ud/User/settings.json');
-  const original = fs.readFileSync(userSettings, 'utf8');
-  fs.writeFileSync(userSettings, JSON.stringify({
-    ...JSON.parse(original),
-    'chat.disableAIFeatures': false,
-    'mcpToolHost.servers': { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] } },
-  }, null, 2));
+  const { ws, restore } = chatSuiteSetup(runDir, 'chat-ui-ws', { demo: { command: NODE24, args: [path.join(root, 'dist/demo-server.js')] } });
 
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
@@ -82,7 +71,7 @@ export async function runChatUiTests(cs, { runDir, shotsDir, root, log = console
       });
   }, async () => {
     await browser.close();
-    fs.writeFileSync(userSettings, original);
+    restore();
   });
   return ui.results;
 }
