@@ -100,7 +100,7 @@ const CORE_DOOR_PATTERN = { regex: `^\\.\\./(${DOORS.map((d) => d.door).join('|'
 const RULE_PATTERN = { regex: `(^|/)(${baseNames(RULE_MODULES)})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/policy/load.ts); import it here only as a type.' };
 const SEARCH_PATTERN = { regex: `^(minisearch|gpt-tokenizer)(/|$)|(^|/)(${baseNames(SEARCH_MODULES)})$`, allowTypeImports: true, message: 'Load tool search and token counts through loadSearch() (src/core/search/load.ts); import them here only as types.' };
 const LINK_PATTERN = { regex: `^tldts(-core)?(/|$)|(^|/)(${baseNames(LINK_MODULES)})$`, allowTypeImports: true, message: 'Load the link check through loadLinks() (src/core/elicitation/load.ts) or loadCsp() (src/core/apps/load.ts); import it here only as a type.' };
-const SESSION_PATTERN = { regex: `(^|/)(${baseNames(SESSION_MODULES)})$`, allowTypeImports: true, message: 'Load the session client through loadSession() (src/core/connection/load.ts); import it here only as a type.' };
+const SESSION_PATTERN = { regex: `(^|/)(${baseNames(SESSION_MODULES)})$`, allowTypeImports: true, message: 'Load the session client through loadSession() (src/core/connection/loadSession.ts); import it here only as a type.' };
 const AUTH_PATTERN = { regex: `(^|/)(${baseNames(AUTH_MODULES)})$`, allowTypeImports: true, message: 'Load the sign-in code through loadAuth() (src/core/auth/load.ts); import it here only as a type (isSignInError() tells a SignInError).' };
 
 export default tseslint.config(

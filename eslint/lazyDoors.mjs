@@ -1,5 +1,5 @@
 // The core's doors (ARCHITECTURE.md "Limits"), read from the code for the build (esbuild.mjs) and
-// the lint (eslint.config.mjs): each folder's loader, src/core/<folder>/load.ts, requires its doors
+// the lint (eslint.config.mjs): each folder's loaders, src/core/<folder>/load*.ts, require its doors
 // (`require('./later')`), and each door re-exports (`export { … } from './module'`) the folder's
 // modules that activation must not load.
 import fs from 'node:fs';
@@ -15,11 +15,14 @@ const BUNDLE_OF = { 'connection/sessionRuntime': 'session.js', 'offers/later': '
  */
 export function coreDoors(root) {
   const core = path.join(root, 'src/core');
-  return fs.readdirSync(core).filter((folder) => fs.existsSync(path.join(core, folder, 'load.ts'))).flatMap((folder) =>
-    [...fs.readFileSync(path.join(core, folder, 'load.ts'), 'utf8').matchAll(/require\('\.\/(\w+)'\)/g)].map(([, door]) => {
-      const entry = `src/core/${folder}/${door}.ts`;
-      const modules = [...fs.readFileSync(path.join(root, entry), 'utf8').matchAll(/^export .* from '\.\/(\w+)';$/gm)].map(([, m]) => `${folder}/${m}`);
-      return { loader: `src/core/${folder}/load.ts`, request: `./${door}`, entry, door: `${folder}/${door}`, file: BUNDLE_OF[/** @type {keyof typeof BUNDLE_OF} */ (`${folder}/${door}`)] ?? 'core.js', modules };
-    }),
+  const loaders = (/** @type {string} */ folder) => fs.readdirSync(path.join(core, folder)).filter((f) => /^load\w*\.ts$/.test(f));
+  return fs.readdirSync(core).filter((folder) => fs.statSync(path.join(core, folder)).isDirectory()).flatMap((folder) =>
+    loaders(folder).flatMap((loader) =>
+      [...fs.readFileSync(path.join(core, folder, loader), 'utf8').matchAll(/require\('\.\/(\w+)'\)/g)].map(([, door]) => {
+        const entry = `src/core/${folder}/${door}.ts`;
+        const modules = [...fs.readFileSync(path.join(root, entry), 'utf8').matchAll(/^export .* from '\.\/(\w+)';$/gm)].map(([, m]) => `${folder}/${m}`);
+        return { loader: `src/core/${folder}/${loader}`, request: `./${door}`, entry, door: `${folder}/${door}`, file: BUNDLE_OF[/** @type {keyof typeof BUNDLE_OF} */ (`${folder}/${door}`)] ?? 'core.js', modules };
+      }),
+    ),
   );
 }

@@ -2,16 +2,9 @@
 // only (a static import would load the door with this file). Compiled by tsc it loads the sibling
 // door; in the extension, esbuild.mjs points it at the lazy bundle that holds the door.
 import type * as Later from './later';
-import type * as Session from './sessionRuntime';
 
 /** What only a session uses: raw answers, tasks, parameter headers, skills (later.ts), loaded with the first server. */
 export function loadConnection(): typeof Later {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./later') as typeof Later;
-}
-
-/** The SDK client of a session and what differs by era (sessionRuntime.ts), loaded when a launch first builds a client. */
-export function loadSession(): typeof Session {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./sessionRuntime') as typeof Session;
 }

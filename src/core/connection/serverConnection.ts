@@ -17,7 +17,7 @@ import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
 import { ServerView } from './serverView';
 import type { OfferNotice } from './sdkClient';
-import { loadSession } from './load';
+import { loadSession } from './loadSession';
 import type { SkillsAccess } from './skills';
 import { ToolCatalog } from './toolCatalog';
 
