@@ -3,7 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { ApprovalDecision } from '../../src/core/calls/ports';
+import type { ApprovalDecision, AuditRecord } from '../../src/core/calls/ports';
+import { newResourceOffers } from '../../src/core/offers/later';
 import { makeHost, node, ROOT, until, type HostOptions } from './helpers';
 
 const FILESYSTEM = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
@@ -103,6 +104,36 @@ describe('npm reference servers through the real core (real child processes)', f
   });
 
   describe('@modelcontextprotocol/server-memory', () => {
+    it('its knowledge graph is a resource: listed, read (audited) and watched, an update arriving after create_entities changes it', async () => {
+      const memoryFile = path.join(dir('mcp-memory-'), 'memory.jsonl');
+      const audit: AuditRecord[] = [];
+      const h = host('memory', node(MEMORY, { env: { MEMORY_FILE_PATH: memoryFile } }), 'deny', { audit: { append: (r) => void audit.push(r) } });
+      await h.connection.start();
+      const offers = newResourceOffers({ pool: h.pool, pipeline: h.pipeline, audit: { append: (r) => void audit.push(r) } });
+      try {
+        const listed = await offers.resources('memory');
+        const graph = listed.items.find((r) => r.uri === 'memory://knowledge-graph');
+        assert.ok(graph, JSON.stringify(listed));
+        assert.equal(graph.mimeType, 'application/json');
+        const before = await offers.read({ server: 'memory', uri: graph.uri, origin: 'tree' });
+        assert.ok(before.kind === 'ok' && before.parts[0].kind === 'text', JSON.stringify(before));
+        assert.deepEqual(JSON.parse(before.parts[0].kind === 'text' ? before.parts[0].text : ''), { entities: [], relations: [] });
+        assert.ok(audit.some((r) => r.tool === 'resources/read' && r.origin === 'tree' && r.outcome === 'ok'));
+        let updates = 0;
+        const watch = offers.subscribe('memory', graph.uri, () => updates++);
+        // resources/subscribe is sent as the watch starts; the mutation must come after the server has it.
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const created = await h.pipeline.call({ server: 'memory', tool: 'create_entities', args: { entities: [{ name: 'Ada', entityType: 'person', observations: [] }] }, origin: 'api' });
+        assert.equal(created.kind, 'ok', JSON.stringify(created));
+        await until('the server says the graph changed', () => updates > 0, 10_000);
+        const after = await offers.read({ server: 'memory', uri: graph.uri, origin: 'tree' });
+        assert.ok(after.kind === 'ok' && after.parts[0].kind === 'text' && after.parts[0].text.includes('"Ada"'));
+        watch.dispose();
+      } finally {
+        offers.dispose();
+      }
+    });
+
     it('create_entities then read_graph round-trips, persisted in MEMORY_FILE_PATH across a restart', async () => {
       const memoryFile = path.join(dir('mcp-memory-'), 'memory.jsonl');
       const h = host('memory', node(MEMORY, { env: { MEMORY_FILE_PATH: memoryFile } }));
