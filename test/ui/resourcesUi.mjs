@@ -40,7 +40,7 @@ export async function runResourcesUiTests(cs, { runDir, shotsDir, root, log = co
       await widenSidebar(200);
 
       await check('the Resources row counts them; clicking a text resource opens it read-only as markdown', async () => {
-        await row(/^Resources/).filter({ hasText: '7 resources' }).waitFor({ timeout: 20_000 });
+        await row(/^Resources/).filter({ hasText: '8 resources' }).waitFor({ timeout: 20_000 });
         await row(/^Resources/).click();
         await row(/^Shelf readme/).click();
         await editorArea.locator('.view-lines', { hasText: 'hello from the shelf' }).waitFor({ timeout: 20_000 });
