@@ -149,6 +149,7 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     assert.equal(doc.languageId, 'markdown');
     assert.match(doc.getText(), /Sales/);
     assert.match(doc.getText(), /Eve/);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('2026-07-28: a server of the new revision shows its resources in the view, and one opens', async () => {
@@ -158,7 +159,8 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
       return state?.kind === 'running' && state;
     });
     assert.equal(running.protocolVersion, '2026-07-28');
-    const r = await until('a resource row of the 2026-07-28 server', () => row('modern', 'hostile://r/1'), 20_000);
+    // The view's root is read again, as the view does when the set of servers changed.
+    const r = await until('a resource row of the 2026-07-28 server', () => (api.tree.getChildren(), row('modern', 'hostile://r/1')), 20_000);
     const opened = await click(r.item);
     assert.equal(opened.kind, 'text');
     await until('its text', () => vscode.window.activeTextEditor?.document.getText() === 'resource 1');
