@@ -24,15 +24,20 @@ export async function documentBytes(parts: readonly ResourcePart[]): Promise<Uin
     }
   }
   let total = 0;
-  for (const slice of slices) total += Buffer.byteLength(slice, 'utf8');
-  const bytes = new Uint8Array(total);
+  for (const [i, slice] of slices.entries()) {
+    if (i > 0 && slice.length > 1) await new Promise<void>((resolve) => setImmediate(resolve));
+    total += Buffer.byteLength(slice, 'utf8');
+  }
+  // Not zero-filled (50 MiB of zeros is a long task of its own): every byte is written below, the
+  // total being counted from the same slices.
+  const bytes = Buffer.allocUnsafe(total);
   const encoder = new TextEncoder();
   let offset = 0;
   for (const [i, slice] of slices.entries()) {
     if (i > 0 && slice.length > 1) await new Promise<void>((resolve) => setImmediate(resolve));
     offset += encoder.encodeInto(slice, bytes.subarray(offset)).written;
   }
-  return bytes;
+  return offset === total ? bytes : bytes.subarray(0, offset);
 }
 
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
