@@ -181,7 +181,10 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     assert.ok(!vscode.workspace.textDocuments.some((d) => d.uri.scheme === 'file' && d.uri.path === '/etc/passwd'));
   });
 
-  it('Set Log Level sends it to the server, whose messages reach its log', async () => {
+  it('Set Log Level sets it on the server\'s connection, which asks it again at each start', async () => {
+    assert.equal(api.pool.get('shelf')?.logLevel, undefined);
     assert.equal(await vscode.commands.executeCommand('mcpToolHost.setLogLevel', 'shelf', 'debug'), 'debug');
+    // What the server is sent, in each era, and the messages that follow: offersPrompts.test.ts, cliPrompts.test.ts.
+    assert.equal(api.pool.get('shelf')?.logLevel, 'debug');
   });
 });
