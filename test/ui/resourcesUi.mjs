@@ -49,8 +49,17 @@ export async function runResourcesUiTests(cs, { runDir, shotsDir, root, log = co
       });
 
       await check('clicking an image resource shows it in the image preview', async () => {
-        await row(/^logo\.png/).click();
-        await page.locator('.tab', { hasText: 'logo.png' }).waitFor({ timeout: 20_000 });
+        // The rows may still move as the listing settles: a click that landed on a neighbour is made again.
+        for (let attempt = 1; ; attempt++) {
+          await row(/^logo\.png/).click();
+          try {
+            await page.locator('.tab', { hasText: 'logo.png' }).waitFor({ timeout: 10_000 });
+            break;
+          } catch (err) {
+            if (attempt === 2) throw err;
+            await page.keyboard.press('Escape');
+          }
+        }
         await page.frameLocator('iframe.webview.ready').frameLocator('iframe').locator('img').waitFor({ timeout: 20_000 });
         await shot('image-resource-open');
       });
