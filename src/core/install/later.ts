@@ -1,0 +1,4 @@
+// Finding and installing servers (a registry's entries, bundles) as InstallPlans (installPlan.ts):
+// reach it through loadInstall() (load.ts); elsewhere import these modules as types only. In the
+// extension it is a lazy bundle of its own (dist/install.js, esbuild.mjs): most windows never install.
+export { installInputId } from './inputIds';
