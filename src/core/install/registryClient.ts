@@ -53,12 +53,12 @@ export function newRegistryClient(options: { baseUrl: string; timeoutMs?: number
   const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   return {
     baseUrl,
-    async search(query, { cursor, limit, signal } = {}) {
+    async search(query, { cursor, limit, signal, version } = {}) {
       const url = new URL(`${baseUrl}/v0.1/servers`);
       if (query.trim()) url.searchParams.set('search', query.trim().slice(0, 200));
       if (cursor) url.searchParams.set('cursor', cursor);
       url.searchParams.set('limit', String(Math.max(1, Math.min(MAX_PAGE_ENTRIES, Math.floor(limit ?? DEFAULT_LIMIT)))));
-      url.searchParams.set('version', 'latest');
+      url.searchParams.set('version', version?.trim() || 'latest');
       const body = await fetchJson(url, baseUrl, timeoutMs, maxBytes, signal);
       return readPage(body, baseUrl, cursor);
     },
