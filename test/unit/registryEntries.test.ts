@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as path from 'node:path';
 import { readPage } from '../../src/core/install/registryClient';
+import { fillEntry } from '../../src/core/install/fillEntry';
 import { readEntry } from '../../src/core/install/registryEntry';
 import type { RegistryEntry } from '../../src/core/install/registryTypes';
 
@@ -173,5 +174,14 @@ describe('registry entries (server.json read as plans or problems)', () => {
     const many = readEntry(wrap({ packages: Array.from({ length: 17 }, () => npm({}).packages[0]) }), BASE);
     assert.ok('entry' in many);
     assert.ok(many.entry.options.every((o) => /more than 16/.test(o.problem ?? '')));
+  });
+
+  it('fillEntry puts given values in, and leaves out an optional value with its flag, its header or its docker -e', () => {
+    const oci = onlyOption({ packages: [{ registryType: 'oci', identifier: 'ghcr.io/a/b:1.0.0', transport: { type: 'stdio' }, packageArguments: [{ type: 'named', name: '--mode' }, { type: 'positional', valueHint: 'target' }], environmentVariables: [{ name: 'KEEP' }, { name: 'DROP' }] }] }).plan!;
+    const values = new Map<string, string | undefined>([['test.mode', undefined], ['test.target', 'x y'], ['test.KEEP', '1'], ['test.DROP', undefined]]);
+    assert.deepEqual(fillEntry(oci, values), { command: 'docker', args: ['run', '-i', '--rm', '-e', 'KEEP', 'ghcr.io/a/b:1.0.0', 'x y'], env: { KEEP: '1' } });
+    const remote = onlyOption({ remotes: [{ type: 'sse', url: 'https://x.example/{path}', variables: { path: {} }, headers: [{ name: 'X-Opt' }] }] }).plan!;
+    assert.deepEqual(fillEntry(remote, new Map([['test.path', 'mcp'], ['test.X-Opt', undefined]])), { type: 'http', url: 'https://x.example/mcp' });
+    assert.deepEqual(fillEntry(remote, new Map()), remote.entry, 'ids not given stay ${input:} for the launch to ask');
   });
 });
