@@ -114,6 +114,11 @@ describe('registry entries (server.json read as plans or problems)', () => {
     // eslint-disable-next-line no-control-regex
     assert.ok(!/[\u001b\u202e\u0007]/.test(escapes.description + escapes.options[0].problem), 'nothing in it acts on a terminal');
     assert.match(escapes.description, /\\u202E/);
+    const links = (url: string) => readEntry(wrap({ repository: { url, source: 'github' }, websiteUrl: url }), BASE);
+    const withCredentials = links('https://me:pw@github.com/x');
+    assert.ok('entry' in withCredentials && withCredentials.entry.repositoryUrl === undefined && withCredentials.entry.websiteUrl === undefined, 'a link with credentials is not shown');
+    const scoped = links('https://www.npmjs.com/package/@scope/x');
+    assert.ok('entry' in scoped && scoped.entry.repositoryUrl === 'https://www.npmjs.com/package/@scope/x');
   });
 
   it('refuses versions that are not one exact version, per registry', () => {
