@@ -8,7 +8,8 @@ import type { InstallPlan } from './installPlan';
 
 /** One way to run an entry (a package or a remote), installable or not. */
 export interface InstallOption {
-  readonly runsVia: InstallPlan['runsVia'];
+  /** What runs it; `unknown` for a registry type this host cannot run (never with a plan). */
+  readonly runsVia: InstallPlan['runsVia'] | 'unknown';
   /** What it runs, one line: `npm @scope/pkg@1.2.3`, `remote https://...`. Sanitised. */
   readonly label: string;
   /** The plan, when it can be installed. */
@@ -43,6 +44,9 @@ export interface RegistryPage {
 export interface RegistryClient {
   /** The registry's base URL, as configured. */
   readonly baseUrl: string;
-  /** The latest version of each server matching `query` (all of them for ''), a page at a time. */
-  search(query: string, options?: { readonly cursor?: string; readonly limit?: number; readonly signal?: AbortSignal }): Promise<RegistryPage>;
+  /**
+   * The latest version of each server matching `query` (all of them for ''), a page at a time;
+   * with `version`, the servers that have that exact version, at that version.
+   */
+  search(query: string, options?: { readonly cursor?: string; readonly limit?: number; readonly signal?: AbortSignal; readonly version?: string }): Promise<RegistryPage>;
 }
