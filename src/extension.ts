@@ -1,4 +1,6 @@
 import type { SandboxOffer } from './vscode/servers/sandboxOffer';
+import type { InstallDeps } from './vscode/install/installServer';
+import { userDefinitions } from './vscode/config/userDefinitions';
 import type { ChatDeps } from './vscode/chat/chatDeps';
 import type { InterfaceEvent } from './vscode/apps/appPanel';
 import * as fs from 'node:fs';
@@ -72,6 +74,8 @@ import { LogLevelSetting } from './vscode/resources/logLevelSetting';
  */
 export interface McpToolHostApi {
   readonly pool: ServerPool;
+  /** Where `${input:...}` values are kept (the install tests check a secret landed here, not in settings). */
+  readonly secrets: vscode.SecretStorage;
   readonly pipeline: CallPipeline;
   readonly tree: ToolTreeProvider;
   /** The calls that servers run as tasks. */
@@ -203,6 +207,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e), later: loadForms };
   const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().apps.startInterface(interfaceDeps, call);
   const viewCommands = new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id, later: loadForms });
+  // What installing a stranger's server needs (Add Server from Registry, Install MCP Bundle).
+  const installDeps: InstallDeps = { pool, tree, view, secrets: context.secrets, prompts, definitions: userDefinitions };
   context.subscriptions.push(
     output,
     { dispose: () => clearTimeout(pruning) },
@@ -243,6 +249,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         approvals: new ApprovalCommands(grants, pool, ruleSet, loadForms),
         signOut: (arg) => loadForms().auth.signOut(signingOut, context.secrets, arg),
         sandboxEveryServer: () => loadForms().servers.sandboxEveryServer(),
+        addFromRegistry: () => loadForms().install.addServerFromRegistry(installDeps),
         tasks: taskCommands,
         review,
         editors: () => editorsMade,
@@ -260,7 +267,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   reload();
   void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */
@@ -274,6 +281,8 @@ interface CommandHandlers {
   readonly signOut: (arg?: string | { server?: string }) => Promise<void>;
   /** Sandbox Every Local Server (sandboxOffer.ts, loaded at first use); returns what it did. */
   readonly sandboxEveryServer: () => Promise<SandboxOffer>;
+  /** Add Server from Registry... (install/registryCommand.ts, loaded at first use). */
+  readonly addFromRegistry: () => Promise<unknown>;
   readonly tasks: TaskCommands;
   readonly review: DefinitionReview;
   /** The arguments editor, if one was opened (the commands have nothing to do otherwise). */
@@ -304,6 +313,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
 
     'mcpToolHost.addDemoServer': () => servers.addDemoServer(),
     'mcpToolHost.addServer': () => view.addServer(),
+    'mcpToolHost.addServerFromRegistry': () => h.addFromRegistry(),
     'mcpToolHost.importServers': () => loadForms().servers.importServers((home) => scanImportSources(importSources(process.platform, home, process.env))),
     'mcpToolHost.openSettings': () => servers.openSettings(),
     'mcpToolHost.refresh': () => servers.refresh(),
