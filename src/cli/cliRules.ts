@@ -4,7 +4,8 @@ import type { ParseError } from 'jsonc-parser';
 import { loadJsonc } from '../core/packages/load';
 import { loadRules } from '../core/policy/load';
 import { sanitizeLine } from '../core/render/sanitize';
-import { policyFiles, policyInputs, readRulesFile, RuleSet, type RuleInput } from '../core/policy/ruleSource';
+import { policyFiles } from '../core/policy/policyFiles';
+import { policyInputs, readRulesFile, RuleSet, type RuleInput } from '../core/policy/ruleSource';
 import { CliError, Exit } from './args';
 
 /** The rules a CLI run decides calls by, and what is wrong with the ones it was not told to read. */

@@ -1,6 +1,6 @@
 import { newRegistryClient, RegistryError } from '../core/install/registryClient';
 import type { RegistryClient, RegistryEntry, RegistryPage } from '../core/install/registryTypes';
-import { policyFiles, policyRegistryUrl } from '../core/policy/ruleSource';
+import { policyFiles, policyRegistryUrl } from '../core/policy/policyFiles';
 import { visibleJson, visibleLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
 

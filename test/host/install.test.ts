@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
@@ -174,5 +175,25 @@ describe('Add Server from Registry in the real extension host', function () {
     assert.ok(pick.items[0].detail, 'no reason given');
     await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
     assert.equal(await running, undefined);
+  });
+
+  it("searches the registry an administrator's policy file pins, not the one the user's setting names", async () => {
+    const policy = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mth-policy-')), 'policy.json');
+    fs.writeFileSync(policy, JSON.stringify({ registryUrl: registry.url }));
+    await config().update('registry.url', 'https://registry.invalid', vscode.ConfigurationTarget.Global);
+    process.env.MCP_TOOL_HOST_POLICY_FILE = policy;
+    try {
+      const { running, pick } = await search('everything', (items) => items.some((i) => i.entry?.name !== undefined));
+      assert.ok(pick.items.some((i) => /everything/i.test(i.entry?.name ?? '')), 'the pinned registry was not searched');
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.equal(await running, undefined);
+      // A policy file that cannot be read might pin another registry: nothing is searched (the command
+      // ends at once; were a pick shown, it would wait for an answer and the test time out).
+      fs.writeFileSync(policy, '{ not json');
+      assert.equal(await vscode.commands.executeCommand('mcpToolHost.addServerFromRegistry'), undefined);
+    } finally {
+      delete process.env.MCP_TOOL_HOST_POLICY_FILE;
+      await config().update('registry.url', registry.url, vscode.ConfigurationTarget.Global);
+    }
   });
 });

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import type { InstallPlan } from '../../src/core/install/installPlan';
-import { checkPlanEntry, fillEntry, renamePlan, safeDefault } from '../../src/core/install/planValues';
+import { fillEntry } from '../../src/core/install/fillEntry';
+import { checkPlanEntry, renamePlan, safeDefault } from '../../src/core/install/planValues';
 
 const plan: InstallPlan = {
   name: 'github',
@@ -22,8 +23,8 @@ describe('install plan values', () => {
     assert.equal(checkPlanEntry(renamed), undefined);
   });
 
-  it('writes the plain values in, once, and leaves a secret for secret storage', () => {
-    const filled = fillEntry(plan, new Map([['github.ORG', '${input:github.GITHUB_TOKEN}'], ['github.GITHUB_TOKEN', 'tok']]));
+  it('writes a value in once (a value naming an input is not read again), and leaves an id not given (a secret) for the launch', () => {
+    const filled = fillEntry(plan, new Map([['github.ORG', '${input:github.GITHUB_TOKEN}']]));
     assert.deepEqual(filled, { command: 'npx', args: ['-y', '@acme/github-mcp@1.2.3', '--org=${input:github.GITHUB_TOKEN}'], env: { GITHUB_TOKEN: '${input:github.GITHUB_TOKEN}' } });
   });
 

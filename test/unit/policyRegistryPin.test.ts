@@ -2,7 +2,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { policyInputs, policyRegistryUrl, RuleSet } from '../../src/core/policy/ruleSource';
+import { policyRegistryUrl } from '../../src/core/policy/policyFiles';
+import { policyInputs, RuleSet } from '../../src/core/policy/ruleSource';
 
 /** A policy file may pin the registry beside its rules, or pin only the registry. */
 describe('a policy file that pins the registry', () => {

@@ -1,8 +1,8 @@
 import { installInputId } from './inputIds';
 import type { InstallInput, InstallPlan } from './installPlan';
 
-// What installing does to a plan's entry between showing it and writing it: the name the user
-// chose, and the values they gave. Pure: the surfaces (VS Code, the CLI) ask, this fills.
+// What installing does to a plan between showing it and writing it: the check of its entry, and
+// the name the user chose (fillEntry.ts writes the values in). Pure: the surfaces ask.
 
 /** Every `${...}` in the strings of `value` (an entry, at any depth). */
 function variablesIn(value: unknown, out: string[] = []): string[] {
@@ -36,16 +36,6 @@ export function renamePlan(plan: InstallPlan, name: string): InstallPlan {
   const renamed = new Map(plan.inputs.map((i) => [i.id, i.id.startsWith(prefix) ? installInputId(name, i.id.slice(prefix.length)) : i.id]));
   const entry = mapStrings(plan.entry, (s) => s.replace(/\$\{input:([^}]*)\}/g, (whole, id: string) => (renamed.has(id) ? `\${input:${renamed.get(id)!}}` : whole))) as InstallPlan['entry'];
   return { ...plan, name, entry, inputs: plan.inputs.map((i) => ({ ...i, id: renamed.get(i.id)! })) };
-}
-
-/**
- * The entry with the values of the inputs that are not secret written in (one pass: a value is
- * never read for variables of its own); a secret's `${input:<id>}` stays, for the launch to
- * read from secret storage.
- */
-export function fillEntry(plan: InstallPlan, values: ReadonlyMap<string, string>): Record<string, unknown> {
-  const plain = new Map(plan.inputs.filter((i) => !i.secret && values.has(i.id)).map((i) => [i.id, values.get(i.id)!]));
-  return mapStrings(plan.entry, (s) => s.replace(/\$\{input:([^}]*)\}/g, (whole, id: string) => plain.get(id) ?? whole)) as Record<string, unknown>;
 }
 
 /** The default a box may be filled with: none that names a variable (a source's default is a claim too). */

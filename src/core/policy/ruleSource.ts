@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { ArgumentRule, RuleProblem, RuleScope } from './argumentRules';
 import { loadRules } from './load';
+import { MAX_POLICY_FILE_BYTES as MAX_FILE_BYTES } from './policyFiles';
 
 /** The rules of one place before they are parsed: a setting's value or a rules file's JSON. */
 export interface RuleInput {
@@ -14,7 +14,6 @@ export interface RuleInput {
 }
 
 /** A rules file is read whole; larger ones are refused (a thousand rules fit in far less). */
-const MAX_FILE_BYTES = 1024 * 1024;
 
 /**
  * The rules in force, from every place they are kept, parsed at first use (the parser loads
@@ -71,17 +70,6 @@ export class RuleSet {
 }
 
 /**
- * The administrator's rules files: a file users cannot write (`/etc/mcp-tool-host/rules.json`, or
- * `%ProgramData%\mcp-tool-host\rules.json`), and the one `MCP_TOOL_HOST_POLICY_FILE` names. The
- * variable adds a file and never replaces the system's, so it can only tighten.
- */
-export function policyFiles(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
-  const system = platform === 'win32' ? path.win32.join(env.ProgramData ?? 'C:\\ProgramData', 'mcp-tool-host', 'rules.json') : '/etc/mcp-tool-host/rules.json';
-  const extra = env.MCP_TOOL_HOST_POLICY_FILE;
-  return extra && extra !== system ? [system, extra] : [system];
-}
-
-/**
  * One rules file as an input: a JSON list of rules (or `{ "rules": [...] }`). A missing file has
  * no rules when `optional` (the policy file of a machine without one); otherwise, like a file
  * that cannot be read or parsed, it is a problem that makes every call ask.
@@ -111,36 +99,6 @@ export function readRulesFile(file: string, scope: RuleScope, source: string, op
 
 /** What a policy file may hold besides `rules`: the registry URL it pins. */
 const OTHER_POLICY_KEYS: ReadonlySet<string> = new Set(['registryUrl']);
-
-/**
- * The registry URL an administrator's policy file pins (`"registryUrl"` beside `"rules"`), the
- * first file's that has one; `problem` when a policy file that exists cannot be read, since it
- * might pin one. Undefined when none pins it.
- */
-export function policyRegistryUrl(files: readonly string[]): { readonly url: string; readonly file: string } | { readonly problem: string } | undefined {
-  for (const file of files) {
-    let text: string;
-    try {
-      if (fs.statSync(file).size > MAX_FILE_BYTES) return { problem: `The policy file ${file} is over ${MAX_FILE_BYTES} bytes, so whether it pins a registry cannot be read.` };
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') continue;
-      return { problem: `The policy file ${file} could not be read (${code ?? (err as Error).message}), so whether it pins a registry is not known.` };
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return { problem: `The policy file ${file} is not valid JSON, so whether it pins a registry is not known.` };
-    }
-    const pinned = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).registryUrl : undefined;
-    if (pinned === undefined) continue;
-    if (typeof pinned !== 'string' || pinned === '') return { problem: `The policy file ${file} has a "registryUrl" that is not a URL.` };
-    return { url: pinned, file };
-  }
-  return undefined;
-}
 
 /** What tells a file changed without reading it: size and time of change, per file ("" when missing). */
 export function filesStamp(files: readonly string[]): string {

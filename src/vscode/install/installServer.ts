@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { checkServerName } from '../../core/config/newServerEntry';
 import type { InstallPlan } from '../../core/install/installPlan';
-import { checkPlanEntry, fillEntry, renamePlan } from '../../core/install/planValues';
+import { fillEntry } from '../../core/install/fillEntry';
+import { checkPlanEntry, renamePlan } from '../../core/install/planValues';
 import { sanitizeLine, visibleLine } from '../../core/render/sanitize';
 import { loadTransport } from '../../core/transport/load';
 import type { UserDefinitions } from '../config/userDefinitions';
@@ -49,11 +50,16 @@ export async function installServer(plan: InstallPlan, deps: InstallDeps, option
   if (name === undefined) return undefined;
   const named = renamePlan(plan, name.trim());
 
-  const values = new Map<string, string>();
+  // Values written into the entry: what is not secret, and `undefined` for an optional value left
+  // empty (fillEntry leaves it out, with its flag or header). Secrets go to secret storage.
+  const values = new Map<string, string | undefined>();
+  const secrets = new Map<string, string>();
   for (const [i, input] of named.inputs.entries()) {
     const value = await askInput(deps.prompts, named.name, input, `${i + 1}/${named.inputs.length}`);
     if (value === undefined) return undefined;
-    values.set(input.id, value);
+    if (value === '' && !input.required) values.set(input.id, undefined);
+    else if (input.secret) secrets.set(input.id, value);
+    else values.set(input.id, value);
   }
   let entry = fillEntry(named, values);
   if (!('url' in entry) && entry.sandbox === undefined) {
@@ -71,9 +77,9 @@ export async function installServer(plan: InstallPlan, deps: InstallDeps, option
   }
   // The secrets go first, under the keys its launch reads: the write starts the server.
   const stored: string[] = [];
-  for (const input of named.inputs.filter((i) => i.secret)) {
-    const key = deps.definitions.secretKey(def, input.id);
-    await deps.secrets.store(key, values.get(input.id) ?? '');
+  for (const [id, value] of secrets) {
+    const key = deps.definitions.secretKey(def, id);
+    await deps.secrets.store(key, value);
     stored.push(key);
   }
   // Never over another server: a name taken since it was checked is refused, not replaced.

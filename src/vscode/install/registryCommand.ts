@@ -1,5 +1,7 @@
 import * as vscode from 'vscode';
 import { loadInstall } from '../../core/install/load';
+import { policyFiles, policyRegistryUrl } from '../../core/policy/policyFiles';
+import { sanitizeLine } from '../../core/render/sanitize';
 import { SECTION } from '../shared/section';
 import { installServer, type InstallDeps } from './installServer';
 import { pickOption, pickRegistryEntry } from './registryPick';
@@ -8,22 +10,32 @@ import { pickOption, pickRegistryEntry } from './registryPick';
 export const DEFAULT_REGISTRY_URL = 'https://registry.modelcontextprotocol.io';
 
 /**
- * The registry to search: the user's (or their machine's) `mcpToolHost.registry.url`, never a
- * workspace's: a repository must not choose where the user's servers come from.
+ * The registry to search: the one an administrator's policy file pins (`registryUrl`), else the
+ * user's (or their machine's) `mcpToolHost.registry.url`, never a workspace's: a repository must
+ * not choose where the user's servers come from. A policy file that cannot be read might pin one:
+ * then nothing is searched (the problem is thrown).
  */
-export function registryUrl(): string {
+export function registryUrl(files: readonly string[] = policyFiles()): { readonly url: string; readonly pinnedBy?: string } {
+  const pinned = policyRegistryUrl(files);
+  if (pinned && 'problem' in pinned) throw new Error(pinned.problem);
+  if (pinned) return { url: pinned.url, pinnedBy: pinned.file };
   const inspected = vscode.workspace.getConfiguration(SECTION).inspect<string>('registry.url');
   const url = inspected?.globalValue ?? inspected?.defaultValue ?? DEFAULT_REGISTRY_URL;
-  return url.trim() || DEFAULT_REGISTRY_URL;
+  return { url: url.trim() || DEFAULT_REGISTRY_URL };
 }
 
 /** "MCP Tool Host: Add Server from Registry...": search, choose a server and a way to run it, install it. */
 export async function addServerFromRegistry(deps: InstallDeps): Promise<{ installed: string } | undefined> {
   let client;
   try {
-    client = loadInstall().newRegistryClient({ baseUrl: registryUrl() });
+    const registry = registryUrl();
+    client = loadInstall().newRegistryClient({ baseUrl: registry.url });
+    const setting = vscode.workspace.getConfiguration(SECTION).inspect<string>('registry.url')?.globalValue;
+    if (registry.pinnedBy && setting && setting.trim() !== registry.url) {
+      void vscode.window.showWarningMessage(vscode.l10n.t('Your administrator\'s policy ({0}) pins the registry to {1}: mcpToolHost.registry.url ({2}) is not used.', registry.pinnedBy, registry.url, sanitizeLine(setting)));
+    }
   } catch (err) {
-    void vscode.window.showErrorMessage(vscode.l10n.t('The registry of mcpToolHost.registry.url cannot be used: {0}', err instanceof Error ? err.message : String(err)));
+    void vscode.window.showErrorMessage(vscode.l10n.t('The registry cannot be searched: {0}', err instanceof Error ? err.message : String(err)));
     return undefined;
   }
   const entry = await pickRegistryEntry(client, deps.prompts);

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import type { RuleProblem } from '../../core/policy/argumentRules';
 import type { RuleBindingPersistence } from '../../core/policy/ruleBindings';
-import { filesStamp, policyFiles, policyInputs, RuleSet, type RuleInput } from '../../core/policy/ruleSource';
+import { policyFiles } from '../../core/policy/policyFiles';
+import { filesStamp, policyInputs, RuleSet, type RuleInput } from '../../core/policy/ruleSource';
 import type { ToolPin } from '../../core/policy/toolPin';
 import { SECTION } from '../shared/section';
 import { folderRules, USER_RULES, WORKSPACE_RULES } from './ruleSources';
