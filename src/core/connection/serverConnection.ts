@@ -4,6 +4,7 @@ import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import type { RawToolResult } from '../render/renderResult';
 import { maskingLog, maskSecrets, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
+import { piecesOf } from '../textPieces';
 import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
@@ -215,6 +216,15 @@ export class ServerConnection implements Disposable {
     return this._running().request(method, params, options);
   }
   /** Which resources the running server should send updates of (subscriptions; eraClient.ts); fails when it is not running. */
+  /**
+   * The pieces a long string of an answer (`container[key]`) arrived in, if it did and still holds
+   * them: reading those, a reader never flattens the whole string in one task. Asked here because
+   * the pieces are remembered in this bundle; a copy of that memory in another bundle knows none.
+   */
+  textPiecesOf(container: object, key: string): readonly string[] | undefined {
+    return piecesOf(container, key);
+  }
+
   watchResources(uris: readonly string[]): Promise<void> {
     return this._running().watchResources(uris);
   }

@@ -79,7 +79,7 @@ async function readFrom(connection: ServerConnection | undefined, server: string
   const secrets = connection.secrets;
   let bytes = 0;
   for (const [i, item] of contents.entries()) {
-    const part = isObject(item) ? await partOf(item, uri, secrets) : 'it is not an object';
+    const part = isObject(item) ? await partOf(item, uri, secrets, connection) : 'it is not an object';
     if (typeof part === 'string') {
       connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
       continue;
@@ -106,7 +106,7 @@ function itemBytesAtLeast(item: Record<string, unknown>): number {
  * never followed or trusted: it may name another server's scheme, `file:` or `javascript:`);
  * what was asked for is what the caller knows it by.
  */
-async function partOf(item: Record<string, unknown>, asked: string, secrets: readonly string[]): Promise<{ readonly part: ResourcePart; readonly bytes: number } | string> {
+async function partOf(item: Record<string, unknown>, asked: string, secrets: readonly string[], connection: ServerConnection): Promise<{ readonly part: ResourcePart; readonly bytes: number } | string> {
   const uri = typeof item.uri === 'string' ? shownUri(item.uri) : shownUri(asked);
   const mimeType = typeof item.mimeType === 'string' && item.mimeType.length <= 255 ? sanitizeLine(item.mimeType) : undefined;
   if (typeof item.blob === 'string') {
@@ -116,8 +116,11 @@ async function partOf(item: Record<string, unknown>, asked: string, secrets: rea
   }
   if (typeof item.text !== 'string') return 'it has neither text nor a blob';
   const text = item.text;
+  // The pieces it arrived in, where the transport kept them: any slice of the whole (even its
+  // first few characters) would flatten all of it in one task.
+  const arrived = text.length > SANITIZE_SLICE_CHARS ? connection.textPiecesOf(item, 'text') : undefined;
   // Text that is really bytes (NULs, or mostly control characters) is kept as bytes: shown as text it would be noise, or hide things.
-  if (looksBinary(text)) {
+  if (looksBinary(arrived?.[0] ?? text)) {
     const bytes = Buffer.from(text, 'utf8');
     return { part: { kind: 'binary', uri, mimeType: mimeType ?? 'application/octet-stream', bytes }, bytes: bytes.byteLength };
   }
@@ -125,14 +128,12 @@ async function partOf(item: Record<string, unknown>, asked: string, secrets: rea
     const safe = maskSecrets(sanitizeText(text), secrets);
     return { part: { kind: 'text', uri, mimeType, text: safe }, bytes: Buffer.byteLength(safe, 'utf8') };
   }
-  // A long text: made safe, masked and counted slice by slice (cut after newlines, which a secret
-  // does not hold), the event loop free between slices, and kept in its slices too for work of the
-  // same kind.
-  const pieces = await sanitizeInPieces([text]);
+  // A long text: made safe, masked and counted slice by slice, the event loop free between slices,
+  // and kept in its slices too for work of the same kind.
+  const pieces = await maskInPieces(await sanitizeInPieces(arrived ?? [text]), secrets);
   let bytes = 0;
   for (let i = 0; i < pieces.length; i++) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    pieces[i] = maskSecrets(pieces[i], secrets);
     bytes += Buffer.byteLength(pieces[i], 'utf8');
   }
   // Concatenated, not joined: `+` makes a rope of the slices at once, where `join` copies 50 MiB in one task.
@@ -140,6 +141,34 @@ async function partOf(item: Record<string, unknown>, asked: string, secrets: rea
   for (const piece of pieces) joined += piece;
   return { part: { kind: 'text', uri, mimeType, text: joined, pieces }, bytes };
 }
+
+/**
+ * The secrets masked in a text's pieces, a piece a task. A text without newlines is cut wherever its
+ * chunks fell, so a secret may straddle two: the end of each piece that could begin one (a secret's
+ * length less one) waits and is masked with the next.
+ */
+async function maskInPieces(pieces: string[], secrets: readonly string[]): Promise<string[]> {
+  const longest = Math.max(0, ...secrets.filter((s) => s.length >= 4).map((s) => s.length));
+  if (longest === 0) return pieces;
+  const masked: string[] = [];
+  let waiting = '';
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const piece = maskSecrets(waiting + pieces[i], secrets);
+    if (i === pieces.length - 1) {
+      masked.push(piece);
+      break;
+    }
+    let keep = Math.max(0, piece.length - (longest - 1));
+    // A surrogate pair stays in one piece: its halves apart would be encoded as two U+FFFD.
+    if (keep > 0 && isHighSurrogate(piece.charCodeAt(keep - 1))) keep--;
+    masked.push(piece.slice(0, keep));
+    waiting = piece.slice(keep);
+  }
+  return masked;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** How much of a text is looked at to tell whether it is binary: enough to see, little to scan. */
 const SNIFF_CHARS = 8192;
