@@ -9,7 +9,7 @@ import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { CrashRestarts } from './crashRestarts';
-import type { CallOptions, PlainRequestOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
+import type { CallOptions, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { LaunchAttempt } from './launchAttempt';
 import { floodGuardedLog } from './logFlood';
 import { PromptGate } from './promptGate';
@@ -206,10 +206,6 @@ export class ServerConnection implements Disposable {
   /** The server's skills (the skills extension, SEP-2640); fails when the server is not running. */
   skills(): SkillsAccess {
     return this._running().skills();
-  }
-  /** Reads a resource (`resources/read`), for opening a resource link from a result. */
-  readResource(uri: string): Promise<ResourceContents> {
-    return this._running().readResource(uri);
   }
   /** A request other than a call (resources, prompts, completion, logging); fails when the server is not running. */
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {

@@ -6,7 +6,9 @@ import { ServerState } from '../connection/serverState';
 import { SANITIZE_SLICE_CHARS, sanitizeInPieces, sanitizeLine, sanitizeText, shownName } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
 import { isObject } from './offerListing';
-import type { OfferHost, ReadOutcome, ReadRequest, ResourcePart } from './offerTypes';
+import type { CallOrigin } from '../calls/ports';
+import type { ResourceContents } from '../connection/eraClient';
+import type { InterfaceRead, OfferHost, ReadOutcome, ReadRequest, ResourcePart } from './offerTypes';
 
 /**
  * The most one read may bring, in bytes (setting `mcpToolHost.maxResourceSize`): the transport's
@@ -25,24 +27,49 @@ const MAX_SHOWN_URI = 2048;
  * record written with the origin and the decision whatever happened.
  */
 export async function readResource(host: OfferHost, request: ReadRequest): Promise<ReadOutcome> {
-  const started = new Date();
-  const connection = host.pool.get(request.server);
-  const secrets = connection?.secrets;
-  let decision = request.byModel ? 'asked by the model' : `opened by the user (${request.origin})`;
-  let uri = request.uri;
-  let outcome: ReadOutcome;
-  try {
+  const decision = request.byModel ? 'asked by the model' : `opened by the user (${request.origin})`;
+  return audited(host, request, decision, async (connection, audit) => {
+    let uri = request.uri;
     if (request.byModel) {
       const approval = await host.pipeline.approveRead({ server: request.server, uri, origin: request.origin });
-      decision = approval.decision;
-      if (approval.kind === 'denied') {
-        outcome = { kind: 'denied', message: `Not read: ${approval.decision}.` };
-        return outcome;
-      }
-      uri = approval.uri;
+      audit.decision = approval.decision;
+      if (approval.kind === 'denied') return { kind: 'denied', message: `Not read: ${approval.decision}.` };
+      uri = audit.uri = approval.uri;
     }
     const max = request.maxBytes ?? host.maxReadBytes?.() ?? DEFAULT_MAX_READ_BYTES;
-    outcome = await readFrom(connection, request.server, uri, max, request.signal);
+    return readFrom(connection, request.server, uri, max, request.signal);
+  });
+}
+
+/**
+ * A tool's interface (MCP Apps) read for the call that opens it, through the same audited read:
+ * capped like any read, and its contents as the server sent them (the HTML untouched, `_meta` with
+ * its CSP kept) for appResource.ts to check.
+ */
+export function readInterface(host: OfferHost, request: { readonly server: string; readonly uri: string }): Promise<InterfaceRead> {
+  return audited(host, { ...request, origin: 'app' }, "the tool's interface, opened with its call", async (connection) => {
+    const answer = await requestRead(connection, request.server, request.uri, host.maxReadBytes?.() ?? DEFAULT_MAX_READ_BYTES, undefined);
+    if (!('contents' in answer)) return answer;
+    const contents = answer.contents.filter(isObject) as unknown as ResourceContents;
+    return { kind: 'ok', contents };
+  });
+}
+
+/** What an audited read gave: its outcome's kind and a message for one that failed. */
+type Audited = { readonly kind: string; readonly message?: string };
+
+/**
+ * Runs one read with its audit record (the origin, the decision, the outcome) written whatever
+ * happened; a throw becomes a failed read, and a failure's message is made safe with the server's
+ * secrets masked.
+ */
+async function audited<T extends Audited>(host: OfferHost, request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin }, decision: string, read: (connection: ServerConnection | undefined, audit: { decision: string; uri: string }) => Promise<T | { kind: 'failed'; message: string }>): Promise<T | { kind: 'failed'; message: string }> {
+  const started = new Date();
+  const connection = host.pool.get(request.server);
+  const audit = { decision, uri: request.uri };
+  let outcome: T | { kind: 'failed'; message: string } | undefined;
+  try {
+    outcome = await read(connection, audit);
   } catch (err) {
     outcome = { kind: 'failed', message: `resources/read failed: ${err instanceof Error ? err.message : String(err)}` };
   } finally {
@@ -52,17 +79,18 @@ export async function readResource(host: OfferHost, request: ReadRequest): Promi
       origin: request.origin,
       server: request.server,
       tool: READ_TOOL_NAME,
-      argsHash: argumentsHash({ uri }),
-      decision,
+      argsHash: argumentsHash({ uri: audit.uri }),
+      decision: audit.decision,
       durationMs: Date.now() - started.getTime(),
       // `outcome` is set on every path but a throw of the approver, which fails the read.
-      outcome: outcome! === undefined ? 'failed' : outcome.kind,
+      outcome: outcome === undefined ? 'failed' : outcome.kind,
     });
   }
-  return outcome.kind === 'ok' ? outcome : { ...outcome, message: maskSecrets(sanitizeText(outcome.message), secrets) };
+  return outcome.kind === 'ok' || outcome.message === undefined ? outcome : { ...outcome, message: maskSecrets(sanitizeText(outcome.message), connection?.secrets) };
 }
 
-async function readFrom(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<ReadOutcome> {
+/** The answer's contents, each item checked only to be a list: none of it decoded or copied, and nothing past the cap kept. */
+async function requestRead(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<{ readonly contents: readonly unknown[] } | { kind: 'failed'; message: string }> {
   if (!connection) return { kind: 'failed', message: `No server named "${shownName(server)}" is configured.` };
   if (!ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(server)}" is not running.` };
   if (!connection.serverCapabilities.resources) return { kind: 'failed', message: `Server "${shownName(server)}" offers no resources (it did not declare the "resources" capability).` };
@@ -75,13 +103,20 @@ async function readFrom(connection: ServerConnection | undefined, server: string
   let atLeast = 0;
   for (const item of contents) atLeast += isObject(item) ? itemBytesAtLeast(item) : 0;
   if (atLeast > max) return overCap(atLeast, max);
+  return { contents };
+}
+
+async function readFrom(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<ReadOutcome> {
+  const answer = await requestRead(connection, server, uri, max, signal);
+  if (!('contents' in answer)) return answer;
+  const contents = answer.contents;
   const parts: ResourcePart[] = [];
-  const secrets = connection.secrets;
+  const secrets = connection!.secrets;
   let bytes = 0;
   for (const [i, item] of contents.entries()) {
-    const part = isObject(item) ? await partOf(item, uri, secrets, connection) : 'it is not an object';
+    const part = isObject(item) ? await partOf(item, uri, secrets, connection!) : 'it is not an object';
     if (typeof part === 'string') {
-      connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
+      connection!.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
       continue;
     }
     bytes += part.bytes;
@@ -92,7 +127,7 @@ async function readFrom(connection: ServerConnection | undefined, server: string
   return { kind: 'ok', parts, bytes };
 }
 
-const overCap = (bytes: number, max: number): ReadOutcome => ({ kind: 'failed', message: `The resource is ${mib(bytes)}${bytes > max ? '' : ' or more'}, over the ${mib(max)} a read may bring (setting mcpToolHost.maxResourceSize): nothing was kept.` });
+const overCap = (bytes: number, max: number): { kind: 'failed'; message: string } => ({ kind: 'failed', message: `The resource is ${mib(bytes)}${bytes > max ? '' : ' or more'}, over the ${mib(max)} a read may bring (setting mcpToolHost.maxResourceSize): nothing was kept.` });
 
 /** The least an item brings in bytes: a text's length in characters, a blob's decoded length (from its base64 length, without decoding). */
 function itemBytesAtLeast(item: Record<string, unknown>): number {
