@@ -1,7 +1,6 @@
 import type { Disposable, Event } from '../events';
 import type { CallPipeline } from '../calls/callPipeline';
 import type { AuditLog, CallOrigin } from '../calls/ports';
-import type { ResourceContents } from '../connection/eraClient';
 import type { ServerPool } from '../connection/serverPool';
 
 // What a server offers besides tools (resources, resource templates, prompts, completion, its log
@@ -72,7 +71,7 @@ export type ReadOutcome =
   | { readonly kind: 'failed'; readonly message: string };
 
 /** A tool's interface as read: its contents as the server sent them (for the interface's own checks), or why not. */
-export type InterfaceRead = { readonly kind: 'ok'; readonly contents: ResourceContents } | { readonly kind: 'failed'; readonly message: string };
+export type InterfaceRead = { readonly kind: 'ok'; readonly contents: readonly Readonly<Record<string, unknown>>[] } | { readonly kind: 'failed'; readonly message: string };
 export interface ReadRequest {
   readonly server: string;
   readonly uri: string;

@@ -5,9 +5,8 @@ import type { ServerConnection } from '../connection/serverConnection';
 import { ServerState } from '../connection/serverState';
 import { SANITIZE_SLICE_CHARS, sanitizeInPieces, sanitizeLine, sanitizeText, shownName } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
-import { isObject } from './offerListing';
 import type { CallOrigin } from '../calls/ports';
-import type { ResourceContents } from '../connection/eraClient';
+import { isObject } from './offerListing';
 import type { InterfaceRead, OfferHost, ReadOutcome, ReadRequest, ResourcePart } from './offerTypes';
 
 /**
@@ -49,9 +48,7 @@ export async function readResource(host: OfferHost, request: ReadRequest): Promi
 export function readInterface(host: OfferHost, request: { readonly server: string; readonly uri: string }): Promise<InterfaceRead> {
   return audited(host, { ...request, origin: 'app' }, "the tool's interface, opened with its call", async (connection) => {
     const answer = await requestRead(connection, request.server, request.uri, host.maxReadBytes?.() ?? DEFAULT_MAX_READ_BYTES, undefined);
-    if (!('contents' in answer)) return answer;
-    const contents = answer.contents.filter(isObject) as unknown as ResourceContents;
-    return { kind: 'ok', contents };
+    return 'contents' in answer ? { kind: 'ok', contents: answer.contents.filter(isObject) } : answer;
   });
 }
 
@@ -67,30 +64,28 @@ async function audited<T extends Audited>(host: OfferHost, request: { readonly s
   const started = new Date();
   const connection = host.pool.get(request.server);
   const audit = { decision, uri: request.uri };
-  let outcome: T | { kind: 'failed'; message: string } | undefined;
+  let outcome: T | { kind: 'failed'; message: string };
   try {
     outcome = await read(connection, audit);
   } catch (err) {
     outcome = { kind: 'failed', message: `resources/read failed: ${err instanceof Error ? err.message : String(err)}` };
-  } finally {
-    host.audit?.append({
-      time: started.toISOString(),
-      callId: randomUUID().slice(0, 8),
-      origin: request.origin,
-      server: request.server,
-      tool: READ_TOOL_NAME,
-      argsHash: argumentsHash({ uri: audit.uri }),
-      decision: audit.decision,
-      durationMs: Date.now() - started.getTime(),
-      // `outcome` is set on every path but a throw of the approver, which fails the read.
-      outcome: outcome === undefined ? 'failed' : outcome.kind,
-    });
   }
+  host.audit?.append({
+    time: started.toISOString(),
+    callId: randomUUID().slice(0, 8),
+    origin: request.origin,
+    server: request.server,
+    tool: READ_TOOL_NAME,
+    argsHash: argumentsHash({ uri: audit.uri }),
+    decision: audit.decision,
+    durationMs: Date.now() - started.getTime(),
+    outcome: outcome.kind,
+  });
   return outcome.kind === 'ok' || outcome.message === undefined ? outcome : { ...outcome, message: maskSecrets(sanitizeText(outcome.message), connection?.secrets) };
 }
 
-/** The answer's contents, each item checked only to be a list: none of it decoded or copied, and nothing past the cap kept. */
-async function requestRead(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<{ readonly contents: readonly unknown[] } | { kind: 'failed'; message: string }> {
+/** The answer's contents, checked only to be a list and not over the cap by what they plainly hold: nothing of them is decoded or copied yet. */
+async function requestRead(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<{ readonly connection: ServerConnection; readonly contents: readonly unknown[] } | { kind: 'failed'; message: string }> {
   if (!connection) return { kind: 'failed', message: `No server named "${shownName(server)}" is configured.` };
   if (!ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(server)}" is not running.` };
   if (!connection.serverCapabilities.resources) return { kind: 'failed', message: `Server "${shownName(server)}" offers no resources (it did not declare the "resources" capability).` };
@@ -103,20 +98,20 @@ async function requestRead(connection: ServerConnection | undefined, server: str
   let atLeast = 0;
   for (const item of contents) atLeast += isObject(item) ? itemBytesAtLeast(item) : 0;
   if (atLeast > max) return overCap(atLeast, max);
-  return { contents };
+  return { connection, contents };
 }
 
 async function readFrom(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<ReadOutcome> {
   const answer = await requestRead(connection, server, uri, max, signal);
   if (!('contents' in answer)) return answer;
-  const contents = answer.contents;
+  const { contents } = answer;
   const parts: ResourcePart[] = [];
-  const secrets = connection!.secrets;
+  const secrets = answer.connection.secrets;
   let bytes = 0;
   for (const [i, item] of contents.entries()) {
-    const part = isObject(item) ? await partOf(item, uri, secrets, connection!) : 'it is not an object';
+    const part = isObject(item) ? await partOf(item, uri, secrets, answer.connection) : 'it is not an object';
     if (typeof part === 'string') {
-      connection!.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
+      answer.connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
       continue;
     }
     bytes += part.bytes;
