@@ -204,7 +204,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const rulesView = registerRulesView({ ruleSet, pool, pipeline, workspaceState: context.workspaceState, showReadOnly }, loadForms);
 
   // Where tool interfaces (MCP Apps) open, for tree, palette and chat calls alike.
-  const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e), later: loadForms };
+  const interfaceDeps = { pool, pipeline, offers, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e), later: loadForms };
   const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().apps.startInterface(interfaceDeps, call);
   const viewCommands = new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id, later: loadForms });
   // What installing a stranger's server needs (Add Server from Registry, Install MCP Bundle).

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { readAppDocument } from '../../src/core/apps/appRead';
+import { newResourceOffers } from '../../src/core/offers/later';
 import { appServerPlace } from '../../src/core/apps/appResource';
 import { FIXTURES, makeHost, node } from './helpers';
 
@@ -36,7 +37,7 @@ describe('what a tool interface may reach, from real servers (MCP Apps CSP)', fu
   });
 
   const read = async (server: string) => {
-    const doc = await readAppDocument(host.pipeline, server, APP, appServerPlace(host.pool.get(server)!.definition.spec));
+    const doc = await readAppDocument(newResourceOffers({ pool: host.pool, pipeline: host.pipeline }), server, APP, appServerPlace(host.pool.get(server)!.definition.spec));
     assert.ok('html' in doc, 'html' in doc ? '' : doc.message);
     return doc;
   };

@@ -3,6 +3,7 @@ import { DEMO_SERVER, makeHost, node } from './helpers';
 import { problemText } from '../../src/core/tools/schemaProblems';
 import { appReferenceOf } from '../../src/core/apps/appReference';
 import { readAppDocument } from '../../src/core/apps/appRead';
+import { newResourceOffers } from '../../src/core/offers/later';
 import { appServerPlace } from '../../src/core/apps/appResource';
 import type { AuditRecord } from '../../src/core/calls/ports';
 
@@ -24,7 +25,7 @@ describe('the demo server through the CallPipeline (real child process)', functi
     const tool = host.pool.get('demo')!.tools.find((t) => t.name === 'bar_chart')!;
     const ref = appReferenceOf(tool);
     assert.deepEqual(ref, { kind: 'app', uri: 'ui://demo/bar-chart.html' });
-    const doc = await readAppDocument(host.pipeline, 'demo', 'ui://demo/bar-chart.html', appServerPlace(host.pool.get('demo')!.definition.spec));
+    const doc = await readAppDocument(newResourceOffers({ pool: host.pool, pipeline: host.pipeline, audit: { append: (r) => audited.push(r) } }), 'demo', 'ui://demo/bar-chart.html', appServerPlace(host.pool.get('demo')!.definition.spec));
     assert.deepEqual(audited.map((r) => [r.origin, r.server, r.tool, r.decision, r.outcome]), [['app', 'demo', 'resources/read', "the tool's interface, opened with its call", 'ok']]);
     assert.ok('html' in doc, 'html' in doc ? '' : doc.message);
     assert.match(doc.html, /ui\/initialize/);

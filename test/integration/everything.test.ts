@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { newResourceOffers } from '../../src/core/offers/later';
 import { EVERYTHING, makeHost, node } from './helpers';
 
 describe('@modelcontextprotocol/server-everything (real child process)', function () {
@@ -33,8 +34,10 @@ describe('@modelcontextprotocol/server-everything (real child process)', functio
     if (outcome.kind !== 'ok') return;
     assert.equal(outcome.result.links?.length, 2);
     assert.match(outcome.result.text, /\[resource link\] .+ demo:\/\/resource\/(static|dynamic)\//);
-    const contents = await host.pool.get('everything')!.readResource(outcome.result.links![0].uri);
-    assert.ok(contents.length > 0 && (contents[0].text !== undefined || contents[0].blob !== undefined));
+    const offers = newResourceOffers({ pool: host.pool, pipeline: host.pipeline });
+    const read = await offers.read({ server: 'everything', uri: outcome.result.links![0].uri, origin: 'api' });
+    offers.dispose();
+    assert.ok(read.kind === 'ok' && read.parts.length > 0, JSON.stringify(read));
   });
 
   it('structuredContent is shown and checked against the outputSchema', async () => {

@@ -3,7 +3,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as http from 'node:http';
 import * as net from 'node:net';
 import * as path from 'node:path';
-import { EVERYTHING, FIXTURES, makeHost } from './helpers';
+import { newResourceOffers } from '../../src/core/offers/later';
+import { EVERYTHING, FIXTURES, makeHost, until } from './helpers';
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -17,9 +18,9 @@ const freePort = () =>
 const everythingOverHttp = (mode: 'streamableHttp' | 'sse') => listening([EVERYTHING, mode]);
 
 /** A node script serving HTTP on PORT, in its own process, on a free loopback port. */
-async function listening(args: string[]): Promise<{ port: number; child: ChildProcess }> {
+async function listening(args: string[], env: Record<string, string> = {}): Promise<{ port: number; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, args, { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
   for (let i = 0; i < 100; i++) {
     const up = await new Promise<boolean>((resolve) => net.connect(port, '127.0.0.1').on('connect', function (this: net.Socket) { this.destroy(); resolve(true); }).on('error', () => resolve(false)));
     if (up) return { port, child };
@@ -150,5 +151,37 @@ describe('remote servers over HTTP', function () {
       const state = h.pool.get('r')!.state;
       assert.ok(state.kind === 'error' && /^Could not connect to http:\/\/127\.0\.0\.1:\d+\/mcp: the connection was refused/.test(state.message), JSON.stringify(state));
     });
+  });
+
+  it('a remote server whose answers never end: each message is bounded as it streams (JSON and SSE, calls and reads), the error names the limit and the setting, the session goes on', async function () {
+    this.timeout(120_000);
+    // The server stops at 512 MiB, so that without the bound the client fails (on the unfinished JSON) rather than the machine.
+    const { port, child } = await listening([path.join(FIXTURES, 'http-huge.cjs')], { MAX_MIB: '512' });
+    cleanups.push(() => void child.kill());
+    const hungUp: number[] = [];
+    child.stderr!.on('data', (d: Buffer) => { for (const m of d.toString().matchAll(/hung up after (\d+) MiB/g)) hungUp.push(Number(m[1])); });
+    const h = makeHost({ huge: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }, 'allow-once', { maxMessageBytes: 8 * 1024 * 1024 });
+    cleanups.push(() => h.close());
+    await h.pool.get('huge')!.start();
+    const offers = newResourceOffers({ pool: h.pool, pipeline: h.pipeline });
+    cleanups.push(() => offers.dispose());
+    const started = process.memoryUsage().rss;
+    const limit = /exceeded the 8\.0 MiB limit and was dropped \(raise the setting mcpToolHost\.maxMessageSize to accept it\)/;
+    for (const tool of ['endless_json', 'endless_sse']) {
+      const call = await h.pipeline.call({ server: 'huge', tool, args: {}, origin: 'api' });
+      assert.ok(call.kind === 'failed' && limit.test(call.message), `${tool}: ${JSON.stringify(call).slice(0, 400)}`);
+    }
+    for (const uri of ['huge://json', 'huge://sse']) {
+      const read = await offers.read({ server: 'huge', uri, origin: 'cli' });
+      assert.ok(read.kind === 'failed' && limit.test(read.message), `${uri}: ${JSON.stringify(read).slice(0, 400)}`);
+    }
+    assert.ok(process.memoryUsage().rss - started < 256 * 1024 * 1024, `RSS grew ${Math.round((process.memoryUsage().rss - started) / 1048576)} MiB`);
+    assert.ok(h.logs.some((l) => l.startsWith('huge warn') && limit.test(l)), h.logs.join('\n'));
+    const echo = await h.pipeline.call({ server: 'huge', tool: 'echo', args: { still: 'here' }, origin: 'api' });
+    assert.ok(echo.kind === 'ok' && echo.result.text.includes('still'), JSON.stringify(echo));
+    const small = await offers.read({ server: 'huge', uri: 'small://text', origin: 'cli' });
+    assert.ok(small.kind === 'ok' && small.parts[0].kind === 'text' && small.parts[0].text === 'a small text', JSON.stringify(small));
+    await until('the server saw each hang-up', () => hungUp.length === 4, 10_000);
+    assert.ok(hungUp.every((mib) => mib < 64), `the server sent ${hungUp.join(', ')} MiB before the client hung up`);
   });
 });

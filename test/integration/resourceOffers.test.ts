@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AuditRecord } from '../../src/core/calls/ports';
-import { newResourceOffers } from '../../src/core/offers/later';
+import { documentBytes, newResourceOffers } from '../../src/core/offers/later';
 import type { ResourceOffers } from '../../src/core/offers/offerTypes';
 import { EVERYTHING, FIXTURES, makeHost, node, until } from './helpers';
 
@@ -14,6 +15,41 @@ function offersHost(servers: Record<string, unknown>, answer: 'allow-once' | 'de
   const offers: ResourceOffers = newResourceOffers({ pool: host.pool, pipeline: host.pipeline, audit: { append: (r) => void audit.push(r) } });
   void trustAnnotations;
   return { host, offers, audit, async close() { offers.dispose(); await host.close(); } };
+}
+
+/**
+ * What `fn` gives, and the longest the event loop was kept from a 1 ms timer meanwhile, counting
+ * only this thread's own time on the CPU where Linux tells it (on a shared machine a timer also
+ * fires late when another process ran).
+ */
+async function longestTask<T>(fn: () => Promise<T>): Promise<{ value: T; longestMs: number }> {
+  const cpuMs = () => {
+    try {
+      return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
+    } catch {
+      return undefined;
+    }
+  };
+  let last = performance.now();
+  let lastCpu = cpuMs();
+  let longestMs = 0;
+  let running = true;
+  const tick = () => {
+    const now = performance.now();
+    const cpu = cpuMs();
+    longestMs = Math.max(longestMs, cpu !== undefined && lastCpu !== undefined ? Math.min(now - last, cpu - lastCpu) : now - last);
+    last = now;
+    lastCpu = cpu;
+    if (running) setTimeout(tick, 1);
+  };
+  setTimeout(tick, 1);
+  try {
+    const value = await fn();
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    return { value, longestMs };
+  } finally {
+    running = false;
+  }
 }
 
 describe('resources of a real server-everything (resources/list, templates, read, subscribe)', function () {
@@ -128,6 +164,38 @@ describe('resources of a hostile server', function () {
       assert.ok(part.kind === 'text' && (part.pieces?.length ?? 0) > 1, 'kept in its slices');
       assert.equal(part.kind === 'text' && part.pieces!.join(''), part.kind === 'text' && part.text);
       assert.ok(part.kind === 'text' && !part.text.includes('sekret-value-42'));
+      assert.equal(read.bytes, Buffer.byteLength(part.kind === 'text' ? part.text : '', 'utf8'));
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a 50 MiB text is read and made ready to open without a long task: the event loop never stands still 25 ms', async function () {
+    this.timeout(120_000);
+    const h = offersHost({ hostile: node(HOSTILE) });
+    try {
+      await h.host.pool.get('hostile')!.start();
+      const { value: read, longestMs } = await longestTask(async () => {
+        const outcome = await h.offers.read({ server: 'hostile', uri: 'hostile://long', origin: 'cli' });
+        if (outcome.kind === 'ok') await documentBytes(outcome.parts);
+        return outcome;
+      });
+      assert.ok(read.kind === 'ok' && read.bytes > 50 << 20, JSON.stringify(read).slice(0, 300));
+      assert.ok(longestMs < 25, `the event loop stood still ${longestMs.toFixed(1)} ms`);
+    } finally {
+      await h.close();
+    }
+  });
+
+  it('a secret across the end of a slice of a long line is masked too', async () => {
+    const h = offersHost({ hostile: node(HOSTILE, { env: { SECRET: '${input:token}' } }) }, 'deny', false, { token: 'sekret-value-42' });
+    try {
+      await h.host.pool.get('hostile')!.start();
+      const read = await h.offers.read({ server: 'hostile', uri: 'hostile://one-line', origin: 'cli' });
+      assert.ok(read.kind === 'ok' && read.parts[0].kind === 'text', JSON.stringify(read).slice(0, 300));
+      const part = read.parts[0];
+      assert.ok(part.kind === 'text' && !part.text.includes('sekret-value-42'), 'the secret is masked');
+      assert.ok(part.kind === 'text' && !(part.pieces ?? []).join('').includes('sekret-value-42'));
       assert.equal(read.bytes, Buffer.byteLength(part.kind === 'text' ? part.text : '', 'utf8'));
     } finally {
       await h.close();

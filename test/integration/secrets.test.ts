@@ -7,6 +7,7 @@ import { CallPipeline, summarize } from '../../src/core/calls/callPipeline';
 import type { AuditRecord } from '../../src/core/calls/ports';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import { doctorServer, formatDoctorReport } from '../../src/core/connection/serverDoctor';
+import { newResourceOffers } from '../../src/core/offers/later';
 import { FIXTURES, ROOT, until } from './helpers';
 
 describe('secrets never appear in any output (a server that tries to leak them)', function () {
@@ -58,13 +59,17 @@ describe('secrets never appear in any output (a server that tries to leak them)'
     record('outcome', outcome, summarize(outcome));
   });
 
-  it('a resource a result links to is read through the pipeline: masked and audited', async () => {
-    const read = await pipeline.readResource({ server: 'leaky', uri: 'note://token', origin: 'tree' });
+  it('a resource a result links to is read as every resource is: masked and audited', async () => {
+    const offers = newResourceOffers({ pool, pipeline, audit: { append: (r) => audit.push(r) } });
+    const read = await offers.read({ server: 'leaky', uri: 'note://token', origin: 'tree' });
     record('resource', read);
-    assert.deepEqual(read, { kind: 'ok', text: 'the token is ••••••' });
+    assert.ok(read.kind === 'ok' && read.parts[0].kind === 'text' && read.parts[0].text === 'the token is ••••••', JSON.stringify(read));
     const last = audit.at(-1)!;
     assert.deepEqual([last.tool, last.origin, last.outcome], ['resources/read', 'tree', 'ok']);
-    assert.equal((await pipeline.readResource({ server: 'leaky', uri: 'note://none', origin: 'tree' })).kind, 'failed');
+    const none = await offers.read({ server: 'leaky', uri: 'note://none', origin: 'tree' });
+    record('resource', none);
+    assert.equal(none.kind, 'failed');
+    offers.dispose();
   });
 
   it('a tool\'s title and description, and schema problems quoting its pattern, are masked', async () => {

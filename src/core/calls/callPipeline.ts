@@ -22,7 +22,6 @@ import { withoutNullOptionals } from '../tools/nullArguments';
 import { PROGRESS_PER_SECOND, ProgressCoalescer } from './progressCoalescer';
 import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
-import { readAudited, readResourceLink, type ResourceContentsOutcome, type ResourceOutcome } from './resourceRead';
 import type { ServerConnection } from '../connection/serverConnection';
 import type { CallOptions } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
@@ -130,16 +129,6 @@ export class CallPipeline {
   /** Calls begun and not yet ended (waiting for approval, or running). */
   get callsInFlight(): number {
     return this._callsInFlight;
-  }
-
-  /** Opens a resource a result linked to: read, made safe and audited like a call (resourceRead.ts). */
-  readResource(request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin }): Promise<ResourceOutcome> {
-    return readResourceLink(this._pool, this._options.audit, request);
-  }
-
-  /** Reads a tool's interface (MCP Apps) for a call that opens it: audited, the contents as sent, for appResource.ts to check. */
-  readInterface(request: { readonly server: string; readonly uri: string }): Promise<ResourceContentsOutcome> {
-    return readAudited(this._pool, this._options.audit, { ...request, origin: 'app' }, "the tool's interface, opened with its call");
   }
 
   /**

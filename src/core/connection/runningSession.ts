@@ -4,11 +4,10 @@ import type { ServerLog } from '../serverLog';
 import { inCallFrame } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import type { FactRecorder } from './connectionFacts';
-import type { CallOptions, PlainRequestOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
+import type { CallOptions, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import type { LaunchAttempt } from './launchAttempt';
 import type { PromptGate } from './promptGate';
 import type { SdkClient } from './sdkClient';
-import { ServerFailure } from './serverFailures';
 import type { SkillsAccess } from './skills';
 import type { ToolCatalog, ToolLister } from './toolCatalog';
 
@@ -63,11 +62,6 @@ export class RunningSession implements ToolLister {
 
   skills(): SkillsAccess {
     return this._client.skills;
-  }
-
-  async readResource(uri: string): Promise<ResourceContents> {
-    if (!this._client.offersResources) throw ServerFailure.noResources(this._shared.name);
-    return this._attempt.withSignIn(() => this._client.readResource(uri), this._info);
   }
 
   /** A request other than a call (resources, prompts, completion, logging); a refused token signs in again. */

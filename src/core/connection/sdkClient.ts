@@ -12,7 +12,7 @@ import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, type AskForCalls } from './elicitationRequests';
 import type { CallInFlight, PromptGate } from './promptGate';
 import { CallPrompts } from './callPrompts';
-import type { CallOptions, EraClient, EraSession, PlainRequestOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
+import type { CallOptions, EraClient, EraSession, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { Era2025Client } from './era2025Client';
 import { Era2026Client } from './era2026Client';
 
@@ -183,11 +183,6 @@ export class SdkClient {
     return !!this._client.getServerCapabilities()?.tools;
   }
 
-  /** The server declared the "resources" capability. */
-  get offersResources(): boolean {
-    return !!this._client.getServerCapabilities()?.resources;
-  }
-
   /** `tools/list`, every page, bounded in tools and bytes, each tool checked on its own (toolListing.ts). */
   listTools(): Promise<Tool[]> {
     return this._era.listTools();
@@ -231,12 +226,6 @@ export class SdkClient {
   /** The server's skills (the skills extension): listed and read, each file verified (skills.ts). */
   get skills(): SkillsAccess {
     return loadConnection().skillsOf(this._client);
-  }
-
-  /** `resources/read`, for opening a resource link from a result. */
-  async readResource(uri: string): Promise<ResourceContents> {
-    const result = await this._client.readResource({ uri });
-    return result.contents as ResourceContents;
   }
 
   /** Any other request of the session (resources, prompts, completion, logging), framed as its era frames requests. */

@@ -4,11 +4,12 @@ import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import type { RawToolResult } from '../render/renderResult';
 import { maskingLog, maskSecrets, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
+import { piecesOf } from '../textPieces';
 import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { CrashRestarts } from './crashRestarts';
-import type { CallOptions, PlainRequestOptions, ResourceContents, TaskReference, TaskStatus } from './eraClient';
+import type { CallOptions, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { LaunchAttempt } from './launchAttempt';
 import { floodGuardedLog } from './logFlood';
 import { PromptGate } from './promptGate';
@@ -206,15 +207,20 @@ export class ServerConnection implements Disposable {
   skills(): SkillsAccess {
     return this._running().skills();
   }
-  /** Reads a resource (`resources/read`), for opening a resource link from a result. */
-  readResource(uri: string): Promise<ResourceContents> {
-    return this._running().readResource(uri);
-  }
   /** A request other than a call (resources, prompts, completion, logging); fails when the server is not running. */
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
     return this._running().request(method, params, options);
   }
   /** Which resources the running server should send updates of (subscriptions; eraClient.ts); fails when it is not running. */
+  /**
+   * The pieces a long string of an answer (`container[key]`) arrived in, if it did and still holds
+   * them: reading those, a reader never flattens the whole string in one task. Asked here because
+   * the pieces are remembered in this bundle; a copy of that memory in another bundle knows none.
+   */
+  textPiecesOf(container: object, key: string): readonly string[] | undefined {
+    return piecesOf(container, key);
+  }
+
   watchResources(uris: readonly string[]): Promise<void> {
     return this._running().watchResources(uris);
   }

@@ -84,9 +84,4 @@ export namespace ServerFailure {
   export function notRunning(server: string, state: ServerState): McpHostError {
     return new McpHostError(`Server "${server}" is not running (${ServerState.label(state)}).`);
   }
-
-  /** A resource link from a server that does not offer resources. */
-  export function noResources(server: string): McpHostError {
-    return new McpHostError(`Server "${server}" does not offer resources, so the link cannot be opened here.`);
-  }
 }

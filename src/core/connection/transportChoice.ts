@@ -3,7 +3,7 @@ import type { OAuthSignIn } from '../auth/oauthSignIn';
 import type { ResolvedLaunch } from '../config/launch';
 import type { ServerLog } from '../serverLog';
 import { createHttpTransport, shouldTrySse, type HttpKind, type HttpTransport } from '../transport/httpTransports';
-import { StdioTransport } from '../transport/stdioTransport';
+import { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from '../transport/stdioTransport';
 import type { SdkClient } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 
@@ -66,7 +66,8 @@ function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKi
   const log = options.log;
   if (launch.type === 'http') {
     log.info(`Connecting to ${shown} (${httpKind})`);
-    return createHttpTransport(httpKind, launch.url, launch.headers, options.signIn?.provider);
+    const bound = { maxBytes: options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES, onDropped: (sentence: string) => log.warn(sentence) };
+    return createHttpTransport(httpKind, launch.url, launch.headers, bound, options.signIn?.provider);
   }
   const transport = new StdioTransport(launch.launch, {
     sandbox: launch.sandbox,

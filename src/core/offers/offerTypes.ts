@@ -70,6 +70,8 @@ export type ReadOutcome =
   | { readonly kind: 'denied'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string };
 
+/** A tool's interface as read: its contents as the server sent them (for the interface's own checks), or why not. */
+export type InterfaceRead = { readonly kind: 'ok'; readonly contents: readonly Readonly<Record<string, unknown>>[] } | { readonly kind: 'failed'; readonly message: string };
 export interface ReadRequest {
   readonly server: string;
   readonly uri: string;
@@ -129,6 +131,8 @@ export interface ResourceOffers extends Disposable {
   resources(server: string): Promise<OfferList<ResourceEntry>>;
   templates(server: string): Promise<OfferList<TemplateEntry>>;
   read(request: ReadRequest): Promise<ReadOutcome>;
+  /** A tool's interface (MCP Apps) for the call that opens it: audited and capped as a read, its contents as sent. */
+  readInterface(request: { readonly server: string; readonly uri: string }): Promise<InterfaceRead>;
   /** The URI a template gives for these values (each value percent-encoded as RFC 6570 says), or why not. */
   expand(template: TemplateEntry, values: Readonly<Record<string, string>>): { readonly uri: string } | { readonly problem: string };
   /** Calls `onUpdated` when the server says the resource changed (2025: resources/subscribe; 2026-07-28: subscriptions/listen) until disposed. */

@@ -3,8 +3,8 @@ import { ServerState } from '../connection/serverState';
 import type { Disposable, Event, Listener } from '../events';
 import { sanitizeLine, sanitizeText, shownName } from '../render/sanitize';
 import { listOffers, textField } from './offerListing';
-import type { OfferHost, OfferList, ReadOutcome, ReadRequest, ResourceEntry, ResourceOffers, TemplateEntry } from './offerTypes';
-import { readResource } from './resourceReads';
+import type { InterfaceRead, OfferHost, OfferList, ReadOutcome, ReadRequest, ResourceEntry, ResourceOffers, TemplateEntry } from './offerTypes';
+import { readInterface, readResource } from './resourceReads';
 import { ResourceWatch } from './resourceWatch';
 import { expandTemplate, templateVariables } from './uriTemplates';
 
@@ -63,6 +63,10 @@ export class ResourceOfferCatalog implements ResourceOffers {
 
   read(request: ReadRequest): Promise<ReadOutcome> {
     return readResource(this._host, request);
+  }
+
+  readInterface(request: { readonly server: string; readonly uri: string }): Promise<InterfaceRead> {
+    return readInterface(this._host, request);
   }
 
   expand(template: TemplateEntry, values: Readonly<Record<string, string>>): { readonly uri: string } | { readonly problem: string } {

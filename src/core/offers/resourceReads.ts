@@ -5,8 +5,9 @@ import type { ServerConnection } from '../connection/serverConnection';
 import { ServerState } from '../connection/serverState';
 import { SANITIZE_SLICE_CHARS, sanitizeInPieces, sanitizeLine, sanitizeText, shownName } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
+import type { CallOrigin } from '../calls/ports';
 import { isObject } from './offerListing';
-import type { OfferHost, ReadOutcome, ReadRequest, ResourcePart } from './offerTypes';
+import type { InterfaceRead, OfferHost, ReadOutcome, ReadRequest, ResourcePart } from './offerTypes';
 
 /**
  * The most one read may bring, in bytes (setting `mcpToolHost.maxResourceSize`): the transport's
@@ -25,44 +26,66 @@ const MAX_SHOWN_URI = 2048;
  * record written with the origin and the decision whatever happened.
  */
 export async function readResource(host: OfferHost, request: ReadRequest): Promise<ReadOutcome> {
-  const started = new Date();
-  const connection = host.pool.get(request.server);
-  const secrets = connection?.secrets;
-  let decision = request.byModel ? 'asked by the model' : `opened by the user (${request.origin})`;
-  let uri = request.uri;
-  let outcome: ReadOutcome;
-  try {
+  const decision = request.byModel ? 'asked by the model' : `opened by the user (${request.origin})`;
+  return audited(host, request, decision, async (connection, audit) => {
+    let uri = request.uri;
     if (request.byModel) {
       const approval = await host.pipeline.approveRead({ server: request.server, uri, origin: request.origin });
-      decision = approval.decision;
-      if (approval.kind === 'denied') {
-        outcome = { kind: 'denied', message: `Not read: ${approval.decision}.` };
-        return outcome;
-      }
-      uri = approval.uri;
+      audit.decision = approval.decision;
+      if (approval.kind === 'denied') return { kind: 'denied', message: `Not read: ${approval.decision}.` };
+      uri = audit.uri = approval.uri;
     }
     const max = request.maxBytes ?? host.maxReadBytes?.() ?? DEFAULT_MAX_READ_BYTES;
-    outcome = await readFrom(connection, request.server, uri, max, request.signal);
-  } catch (err) {
-    outcome = { kind: 'failed', message: `resources/read failed: ${err instanceof Error ? err.message : String(err)}` };
-  } finally {
-    host.audit?.append({
-      time: started.toISOString(),
-      callId: randomUUID().slice(0, 8),
-      origin: request.origin,
-      server: request.server,
-      tool: READ_TOOL_NAME,
-      argsHash: argumentsHash({ uri }),
-      decision,
-      durationMs: Date.now() - started.getTime(),
-      // `outcome` is set on every path but a throw of the approver, which fails the read.
-      outcome: outcome! === undefined ? 'failed' : outcome.kind,
-    });
-  }
-  return outcome.kind === 'ok' ? outcome : { ...outcome, message: maskSecrets(sanitizeText(outcome.message), secrets) };
+    return readFrom(connection, request.server, uri, max, request.signal);
+  });
 }
 
-async function readFrom(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<ReadOutcome> {
+/**
+ * A tool's interface (MCP Apps) read for the call that opens it, through the same audited read:
+ * capped like any read, and its contents as the server sent them (the HTML untouched, `_meta` with
+ * its CSP kept) for appResource.ts to check.
+ */
+export function readInterface(host: OfferHost, request: { readonly server: string; readonly uri: string }): Promise<InterfaceRead> {
+  return audited(host, { ...request, origin: 'app' }, "the tool's interface, opened with its call", async (connection) => {
+    const answer = await requestRead(connection, request.server, request.uri, host.maxReadBytes?.() ?? DEFAULT_MAX_READ_BYTES, undefined);
+    return 'contents' in answer ? { kind: 'ok', contents: answer.contents.filter(isObject) } : answer;
+  });
+}
+
+/** What an audited read gave: its outcome's kind and a message for one that failed. */
+type Audited = { readonly kind: string; readonly message?: string };
+
+/**
+ * Runs one read with its audit record (the origin, the decision, the outcome) written whatever
+ * happened; a throw becomes a failed read, and a failure's message is made safe with the server's
+ * secrets masked.
+ */
+async function audited<T extends Audited>(host: OfferHost, request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin }, decision: string, read: (connection: ServerConnection | undefined, audit: { decision: string; uri: string }) => Promise<T | { kind: 'failed'; message: string }>): Promise<T | { kind: 'failed'; message: string }> {
+  const started = new Date();
+  const connection = host.pool.get(request.server);
+  const audit = { decision, uri: request.uri };
+  let outcome: T | { kind: 'failed'; message: string };
+  try {
+    outcome = await read(connection, audit);
+  } catch (err) {
+    outcome = { kind: 'failed', message: `resources/read failed: ${err instanceof Error ? err.message : String(err)}` };
+  }
+  host.audit?.append({
+    time: started.toISOString(),
+    callId: randomUUID().slice(0, 8),
+    origin: request.origin,
+    server: request.server,
+    tool: READ_TOOL_NAME,
+    argsHash: argumentsHash({ uri: audit.uri }),
+    decision: audit.decision,
+    durationMs: Date.now() - started.getTime(),
+    outcome: outcome.kind,
+  });
+  return outcome.kind === 'ok' || outcome.message === undefined ? outcome : { ...outcome, message: maskSecrets(sanitizeText(outcome.message), connection?.secrets) };
+}
+
+/** The answer's contents, checked only to be a list and not over the cap by what they plainly hold: nothing of them is decoded or copied yet. */
+async function requestRead(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<{ readonly connection: ServerConnection; readonly contents: readonly unknown[] } | { kind: 'failed'; message: string }> {
   if (!connection) return { kind: 'failed', message: `No server named "${shownName(server)}" is configured.` };
   if (!ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(server)}" is not running.` };
   if (!connection.serverCapabilities.resources) return { kind: 'failed', message: `Server "${shownName(server)}" offers no resources (it did not declare the "resources" capability).` };
@@ -75,13 +98,20 @@ async function readFrom(connection: ServerConnection | undefined, server: string
   let atLeast = 0;
   for (const item of contents) atLeast += isObject(item) ? itemBytesAtLeast(item) : 0;
   if (atLeast > max) return overCap(atLeast, max);
+  return { connection, contents };
+}
+
+async function readFrom(connection: ServerConnection | undefined, server: string, uri: string, max: number, signal: AbortSignal | undefined): Promise<ReadOutcome> {
+  const answer = await requestRead(connection, server, uri, max, signal);
+  if (!('contents' in answer)) return answer;
+  const { contents } = answer;
   const parts: ResourcePart[] = [];
-  const secrets = connection.secrets;
+  const secrets = answer.connection.secrets;
   let bytes = 0;
   for (const [i, item] of contents.entries()) {
-    const part = isObject(item) ? await partOf(item, uri, secrets) : 'it is not an object';
+    const part = isObject(item) ? await partOf(item, uri, secrets, answer.connection) : 'it is not an object';
     if (typeof part === 'string') {
-      connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
+      answer.connection.log.warn(`resources/read ${sanitizeLine(uri).slice(0, MAX_SHOWN_URI)}: item ${i + 1} was left out: ${part}.`);
       continue;
     }
     bytes += part.bytes;
@@ -92,7 +122,7 @@ async function readFrom(connection: ServerConnection | undefined, server: string
   return { kind: 'ok', parts, bytes };
 }
 
-const overCap = (bytes: number, max: number): ReadOutcome => ({ kind: 'failed', message: `The resource is ${mib(bytes)}${bytes > max ? '' : ' or more'}, over the ${mib(max)} a read may bring (setting mcpToolHost.maxResourceSize): nothing was kept.` });
+const overCap = (bytes: number, max: number): { kind: 'failed'; message: string } => ({ kind: 'failed', message: `The resource is ${mib(bytes)}${bytes > max ? '' : ' or more'}, over the ${mib(max)} a read may bring (setting mcpToolHost.maxResourceSize): nothing was kept.` });
 
 /** The least an item brings in bytes: a text's length in characters, a blob's decoded length (from its base64 length, without decoding). */
 function itemBytesAtLeast(item: Record<string, unknown>): number {
@@ -106,7 +136,7 @@ function itemBytesAtLeast(item: Record<string, unknown>): number {
  * never followed or trusted: it may name another server's scheme, `file:` or `javascript:`);
  * what was asked for is what the caller knows it by.
  */
-async function partOf(item: Record<string, unknown>, asked: string, secrets: readonly string[]): Promise<{ readonly part: ResourcePart; readonly bytes: number } | string> {
+async function partOf(item: Record<string, unknown>, asked: string, secrets: readonly string[], connection: ServerConnection): Promise<{ readonly part: ResourcePart; readonly bytes: number } | string> {
   const uri = typeof item.uri === 'string' ? shownUri(item.uri) : shownUri(asked);
   const mimeType = typeof item.mimeType === 'string' && item.mimeType.length <= 255 ? sanitizeLine(item.mimeType) : undefined;
   if (typeof item.blob === 'string') {
@@ -116,8 +146,11 @@ async function partOf(item: Record<string, unknown>, asked: string, secrets: rea
   }
   if (typeof item.text !== 'string') return 'it has neither text nor a blob';
   const text = item.text;
+  // The pieces it arrived in, where the transport kept them: any slice of the whole (even its
+  // first few characters) would flatten all of it in one task.
+  const arrived = text.length > SANITIZE_SLICE_CHARS ? connection.textPiecesOf(item, 'text') : undefined;
   // Text that is really bytes (NULs, or mostly control characters) is kept as bytes: shown as text it would be noise, or hide things.
-  if (looksBinary(text)) {
+  if (looksBinary(arrived?.[0] ?? text)) {
     const bytes = Buffer.from(text, 'utf8');
     return { part: { kind: 'binary', uri, mimeType: mimeType ?? 'application/octet-stream', bytes }, bytes: bytes.byteLength };
   }
@@ -125,14 +158,12 @@ async function partOf(item: Record<string, unknown>, asked: string, secrets: rea
     const safe = maskSecrets(sanitizeText(text), secrets);
     return { part: { kind: 'text', uri, mimeType, text: safe }, bytes: Buffer.byteLength(safe, 'utf8') };
   }
-  // A long text: made safe, masked and counted slice by slice (cut after newlines, which a secret
-  // does not hold), the event loop free between slices, and kept in its slices too for work of the
-  // same kind.
-  const pieces = await sanitizeInPieces([text]);
+  // A long text: made safe, masked and counted slice by slice, the event loop free between slices,
+  // and kept in its slices too for work of the same kind.
+  const pieces = await maskInPieces(await sanitizeInPieces(arrived ?? [text]), secrets);
   let bytes = 0;
   for (let i = 0; i < pieces.length; i++) {
     if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
-    pieces[i] = maskSecrets(pieces[i], secrets);
     bytes += Buffer.byteLength(pieces[i], 'utf8');
   }
   // Concatenated, not joined: `+` makes a rope of the slices at once, where `join` copies 50 MiB in one task.
@@ -140,6 +171,34 @@ async function partOf(item: Record<string, unknown>, asked: string, secrets: rea
   for (const piece of pieces) joined += piece;
   return { part: { kind: 'text', uri, mimeType, text: joined, pieces }, bytes };
 }
+
+/**
+ * The secrets masked in a text's pieces, a piece a task. A text without newlines is cut wherever its
+ * chunks fell, so a secret may straddle two: the end of each piece that could begin one (a secret's
+ * length less one) waits and is masked with the next.
+ */
+async function maskInPieces(pieces: string[], secrets: readonly string[]): Promise<string[]> {
+  const longest = Math.max(0, ...secrets.filter((s) => s.length >= 4).map((s) => s.length));
+  if (longest === 0) return pieces;
+  const masked: string[] = [];
+  let waiting = '';
+  for (let i = 0; i < pieces.length; i++) {
+    if (i > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    const piece = maskSecrets(waiting + pieces[i], secrets);
+    if (i === pieces.length - 1) {
+      masked.push(piece);
+      break;
+    }
+    let keep = Math.max(0, piece.length - (longest - 1));
+    // A surrogate pair stays in one piece: its halves apart would be encoded as two U+FFFD.
+    if (keep > 0 && isHighSurrogate(piece.charCodeAt(keep - 1))) keep--;
+    masked.push(piece.slice(0, keep));
+    waiting = piece.slice(keep);
+  }
+  return masked;
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 /** How much of a text is looked at to tell whether it is binary: enough to see, little to scan. */
 const SNIFF_CHARS = 8192;

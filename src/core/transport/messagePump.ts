@@ -1,5 +1,6 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 import type { Frame } from './lineFramer';
+import { oversizeSentence, responseIdIn } from './boundedFetch';
 
 /** A line this long is parsed in a macrotask of its own, apart from the join and decode before it. */
 export const OWN_TASK_PARSE_CHARS = 1024 * 1024;
@@ -138,12 +139,11 @@ export class MessagePump {
 
   /** Turns a dropped response into an error for its request alone; the session goes on. */
   private _failOversize(frame: Extract<Frame, { kind: 'oversize' }>): void {
-    const mib = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
-    const what = `A message of ${mib(frame.bytes)} exceeded the ${mib(this._maxMessageBytes)} limit and was dropped (raise the setting mcpToolHost.maxMessageSize to accept it).`;
+    const what = oversizeSentence(frame.bytes, this._maxMessageBytes, true);
     this._sink.warning(what);
-    const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(frame.head)?.[1];
-    if (id === undefined || /"method"\s*:/.test(frame.head.slice(0, frame.head.indexOf('"id"')))) return;
-    const error: JSONRPCMessage = { jsonrpc: '2.0', id: JSON.parse(id) as string | number, error: { code: -32000, message: what } };
+    const id = responseIdIn(frame.head);
+    if (id === undefined) return;
+    const error: JSONRPCMessage = { jsonrpc: '2.0', id, error: { code: -32000, message: what } };
     this._sink.message(error);
   }
 }

@@ -7,12 +7,15 @@ import type { AppConversation } from '../../core/apps/appBridge';
 import { loadApps, loadCsp } from '../../core/apps/load';
 import { loadLinks } from '../../core/elicitation/load';
 import { sanitizeLine, sanitizeText, shownName } from '../../core/render/sanitize';
+import type { SharedOffers } from '../shared/sharedOffers';
 import { relayHtml } from './relayHtml';
 import { aboutHost } from '../prompts/linkPrompt';
 
 export interface AppPanelDeps {
   readonly pool: ServerPool;
   readonly pipeline: CallPipeline;
+  /** The interface is read through them, as every read is. */
+  readonly offers: SharedOffers;
   readonly output: vscode.OutputChannel;
   /** Told how each interface gets on (the extension-host tests wait on it: McpToolHostApi.onDidInterface). */
   readonly interfaceEvents?: (event: InterfaceEvent) => void;
@@ -47,7 +50,7 @@ const THEME_WAIT_MS = 2_000;
  * or with a sentence saying why not.
  */
 export async function openAppPanel(deps: AppPanelDeps, call: AppCall): Promise<AppPanel | string> {
-  const doc = await readAppDocument(deps.pipeline, call.server, call.uri, appServerPlace(deps.pool.get(call.server)?.definition.spec));
+  const doc = await readAppDocument(deps.offers.resources(), call.server, call.uri, appServerPlace(deps.pool.get(call.server)?.definition.spec));
   if (!('html' in doc)) return doc.message;
   return new AppPanel(deps, call, doc);
 }

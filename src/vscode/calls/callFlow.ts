@@ -12,6 +12,7 @@ import { askArguments } from './argumentInput';
 import type { ArgumentEditors } from './argumentEditor';
 import type * as Apps from '../apps/later';
 import type { InterfaceEvent } from '../apps/appPanel';
+import type { SharedOffers } from '../shared/sharedOffers';
 import { pickTool } from './pickTool';
 import { offerSavedFiles } from './savedFiles';
 
@@ -25,6 +26,8 @@ export interface CallToolDeps {
   readonly output: vscode.OutputChannel;
   /** Told how each tool interface gets on (appPanel.ts). */
   readonly interfaceEvents?: (event: InterfaceEvent) => void;
+  /** What servers offer besides tools: a resource link is read through them. */
+  readonly offers: SharedOffers;
   /** Opens a read-only document (a resource link's text): the provider's, registered at activation. */
   readonly showReadOnly: (path: string, content: string) => Promise<void>;
   /** The tool's interface (MCP Apps), loaded when one opens. */
@@ -121,10 +124,10 @@ async function offerResourceLinks(deps: CallToolDeps, server: string, links: rea
   if (!action) return;
   const picked = await vscode.window.showQuickPick(links.map((l) => ({ label: sanitizeLine(l.name ?? l.uri), description: sanitizeLine(l.mimeType ?? ''), detail: sanitizeLine(l.uri), link: l })), { title: vscode.l10n.t('Open a resource link') });
   if (!picked) return;
-  // Through the pipeline: the text is made safe, secrets masked, and the read audited.
-  const read = await deps.pipeline.readResource({ server, uri: picked.link.uri, origin });
-  if (read.kind === 'failed') return void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), read.message));
+  // The read every surface makes: capped, the text made safe with secrets masked, and audited.
+  const read = await deps.offers.resources().read({ server, uri: picked.link.uri, origin });
+  if (read.kind !== 'ok') return void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), read.message));
   const name = (picked.link.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').slice(0, 80);
-  await deps.showReadOnly(`/resources/${encodeURIComponent(server)}/${encodeURIComponent(name)}${/json/.test(picked.link.mimeType ?? '') && !name.endsWith('.json') ? '.json' : ''}`, read.text);
+  await deps.showReadOnly(`/resources/${encodeURIComponent(server)}/${encodeURIComponent(name)}${/json/.test(picked.link.mimeType ?? '') && !name.endsWith('.json') ? '.json' : ''}`, read.parts.map((p) => (p.kind === 'text' ? p.text : `[binary ${p.mimeType ?? ''}, ${p.bytes.byteLength} bytes]`)).join('\n'));
 }
 
