@@ -242,7 +242,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     ...rulesView.disposables,
     ...registerAll(
       commandTable({
-        calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors, showReadOnly }, loadForms),
+        calls: new CallToolCommand({ ...interfaceDeps, workspaceState: context.workspaceState, editors }, loadForms),
         servers: new ServerCommands({ pool, logs, output, reload, globalStoragePath: storage, extensionPath: context.extensionPath }),
         view: viewCommands,
         audit,

@@ -26,10 +26,8 @@ export interface CallToolDeps {
   readonly output: vscode.OutputChannel;
   /** Told how each tool interface gets on (appPanel.ts). */
   readonly interfaceEvents?: (event: InterfaceEvent) => void;
-  /** What servers offer besides tools: a resource link is read through them. */
+  /** What servers offer besides tools: a tool's interface is read through them. */
   readonly offers: SharedOffers;
-  /** Opens a read-only document (a resource link's text): the provider's, registered at activation. */
-  readonly showReadOnly: (path: string, content: string) => Promise<void>;
   /** The tool's interface (MCP Apps), loaded when one opens. */
   readonly later: () => { readonly apps: Pick<typeof Apps, 'startInterface'> };
 }
@@ -104,7 +102,7 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
   );
   const outcome = await call!;
   void toInterface?.then((send) => send?.(outcome));
-  if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(deps, target.server, outcome.result.links, origin);
+  if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.links?.length) void offerResourceLinks(target.server, outcome.result.links);
   if ((outcome.kind === 'ok' || outcome.kind === 'tool-error') && outcome.result.files.length) void offerSavedFiles(outcome.result.files);
   if (outcome.kind === 'denied' && outcome.rule) {
     // Nobody was asked: say which rule refused it, or a click would seem to do nothing.
@@ -117,17 +115,18 @@ async function runWithProgress(deps: CallToolDeps, target: Required<ToolTarget>,
   return outcome;
 }
 
-/** A result with resource links offers to open them (read through resources/read). */
-async function offerResourceLinks(deps: CallToolDeps, server: string, links: readonly { uri: string; name?: string; mimeType?: string }[], origin: CallOrigin): Promise<void> {
+/**
+ * A result with resource links offers to open them, as the Tools view's Resources rows open one
+ * (openResource.ts): read through the audited, capped read, text in a read-only editor, an image in
+ * the image preview, other bytes offered to be saved.
+ */
+async function offerResourceLinks(server: string, links: readonly { uri: string; name?: string; mimeType?: string }[]): Promise<void> {
   const message = links.length === 1 ? vscode.l10n.t('The result has 1 resource link.') : vscode.l10n.t('The result has {0} resource links.', links.length);
   const action = await vscode.window.showInformationMessage(message, vscode.l10n.t('Open...'));
   if (!action) return;
   const picked = await vscode.window.showQuickPick(links.map((l) => ({ label: sanitizeLine(l.name ?? l.uri), description: sanitizeLine(l.mimeType ?? ''), detail: sanitizeLine(l.uri), link: l })), { title: vscode.l10n.t('Open a resource link') });
   if (!picked) return;
-  // The read every surface makes: capped, the text made safe with secrets masked, and audited.
-  const read = await deps.offers.resources().read({ server, uri: picked.link.uri, origin });
-  if (read.kind !== 'ok') return void vscode.window.showErrorMessage(vscode.l10n.t('Could not open {0}: {1}', sanitizeLine(picked.link.uri), read.message));
-  const name = (picked.link.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'resource').slice(0, 80);
-  await deps.showReadOnly(`/resources/${encodeURIComponent(server)}/${encodeURIComponent(name)}${/json/.test(picked.link.mimeType ?? '') && !name.endsWith('.json') ? '.json' : ''}`, read.parts.map((p) => (p.kind === 'text' ? p.text : `[binary ${p.mimeType ?? ''}, ${p.bytes.byteLength} bytes]`)).join('\n'));
+  const { uri, name, mimeType } = picked.link;
+  await vscode.commands.executeCommand('mcpToolHost.openResource', { server, uri, name, mimeType });
 }
 
