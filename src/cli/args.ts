@@ -41,6 +41,14 @@ commands:
   complete SERVER (--prompt NAME | --template URI) ARG VALUE
                                  the server's completions for a prompt argument or a resource
                                  template variable, one a line (none is not an error)
+  search [QUERY] [--registry URL] [--cursor C]
+                                 find servers in the MCP Registry (latest versions; all of them
+                                 for no QUERY): what each runs, or why it cannot be installed
+  add NAME --config FILE [--version V] [--name N] [--set VAR=value]... [--replace] [--yes]
+                                 install the registry's server NAME (io.github.user/server) into
+                                 FILE: prints what will run and the registry's claims, asks y/N on
+                                 a terminal (--yes elsewhere), keeps the rest of the file. Secrets
+                                 are written as \${env:VAR}, never their values: export VAR
   session [SERVER]               run commands read from stdin, one a line, against servers started
                                  once and closed at quit or end of input:
                                    tools [SERVER] [--json]    as the tools command
@@ -84,6 +92,9 @@ options:
                      browser on a terminal
   --prompt NAME, --template URI
                      what \`complete\` completes: a prompt's argument or a template's variable
+  --registry URL     the registry search and add read (default https://registry.modelcontextprotocol.io,
+                     or MCP_TOOL_HOST_REGISTRY); a policy file's "registryUrl" pins it
+  --set VAR=value    add: the value of a declared variable, argument or header (repeatable)
   --log-level LEVEL  ask each server for its log messages at LEVEL and above (debug, info, notice,
                      warning, error, critical, alert, emergency; 2025: logging/setLevel,
                      2026-07-28: sent with each request) and print them on stderr as they come
@@ -156,14 +167,23 @@ export interface CliArgs {
   readonly template?: string;
   /** The servers' log level for this run (--log-level); their messages go to stderr. */
   readonly logLevel?: LogLevel;
+  /** search and add: the registry's base URL (--registry). */
+  readonly registry?: string;
+  /** search: the page after the one that gave this cursor. */
+  readonly cursor?: string;
+  /** add: the server's version (default its latest), the name to write it under, the values it asks for, and whether an entry of that name is replaced. */
+  readonly version?: string;
+  readonly name?: string;
+  readonly set: readonly string[];
+  readonly replace: boolean;
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
-const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level']);
+const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
-const REPEATED_FLAGS = new Set(['--rules']);
+const REPEATED_FLAGS = new Set(['--rules', '--set']);
 
 /**
  * Parses argv (without node and the script); `--flag=value` and `--flag value` both work, and
@@ -232,5 +252,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     prompt: values.get('--prompt'),
     template: values.get('--template'),
     logLevel: logLevel as LogLevel | undefined,
+    registry: values.get('--registry'),
+    cursor: values.get('--cursor'),
+    version: values.get('--version'),
+    name: values.get('--name'),
+    set: repeated.get('--set') ?? [],
+    replace: booleans.has('--replace'),
   };
 }

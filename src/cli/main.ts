@@ -12,10 +12,14 @@ import { runSession } from './session';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
 import { complete, getPrompt, listPrompts } from './promptCommands';
+import { addCommand } from './registryAdd';
+import { searchCommand } from './registryCommands';
 import { visibleJson } from '../core/render/sanitize';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add']);
+/** The commands that read a registry and start no server. */
+const REGISTRY = new Set(['search', 'add']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
 const RULED = new Set(['call', 'explain', 'session']);
 
@@ -28,7 +32,6 @@ async function main(args: CliArgs): Promise<ExitCode> {
   const command = args.command;
   if (!COMMANDS.has(command)) throw new CliError(`Unknown command "${command}".${didYouMean(command, COMMANDS)}`, Exit.usage, true);
   const [server, tool] = args.positional;
-  if ((command === 'call' || command === 'explain') && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
   if (!RULED.has(command) && args.rules.length > 0) throw new CliError(`--rules is for call and explain, not ${command}.`, Exit.usage, true);
   if (command === 'skill' && (!server || !tool)) throw new CliError('skill needs SERVER and NAME.', Exit.usage, true);
   if (command === 'session' && tool) throw new CliError('session takes at most SERVER; its commands come from stdin, one a line.', Exit.usage, true);
@@ -45,6 +48,25 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command !== 'complete' && (args.prompt !== undefined || args.template !== undefined)) throw new CliError('--prompt and --template are for complete.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
 
+  const registryOnly = (flag: string, given: boolean, commands: string) => {
+    if (given && !REGISTRY.has(command)) throw new CliError(`${flag} is for ${commands}, not ${command}.`, Exit.usage, true);
+  };
+  registryOnly('--registry', args.registry !== undefined, 'search and add');
+  registryOnly('--cursor', args.cursor !== undefined && command !== 'add', 'search');
+  for (const [flag, given] of [['--version', args.version !== undefined], ['--name', args.name !== undefined], ['--set', args.set.length > 0], ['--replace', args.replace]] as const) {
+    if (given && command !== 'add') throw new CliError(`${flag} is for add, not ${command}.`, Exit.usage, true);
+  }
+  if (REGISTRY.has(command) && (args.args !== undefined || args.audit !== undefined || args.files !== undefined || args.trustConfig)) throw new CliError(`--args, --audit, --files and --trust-config are not for ${command}.`, Exit.usage, true);
+  if (command === 'search') {
+    if (args.positional.length > 1) throw new CliError('search takes one QUERY (quote it when it has spaces).', Exit.usage, true);
+    return searchCommand({ query: server ?? '', registry: args.registry, cursor: args.cursor, json: args.json });
+  }
+  if (command === 'add') {
+    if (args.cursor !== undefined) throw new CliError('--cursor is for search, not add.', Exit.usage, true);
+    if (!server || tool !== undefined) throw new CliError('add needs one NAME: the registry\'s name of the server (io.github.user/server; mcp-tool-host search finds it).', Exit.usage, true);
+    return addCommand({ name: server, registry: args.registry, version: args.version, config: args.config, serverName: args.name, set: args.set, replace: args.replace, yes: args.yes, json: args.json });
+  }
+  if ((command === 'call' || command === 'explain') && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
   const config = loadConfig(args.config, { trust: args.trustConfig });
   for (const w of config.warnings) console.error(`config: warning: ${w}`);
   const selected = selectServers(config, server);

@@ -3,3 +3,4 @@
 // extension it is a lazy bundle of its own (dist/install.js, esbuild.mjs): most windows never install.
 export { installInputId } from './inputIds';
 export { newRegistryClient, checkRegistryUrl, RegistryError } from './registryClient';
+export { fillEntry } from './fillEntry';

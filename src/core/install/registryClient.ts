@@ -11,6 +11,7 @@ export const MAX_PAGE_ENTRIES = 100;
 const DEFAULT_LIMIT = 30;
 /** A cursor is opaque, but not a place to send megabytes back through. */
 const MAX_CURSOR_CHARS = 2048;
+const MAX_REDIRECTS = 3;
 
 /** A registry that could not be asked or did not answer as the v0.1 API does: one sentence for the user. */
 export class RegistryError extends Error {
@@ -52,12 +53,12 @@ export function newRegistryClient(options: { baseUrl: string; timeoutMs?: number
   const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
   return {
     baseUrl,
-    async search(query, { cursor, limit, signal } = {}) {
+    async search(query, { cursor, limit, signal, version } = {}) {
       const url = new URL(`${baseUrl}/v0.1/servers`);
       if (query.trim()) url.searchParams.set('search', query.trim().slice(0, 200));
       if (cursor) url.searchParams.set('cursor', cursor);
       url.searchParams.set('limit', String(Math.max(1, Math.min(MAX_PAGE_ENTRIES, Math.floor(limit ?? DEFAULT_LIMIT)))));
-      url.searchParams.set('version', 'latest');
+      url.searchParams.set('version', version?.trim() || 'latest');
       const body = await fetchJson(url, baseUrl, timeoutMs, maxBytes, signal);
       return readPage(body, baseUrl, cursor);
     },
@@ -87,19 +88,25 @@ async function fetchJson(url: URL, baseUrl: string, timeoutMs: number, maxBytes:
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
   const tooSlow = () => new RegistryError(`The registry at ${baseUrl} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
-  let response: Response;
-  try {
-    response = await fetch(url, { signal: both, headers: { accept: 'application/json' } });
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    if (timeout.aborted) throw tooSlow();
-    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-    throw new RegistryError(`The registry at ${baseUrl} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`);
-  }
-  const final = new URL(response.url || url.href);
-  if (checkRegistryUrl(`${final.origin}${final.pathname}`) !== undefined) {
+  let response: Response | undefined;
+  let at = url;
+  // Redirects are followed by hand, each checked before it is asked: a registry may move, but not to plain http.
+  for (let hop = 0; ; hop++) {
+    try {
+      response = await fetch(at, { signal: both, redirect: 'manual', headers: { accept: 'application/json' } });
+    } catch (err) {
+      if (signal?.aborted) throw err;
+      if (timeout.aborted) throw tooSlow();
+      const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+      throw new RegistryError(`The registry at ${baseUrl} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`);
+    }
+    const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
+    if (location === null) break;
     await response.body?.cancel();
-    throw new RegistryError(`The registry at ${baseUrl} sent the request on to ${final.origin}, which is not https: not read.`);
+    const next = new URL(location, at);
+    if (checkRegistryUrl(`${next.origin}${next.pathname}`) !== undefined) throw new RegistryError(`The registry at ${baseUrl} sent the request on to ${next.origin}, which is not https: not asked.`);
+    if (hop >= MAX_REDIRECTS) throw new RegistryError(`The registry at ${baseUrl} sent the request on more than ${MAX_REDIRECTS} times.`);
+    at = next;
   }
   if (!response.ok) {
     await response.body?.cancel();

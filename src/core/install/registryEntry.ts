@@ -91,7 +91,13 @@ export function readEntry(item: unknown, baseUrl: string): { entry: RegistryEntr
 
 /** A link worth showing: http(s), without credentials, bounded; anything else is not shown at all. */
 function webUrl(value: string | undefined): string | undefined {
-  if (value === undefined || !/^https?:\/\/[^\s@]+$/i.test(value) || value.length > 2048) return undefined;
+  if (value === undefined || !/^https?:\/\/\S+$/i.test(value) || value.length > 2048) return undefined;
+  try {
+    const url = new URL(value);
+    if (url.username || url.password) return undefined;
+  } catch {
+    return undefined;
+  }
   return shown(value, SHOWN_CHARS.url);
 }
 

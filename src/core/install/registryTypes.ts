@@ -44,6 +44,9 @@ export interface RegistryPage {
 export interface RegistryClient {
   /** The registry's base URL, as configured. */
   readonly baseUrl: string;
-  /** The latest version of each server matching `query` (all of them for ''), a page at a time. */
-  search(query: string, options?: { readonly cursor?: string; readonly limit?: number; readonly signal?: AbortSignal }): Promise<RegistryPage>;
+  /**
+   * The latest version of each server matching `query` (all of them for ''), a page at a time;
+   * with `version`, the servers that have that exact version, at that version.
+   */
+  search(query: string, options?: { readonly cursor?: string; readonly limit?: number; readonly signal?: AbortSignal; readonly version?: string }): Promise<RegistryPage>;
 }

@@ -103,8 +103,43 @@ export function readRulesFile(file: string, scope: RuleScope, source: string, op
   } catch (err) {
     return { scope, source, raw: undefined, problem: `The rules file ${file} is not valid JSON (${(err as Error).message}).` };
   }
-  const raw = typeof value === 'object' && value !== null && !Array.isArray(value) && 'rules' in value ? (value as { rules: unknown }).rules : value;
+  const object = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  // A policy file that only pins other things (the registry) holds no rules, and is not a broken list of them.
+  const raw = object && 'rules' in object ? object.rules : object && Object.keys(object).length > 0 && Object.keys(object).every((k) => OTHER_POLICY_KEYS.has(k)) ? undefined : value;
   return { scope, source, raw };
+}
+
+/** What a policy file may hold besides `rules`: the registry URL it pins. */
+const OTHER_POLICY_KEYS: ReadonlySet<string> = new Set(['registryUrl']);
+
+/**
+ * The registry URL an administrator's policy file pins (`"registryUrl"` beside `"rules"`), the
+ * first file's that has one; `problem` when a policy file that exists cannot be read, since it
+ * might pin one. Undefined when none pins it.
+ */
+export function policyRegistryUrl(files: readonly string[]): { readonly url: string; readonly file: string } | { readonly problem: string } | undefined {
+  for (const file of files) {
+    let text: string;
+    try {
+      if (fs.statSync(file).size > MAX_FILE_BYTES) return { problem: `The policy file ${file} is over ${MAX_FILE_BYTES} bytes, so whether it pins a registry cannot be read.` };
+      text = fs.readFileSync(file, 'utf8');
+    } catch (err) {
+      const code = (err as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT') continue;
+      return { problem: `The policy file ${file} could not be read (${code ?? (err as Error).message}), so whether it pins a registry is not known.` };
+    }
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return { problem: `The policy file ${file} is not valid JSON, so whether it pins a registry is not known.` };
+    }
+    const pinned = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).registryUrl : undefined;
+    if (pinned === undefined) continue;
+    if (typeof pinned !== 'string' || pinned === '') return { problem: `The policy file ${file} has a "registryUrl" that is not a URL.` };
+    return { url: pinned, file };
+  }
+  return undefined;
 }
 
 /** What tells a file changed without reading it: size and time of change, per file ("" when missing). */

@@ -1,0 +1,211 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as readline from 'node:readline/promises';
+import type { ParseError } from 'jsonc-parser';
+import { checkServerName } from '../core/config/newServerEntry';
+import { fillEntry } from '../core/install/fillEntry';
+import type { InstallPlan } from '../core/install/installPlan';
+import type { RegistryEntry } from '../core/install/registryTypes';
+import { loadJsonc } from '../core/packages/load';
+import { visibleJson, visibleLine } from '../core/render/sanitize';
+import { CliError, Exit, type ExitCode } from './args';
+import { asking, registryClient, registryUrl } from './registryCommands';
+
+/** Pages of a search looked through for the exact name asked for. */
+const MAX_PAGES = 10;
+/** The config files this writes are small; a larger one is not a servers file. */
+const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
+
+export interface AddOptions {
+  readonly name: string;
+  readonly registry?: string;
+  readonly version?: string;
+  readonly config?: string;
+  readonly serverName?: string;
+  readonly set: readonly string[];
+  readonly replace: boolean;
+  readonly yes: boolean;
+  readonly json: boolean;
+}
+
+/** A secret the entry reads from the environment, and what the user must export for it. */
+interface SecretVariable {
+  readonly variable: string;
+  readonly label: string;
+  readonly description?: string;
+}
+
+/**
+ * `add NAME`: the registry's server NAME written into --config as an entry, once the user saw
+ * what will run and the registry's claims and agreed (--yes, or y on a terminal). Values come
+ * from --set; secrets are never written: the entry reads each from an environment variable of
+ * its own (`${env:MCP_INPUT_<SERVER>_<NAME>}`), and the user is told which to export. The file's
+ * other content (comments too) is kept; a name it has already is refused unless --replace.
+ */
+export async function addCommand(options: AddOptions): Promise<ExitCode> {
+  if (!options.config) throw new CliError('add needs --config FILE: the file the server is written to (created when missing).', Exit.usage, true);
+  const sets = parseSets(options.set);
+  const client = registryClient(registryUrl(options.registry));
+  const entry = await findEntry(options.name, options.version, client);
+  const option = entry.options.find((o) => o.plan);
+  if (!option?.plan) {
+    const why = entry.options.map((o) => `  ${o.label}: ${o.problem}`).join('\n') || '  it lists no package or remote.';
+    throw new CliError(`${entry.name} ${entry.version} cannot be installed, nothing was written:\n${why}`);
+  }
+  const plan = option.plan;
+  const file = options.config;
+  const config = readConfig(file);
+  const name = options.serverName ?? plan.name;
+  const nameProblem = checkServerName(name, new Set());
+  if (nameProblem) throw new CliError(`--name "${visibleLine(name)}": ${nameProblem}`, Exit.usage);
+  if (config.names.has(name) && !options.replace) throw new CliError(`${file} already has a server named "${name}": nothing was written. Pass --name OTHER, or --replace to replace it.`);
+  const { values, secrets } = inputValues(plan, name, sets);
+  const written = fillEntry(plan, values);
+
+  const others = entry.options.filter((o) => o !== option).map((o) => `  ${o.label}${o.problem ? ` (cannot be installed: ${o.problem})` : ''}`);
+  const review = [
+    `Adding "${name}" to ${file} from ${client.baseUrl}: ${entry.name} ${entry.version}`,
+    ...runsLines(written),
+    'The registry claims (not checked):',
+    ...plan.claims.map((c) => `  ${c.label}: ${c.value}`),
+    ...(others.length > 0 ? ['Other ways it could run (not chosen):', ...others] : []),
+    ...(secrets.length > 0 ? ['Secrets are not written into the file. Before starting it, export:', ...secrets.map((s) => `  ${s.variable}  (${s.label}${s.description ? `: ${s.description}` : ''})`)] : []),
+  ];
+  // The review goes to stderr with --json, so stdout stays one JSON document.
+  (options.json ? console.error : console.log)(review.join('\n'));
+  if (!(await agreed(options.yes, `Write "${name}" to ${file}? [y/N] `))) {
+    const how = process.stdin.isTTY ? '' : ' Run on a terminal to be asked, or pass --yes.';
+    throw new CliError(`Nothing was written.${how}`, Exit.approval);
+  }
+  writeServer(file, config, name, written);
+  if (options.json) console.log(visibleJson({ added: name, file, entry: written, exports: secrets.map((s) => s.variable) }, 2));
+  else console.log(`Added "${name}" to ${file}. Try: mcp-tool-host tools ${/^[\w.@-]+$/.test(name) ? name : JSON.stringify(name)} --config ${file}`);
+  return Exit.ok;
+}
+
+/** `--set VAR=value` pairs; a value may hold "=". */
+function parseSets(pairs: readonly string[]): Map<string, string> {
+  const sets = new Map<string, string>();
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new CliError(`--set takes VAR=value, not "${visibleLine(pair)}".`, Exit.usage, true);
+    sets.set(pair.slice(0, eq), pair.slice(eq + 1));
+  }
+  return sets;
+}
+
+/** The entry NAME of the registry (at `version`, else its latest), looked for through the pages of a search for it. */
+async function findEntry(name: string, version: string | undefined, client: ReturnType<typeof registryClient>): Promise<RegistryEntry> {
+  let cursor: string | undefined;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const found = await asking(() => client.search(name, { cursor, limit: 100, version }));
+    const entry = found.entries.find((e) => e.name === name);
+    if (entry) return entry;
+    const dropped = found.dropped.find((d) => d.name === name);
+    if (dropped) throw new CliError(`${client.baseUrl} sent ${visibleLine(name)} in a form that cannot be read (${dropped.reason}): nothing was written.`);
+    cursor = found.nextCursor;
+    if (!cursor) break;
+  }
+  throw new CliError(`${client.baseUrl} has no server named "${visibleLine(name)}"${version ? ` at version ${visibleLine(version)}` : ''}. Find it with: mcp-tool-host search ${JSON.stringify(visibleLine(name.split('/').pop() ?? name))}`);
+}
+
+/**
+ * The value of each input: a secret as `${env:MCP_INPUT_...}` (a variable of this server's own,
+ * so a stranger's server never reads one the user set for something else), the others from
+ * --set or their default; an optional one with neither is left out. Missing required values and
+ * --set names the plan does not ask for are errors that say which.
+ */
+function inputValues(plan: InstallPlan, server: string, sets: ReadonlyMap<string, string>): { values: Map<string, string | undefined>; secrets: SecretVariable[] } {
+  const values = new Map<string, string | undefined>();
+  const secrets: SecretVariable[] = [];
+  const missing: string[] = [];
+  const used = new Set<string>();
+  for (const input of plan.inputs) {
+    const key = sets.has(input.label) ? input.label : sets.has(input.id) ? input.id : undefined;
+    if (key !== undefined) used.add(key);
+    if (input.secret) {
+      const variable = `MCP_INPUT_${`${server}_${input.label}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+      if (key !== undefined) throw new CliError(`${input.label} is a secret: it is never written into the file. Leave out --set ${key}=..., and export ${variable} before starting the server.`, Exit.usage);
+      values.set(input.id, `\${env:${variable}}`);
+      secrets.push({ variable, label: input.label, ...(input.description ? { description: input.description } : {}) });
+      continue;
+    }
+    const value = key !== undefined ? sets.get(key) : input.default;
+    if (value !== undefined && input.choices && !input.choices.includes(value)) throw new CliError(`${input.label} must be one of ${input.choices.join(', ')}, not "${visibleLine(value)}".`, Exit.usage);
+    if (value === undefined && input.required) missing.push(`--set ${input.label}=VALUE${input.description ? `  (${input.description})` : ''}`);
+    values.set(input.id, value);
+  }
+  const unknown = [...sets.keys()].filter((k) => !used.has(k));
+  if (unknown.length > 0) throw new CliError(`${plan.name} asks for no ${unknown.map((k) => `"${visibleLine(k)}"`).join(', ')}. It asks for: ${plan.inputs.map((i) => i.label).join(', ') || 'nothing'}.`, Exit.usage);
+  if (missing.length > 0) throw new CliError(`It needs values before it can be written:\n${missing.map((m) => `  ${m}`).join('\n')}`, Exit.usage);
+  return { values, secrets };
+}
+
+/** What will run, as it will run: the command line, its environment, or the URL and headers. */
+function runsLines(entry: Record<string, unknown>): string[] {
+  const pairs = (record: unknown) => Object.entries((record ?? {}) as Record<string, string>).map(([k, v]) => `    ${visibleLine(k)}: ${visibleLine(v)}`);
+  if (typeof entry.url === 'string') {
+    const headers = pairs(entry.headers);
+    return [`It will connect to: ${visibleLine(entry.url)}`, ...(headers.length > 0 ? ['  sending the headers:', ...headers] : [])];
+  }
+  const words = [entry.command as string, ...((entry.args as string[] | undefined) ?? [])].map((w) => (/^[\w@%+=:,./${}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`));
+  const env = pairs(entry.env);
+  return [`It will run: ${visibleLine(words.join(' '))}`, ...(env.length > 0 ? ['  with the environment:', ...env] : [])];
+}
+
+/** --yes, or y on a terminal; false elsewhere. */
+async function agreed(yes: boolean, question: string): Promise<boolean> {
+  if (yes) return true;
+  if (!process.stdin.isTTY) return false;
+  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+/** The config file as it is: its text (undefined when missing), where its servers are kept, and their names. */
+interface ConfigText {
+  readonly text: string | undefined;
+  readonly key: string;
+  readonly names: ReadonlySet<string>;
+}
+
+/** Reads --config for writing: a file that is not JSON (with comments) is refused, never overwritten. */
+function readConfig(file: string): ConfigText {
+  let text: string;
+  try {
+    if (fs.statSync(file).size > MAX_CONFIG_BYTES) throw new CliError(`${file} is over ${MAX_CONFIG_BYTES} bytes: not a servers file, nothing was written.`);
+    text = fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    if (err instanceof CliError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { text: undefined, key: 'servers', names: new Set() };
+    throw new CliError(`${file} could not be read (${code ?? (err as Error).message}): nothing was written.`);
+  }
+  const errors: ParseError[] = [];
+  const doc = loadJsonc().parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
+  if (text.trim() === '') return { text: undefined, key: 'servers', names: new Set() };
+  if (errors.length > 0 || typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new CliError(`${file} is not a JSON object (comments are fine): nothing was written.`);
+  const object = doc as Record<string, unknown>;
+  // Where the file keeps its servers: ours and VS Code's "servers", Claude's "mcpServers", a settings.json's key.
+  const key = 'mcpToolHost.servers' in object ? 'mcpToolHost.servers' : 'mcpServers' in object && !('servers' in object) ? 'mcpServers' : 'servers';
+  const servers = object[key];
+  if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) throw new CliError(`"${key}" in ${file} is not an object: nothing was written.`);
+  return { text, key, names: new Set(Object.keys((servers ?? {}) as object)) };
+}
+
+/** Writes the entry under `name`, the rest of the file as it was; through a temporary file, so a failed write loses nothing. */
+function writeServer(file: string, config: ConfigText, name: string, entry: Record<string, unknown>): void {
+  const jsonc = loadJsonc();
+  const text = config.text === undefined ? `${JSON.stringify({ servers: { [name]: entry } }, null, 2)}\n` : jsonc.applyEdits(config.text, jsonc.modify(config.text, [config.key, name], entry, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
+  const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
+  try {
+    fs.writeFileSync(temporary, text, { mode: config.text === undefined ? 0o600 : fs.statSync(file).mode & 0o777 });
+    fs.renameSync(temporary, file);
+  } catch (err) {
+    fs.rmSync(temporary, { force: true });
+    throw new CliError(`${file} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): it is as it was.`);
+  }
+}
