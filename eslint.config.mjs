@@ -153,7 +153,7 @@ export default tseslint.config(
   {
     // Callbacks given to Playwright's page.evaluate / waitForFunction run in the browser.
     files: ['test/ui/**/*.mjs'],
-    languageOptions: { globals: { document: 'readonly', navigator: 'readonly' } },
+    languageOptions: { globals: { document: 'readonly', navigator: 'readonly', getComputedStyle: 'readonly' } },
   },
   {
     // The core is plain Node: it must never depend on the VS Code API.

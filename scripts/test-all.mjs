@@ -35,6 +35,7 @@ import { runResourcesUiTests } from '../test/ui/resourcesUi.mjs';
 import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 import { runTrustUiTests } from '../test/ui/trustUi.mjs';
+import { runRegistryUiTests } from '../test/ui/registryUi.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -167,6 +168,7 @@ async function e2e() {
     await ui('argument rules UI tests', () => runRulesUiTests(cs, opts));
     await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
     await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts));
+    await ui('Add Server from Registry UI tests', () => runRegistryUiTests(cs, opts));
   });
 
   // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the

@@ -87,13 +87,13 @@ describe('Add Server from Registry in the real extension host', function () {
   it('installs an entry found by a search after showing it whole, and a tool of it is called through the CallPipeline', async () => {
     const { running, pick } = await search('everything', (items) => items.some((i) => i.entry?.name === 'io.github.modelcontextprotocol/everything'));
     const row = pick.items.find((i) => i.entry?.name === 'io.github.modelcontextprotocol/everything')!;
-    assert.match(row.description ?? '', /\d+\.\d+\.\d+ · io\.github\.modelcontextprotocol · npm/);
+    assert.match(row.description ?? '', /^\d+\.\d+\.\d+ · npm · io\.github\.modelcontextprotocol$/);
     assert.match(row.detail ?? '', /github\.com\/modelcontextprotocol\/servers/);
     await choose(pick, row);
     const review = await acceptReview();
     assert.equal(Object.keys(userServers()).length, 0, 'written before the user agreed');
     assert.match(review.rows.join('\n'), /npx -y @modelcontextprotocol\/server-everything@\d+\.\d+\.\d+/);
-    assert.ok(review.rows.some((r) => /^What the registry claims about it \(not checked\)$/.test(r)), `no claims heading in:\n${review.rows.join('\n')}`);
+    assert.ok(review.rows.some((r) => /^\$\(info\) What the registry claims about it \(not checked\)$/.test(r)), `no claims heading in:\n${review.rows.join('\n')}`);
     await answerBox(/name$/);
     await declineSandbox();
     const result = await running;

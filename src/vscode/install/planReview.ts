@@ -47,7 +47,9 @@ export async function reviewPlan(plan: InstallPlan, def: ServerDefinition, promp
       ...(asks.length ? [{ label: vscode.l10n.t('It will ask you for'), kind: vscode.QuickPickItemKind.Separator }, ...asks] : []),
       { label: vscode.l10n.t('From'), kind: vscode.QuickPickItemKind.Separator },
       ...rows(visibleLine(cut(plan.origin)), '$(package)').map(fact),
-      ...(claims.length ? [{ label: vscode.l10n.t('What {0} claims about it (not checked)', sourceName(plan)), kind: vscode.QuickPickItemKind.Separator }, ...claims] : []),
+      // The heading is a row of its own: a separator's label sits at the right of the row after it
+      // and cuts that row's text, here the first claim.
+      ...(claims.length ? [{ label: '', kind: vscode.QuickPickItemKind.Separator }, fact(`$(info) ${vscode.l10n.t('What {0} claims about it (not checked)', sourceName(plan))}`), ...claims] : []),
       { label: '', kind: vscode.QuickPickItemKind.Separator },
       { label: `$(cloud-download) ${vscode.l10n.t('Install')}`, description: vscode.l10n.t('then name it, give its values, and start it'), install: true },
       doNotInstall,

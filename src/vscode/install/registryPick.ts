@@ -93,8 +93,10 @@ function pageRows(page: RegistryPage, query: string): Row[] {
     // The quick pick's own filter is off for these: the registry already matched them.
     alwaysShow: true,
     label: `$(package) ${visibleLine(entry.title ?? entry.name)}`,
-    description: `${visibleLine(entry.version)} · ${visibleLine(entry.namespace)} · ${[...new Set(entry.options.map((o) => RUNS[o.runsVia] ?? '?'))].join(', ')}`,
-    detail: [visibleLine(cut(entry.description)), entry.repositoryUrl ? `$(repo) ${visibleLine(cut(entry.repositoryUrl))}` : ''].filter(Boolean).join('  '),
+    // What tells servers apart comes first, where a row that runs out of room does not cut it: where
+    // it runs before the publisher, and the publisher only under a title (a name starts with it).
+    description: [visibleLine(entry.version), [...new Set(entry.options.map((o) => RUNS[o.runsVia] ?? '?'))].join(', '), ...(entry.title === undefined ? [] : [visibleLine(entry.namespace)])].join(' · '),
+    detail: [entry.repositoryUrl ? `$(repo) ${visibleLine(cut(entry.repositoryUrl))}` : '', visibleLine(cut(entry.description))].filter(Boolean).join('  '),
     entry,
   }));
   if (page.dropped.length > 0) {

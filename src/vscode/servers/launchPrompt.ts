@@ -84,7 +84,9 @@ export function rows(text: string, icon: string): string[] {
 export function launchFacts(def: ServerDefinition): string[] {
   const spec = def.spec;
   // The trust the server will get: with untrusted hints every call asks.
-  const trust = def.trustAnnotations ? vscode.l10n.t('$(shield) Tool hints trusted (your mcpToolHost.trustedWorkspaceServers)') : vscode.l10n.t('$(shield) Tool hints not trusted: every call asks first');
+  // Why they are trusted differs: a user's own server by default, a workspace's only when the user listed it.
+  const trusted = def.source === 'user' ? vscode.l10n.t('$(shield) Tool hints trusted, as for every server in your user settings') : vscode.l10n.t('$(shield) Tool hints trusted (your mcpToolHost.trustedWorkspaceServers)');
+  const trust = def.trustAnnotations ? trusted : vscode.l10n.t('$(shield) Tool hints not trusted: every call asks first');
   const replaces = def.replaces
     ? [
         vscode.l10n.t('$(warning) It replaces your own server "{0}" of your user settings', def.name),
