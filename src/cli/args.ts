@@ -38,6 +38,14 @@ commands:
   prompt SERVER NAME [key=value...]
                                  print the prompt's messages as they would be sent to a model,
                                  invisible and control characters written as \\uXXXX escapes
+  install-bundle FILE [--name N] [--set KEY=value...]
+                                 install an MCP Bundle (.mcpb) into the --config file (created
+                                 when missing, other content kept): checks its signature and
+                                 manifest, prints what will run and what the bundle claims, asks
+                                 y/N on a terminal (--yes without one), unpacks it under
+                                 $XDG_DATA_HOME/mcp-tool-host/bundles (~/.local/share without it).
+                                 --set gives a value of its user_config; a secret one is read from
+                                 an environment variable: \${env:KEY in upper case}, or --set KEY=VAR
   complete SERVER (--prompt NAME | --template URI) ARG VALUE
                                  the server's completions for a prompt argument or a resource
                                  template variable, one a line (none is not an error)
@@ -156,14 +164,18 @@ export interface CliArgs {
   readonly template?: string;
   /** The servers' log level for this run (--log-level); their messages go to stderr. */
   readonly logLevel?: LogLevel;
+  /** `install-bundle --name N`: the server's name in the config. */
+  readonly name?: string;
+  /** `install-bundle --set KEY=value` (repeatable), in order. */
+  readonly set: readonly string[];
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level', '--name', '--set']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
-const REPEATED_FLAGS = new Set(['--rules']);
+const REPEATED_FLAGS = new Set(['--rules', '--set']);
 
 /**
  * Parses argv (without node and the script); `--flag=value` and `--flag value` both work, and
@@ -232,5 +244,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     prompt: values.get('--prompt'),
     template: values.get('--template'),
     logLevel: logLevel as LogLevel | undefined,
+    name: values.get('--name'),
+    set: repeated.get('--set') ?? [],
   };
 }

@@ -12,10 +12,11 @@ import { runSession } from './session';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
 import { complete, getPrompt, listPrompts } from './promptCommands';
+import { installBundle } from './installBundle';
 import { visibleJson } from '../core/render/sanitize';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete', 'install-bundle']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
 const RULED = new Set(['call', 'explain', 'session']);
 
@@ -44,6 +45,13 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'complete' && args.positional.length !== 3) throw new CliError('complete needs SERVER, ARG and VALUE (an empty VALUE: "").', Exit.usage, true);
   if (command !== 'complete' && (args.prompt !== undefined || args.template !== undefined)) throw new CliError('--prompt and --template are for complete.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
+  if (command !== 'install-bundle' && (args.name !== undefined || args.set.length > 0)) throw new CliError(`--name and --set are for install-bundle, not ${command}.`, Exit.usage, true);
+  if (command === 'install-bundle') {
+    // The config is written, not read for servers to start: it may not exist yet.
+    if (!server || tool) throw new CliError('install-bundle needs one FILE, a .mcpb bundle.', Exit.usage, true);
+    if (!args.config) throw new CliError('--config FILE is required: the bundle is installed into it.', Exit.usage, true);
+    return installBundle({ file: server, config: args.config, name: args.name, set: args.set, yes: args.yes });
+  }
 
   const config = loadConfig(args.config, { trust: args.trustConfig });
   for (const w of config.warnings) console.error(`config: warning: ${w}`);

@@ -34,11 +34,11 @@ export async function checkSignature(file: Buffer): Promise<{ readonly content: 
   const signed = readSignedData(pkcs7Signature);
   const digest = crypto.createHash('sha256').update(originalContent).digest();
   if (!signed.messageDigest.equals(digest)) {
-    throw new BundleError('The bundle was changed after it was signed: its content does not match its signature. It was not installed.');
+    throw new BundleError('The bundle was changed after it was signed: its content does not match its signature.');
   }
   const x509 = new crypto.X509Certificate(forge.pki.certificateToPem(signed.certificate));
   if (!crypto.verify('sha256', signed.signedAttributes, x509.publicKey, signed.signatureValue)) {
-    throw new BundleError('The bundle\'s signature does not verify with its own certificate: it was forged or damaged. It was not installed.');
+    throw new BundleError('The bundle\'s signature does not verify with its own certificate: it was forged or damaged.');
   }
   const intermediates = signed.others.map((c) => Buffer.from(forge.pki.certificateToPem(c)));
   const trusted = await mcpb.verifyCertificateChain(Buffer.from(x509.toString()), intermediates);
@@ -67,7 +67,7 @@ interface SignedData {
 }
 
 function readSignedData(der: Buffer): SignedData {
-  const unreadable = (why: string) => new BundleError(`The bundle's signature block cannot be read (${why}). It was not installed.`);
+  const unreadable = (why: string) => new BundleError(`The bundle's signature block cannot be read (${why}).`);
   let message: forge.pkcs7.PkcsSignedData;
   try {
     message = forge.pkcs7.messageFromAsn1(forge.asn1.fromDer(forge.util.createBuffer(der.toString('binary')))) as forge.pkcs7.PkcsSignedData;
