@@ -5,3 +5,4 @@ export { installInputId } from './inputIds';
 export { readBundle, type BundleInstall } from './bundle';
 export { BundleError } from './bundleErrors';
 export { signatureLine } from './bundlePlan';
+export { newRegistryClient, checkRegistryUrl, RegistryError } from './registryClient';

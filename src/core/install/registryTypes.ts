@@ -8,7 +8,8 @@ import type { InstallPlan } from './installPlan';
 
 /** One way to run an entry (a package or a remote), installable or not. */
 export interface InstallOption {
-  readonly runsVia: InstallPlan['runsVia'];
+  /** What runs it; `unknown` for a registry type this host cannot run (never with a plan). */
+  readonly runsVia: InstallPlan['runsVia'] | 'unknown';
   /** What it runs, one line: `npm @scope/pkg@1.2.3`, `remote https://...`. Sanitised. */
   readonly label: string;
   /** The plan, when it can be installed. */

@@ -6,6 +6,7 @@ export * as approvals from '../approvals/later';
 export * as apps from '../apps/later';
 export * as auth from '../auth/later';
 export * as calls from '../calls/later';
+export * as install from '../install/later';
 export * as prompts from '../prompts/later';
 export * as resources from '../resources/later';
 export * as rules from '../rules/later';

@@ -70,7 +70,7 @@ export async function reportStart(pool: ServerPool, name: string): Promise<Serve
 }
 
 /** Focuses the view and selects the server's row, once the pool knows it. */
-async function revealServer(deps: AddServerDeps, name: string): Promise<void> {
+export async function revealServer(deps: AddServerDeps, name: string): Promise<void> {
   await vscode.commands.executeCommand('mcpToolHost.tools.focus');
   for (let i = 0; i < 20 && !deps.pool.get(name); i++) await new Promise((r) => setTimeout(r, 50));
   deps.tree.getChildren();

@@ -63,7 +63,7 @@ export function commandRows(line: string): string[] {
 }
 
 /** `text` in rows of at most ROW_CHARS, the first after `icon`, the others indented. */
-function rows(text: string, icon: string): string[] {
+export function rows(text: string, icon: string): string[] {
   const out: string[] = [];
   let row = '';
   for (const word of text.split(' ')) {
@@ -81,7 +81,7 @@ function rows(text: string, icon: string): string[] {
 }
 
 /** Where it runs, with what environment or what it sends, what it replaces, and the trust its tool hints get. */
-function launchFacts(def: ServerDefinition): string[] {
+export function launchFacts(def: ServerDefinition): string[] {
   const spec = def.spec;
   // The trust the server will get: with untrusted hints every call asks.
   const trust = def.trustAnnotations ? vscode.l10n.t('$(shield) Tool hints trusted (your mcpToolHost.trustedWorkspaceServers)') : vscode.l10n.t('$(shield) Tool hints not trusted: every call asks first');

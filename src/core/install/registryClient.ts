@@ -1,0 +1,137 @@
+import { readEntry, type DroppedEntry } from './registryEntry';
+import { isObject } from './registryServerJson';
+import type { RegistryClient, RegistryEntry, RegistryPage } from './registryTypes';
+
+/** How long one page may take, answer and body (a registry that trickles is as good as none). */
+export const DEFAULT_TIMEOUT_MS = 15_000;
+/** The largest answer read; a page of 100 honest entries is well under 1 MiB. */
+export const MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** The API's own bound on `limit`, and the most entries of one page that are read. */
+export const MAX_PAGE_ENTRIES = 100;
+const DEFAULT_LIMIT = 30;
+/** A cursor is opaque, but not a place to send megabytes back through. */
+const MAX_CURSOR_CHARS = 2048;
+
+/** A registry that could not be asked or did not answer as the v0.1 API does: one sentence for the user. */
+export class RegistryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RegistryError';
+  }
+}
+
+/**
+ * The problem with a registry base URL, or undefined: https, or http to this machine only (a page
+ * fetched in the clear can be rewritten on the way), and no credentials in it.
+ */
+export function checkRegistryUrl(baseUrl: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return `"${baseUrl}" is not a URL.`;
+  }
+  if (url.username || url.password) return 'A registry URL must not carry a user name or password.';
+  if (url.search || url.hash) return 'A registry URL is a base address, without "?" or "#".';
+  if (url.protocol === 'https:') return undefined;
+  if (url.protocol === 'http:' && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i.test(url.hostname)) return undefined;
+  return `The registry URL must be https (http only to this machine), not "${baseUrl}".`;
+}
+
+/**
+ * A client of a registry's read API v0.1 (the official registry, or an organisation's own at the
+ * same paths): `GET {base}/v0.1/servers?search=&cursor=&limit=&version=latest`. Each page is read
+ * within `timeoutMs` and MAX_RESPONSE_BYTES, and each entry is checked (readEntry) before a
+ * surface sees it. Throws RegistryError for a base URL that is not https.
+ */
+export function newRegistryClient(options: { baseUrl: string; timeoutMs?: number; maxBytes?: number }): RegistryClient {
+  const problem = checkRegistryUrl(options.baseUrl);
+  if (problem) throw new RegistryError(problem);
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const maxBytes = options.maxBytes ?? MAX_RESPONSE_BYTES;
+  return {
+    baseUrl,
+    async search(query, { cursor, limit, signal } = {}) {
+      const url = new URL(`${baseUrl}/v0.1/servers`);
+      if (query.trim()) url.searchParams.set('search', query.trim().slice(0, 200));
+      if (cursor) url.searchParams.set('cursor', cursor);
+      url.searchParams.set('limit', String(Math.max(1, Math.min(MAX_PAGE_ENTRIES, Math.floor(limit ?? DEFAULT_LIMIT)))));
+      url.searchParams.set('version', 'latest');
+      const body = await fetchJson(url, baseUrl, timeoutMs, maxBytes, signal);
+      return readPage(body, baseUrl, cursor);
+    },
+  };
+}
+
+/** One page of the answer as entries and what was dropped, each with why. */
+export function readPage(body: unknown, baseUrl: string, cursor?: string): RegistryPage {
+  if (!isObject(body) || !Array.isArray(body.servers)) throw new RegistryError(`The registry at ${baseUrl} did not answer as the v0.1 API does (no "servers" list).`);
+  const entries: RegistryEntry[] = [];
+  const dropped: DroppedEntry[] = [];
+  for (const item of body.servers.slice(0, MAX_PAGE_ENTRIES)) {
+    const read = readEntry(item, baseUrl);
+    if ('entry' in read) entries.push(read.entry);
+    else dropped.push(read.dropped);
+  }
+  if (body.servers.length > MAX_PAGE_ENTRIES) dropped.push({ name: `(${body.servers.length - MAX_PAGE_ENTRIES} more)`, reason: `the page held ${body.servers.length} entries; only the first ${MAX_PAGE_ENTRIES} are read` });
+  const metadata = isObject(body.metadata) ? body.metadata : {};
+  const next = metadata.nextCursor ?? metadata.next_cursor;
+  // A cursor that is not text, too long, or the one just sent would page forever or nowhere.
+  const nextCursor = typeof next === 'string' && next !== '' && next.length <= MAX_CURSOR_CHARS && next !== cursor ? next : undefined;
+  return { entries, ...(nextCursor ? { nextCursor } : {}), dropped };
+}
+
+/** GETs `url` and parses its JSON, within the time and size bounds; the caller's abort passes through as it is. */
+async function fetchJson(url: URL, baseUrl: string, timeoutMs: number, maxBytes: number, signal: AbortSignal | undefined): Promise<unknown> {
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
+  const tooSlow = () => new RegistryError(`The registry at ${baseUrl} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+  let response: Response;
+  try {
+    response = await fetch(url, { signal: both, headers: { accept: 'application/json' } });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    if (timeout.aborted) throw tooSlow();
+    const cause = (err as { cause?: { code?: string; message?: string } }).cause;
+    throw new RegistryError(`The registry at ${baseUrl} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`);
+  }
+  const final = new URL(response.url || url.href);
+  if (checkRegistryUrl(`${final.origin}${final.pathname}`) !== undefined) {
+    await response.body?.cancel();
+    throw new RegistryError(`The registry at ${baseUrl} sent the request on to ${final.origin}, which is not https: not read.`);
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    throw new RegistryError(`The registry at ${baseUrl} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
+  }
+  const tooBig = () => new RegistryError(`The registry's answer is over ${Math.round(maxBytes / (1024 * 1024))} MiB: not read.`);
+  if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw tooBig();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    const reader = response.body?.getReader();
+    for (;;) {
+      const read = await reader?.read();
+      if (!read || read.done) break;
+      size += read.value.byteLength;
+      if (size > maxBytes) {
+        await reader!.cancel();
+        throw tooBig();
+      }
+      chunks.push(read.value);
+    }
+  } catch (err) {
+    if (err instanceof RegistryError || signal?.aborted) throw err;
+    if (timeout.aborted) throw tooSlow();
+    throw new RegistryError(`The registry at ${baseUrl} broke off its answer (${(err as Error).message}).`);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+  } catch {
+    throw new RegistryError(`The registry at ${baseUrl} did not answer with JSON.`);
+  }
+}
