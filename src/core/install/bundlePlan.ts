@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { checkServerName } from '../config/newServerEntry';
 import { sanitizeLine } from '../render/sanitize';
@@ -16,7 +17,8 @@ export function bundleServerName(manifest: BundleManifest): string {
 /**
  * The InstallPlan of a bundle unpacked at `unpackDir`: the manifest's `server.mcp_config` (with
  * this platform's override) where `${__dirname}` is the unpack folder and `${user_config.KEY}` is
- * `${input:<server>.KEY}`. Any other variable a bundle writes is refused: left in, the launch would
+ * `${input:<server>.KEY}`; the user's folders it may name (`${HOME}`, `${DOCUMENTS}`, ...) are
+ * written out, so the entry shows the very path. Any other variable a bundle writes is refused: left in, the launch would
  * resolve it (`${env:...}`, or another server's `${input:...}`) and hand the bundle a value that
  * was never meant for it.
  */
@@ -28,10 +30,10 @@ export function bundlePlan(manifest: BundleManifest, options: { readonly name: s
   const substitute = (text: string): string =>
     text.replace(/\$\{([^}]*)\}/g, (whole, variable: string) => {
       if (variable === '__dirname') return unpackDir;
-      if (variable === 'pathSeparator' || variable === '/') return '${pathSeparator}';
-      if (variable === 'HOME') return '${userHome}';
+      if (variable === 'pathSeparator' || variable === '/') return path.sep;
+      if (variable === 'HOME') return os.homedir();
       const folder = ({ DESKTOP: 'Desktop', DOCUMENTS: 'Documents', DOWNLOADS: 'Downloads' } as Record<string, string>)[variable];
-      if (folder) return `\${userHome}${path.sep}${folder}`;
+      if (folder) return path.join(os.homedir(), folder);
       const key = /^user_config\.(.+)$/.exec(variable)?.[1];
       if (key !== undefined && Object.hasOwn(declared, key)) {
         used.add(key);
