@@ -2,7 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { loadInstall } from '../../src/core/install/load';
+import * as os from 'node:os';
 import type * as Later from '../../src/core/install/later';
+import { checkPlanEntry } from '../../src/core/install/planValues';
 import { declareSize, packGreeter, rezip, tempDir, utf8 } from './bundleFixtures';
 import { ROOT } from './helpers';
 
@@ -48,6 +50,18 @@ describe('MCP Bundles: reading, checking and unpacking', function () {
     // Again: the earlier copy is replaced, nothing else is left beside it.
     await bundle.unpack();
     assert.deepEqual(fs.readdirSync(root), [path.basename(bundle.unpackDir)]);
+  });
+
+  it('writes out the user folders a bundle names (${HOME}, ${DOCUMENTS}), so the entry passes the install flow\'s check of foreign variables', async () => {
+    const out = path.join(dir, 'home.mcpb');
+    rezip(unsigned, out, (files) => {
+      const m = JSON.parse(new TextDecoder().decode(files['manifest.json'])) as { server: { mcp_config: { args: string[] } } };
+      m.server.mcp_config.args.push('--root', '${HOME}', '--docs', '${DOCUMENTS}${/}notes');
+      files['manifest.json'] = utf8(JSON.stringify(m));
+    });
+    const { plan } = await readBundle(out, { root: freshRoot() });
+    assert.deepEqual((plan.entry.args as string[]).slice(3), ['--root', os.homedir(), '--docs', path.join(os.homedir(), 'Documents', 'notes')]);
+    assert.equal(checkPlanEntry(plan), undefined);
   });
 
   it('verifies a self-signed bundle: unchanged since signing, signer named, not trusted', async () => {
@@ -105,11 +119,12 @@ describe('MCP Bundles: reading, checking and unpacking', function () {
   });
 
   it('works from dist/install.js, which holds the format\'s schemas, signatures and unpacking but not its CLI; dist/extension.js holds none of it', async () => {
+    // Strings of each part that survive minifying (npm run package builds dist/ minified).
     const install = fs.readFileSync(path.join(ROOT, 'dist/install.js'), 'utf8');
-    for (const part of ['@anthropic-ai/mcpb/dist/schemas/0.3.js', '@anthropic-ai/mcpb/dist/node/sign.js', '@anthropic-ai/mcpb/dist/cli/unpack.js', 'node-forge/lib/pkcs7.js']) assert.ok(install.includes(`node_modules/${part}`), part);
-    for (const part of ['@inquirer/', 'galactus/', 'commander/', '@anthropic-ai/mcpb/dist/cli/init.js']) assert.ok(!install.includes(`node_modules/${part}`), part);
+    for (const part of ['must be provided' /* the manifest schemas */, 'MCPB_SIG_END' /* the signature block */, 'Path traversal attempt detected' /* unpack */, 'PKCS#7' /* node-forge */]) assert.ok(install.includes(part), part);
+    for (const part of ['Author name is required' /* the package's init command */, 'error: unknown option' /* commander */]) assert.ok(!install.includes(part), part);
     const extension = fs.readFileSync(path.join(ROOT, 'dist/extension.js'), 'utf8');
-    for (const part of ['@anthropic-ai/mcpb/', 'node-forge/', 'fflate/']) assert.ok(!extension.includes(`node_modules/${part}`), part);
+    for (const part of ['MCPB_SIG_END', 'PKCS#7', 'Path traversal attempt detected']) assert.ok(!extension.includes(part), part);
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- the built bundle, as the extension loads it
     const bundled = require(path.join(ROOT, 'dist/install.js')) as typeof Later;
     const root = freshRoot();
