@@ -64,6 +64,14 @@ describe('MCP Bundles: reading, checking and unpacking', function () {
     assert.equal(checkPlanEntry(plan), undefined);
   });
 
+  it('unpacks no file or folder that others may write, whatever mode the archive gives it', async () => {
+    const out = path.join(dir, 'modes.mcpb');
+    rezip(unsigned, out, () => undefined, { 'server/index.cjs': (0o100777 << 16) >>> 0 });
+    const bundle = await readBundle(out, { root: freshRoot() });
+    await bundle.unpack();
+    assert.equal(fs.statSync(path.join(bundle.unpackDir, 'server/index.cjs')).mode & 0o777, 0o755);
+  });
+
   it('verifies a self-signed bundle: unchanged since signing, signer named, not trusted', async () => {
     const { signature, plan } = await readBundle(signed, { root: freshRoot() });
     assert.equal(signature.kind, 'signed');
@@ -85,6 +93,7 @@ describe('MCP Bundles: reading, checking and unpacking', function () {
     ['an entry with ..', (f, o) => rezip(f, o, (files) => (files['server/../../evil.txt'] = utf8('x'))), /"server\/\.\.\/\.\.\/evil\.txt" climbs out of the bundle/],
     ['an absolute entry', (f, o) => rezip(f, o, (files) => (files['/tmp/evil.txt'] = utf8('x'))), /"\/tmp\/evil\.txt" is an absolute path/],
     ['a symbolic link', (f, o) => rezip(f, o, (files) => (files['server/link'] = utf8('/etc/passwd')), { 'server/link': (0o120777 << 16) >>> 0 }), /"server\/link" is a symbolic link/],
+    ['a Windows stream in a name', (f, o) => rezip(f, o, (files) => (files['server/index.cjs:hidden'] = utf8('x'))), /"server\/index\.cjs:hidden" has a ":" in its name/],
     ['more files than allowed', (f, o) => rezip(f, o, (files) => { for (let i = 0; i < 10_001; i++) files[`junk/${i}`] = new Uint8Array(0); }), /more than 10000 files/],
     ['a bomb (declared 400 MiB)', (f, o) => { fs.copyFileSync(f, o); declareSize(o, 'server/index.cjs', 400 * 1024 * 1024); }, /would unpack to \d+ MiB, more than the 300 MiB allowed/],
     ['an invalid manifest (no author)', (f, o) => rezip(f, o, (files) => {

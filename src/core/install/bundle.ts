@@ -91,15 +91,21 @@ async function unpackTo(bytes: Buffer, entries: readonly ArchiveEntry[], unpackD
   }
 }
 
-/** What was written is what was checked: regular files and folders only, no more files or bytes. */
+/**
+ * What was written is what was checked: regular files and folders only, no more files or bytes.
+ * Modes come from the archive: none may be writable by others (they could change what runs).
+ */
 async function checkWritten(dir: string, entries: readonly ArchiveEntry[]): Promise<void> {
   let files = 0;
   let total = 0;
   for (const item of await fs.promises.readdir(dir, { recursive: true, withFileTypes: true })) {
     if (item.isSymbolicLink() || (!item.isFile() && !item.isDirectory())) throw new BundleError(`Unpacking made ${item.name}, which is not a regular file.`);
+    const file = path.join(item.parentPath, item.name);
+    const stat = await fs.promises.stat(file);
+    if (stat.mode & 0o022) await fs.promises.chmod(file, stat.mode & 0o755);
     if (item.isFile()) {
       files++;
-      total += (await fs.promises.stat(path.join(item.parentPath, item.name))).size;
+      total += stat.size;
     }
   }
   const declared = entries.filter((e) => !e.folder);

@@ -28,7 +28,7 @@ const UNIX_HOST = 3;
 /**
  * The entries of a bundle's zip archive, or a BundleError naming the first that cannot be unpacked
  * safely: a name with `..`, an absolute or drive path, a backslash or a NUL; a symbolic link or
- * other special file; a name twice; more files or more bytes than BUNDLE_LIMITS. Sizes are the
+ * other special file; a `:` (a Windows stream); a name twice; more files or more bytes than BUNDLE_LIMITS. Sizes are the
  * archive's declared ones, which bound what unpacking writes. Nothing is inflated here.
  */
 export function listArchive(zip: Uint8Array): ArchiveEntry[] {
@@ -80,6 +80,7 @@ function checkedEntry(name: string, bytes: number, mode: number | undefined): Ar
     : name.includes('\0') ? 'has a NUL in its name'
     : name.includes('\\') ? 'has a backslash in its name (a path separator on Windows)'
     : name.startsWith('/') || /^[a-zA-Z]:/.test(name) ? 'is an absolute path'
+    : name.includes(':') ? 'has a ":" in its name (a stream of another file on Windows)'
     : parts.some((p) => p === '..') ? 'climbs out of the bundle with ".."'
     : parts.some((p) => p === '') ? 'has an empty path segment'
     : mode !== undefined && (mode & S_IFMT) !== 0 && (mode & S_IFMT) !== S_IFREG && (mode & S_IFMT) !== S_IFDIR ? ((mode & S_IFMT) === S_IFLNK ? 'is a symbolic link' : 'is a special file')
