@@ -1,4 +1,6 @@
 import type { SandboxOffer } from './vscode/servers/sandboxOffer';
+import type { InstallDeps } from './vscode/install/installServer';
+import { userDefinitions } from './vscode/config/userDefinitions';
 import type { ChatDeps } from './vscode/chat/chatDeps';
 import type { InterfaceEvent } from './vscode/apps/appPanel';
 import * as fs from 'node:fs';
@@ -39,7 +41,6 @@ import { ServerStatusBar } from './vscode/tree/statusBar';
 import { ToolTreeProvider } from './vscode/tree/toolTree';
 import type { TreeNode } from './vscode/tree/treeNodes';
 import { BundleDropController } from './vscode/install/bundleDrop';
-import { userDefinitions } from './vscode/config/userDefinitions';
 import { ErrorBadge } from './vscode/tree/viewBadge';
 import { ViewCommands, type ViewTarget } from './vscode/servers/viewCommands';
 import { ViewContextKeys } from './vscode/tree/viewContextKeys';
@@ -74,6 +75,8 @@ import { LogLevelSetting } from './vscode/resources/logLevelSetting';
  */
 export interface McpToolHostApi {
   readonly pool: ServerPool;
+  /** Where `${input:...}` values are kept (the install tests check a secret landed here, not in settings). */
+  readonly secrets: vscode.SecretStorage;
   readonly pipeline: CallPipeline;
   readonly tree: ToolTreeProvider;
   /** The calls that servers run as tasks. */
@@ -204,8 +207,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   // Where tool interfaces (MCP Apps) open, for tree, palette and chat calls alike.
   const interfaceDeps = { pool, pipeline, output, interfaceEvents: (e: InterfaceEvent) => interfaceEvents.fire(e), later: loadForms };
   const openInterface: NonNullable<ChatDeps['openInterface']> = (call) => loadForms().apps.startInterface(interfaceDeps, call);
-  const installDeps = { pool, tree, view, definitions: userDefinitions, secrets: context.secrets, prompts, storagePath: storage };
   const viewCommands = new ViewCommands({ pool, logs, tree, view, schemas, extensionId: context.extension.id, later: loadForms });
+  // What installing a stranger's server needs (Add Server from Registry, Install MCP Bundle).
+  const installDeps: InstallDeps = { pool, tree, view, secrets: context.secrets, prompts, definitions: userDefinitions };
   context.subscriptions.push(
     output,
     { dispose: () => clearTimeout(pruning) },
@@ -246,13 +250,14 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         approvals: new ApprovalCommands(grants, pool, ruleSet, loadForms),
         signOut: (arg) => loadForms().auth.signOut(signingOut, context.secrets, arg),
         sandboxEveryServer: () => loadForms().servers.sandboxEveryServer(),
+        addFromRegistry: () => loadForms().install.addServerFromRegistry(installDeps),
         tasks: taskCommands,
         review,
         editors: () => editorsMade,
         runPrompt: (first, second) => loadChat().runPromptCommand({ pool: signingOut, offers, shown: prompts }, first, second),
         promptConfirms,
         resources: new ResourceCommands({ pool, offers, fs: resourceFs, logs }, prompts, loadForms),
-        installBundle: (file) => loadForms().install.installBundle(installDeps, file),
+        installBundle: (file) => loadForms().install.installBundle({ ...installDeps, storagePath: storage }, file),
       }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration(`${SECTION}.servers`) || e.affectsConfiguration(`${SECTION}.sandbox.stdioByDefault`)) && reload()),
@@ -264,7 +269,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   reload();
   void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */
@@ -278,6 +283,8 @@ interface CommandHandlers {
   readonly signOut: (arg?: string | { server?: string }) => Promise<void>;
   /** Sandbox Every Local Server (sandboxOffer.ts, loaded at first use); returns what it did. */
   readonly sandboxEveryServer: () => Promise<SandboxOffer>;
+  /** Add Server from Registry... (install/registryCommand.ts, loaded at first use). */
+  readonly addFromRegistry: () => Promise<unknown>;
   readonly tasks: TaskCommands;
   readonly review: DefinitionReview;
   /** The arguments editor, if one was opened (the commands have nothing to do otherwise). */
@@ -310,6 +317,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
 
     'mcpToolHost.addDemoServer': () => servers.addDemoServer(),
     'mcpToolHost.addServer': () => view.addServer(),
+    'mcpToolHost.addServerFromRegistry': () => h.addFromRegistry(),
     'mcpToolHost.installBundle': (file?: unknown) => h.installBundle(file),
     'mcpToolHost.importServers': () => loadForms().servers.importServers((home) => scanImportSources(importSources(process.platform, home, process.env))),
     'mcpToolHost.openSettings': () => servers.openSettings(),

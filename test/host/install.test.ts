@@ -1,0 +1,178 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpToolHostApi } from '../../src/extension';
+import { promptOpened, promptShown, sleep, until } from './wait';
+
+/** The fixture registry (test/fixtures/registry): loopback only, real server.json entries, hostile ones too. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startRegistry } = require('../../../test/fixtures/registry/registryServer.cjs') as { startRegistry(): Promise<{ url: string; close(): Promise<void> }> };
+
+type Row = vscode.QuickPickItem & { entry?: { name: string } };
+type Pick = vscode.QuickPick<Row>;
+
+/**
+ * Add Server from Registry in the real extension host: search the fixture registry, install an
+ * entry (its plan shown whole first), and call a tool of the server it starts; a secret lands in
+ * secret storage, never in settings; a cancel writes nothing; a hostile entry installs nothing.
+ */
+describe('Add Server from Registry in the real extension host', function () {
+  this.timeout(120_000);
+  let api: McpToolHostApi;
+  let registry: { url: string; close(): Promise<void> };
+  const config = () => vscode.workspace.getConfiguration('mcpToolHost');
+  const userServers = () => config().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+  const lastPick = () => api.lastPrompt() as Pick;
+
+  /** Opens the command and waits for the pick's answer to `query`; returns the command's promise and the pick. */
+  const search = async (query: string, wanted: (items: readonly Row[]) => boolean) => {
+    const opened = promptOpened(api, /^MCP Tool Host: Add Server from Registry$/);
+    const running = Promise.resolve(vscode.commands.executeCommand<{ installed: string } | undefined>('mcpToolHost.addServerFromRegistry'));
+    await opened;
+    const pick = lastPick();
+    pick.value = query;
+    await until(`the registry's answer to "${query}"`, () => !pick.busy && wanted(pick.items) && pick.items);
+    return { running, pick };
+  };
+  const choose = async (pick: Pick, row: Row) => {
+    pick.activeItems = [row];
+    await sleep(200);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  };
+  /** The what-will-run prompt: its rows, then "Install" (one up from "Do not install", where it starts). */
+  const acceptReview = async () => {
+    const title = await promptShown(api, /^Install server /);
+    const rows = lastPick().items.map((i) => i.label);
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    return { title, rows };
+  };
+  /** The next box with a title matching `title`: given `value`, accepted. */
+  const answerBox = async (title: RegExp, value?: string) => {
+    const box = (await until(`a box titled ${title}`, () => {
+      const shown = api.lastPrompt() as vscode.InputBox | undefined;
+      return shown && title.test(shown.title ?? '') && shown;
+    })) as vscode.InputBox;
+    if (value !== undefined) box.value = value;
+    await sleep(200);
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  };
+  /** The sandbox offer where this machine can sandbox: without, so the test runs where it cannot too. */
+  const declineSandbox = async () => {
+    const shown = await until('the sandbox offer or the server', () => (/^Run ".*" in a sandbox\?$/.test(api.lastPrompt()?.title ?? '') ? 'offer' : Object.keys(userServers()).length > 0 && 'written'));
+    if (shown !== 'offer') return;
+    await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+  };
+
+  before(async () => {
+    api = (await vscode.extensions.getExtension('mcp-tool-host.mcp-tool-host')!.activate()) as McpToolHostApi;
+    registry = await startRegistry();
+    await config().update('registry.url', registry.url, vscode.ConfigurationTarget.Global);
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
+    // `npx -y pkg@version` of an entry finds the package in the project's node_modules, never the network.
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    if (!fs.existsSync(path.join(folder, 'node_modules'))) fs.symlinkSync(path.resolve(__dirname, '../../../node_modules'), path.join(folder, 'node_modules'));
+    process.env.npm_config_offline = 'true';
+  });
+  after(async () => {
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
+    await config().update('registry.url', undefined, vscode.ConfigurationTarget.Global);
+    delete process.env.npm_config_offline;
+    await registry?.close();
+  });
+
+  it('installs an entry found by a search after showing it whole, and a tool of it is called through the CallPipeline', async () => {
+    const { running, pick } = await search('everything', (items) => items.some((i) => i.entry?.name === 'io.github.modelcontextprotocol/everything'));
+    const row = pick.items.find((i) => i.entry?.name === 'io.github.modelcontextprotocol/everything')!;
+    assert.match(row.description ?? '', /\d+\.\d+\.\d+ · io\.github\.modelcontextprotocol · npm/);
+    assert.match(row.detail ?? '', /github\.com\/modelcontextprotocol\/servers/);
+    await choose(pick, row);
+    const review = await acceptReview();
+    assert.equal(Object.keys(userServers()).length, 0, 'written before the user agreed');
+    assert.match(review.rows.join('\n'), /npx -y @modelcontextprotocol\/server-everything@\d+\.\d+\.\d+/);
+    assert.ok(review.rows.some((r) => /^What the registry claims about it \(not checked\)$/.test(r)), `no claims heading in:\n${review.rows.join('\n')}`);
+    await answerBox(/name$/);
+    await declineSandbox();
+    const result = await running;
+    assert.equal(result?.installed, 'everything');
+    const entry = userServers().everything as { command: string; args: string[] };
+    assert.equal(entry.command, 'npx');
+    await until('everything running with its tools', () => api.pool.get('everything')?.state.kind === 'running' && api.pool.get('everything')!.tools.some((t) => t.name === 'echo'), 60_000);
+    const outcome = await api.pipeline.call({ server: 'everything', tool: 'echo', args: { message: 'installed' }, origin: 'api' });
+    assert.match(JSON.stringify(outcome), /installed/);
+  });
+
+  it("keeps a secret value in secret storage, never in settings, under the key the server's launch reads", async () => {
+    const { running, pick } = await search('github', (items) => items.some((i) => i.entry?.name === 'io.github.github/github-mcp-server'));
+    await choose(pick, pick.items.find((i) => i.entry?.name === 'io.github.github/github-mcp-server')!);
+    await acceptReview();
+    await answerBox(/name$/, 'gh');
+    // The OCI entry asks for its folder, its token (secret) and its toolsets: each box answered until it is installed.
+    let done = false;
+    void running.finally(() => (done = true));
+    const asked: string[] = [];
+    for (let previous: unknown; ; ) {
+      const box = await until('an input box or the end', () => {
+        const shown = api.lastPrompt() as vscode.InputBox | undefined;
+        return (shown !== previous && shown && /^Server "gh" needs /.test(shown.title ?? '') && shown) || (done && 'done');
+      });
+      if (box === 'done') break;
+      previous = box;
+      asked.push(box.title!);
+      const token = /GITHUB_PERSONAL_ACCESS_TOKEN/.test(box.title ?? '');
+      assert.equal(box.password, token, `${box.title}: password box`);
+      if (token) box.value = 'ghp_secret_value';
+      else if (/workspace/i.test(box.title ?? '')) box.value = '/tmp';
+      await sleep(200);
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    }
+    assert.ok(asked.some((t) => /GITHUB_PERSONAL_ACCESS_TOKEN/.test(t)), `asked: ${asked.join(', ')}`);
+    const result = await running;
+    assert.equal(result?.installed, 'gh');
+    const written = JSON.stringify(userServers().gh);
+    assert.doesNotMatch(written, /ghp_secret_value/);
+    assert.match(written, /\$\{input:gh\.GITHUB_PERSONAL_ACCESS_TOKEN\}/);
+    assert.equal(await api.secrets.get('mcpToolHost.input.gh.GITHUB_PERSONAL_ACCESS_TOKEN'), 'ghp_secret_value');
+    await config().update('servers', { everything: userServers().everything }, vscode.ConfigurationTarget.Global);
+  });
+
+  it('a cancel at any step writes nothing and stores nothing', async () => {
+    const before = JSON.stringify(userServers());
+    for (const step of ['review', 'name'] as const) {
+      const { running, pick } = await search('everything', (items) => items.some((i) => i.entry));
+      await choose(pick, pick.items.find((i) => i.entry?.name === 'io.github.modelcontextprotocol/everything')!);
+      if (step === 'review') await promptShown(api, /^Install server /);
+      else {
+        await acceptReview();
+        await until('the name box', () => /name$/.test(api.lastPrompt()?.title ?? ''));
+      }
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      assert.equal(await running, undefined, step);
+      assert.equal(JSON.stringify(userServers()), before, `written after a cancel at ${step}`);
+    }
+  });
+
+  it('a hostile entry installs nothing: its way to run says why and cannot be chosen', async () => {
+    const before = JSON.stringify(userServers());
+    const { running, pick } = await search('shell-npm', (items) => items.some((i) => i.entry));
+    await choose(pick, pick.items.find((i) => i.entry?.name === 'com.example/shell-npm')!);
+    const options = await until('the options pick', () => /how should it run\?$/.test(api.lastPrompt()?.title ?? '') && lastPick());
+    assert.match(options.items[0].description ?? '', /cannot be installed/);
+    assert.ok(options.items[0].detail, 'the problem is not shown');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    await sleep(500);
+    assert.equal(api.lastPrompt(), options, 'a problem option was accepted');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await running, undefined);
+    assert.equal(JSON.stringify(userServers()), before);
+  });
+
+  it('a registry that fails says so in the pick', async () => {
+    const { running, pick } = await search('__error__', (items) => items.some((i) => /could not be searched/.test(i.label)));
+    assert.ok(pick.items[0].detail, 'no reason given');
+    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    assert.equal(await running, undefined);
+  });
+});
