@@ -37,7 +37,7 @@ const LAZY = [
   ...VSCODE_DOORS.map(({ entry, file }) => ({ file, entryPoints: [entry] })),
 ];
 /** Packages that must never be in dist/extension.js: the lazy ones and what they pull in. */
-const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js|minisearch|gpt-tokenizer|tldts|tldts-core)\//;
+const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js|minisearch|gpt-tokenizer|tldts|tldts-core|node-forge|fflate)\//;
 /** The budget for the code loaded at activation, checked on the production build. */
 const ACTIVATION_BUDGET_BYTES = 150 * 1024;
 
@@ -55,6 +55,8 @@ const common = {
     '@modelcontextprotocol/client/_shims': path.resolve('src/shims/sdkShims.ts'),
     // jsonc-parser's UMD "main" hides its requires from bundlers (Cannot find module './impl/format'); its ESM build bundles.
     'jsonc-parser': path.resolve('node_modules/jsonc-parser/lib/esm/main.js'),
+    // Only the parts of the bundle format that installing needs, not its CLI (src/shims/mcpbParts.mjs).
+    '@anthropic-ai/mcpb': path.resolve('src/shims/mcpbParts.mjs'),
   },
 };
 

@@ -40,6 +40,7 @@ import { ToolSchemaDocuments } from './vscode/calls/showSchema';
 import { ServerStatusBar } from './vscode/tree/statusBar';
 import { ToolTreeProvider } from './vscode/tree/toolTree';
 import type { TreeNode } from './vscode/tree/treeNodes';
+import { BundleDropController } from './vscode/install/bundleDrop';
 import { ErrorBadge } from './vscode/tree/viewBadge';
 import { ViewCommands, type ViewTarget } from './vscode/servers/viewCommands';
 import { ViewContextKeys } from './vscode/tree/viewContextKeys';
@@ -188,7 +189,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const offerRows = new OfferRowSource(pool, offers, loadForms);
   const resourceFs = new ResourceFileSystem(() => offers.resources());
   const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows);
-  const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true });
+  const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true, dragAndDropController: new BundleDropController() });
   const reload = () => {
     waiting.update();
     pool?.apply(servers.read(), { autoStart: true });
@@ -256,6 +257,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         runPrompt: (first, second) => loadChat().runPromptCommand({ pool: signingOut, offers, shown: prompts }, first, second),
         promptConfirms,
         resources: new ResourceCommands({ pool, offers, fs: resourceFs, logs }, prompts, loadForms),
+        installBundle: (file) => loadForms().install.installBundle({ ...installDeps, storagePath: storage }, file),
       }),
     ),
     vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration(`${SECTION}.servers`) || e.affectsConfiguration(`${SECTION}.sandbox.stdioByDefault`)) && reload()),
@@ -291,6 +293,8 @@ interface CommandHandlers {
   readonly runPrompt: (first?: unknown, second?: unknown) => Promise<unknown>;
   readonly promptConfirms: PromptConfirms;
   readonly resources: ResourceCommands;
+  /** Install MCP Bundle... (install/bundleCommand.ts, loaded at first use): a .mcpb file, or a dialog for one. */
+  readonly installBundle: (file?: unknown) => Promise<unknown>;
 }
 
 /** A command's handler; `never[]` because VS Code passes whatever the caller (menu, tree row, test) gives. */
@@ -314,6 +318,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.addDemoServer': () => servers.addDemoServer(),
     'mcpToolHost.addServer': () => view.addServer(),
     'mcpToolHost.addServerFromRegistry': () => h.addFromRegistry(),
+    'mcpToolHost.installBundle': (file?: unknown) => h.installBundle(file),
     'mcpToolHost.importServers': () => loadForms().servers.importServers((home) => scanImportSources(importSources(process.platform, home, process.env))),
     'mcpToolHost.openSettings': () => servers.openSettings(),
     'mcpToolHost.refresh': () => servers.refresh(),

@@ -38,6 +38,14 @@ commands:
   prompt SERVER NAME [key=value...]
                                  print the prompt's messages as they would be sent to a model,
                                  invisible and control characters written as \\uXXXX escapes
+  install-bundle FILE [--name N] [--set KEY=value...]
+                                 install an MCP Bundle (.mcpb) into the --config file (created
+                                 when missing, other content kept): checks its signature and
+                                 manifest, prints what will run and what the bundle claims, asks
+                                 y/N on a terminal (--yes without one), unpacks it under
+                                 $XDG_DATA_HOME/mcp-tool-host/bundles (~/.local/share without it).
+                                 --set gives a value of its user_config; a secret one is read from
+                                 an environment variable: \${env:KEY in upper case}, or --set KEY=VAR
   complete SERVER (--prompt NAME | --template URI) ARG VALUE
                                  the server's completions for a prompt argument or a resource
                                  template variable, one a line (none is not an error)
@@ -171,7 +179,7 @@ export interface CliArgs {
   readonly registry?: string;
   /** search: the page after the one that gave this cursor. */
   readonly cursor?: string;
-  /** add: the server's version (default its latest), the name to write it under, the values it asks for, and whether an entry of that name is replaced. */
+  /** add and install-bundle: the server's version (add: default its latest), the name to write it under, the values it asks for (--set, in order), and whether an entry of that name is replaced. */
   readonly version?: string;
   readonly name?: string;
   readonly set: readonly string[];

@@ -14,10 +14,11 @@ import { listResources, readResourceCommand } from './resourceCommands';
 import { complete, getPrompt, listPrompts } from './promptCommands';
 import { addCommand } from './registryAdd';
 import { searchCommand } from './registryCommands';
+import { installBundle } from './installBundle';
 import { visibleJson } from '../core/render/sanitize';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle']);
 /** The commands that read a registry and start no server. */
 const REGISTRY = new Set(['search', 'add']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
@@ -47,14 +48,26 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'complete' && args.positional.length !== 3) throw new CliError('complete needs SERVER, ARG and VALUE (an empty VALUE: "").', Exit.usage, true);
   if (command !== 'complete' && (args.prompt !== undefined || args.template !== undefined)) throw new CliError('--prompt and --template are for complete.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
+  if (command === 'install-bundle') {
+    for (const [flag, given] of [['--registry', args.registry !== undefined], ['--cursor', args.cursor !== undefined], ['--version', args.version !== undefined], ['--replace', args.replace]] as const) {
+      if (given) throw new CliError(`${flag} is not for install-bundle.`, Exit.usage, true);
+    }
+    // The config is written, not read for servers to start: it may not exist yet.
+    if (!server || tool) throw new CliError('install-bundle needs one FILE, a .mcpb bundle.', Exit.usage, true);
+    if (!args.config) throw new CliError('--config FILE is required: the bundle is installed into it.', Exit.usage, true);
+    return installBundle({ file: server, config: args.config, name: args.name, set: args.set, yes: args.yes });
+  }
 
   const registryOnly = (flag: string, given: boolean, commands: string) => {
     if (given && !REGISTRY.has(command)) throw new CliError(`${flag} is for ${commands}, not ${command}.`, Exit.usage, true);
   };
   registryOnly('--registry', args.registry !== undefined, 'search and add');
   registryOnly('--cursor', args.cursor !== undefined && command !== 'add', 'search');
-  for (const [flag, given] of [['--version', args.version !== undefined], ['--name', args.name !== undefined], ['--set', args.set.length > 0], ['--replace', args.replace]] as const) {
+  for (const [flag, given] of [['--version', args.version !== undefined], ['--replace', args.replace]] as const) {
     if (given && command !== 'add') throw new CliError(`${flag} is for add, not ${command}.`, Exit.usage, true);
+  }
+  for (const [flag, given] of [['--name', args.name !== undefined], ['--set', args.set.length > 0]] as const) {
+    if (given && command !== 'add') throw new CliError(`${flag} is for add and install-bundle, not ${command}.`, Exit.usage, true);
   }
   if (REGISTRY.has(command) && (args.args !== undefined || args.audit !== undefined || args.files !== undefined || args.trustConfig)) throw new CliError(`--args, --audit, --files and --trust-config are not for ${command}.`, Exit.usage, true);
   if (command === 'search') {

@@ -2,3 +2,4 @@
 // (dist/forms.js, via lazy/forms.ts): most windows never install.
 export { installServer } from './installServer';
 export { addServerFromRegistry } from './registryCommand';
+export { installBundle } from './bundleCommand';
