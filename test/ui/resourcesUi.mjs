@@ -93,7 +93,7 @@ export async function runResourcesUiTests(cs, { runDir, shotsDir, root, log = co
         await promptRow('counter').waitFor({ timeout: 10_000 });
         await page.keyboard.press('Enter');
         await quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
-        await editorArea.locator('.view-lines', { hasText: /count \d+/ }).waitFor({ timeout: 20_000 });
+        await editorArea.locator('.view-lines', { hasText: /count\s\d+/ }).waitFor({ timeout: 20_000 });
         await page.locator('.tab', { hasText: 'counter' }).waitFor({ timeout: 10_000 });
         await shot('browse-resources-opened');
       });
