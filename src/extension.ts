@@ -334,7 +334,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.signOut': (arg?: string | { server?: string }) => h.signOut(arg),
     'mcpToolHost.sandboxEveryServer': () => h.sandboxEveryServer(),
 
-    'mcpToolHost.openResource': (t?: Parameters<ResourceCommands['open']>[0]) => h.resources.open(t),
+    'mcpToolHost.openResource': (t?: Parameters<ResourceCommands['open']>[0], saveTo?: unknown) => h.resources.open(t, saveTo),
     'mcpToolHost.openResourceFromTemplate': (t?: Parameters<ResourceCommands['openFromTemplate']>[0]) => h.resources.openFromTemplate(t),
     'mcpToolHost.browseResources': (t?: ServerArg) => h.resources.browse(t),
     'mcpToolHost.setLogLevel': (t?: ServerArg, level?: unknown) => h.resources.setLogLevel(t, level),

@@ -10,6 +10,7 @@ let requests = [];
 const isToolResult = (p) => p && typeof p === 'object' && 'callId' in p && Array.isArray(p.content);
 const isToolCall = (p) => p && typeof p === 'object' && 'callId' in p && 'name' in p && 'input' in p;
 const textOf = (p) => (p && typeof p.value === 'string' ? p.value : '');
+const isData = (p) => p && typeof p === 'object' && typeof p.mimeType === 'string' && ArrayBuffer.isView(p.data);
 const resultText = (p) => p.content.map(textOf).join('');
 
 /** Turns `key=value` words into arguments: numbers and booleans as such, the rest as strings. */
@@ -36,6 +37,8 @@ function record(messages, options) {
       text: m.content.map(textOf).join(''),
       calls: m.content.filter(isToolCall).map((c) => c.name),
       results: m.content.filter(isToolResult).map(resultText),
+      // Data parts (images): their type, size and first bytes, so a test sees what arrived as an image.
+      data: m.content.filter(isData).map((d) => ({ mimeType: d.mimeType, bytes: d.data.length, head: Array.from(d.data.subarray(0, 8)) })),
     })),
     toolResults: last.content.filter(isToolResult).map(resultText),
   };
@@ -52,7 +55,7 @@ exports.activate = (context) => {
     vscode.lm.registerLanguageModelChatProvider('mcpfake', {
       async provideLanguageModelChatInformation() {
         return [{ id: 'mcp-fake', name: 'MCP Test Model', family: 'mcp-fake', version: '1.0.0', detail: 'offline, scripted',
-          maxInputTokens: 200000, maxOutputTokens: 8192, capabilities: { toolCalling: 128, imageInput: false },
+          maxInputTokens: 200000, maxOutputTokens: 8192, capabilities: { toolCalling: 128, imageInput: true },
           // proposed 'chatProvider' API (code-server --enable-proposed-api mcp-tool-host-tests.fakelm):
           // the default model, so a fresh profile's Chat view has a model without signing in anywhere
           isDefault: true, isUserSelectable: true }];

@@ -23,7 +23,7 @@ export interface ScriptStep {
 export interface RecordedRequest {
   readonly toolNames: string[];
   readonly tools: { name: string; description: string }[];
-  readonly messages: { role: 'user' | 'assistant'; text: string; calls: string[]; results: string[] }[];
+  readonly messages: { role: 'user' | 'assistant'; text: string; calls: string[]; results: string[]; data: { mimeType: string; bytes: number; head: number[] }[] }[];
   readonly toolResults: string[];
 }
 

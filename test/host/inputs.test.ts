@@ -10,6 +10,7 @@ function secrets(initial: Record<string, string>): vscode.SecretStorage {
   const changed = new vscode.EventEmitter<vscode.SecretStorageChangeEvent>();
   return {
     get: async (key) => map.get(key),
+    keys: async () => [...map.keys()],
     store: async (key, value) => void map.set(key, value),
     delete: async (key) => void map.delete(key),
     onDidChange: changed.event,

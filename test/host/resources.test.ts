@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
@@ -94,6 +96,19 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     assert.equal(tab.input.uri.scheme, 'mcp-tool-host-resource');
     // The preview read it through our file system (which subscribes to what it reads for a tab).
     await until('the image read', () => api.resourceFs.watching.some((u) => u.includes('logo')));
+  });
+
+  it('saves a binary resource VS Code cannot show to the file it is given, byte for byte (Save As...)', async () => {
+    const r = await until('data.bin row', () => row('shelf', 'shelf://bin/data.bin'));
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-save-'));
+    try {
+      const file = vscode.Uri.file(path.join(folder, 'saved.bin'));
+      const opened = await vscode.commands.executeCommand<OpenedAs>(r.item.command!.command, ...(r.item.command!.arguments ?? []), file);
+      assert.deepEqual(opened, { kind: 'saved', file });
+      assert.deepEqual([...fs.readFileSync(file.fsPath)], [0, 1, 2, 3, 255]);
+    } finally {
+      fs.rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('refreshes an open resource when the server says it changed, and unsubscribes on close', async () => {

@@ -1,6 +1,7 @@
 // UI tests of a server's resources in the Tools view, in the real workbench (code-server) through
 // Chromium: the Resources row, a text resource and an image opened from their rows, a template
-// filled with the server's completions as the user types. Screenshots: resources-NN-name.png.
+// filled with the server's completions as the user types, Browse Resources... and Set Log Level...
+// from the command palette. Screenshots: resources-NN-name.png.
 import fs from 'node:fs';
 import path from 'node:path';
 import { e2eEnv, launchBrowser } from '../../scripts/e2e/codeServer.mjs';
@@ -28,7 +29,7 @@ export async function runResourcesUiTests(cs, { runDir, shotsDir, root, log = co
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'resources', log });
-  const { shot, check, openWorkbench, sidebar, row, openView, widenSidebar, quickInput, promptTitle, promptRow } = ui;
+  const { shot, check, openWorkbench, sidebar, row, openView, widenSidebar, quickInput, promptTitle, promptRow, runCommand } = ui;
   const editorArea = page.locator('.part.editor');
 
   await ui.session(
@@ -78,6 +79,42 @@ export async function runResourcesUiTests(cs, { runDir, shotsDir, root, log = co
         await editorArea.locator('.view-lines', { hasText: 'the color blue' }).waitFor({ timeout: 20_000 });
         await shot('template-resource-open');
         await shot('tree-with-resources', sidebar);
+      });
+
+      await check('Browse Resources... from the command palette lists the server\'s resources and templates; the one picked opens', async () => {
+        await page.keyboard.press('Escape');
+        // The one server that offers resources is picked without asking.
+        await runCommand('MCP Tool Host: Browse Resources...');
+        await promptTitle(/Resources of shelf/);
+        await promptRow('Shelf readme').waitFor({ timeout: 10_000 });
+        await promptRow('A color').waitFor({ timeout: 10_000 });
+        await shot('browse-resources-palette');
+        await page.keyboard.type('counter');
+        await promptRow('counter').waitFor({ timeout: 10_000 });
+        await page.keyboard.press('Enter');
+        await quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
+        await editorArea.locator('.view-lines', { hasText: /count\s\d+/ }).waitFor({ timeout: 20_000 });
+        await page.locator('.tab', { hasText: 'counter' }).waitFor({ timeout: 10_000 });
+        await shot('browse-resources-opened');
+      });
+
+      await check('Set Log Level... from the palette: the level picked in the quick pick reaches the server (its log shows the server\'s answer)', async () => {
+        await page.keyboard.press('Escape');
+        await runCommand('MCP Tool Host: Set Log Level...');
+        await promptTitle(/Set the log level of which server/);
+        await promptRow('shelf').click();
+        await promptTitle(/Log level of shelf/);
+        await promptRow('warning').waitFor({ timeout: 10_000 });
+        await shot('log-level-pick');
+        await promptRow('warning').click();
+        await quickInput.waitFor({ state: 'hidden', timeout: 10_000 });
+        // The shelf server answers logging/setLevel with a log message naming the level it was sent.
+        await runCommand('MCP Tool Host: Show Server Log...');
+        await promptTitle(/Show the log of which server/);
+        await promptRow('shelf').click();
+        const output = page.locator('.part.panel .view-lines');
+        await output.filter({ hasText: 'now logging at warning' }).waitFor({ timeout: 20_000 });
+        await shot('log-level-server-log');
       });
     },
     async () => {

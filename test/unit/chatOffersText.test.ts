@@ -1,7 +1,7 @@
 // What `@mcp /prompt` and `/resource` read from a line, and how a prompt's messages are shown and sent.
 import * as assert from 'node:assert/strict';
 import { parsePromptLine } from '../../src/core/chat/promptLine';
-import { messagesForModel, promptMarkdown, visibleText } from '../../src/core/chat/promptText';
+import { messagesForModel, planPrompt, promptMarkdown, visibleText } from '../../src/core/chat/promptText';
 import { cutText, parseReadInput, readResultText } from '../../src/core/chat/resourceText';
 import { MAX_RESULT_CHARS_FOR_MODEL } from '../../src/core/chat/callReport';
 
@@ -24,20 +24,20 @@ describe('chat: prompt lines, prompt messages, resource text', () => {
       { role: 'user' as const, kind: 'image' as const, mimeType: 'image/png', bytes: new Uint8Array(2048) },
       { role: 'assistant' as const, kind: 'text' as const, text: 'ok <!-- hidden -->' },
     ];
-    const md = promptMarkdown(parts);
+    const md = promptMarkdown(planPrompt(parts));
     // Quoted literal lines that wrap: every escape shown (its backslash escaped for Markdown), the breaks kept.
     assert.ok(md.includes('> Hi\\\\u200B\\\\uDB40\\\\uDC49  \n> \\\\u202Eevil \\!'), md);
     assert.ok(md.includes('> ok \\<\\!\\-\\- hidden \\-\\-\\>'), md);
     assert.ok(!md.includes('```'), 'no fenced block: a long line would scroll out of sight');
-    assert.match(md, /image `image\/png`, 2\.0 KB/);
-    assert.deepEqual(messagesForModel(parts), [
-      { role: 'user', text: 'Hi\\u200B\\uDB40\\uDC49\n\\u202Eevil\t!\n\n[image image/png, 2.0 KB: not sent]' },
-      { role: 'assistant', text: 'ok <!-- hidden -->' },
+    assert.match(md, /image `image\/png`, 2\.0 KB \(not sent to the model: its bytes are not a PNG image/);
+    assert.deepEqual(messagesForModel(planPrompt(parts)), [
+      { role: 'user', pieces: [{ kind: 'text', text: 'Hi\\u200B\\uDB40\\uDC49\n\\u202Eevil\t!\n\n[image image/png, 2.0 KB: not sent: its bytes are not a PNG image, as its type image/png claims]' }] },
+      { role: 'assistant', pieces: [{ kind: 'text', text: 'ok <!-- hidden -->' }] },
     ]);
   });
 
   it('nothing a prompt writes is formatted or linked, and its indentation shows', () => {
-    const md = promptMarkdown([{ role: 'user', kind: 'text', text: '```\n**bold**\n  indented [x](command:y)' }]);
+    const md = promptMarkdown(planPrompt([{ role: 'user', kind: 'text', text: '```\n**bold**\n  indented [x](command:y)' }]));
     assert.equal(md, '**1. user**\n\n> \\`\\`\\`  \n> \\*\\*bold\\*\\*  \n> \u00a0\u00a0indented \\[x\\]\\(command\\:y\\)');
   });
 

@@ -17,13 +17,15 @@ export const INSTRUCTIONS = [
 
 type Turn = vscode.ChatRequestTurn | vscode.ChatResponseTurn;
 
-/** The earlier turns of this conversation (with this participant) as model messages. */
-export function historyMessages(history: readonly Turn[]): vscode.LanguageModelChatMessage[] {
+/** The earlier turns of this conversation (with this participant) as model messages; a response turn's attachment (`attached`) before its answer. */
+export function historyMessages(history: readonly Turn[], attached: ReadonlyMap<Turn, string> = new Map()): vscode.LanguageModelChatMessage[] {
   const messages: vscode.LanguageModelChatMessage[] = [];
   for (const turn of history) {
     if ('prompt' in turn) {
       messages.push(vscode.LanguageModelChatMessage.User(turn.command ? `/${turn.command} ${turn.prompt}` : turn.prompt));
     } else {
+      const attachment = attached.get(turn);
+      if (attachment) messages.push(vscode.LanguageModelChatMessage.User(attachment));
       const text = turn.response
         .map((part) => ('value' in part && part.value instanceof Object && 'value' in part.value && typeof part.value.value === 'string' ? part.value.value : ''))
         .join('')

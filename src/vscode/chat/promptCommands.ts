@@ -4,10 +4,11 @@
 import * as vscode from 'vscode';
 import { mdText } from '../../core/chat/markdown';
 import { parsePromptLine } from '../../core/chat/promptLine';
-import { messagesForModel, promptHeading, promptMarkdown } from '../../core/chat/promptText';
+import { byteSize, messagesForModel, planPrompt, promptHeading, promptMarkdown, type ModelPiece } from '../../core/chat/promptText';
 import { loadSearch } from '../../core/search/load';
 import type { ChatDeps } from './chatDeps';
 import { choosePrompt, getPrompt, type ChosenPrompt } from './promptFlow';
+import { capTokens, chatAttachmentCap } from './attachmentText';
 import type { PromptEvents } from '../shared/promptEvents';
 
 /** What `/prompt` did (the chat result's metadata; tests read it). */
@@ -59,10 +60,11 @@ export async function answerPrompt(deps: ChatDeps, request: vscode.ChatRequest, 
       stream.markdown(vscode.l10n.t('{0} could not give the prompt: {1}', promptHeading(chosen.server, chosen.prompt), mdText(outcome.message)));
       return done('failed', chosen);
     }
-    const messages = messagesForModel(outcome.messages);
-    const tokens = messages.reduce((sum, m) => sum + loadSearch().textTokens(m.text), 0);
-    stream.markdown(`${promptHeading(chosen.server, chosen.prompt)}: ${vscode.l10n.t('{0} messages, ~{1} tokens. Read them: nothing is sent to the model until you press Send.', outcome.messages.length, tokens.toLocaleString('en-US'))}\n\n`);
-    stream.markdown(`${promptMarkdown(outcome.messages, outcome.description)}\n\n`);
+    const cap = chatAttachmentCap();
+    const plan = planPrompt(outcome.messages, (text) => capTokens(text, cap));
+    const messages = messagesForModel(plan);
+    stream.markdown(`${promptHeading(chosen.server, chosen.prompt)}: ${sizeLine(outcome.messages.length, messages.flatMap((m) => m.pieces))}\n\n`);
+    stream.markdown(`${promptMarkdown(plan, outcome.description)}\n\n`);
     const send = await have.confirms.ask(stream, abort.signal);
     if (!send) {
       stream.markdown(`\n\n${vscode.l10n.t('Discarded: nothing was sent to the model.')}`);
@@ -75,7 +77,10 @@ export async function answerPrompt(deps: ChatDeps, request: vscode.ChatRequest, 
     }
     stream.markdown('\n\n---\n\n');
     try {
-      const chat = messages.map((m) => (m.role === 'user' ? vscode.LanguageModelChatMessage.User(m.text) : vscode.LanguageModelChatMessage.Assistant(m.text)));
+      const chat = messages.map((m) => {
+        const parts = m.pieces.map((p) => (p.kind === 'text' ? new vscode.LanguageModelTextPart(p.text) : vscode.LanguageModelDataPart.image(p.bytes, p.mimeType)));
+        return m.role === 'user' ? vscode.LanguageModelChatMessage.User(parts) : vscode.LanguageModelChatMessage.Assistant(parts.filter((p) => p instanceof vscode.LanguageModelTextPart));
+      });
       const response = await model.sendRequest(chat, { justification: vscode.l10n.t('Answer the prompt of an MCP server.') }, token);
       for await (const part of response.stream) if (part instanceof vscode.LanguageModelTextPart) stream.markdown(part.value);
     } catch (err) {
@@ -88,6 +93,16 @@ export async function answerPrompt(deps: ChatDeps, request: vscode.ChatRequest, 
   } finally {
     cancelled.dispose();
   }
+}
+
+/** What the user reads before Send: how many messages, their tokens of text, the images that go with them. */
+function sizeLine(count: number, pieces: readonly ModelPiece[]): string {
+  const tokens = pieces.reduce((sum, p) => sum + (p.kind === 'text' ? loadSearch().textTokens(p.text) : 0), 0).toLocaleString('en-US');
+  const images = pieces.filter((p) => p.kind === 'image');
+  const read = vscode.l10n.t('Read them: nothing is sent to the model until you press Send.');
+  if (images.length === 0) return `${vscode.l10n.t('{0} messages, ~{1} tokens.', count, tokens)} ${read}`;
+  const bytes = byteSize(images.reduce((sum, p) => sum + p.bytes.length, 0));
+  return `${vscode.l10n.t('{0} messages, ~{1} tokens and {2} images ({3}).', count, tokens, images.length, bytes)} ${read}`;
 }
 
 /** A prompt's target from a Tools-view row or a command's arguments: `{server, prompt|name}` or (server, name). */
@@ -124,7 +139,7 @@ export async function runPromptCommand(deps: Pick<ChatDeps, 'pool' | 'offers'> &
     void vscode.window.showErrorMessage(vscode.l10n.t('{0} could not give the prompt {1}: {2}', chosen.server, chosen.prompt.name, outcome.message));
     return undefined;
   }
-  const content = `# ${promptHeading(chosen.server, chosen.prompt)}\n\n${promptMarkdown(outcome.messages, outcome.description)}\n`;
+  const content = `# ${promptHeading(chosen.server, chosen.prompt)}\n\n${promptMarkdown(planPrompt(outcome.messages), outcome.description)}\n`;
   const document = await vscode.workspace.openTextDocument({ language: 'markdown', content });
   await vscode.window.showTextDocument(document, { preview: false });
   return document;

@@ -7,6 +7,8 @@ import { chatCatalog, waitForStartingServers, type ChatCatalog, type ChatTool } 
 import { asArguments, outcomePart, resultPart, runChatCall, type ChatCallRecord } from './chatCallStep';
 import { historyMessages, INSTRUCTIONS, pinnedServers } from './chatMessages';
 import { readChatSettings, type ChatSettings } from './chatSettings';
+import { chatAttachmentCap } from './attachmentText';
+import { earlierAttachments, earlierAttachmentsLine } from './earlierAttachments';
 import { OfferedTools, runSearch, type ChatSearchRecord } from './chatToolSearch';
 
 /** What a free-text request did; the ChatResult's metadata (tests and follow-ups read it). */
@@ -56,8 +58,12 @@ export async function runToolLoop(
   const search = { catalog, settings, offered, searches, stream };
   const firstOffered = offered.names;
   announce(stream, catalog, choice.leftOut, searching ? settings.searchThreshold : undefined);
+  const cap = chatAttachmentCap();
+  const earlier = earlierAttachments(context.history, cap);
+  const resentLine = earlierAttachmentsLine(earlier, cap);
+  if (resentLine) stream.markdown(resentLine);
 
-  const messages = [vscode.LanguageModelChatMessage.User(INSTRUCTIONS), ...historyMessages(context.history), ...attachments.map((a) => vscode.LanguageModelChatMessage.User(a)), vscode.LanguageModelChatMessage.User(request.prompt)];
+  const messages = [vscode.LanguageModelChatMessage.User(INSTRUCTIONS), ...historyMessages(context.history, earlier.messages), ...attachments.map((a) => vscode.LanguageModelChatMessage.User(a)), vscode.LanguageModelChatMessage.User(request.prompt)];
   const abort = new AbortController();
   const subscription = token.onCancellationRequested(() => abort.abort());
   const calls: ChatCallRecord[] = [];

@@ -12,8 +12,10 @@ export type OpenedAs = { readonly kind: 'text' | 'image'; readonly uri: vscode.U
  * Reads a resource and shows it by what it is: text in a read-only editor with the language of
  * its mime type, an image in VS Code's image preview, anything else offered to be saved (never
  * opened by another program). All of it under our scheme (resourceUri.ts), never the server's URI.
+ * `saveTo`, a `vscode.Uri` a script or test passes, is where bytes VS Code cannot show are saved
+ * without asking; a command link's arguments are plain JSON and never make one.
  */
-export async function openResource(deps: ResourceDeps, target: ResourceTarget): Promise<OpenedAs> {
+export async function openResource(deps: ResourceDeps, target: ResourceTarget, saveTo?: unknown): Promise<OpenedAs> {
   const shown = shownName(target.uri);
   const outcome = await vscode.window.withProgress(
     { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Reading {0} from {1}…', shown, shownName(target.server)), cancellable: true },
@@ -43,22 +45,27 @@ export async function openResource(deps: ResourceDeps, target: ResourceTarget): 
     await vscode.commands.executeCommand('vscode.openWith', uri, 'imagePreview.previewEditor', { preview: true });
     return { kind: 'image', uri };
   }
-  return saveBinary(target, content, mimeType);
+  return saveBinary(target, content, mimeType, saveTo instanceof vscode.Uri ? saveTo : undefined);
 }
 
-/** Bytes VS Code cannot show: offered to be saved where the user picks, never opened. */
-async function saveBinary(target: ResourceTarget, content: Uint8Array, mimeType: string | undefined): Promise<OpenedAs> {
-  const save = vscode.l10n.t('Save As...');
-  const what = mimeType ? sanitizeLine(mimeType) : vscode.l10n.t('unknown type');
-  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} of {1} is binary ({2}, {3} bytes): VS Code cannot show it. Save it to a file?', shownName(target.uri), shownName(target.server), what, content.length), save);
-  if (answer !== save) return { kind: 'not-opened', why: 'not saved' };
-  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-  const name = fileNameFor(target.name, target.uri, undefined);
-  const file = await vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, title: vscode.l10n.t('Save the resource as') });
+/** Bytes VS Code cannot show: offered to be saved where the user picks (or `saveTo`), never opened. */
+async function saveBinary(target: ResourceTarget, content: Uint8Array, mimeType: string | undefined, saveTo: vscode.Uri | undefined): Promise<OpenedAs> {
+  const file = saveTo ?? (await askWhereToSave(target, content, mimeType));
   if (!file) return { kind: 'not-opened', why: 'not saved' };
   await vscode.workspace.fs.writeFile(file, content);
   void vscode.window.showInformationMessage(vscode.l10n.t('Saved {0} ({1} bytes).', file.fsPath, content.length));
   return { kind: 'saved', file };
+}
+
+/** The user's answer to "Save it to a file?" and the Save dialog's file. */
+async function askWhereToSave(target: ResourceTarget, content: Uint8Array, mimeType: string | undefined): Promise<vscode.Uri | undefined> {
+  const save = vscode.l10n.t('Save As...');
+  const what = mimeType ? sanitizeLine(mimeType) : vscode.l10n.t('unknown type');
+  const answer = await vscode.window.showInformationMessage(vscode.l10n.t('{0} of {1} is binary ({2}, {3} bytes): VS Code cannot show it. Save it to a file?', shownName(target.uri), shownName(target.server), what, content.length), save);
+  if (answer !== save) return undefined;
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
+  const name = fileNameFor(target.name, target.uri, undefined);
+  return vscode.window.showSaveDialog({ defaultUri: folder ? vscode.Uri.joinPath(folder, name) : undefined, title: vscode.l10n.t('Save the resource as') });
 }
 
 function notOpened(why: string): OpenedAs {

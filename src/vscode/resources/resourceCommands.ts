@@ -18,11 +18,11 @@ export class ResourceCommands {
     private readonly _later: () => { readonly resources: typeof Later },
   ) {}
 
-  /** A resource row's click; from the palette, Browse Resources. */
-  open(arg?: ResourceTarget | RowArg): Promise<OpenedAs | undefined> {
+  /** A resource row's click; from the palette, Browse Resources. `saveTo` (a `vscode.Uri`): where bytes VS Code cannot show are saved, without asking. */
+  open(arg?: ResourceTarget | RowArg, saveTo?: unknown): Promise<OpenedAs | undefined> {
     const target = fromRow(arg);
     if (!isResource(target)) return this.browse();
-    return this._later().resources.openResource(this._deps, target);
+    return this._later().resources.openResource(this._deps, target, saveTo);
   }
 
   openFromTemplate(arg?: TemplateTarget | RowArg): Promise<OpenedAs | undefined> {
