@@ -40,27 +40,33 @@ export async function runResourcesUiTests(cs, { runDir, shotsDir, root, log = co
       await row(/^shelf/).waitFor({ timeout: 60_000 });
       await widenSidebar(200);
 
-      await check('the Resources row counts them; clicking a text resource opens it read-only as markdown', async () => {
-        await row(/^Resources/).filter({ hasText: '8 resources' }).waitFor({ timeout: 20_000 });
-        await row(/^Resources/).click();
-        await row(/^Shelf readme/).click();
-        await editorArea.locator('.view-lines', { hasText: 'hello from the shelf' }).waitFor({ timeout: 20_000 });
-        await page.locator('.tab', { hasText: 'readme.md' }).waitFor({ timeout: 10_000 });
-        await shot('text-resource-open');
-      });
-
-      await check('clicking an image resource shows it in the image preview', async () => {
-        // The rows may still move as the listing settles: a click that landed on a neighbour is made again.
+      /**
+       * Clicks a resource row until its tab opens: the rows may still move as the listing settles, so
+       * a click that landed on a neighbour is made again (once).
+       */
+      const openRow = async (name, tab) => {
         for (let attempt = 1; ; attempt++) {
-          await row(/^logo\.png/).click();
+          await row(name).click();
           try {
-            await page.locator('.tab', { hasText: 'logo.png' }).waitFor({ timeout: 10_000 });
-            break;
+            await page.locator('.tab', { hasText: tab }).waitFor({ timeout: 10_000 });
+            return;
           } catch (err) {
             if (attempt === 2) throw err;
             await page.keyboard.press('Escape');
           }
         }
+      };
+
+      await check('the Resources row counts them; clicking a text resource opens it read-only as markdown', async () => {
+        await row(/^Resources/).filter({ hasText: '8 resources' }).waitFor({ timeout: 20_000 });
+        await row(/^Resources/).click();
+        await openRow(/^Shelf readme/, 'readme.md');
+        await editorArea.locator('.view-lines', { hasText: 'hello from the shelf' }).waitFor({ timeout: 20_000 });
+        await shot('text-resource-open');
+      });
+
+      await check('clicking an image resource shows it in the image preview', async () => {
+        await openRow(/^logo\.png/, 'logo.png');
         await page.frameLocator('iframe.webview.ready').frameLocator('iframe').locator('img').waitFor({ timeout: 20_000 });
         await shot('image-resource-open');
       });
