@@ -40,17 +40,17 @@ export async function runTreeUiTests(cs, { runDir, shotsDir, root, log = console
       writeServers(undefined);
       await openWorkbench(cs.url(ws));
 
-      await check('with no server, the welcome view offers Add Demo Server, Add Server, Import and Open Settings', async () => {
+      await check('with no server, the welcome view offers Add Demo Server, Add Server from Registry, Add Server, Import and Open Settings', async () => {
         await openView();
         const welcome = page.locator('.welcome-view-content');
-        for (const name of ['Add Demo Server', 'Add Server...', 'Import Servers...', 'Open Settings']) {
+        for (const name of ['Add Demo Server', 'Add Server from Registry...', 'Add Server...', 'Import Servers...', 'Open Settings']) {
           await welcome.getByRole('button', { name }).waitFor({ timeout: 30_000 });
         }
         await shot('welcome-view');
       });
 
       await check('with no server, the palette hides server and tool commands and never shows tree-only ones', async () => {
-        const shown = ['MCP Tool Host: Add Server...', 'MCP Tool Host: Add Demo Server', 'MCP Tool Host: Import Servers...', 'MCP Tool Host: Open Settings', 'MCP Tool Host: Get Started'];
+        const shown = ['MCP Tool Host: Add Server...', 'MCP Tool Host: Add Server from Registry...', 'MCP Tool Host: Add Demo Server', 'MCP Tool Host: Import Servers...', 'MCP Tool Host: Open Settings', 'MCP Tool Host: Get Started'];
         const hidden = ['MCP Tool Host: Call Tool...', 'MCP Tool Host: Stop Server...', 'MCP Tool Host: Start Server...', 'MCP Tool Host: Restart Server...', 'MCP Tool Host: Run Doctor...', 'MCP Tool Host: Show Server Log...', 'MCP Tool Host: Copy Name', 'MCP Tool Host: Call', 'MCP Tool Host: Show Schema'];
         const offered = await paletteOffers([...shown, ...hidden]);
         const missing = shown.filter((t) => !offered.includes(t));
