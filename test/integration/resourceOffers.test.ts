@@ -1,5 +1,4 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { AuditRecord } from '../../src/core/calls/ports';
 import { documentBytes, newResourceOffers } from '../../src/core/offers/later';
@@ -15,41 +14,6 @@ function offersHost(servers: Record<string, unknown>, answer: 'allow-once' | 'de
   const offers: ResourceOffers = newResourceOffers({ pool: host.pool, pipeline: host.pipeline, audit: { append: (r) => void audit.push(r) } });
   void trustAnnotations;
   return { host, offers, audit, async close() { offers.dispose(); await host.close(); } };
-}
-
-/**
- * What `fn` gives, and the longest the event loop was kept from a 1 ms timer meanwhile, counting
- * only this thread's own time on the CPU where Linux tells it (on a shared machine a timer also
- * fires late when another process ran).
- */
-async function longestTask<T>(fn: () => Promise<T>): Promise<{ value: T; longestMs: number }> {
-  const cpuMs = () => {
-    try {
-      return Number(fs.readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ')[0]) / 1e6;
-    } catch {
-      return undefined;
-    }
-  };
-  let last = performance.now();
-  let lastCpu = cpuMs();
-  let longestMs = 0;
-  let running = true;
-  const tick = () => {
-    const now = performance.now();
-    const cpu = cpuMs();
-    longestMs = Math.max(longestMs, cpu !== undefined && lastCpu !== undefined ? Math.min(now - last, cpu - lastCpu) : now - last);
-    last = now;
-    lastCpu = cpu;
-    if (running) setTimeout(tick, 1);
-  };
-  setTimeout(tick, 1);
-  try {
-    const value = await fn();
-    await new Promise((resolve) => setTimeout(resolve, 2));
-    return { value, longestMs };
-  } finally {
-    running = false;
-  }
 }
 
 describe('resources of a real server-everything (resources/list, templates, read, subscribe)', function () {
@@ -170,18 +134,20 @@ describe('resources of a hostile server', function () {
     }
   });
 
-  it('a 50 MiB text is read and made ready to open without a long task: the event loop never stands still 25 ms', async function () {
+  // How long the event loop stands still while a 50 MiB resource opens is measured in the bench
+  // (BENCHMARKS.md case 11), not here: this checks what keeps it short, the pieces.
+  it('a 50 MiB text is read in the pieces it arrived in, each short, that join to the whole', async function () {
     this.timeout(120_000);
     const h = offersHost({ hostile: node(HOSTILE) });
     try {
       await h.host.pool.get('hostile')!.start();
-      const { value: read, longestMs } = await longestTask(async () => {
-        const outcome = await h.offers.read({ server: 'hostile', uri: 'hostile://long', origin: 'cli' });
-        if (outcome.kind === 'ok') await documentBytes(outcome.parts);
-        return outcome;
-      });
+      const read = await h.offers.read({ server: 'hostile', uri: 'hostile://long', origin: 'cli' });
       assert.ok(read.kind === 'ok' && read.bytes > 50 << 20, JSON.stringify(read).slice(0, 300));
-      assert.ok(longestMs < 25, `the event loop stood still ${longestMs.toFixed(1)} ms`);
+      const part = read.parts[0];
+      assert.ok(part.kind === 'text' && part.pieces !== undefined, 'the long text came without its pieces');
+      assert.ok(part.pieces.length > 1 && part.pieces.every((p) => p.length <= 4 << 20), `pieces of ${part.pieces.map((p) => p.length).join(', ')} characters`);
+      assert.equal(part.pieces.join('').length, part.text.length);
+      assert.equal((await documentBytes(read.parts)).byteLength, read.bytes);
     } finally {
       await h.close();
     }
