@@ -43,6 +43,8 @@ export async function runResourcesUiTests(cs, { runDir, shotsDir, root, log = co
       /**
        * Clicks a resource row until its tab opens: the rows may still move as the listing settles, so
        * a click that landed on a neighbour is made again (once).
+       * @param {RegExp} name the row's label
+       * @param {string} tab the opened tab's title
        */
       const openRow = async (name, tab) => {
         for (let attempt = 1; ; attempt++) {
