@@ -147,6 +147,12 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
   const runCommand = async (title) => {
     await palette(title);
     await quickInput.locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    // The palette may rank another command first ("Add Server from Registry..." for "Add Server..."):
+    // the user moves down to the one they mean.
+    const rows = await paletteRows();
+    const index = rows.indexOf(title);
+    if (index < 0) throw new Error(`the palette does not offer "${title}" by that exact title: ${rows.join(' | ')}`);
+    for (let i = 0; i < index; i++) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
   };
   /** Drags the side bar's edge `by` pixels to the right. @param {number} by */
