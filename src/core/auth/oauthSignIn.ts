@@ -176,7 +176,11 @@ export class OAuthSignIn implements Disposable {
       ...(oauth.scope !== undefined && { scope: oauth.scope }),
       ...(oauth.issuer !== undefined && { issuer: oauth.issuer }),
     };
-    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request), identity);
+    const refresh = {
+      run: (provider: HostOAuthProvider) => loadSdk().auth(provider, { serverUrl: this._url }),
+      onFailed: () => this._log.warn(`Could not refresh the sign-in to "${this._serverName}" (the authorization server did not renew it): asking you to sign in again.`),
+    };
+    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request), identity, refresh);
   }
 
   /** Lets the user sign in and redeems the code; rejects with a SignInError that says what to do. */

@@ -15,6 +15,8 @@ export interface CredentialRecord {
   readonly redirectUrl?: string;
   readonly client?: StoredOAuthClientInformation;
   readonly tokens?: StoredOAuthTokens;
+  /** When `tokens` came (ms since the epoch): with their `expires_in`, when to refresh them before a request. */
+  readonly tokensSavedAt?: number;
   /** The PKCE verifier of the sign-in in flight. */
   readonly codeVerifier?: string;
   /** The private key (a JWK) that DPoP-bound `tokens` are bound to (dpopKeys.ts): a secret, like them. */
