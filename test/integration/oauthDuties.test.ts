@@ -87,16 +87,18 @@ describe('signing in for good: refresh, iss, application_type, credentials per a
     assert.equal(h.logs.filter((l) => l.includes('Could not refresh the sign-in')).length, 1, h.logs.join('\n'));
   });
 
-  it('RFC 9207: an authorization response whose iss names another authorization server is refused, and the code is never redeemed', async () => {
-    const f = await fixture('--iss', 'https://attacker.example');
-    const h = host(f.url);
-    await h.connection.start();
-    const state = h.connection.state;
-    assert.ok(state.kind === 'error' && /the answer came from another authorization server than the one asked, so it was ignored/.test(state.message), JSON.stringify(state));
-    assert.ok(!JSON.stringify(state).includes('attacker.example'), 'the foreign issuer (attacker-chosen) is not shown');
-    const stats = await f.stats();
-    assert.deepEqual([stats.authorizations, stats.tokenGrants], [1, 0], 'the code was not sent to the token endpoint');
-  });
+  for (const advertised of [true, false]) {
+    it(`RFC 9207: an authorization response whose iss names another authorization server is refused, and the code is never redeemed (iss ${advertised ? '' : 'not '}advertised in the metadata)`, async () => {
+      const f = await fixture('--iss', 'https://attacker.example', ...(advertised ? [] : ['--iss-unadvertised']));
+      const h = host(f.url);
+      await h.connection.start();
+      const state = h.connection.state;
+      assert.ok(state.kind === 'error' && /the answer came from another authorization server than the one asked, so it was ignored/.test(state.message), JSON.stringify(state));
+      assert.ok(!JSON.stringify(state).includes('attacker.example'), 'the foreign issuer (attacker-chosen) is not shown');
+      const stats = await f.stats();
+      assert.deepEqual([stats.authorizations, stats.tokenGrants], [1, 0], 'the code was not sent to the token endpoint');
+    });
+  }
 
   it('RFC 9207: the right iss is accepted; an advertised iss that is missing is refused', async () => {
     const good = await fixture('--iss', 'self');
