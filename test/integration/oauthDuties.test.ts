@@ -28,8 +28,8 @@ describe('signing in for good: refresh, iss, application_type, credentials per a
     cleanups.push(() => void f.child.kill());
     return f;
   }
-  function host(url: string, secrets: SecretStore = memorySecrets(), opened: string[] = []) {
-    const h = makeHost({ remote: { type: 'http', url } }, 'allow-once', { oauth: { secrets, openBrowser: signInBrowser(opened) } });
+  function host(url: string, secrets: SecretStore = memorySecrets(), opened: string[] = [], oauth?: Record<string, unknown>) {
+    const h = makeHost({ remote: { type: 'http', url, ...(oauth && { oauth }) } }, 'allow-once', { oauth: { secrets, openBrowser: signInBrowser(opened) } });
     cleanups.push(() => h.close());
     const states: ServerState[] = [];
     h.pool.get('remote')!.onDidChangeState((s) => states.push(s));
@@ -153,5 +153,23 @@ describe('signing in for good: refresh, iss, application_type, credentials per a
     assert.equal(second.connection.state.kind, 'running', JSON.stringify(second.connection.state));
     const stats = await f.stats();
     assert.deepEqual([stats.foreignRefreshTokens, stats.foreignClients], [0, 0], 'an unstamped refresh token or client id was replayed to the new authorization server');
+  });
+
+  it('client credentials without oauth.issuer go to the first authorization server only: a server that then names another is refused, nothing sent (and the SDK has no cause to warn)', async () => {
+    const warned: string[] = [];
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => void warned.push(args.map(String).join(' '));
+    cleanups.push(() => void (console.warn = warn));
+    process.env.MCP_TEST_CC_SECRET = 'cc-s3cret';
+    cleanups.push(() => void delete process.env.MCP_TEST_CC_SECRET);
+    const f = await fixture('--client-credentials', 'machine:cc-s3cret', '--migrate-after', '1');
+    const h = host(f.url, memorySecrets(), [], { grant: 'client_credentials', clientId: 'machine', clientSecret: '${env:MCP_TEST_CC_SECRET}' });
+    await h.connection.start();
+    assert.equal(h.connection.state.kind, 'running', JSON.stringify(h.connection.state));
+    const answer = await call(h); // the resource now names /as2
+    assert.notEqual(answer.kind, 'ok', JSON.stringify(answer));
+    assert.match(JSON.stringify(answer), /sends its client credentials to the authorization server http:\/\/127\.0\.0\.1:\d+\/as2, but they belong to http:\/\/127\.0\.0\.1:\d+ \(where they were first used\): nothing was sent/);
+    assert.equal((await f.stats()).clientCredentialGrants, 1, 'the secret went to the first authorization server only');
+    assert.deepEqual(warned.filter((w) => w.includes('expectedIssuer')), []);
   });
 });

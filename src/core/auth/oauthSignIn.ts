@@ -72,7 +72,7 @@ export class OAuthSignIn implements Disposable {
     if (!host || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
     const signIn = new OAuthSignIn(serverName, url, host, await ServerCredentials.load(host.secrets, serverName, url), log, oauth);
     // Without a browser the credentials are configured: the provider is there from the start (it asks for a token on the first 401).
-    if (oauth && oauth.grant !== 'authorization_code') signIn._machine = machineProvider(oauth);
+    if (oauth && oauth.grant !== 'authorization_code') signIn._machine = machineProvider(oauth, signIn._credentials, serverName);
     else if (signIn._credentials.record.client || oauth?.clientId) await signIn._arm();
     return signIn;
   }

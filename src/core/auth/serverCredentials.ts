@@ -19,6 +19,8 @@ export interface CredentialRecord {
   readonly tokensSavedAt?: number;
   /** The PKCE verifier of the sign-in in flight. */
   readonly codeVerifier?: string;
+  /** The authorization server a machine grant's configured credentials were first sent to: they go to no other. */
+  readonly issuer?: string;
   /** The private key (a JWK) that DPoP-bound `tokens` are bound to (dpopKeys.ts): a secret, like them. */
   readonly dpopKey?: webcrypto.JsonWebKey;
 }
