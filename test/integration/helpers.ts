@@ -149,6 +149,12 @@ export interface OAuthFixtureStats {
   foreignClients: number;
   /** The path of each authorization request (/authorize, /as2/authorize), in order. */
   authorizePaths: string[];
+  /** refresh_token grants asked for, whether they succeeded or not (refreshGrants counts the granted ones). */
+  refreshAttempts: number;
+  /** Refresh tokens one authorization server was shown that the other issued (SEP-2352: never). */
+  foreignRefreshTokens: number;
+  /** The application_type of each dynamic registration (null: none sent). */
+  applicationTypes: (string | null)[];
 }
 
 /** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */

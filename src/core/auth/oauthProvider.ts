@@ -26,6 +26,9 @@ export interface ClientIdentity {
   readonly serverName: string;
 }
 
+/** Refresh a token this long before it expires (at most half its lifetime): a request never carries one the server may find expired. */
+const REFRESH_MARGIN_MS = 60_000;
+
 /** What the SDK asked for when it decided the user must sign in. */
 export interface AuthorizationRequest {
   readonly url: URL;
@@ -46,12 +49,20 @@ export class HostOAuthProvider implements OAuthClientProvider {
   /** Between the authorization request and the code's redemption: the callback leg must see the discovery that sent the user. */
   private _awaitingCode = false;
   private _fallback = false;
+  /** A refresh before expiry in flight (one at a time), and whether its SDK round ended in asking for a sign-in. */
+  private _refreshing: Promise<void> | undefined;
+  private _refreshFailed = false;
 
+  /**
+   * `refresh` runs the SDK's flow for this provider (discovery, then the refresh_token grant);
+   * `onRefreshFailed` says once that it failed and the user will be asked to sign in.
+   */
   constructor(
     private readonly _credentials: ServerCredentials,
     private readonly _redirect: { readonly url: string; readonly port: number },
     private readonly _onAuthorizationRequest: (request: AuthorizationRequest) => void,
     private readonly _identity?: ClientIdentity,
+    private readonly _refresh?: { readonly run: (provider: HostOAuthProvider) => Promise<unknown>; readonly onFailed: () => void },
   ) {}
 
   /** Read by the SDK: with an authorization server that supports it, this URL is the client id and nothing is registered. */
@@ -95,7 +106,7 @@ export class HostOAuthProvider implements OAuthClientProvider {
       return { client_id: preregistered.clientId, ...(preregistered.clientSecret !== undefined && { client_secret: preregistered.clientSecret }), ...(ctx && { issuer: ctx.issuer }) };
     }
     const { client, redirectUrl } = this._credentials.record;
-    return client && redirectUrl === this._redirect.url ? client : undefined;
+    return client && redirectUrl === this._redirect.url && bound(client, ctx) ? client : undefined;
   }
 
   /** Keeps the registration with the redirect URL and port it names, so later sign-ins listen on the same port. A pre-registered client is configuration: nothing to keep. */
@@ -109,16 +120,55 @@ export class HostOAuthProvider implements OAuthClientProvider {
     return dpopSessionOf(this._credentials, this._discovery);
   }
 
-  tokens(): StoredOAuthTokens | undefined {
+  /**
+   * With `ctx` the SDK asks for the tokens of that authorization server (to refresh them): tokens
+   * saved without the issuer they came from (by a version before the SDK stamped them) are not
+   * shown to it, since they may be another server's. Without `ctx` it is the bearer token for the
+   * next request to the MCP server, refreshed first when it is about to expire.
+   */
+  async tokens(ctx?: OAuthClientInformationContext): Promise<StoredOAuthTokens | undefined> {
+    if (ctx) {
+      const tokens = this._credentials.record.tokens;
+      return tokens && bound(tokens, ctx) ? tokens : undefined;
+    }
+    if (this._refresh && !this._awaitingCode && this._expiresSoon()) await (this._refreshing ??= this._refreshNow().finally(() => (this._refreshing = undefined)));
     return this._credentials.record.tokens;
   }
 
   async saveTokens(tokens: StoredOAuthTokens): Promise<void> {
     this._awaitingCode = false;
-    await this._credentials.update({ tokens, codeVerifier: undefined });
+    await this._credentials.update({ tokens, tokensSavedAt: Date.now(), codeVerifier: undefined });
+  }
+
+  private _expiresSoon(): boolean {
+    const { tokens, tokensSavedAt } = this._credentials.record;
+    if (!tokens?.refresh_token || tokensSavedAt === undefined || tokens.expires_in === undefined) return false;
+    const lifetime = tokens.expires_in * 1000;
+    return Date.now() >= tokensSavedAt + lifetime - Math.min(REFRESH_MARGIN_MS, lifetime / 2);
+  }
+
+  /**
+   * Refreshes through the SDK. When that ends in asking for a sign-in (the token endpoint failed or
+   * refused the refresh token), the authorization request is not kept: the tokens are dropped, so the
+   * request goes without one, and its 401 starts the one sign-in the user sees (no second refresh).
+   */
+  private async _refreshNow(): Promise<void> {
+    this._refreshFailed = false;
+    try {
+      await this._refresh?.run(this);
+    } catch {
+      this._refreshFailed = true; // discovery or the refresh failed outright: the same for the user
+    }
+    if (!this._refreshFailed) return;
+    this._refresh?.onFailed();
+    await this._credentials.update({ tokens: undefined, tokensSavedAt: undefined, codeVerifier: undefined });
   }
 
   redirectToAuthorization(url: URL): void {
+    if (this._refreshing) {
+      this._refreshFailed = true;
+      return;
+    }
     this._awaitingCode = true;
     // Opening the browser waits for the user, so it happens after this connect attempt gave up (OAuthSignIn.recover).
     this._onAuthorizationRequest({ url, state: this._state ?? url.searchParams.get('state') ?? '' });
@@ -170,11 +220,11 @@ export class HostOAuthProvider implements OAuthClientProvider {
     if (scope === 'all' || scope === 'discovery') this._discovery = undefined;
     switch (scope) {
       case 'all':
-        return this._credentials.update({ client: undefined, redirectUrl: undefined, tokens: undefined, codeVerifier: undefined });
+        return this._credentials.update({ client: undefined, redirectUrl: undefined, tokens: undefined, tokensSavedAt: undefined, codeVerifier: undefined });
       case 'client':
         return this._credentials.update({ client: undefined, redirectUrl: undefined });
       case 'tokens':
-        return this._credentials.update({ tokens: undefined });
+        return this._credentials.update({ tokens: undefined, tokensSavedAt: undefined });
       case 'verifier':
         return this._credentials.update({ codeVerifier: undefined });
       case 'discovery':
@@ -186,6 +236,14 @@ export class HostOAuthProvider implements OAuthClientProvider {
       }
     }
   }
+}
+
+/**
+ * Whether stored credentials may go to the authorization server of `ctx`: those the SDK stamped with
+ * another issuer it drops itself; unstamped ones (kept by an older version) could be anyone's.
+ */
+function bound(stored: { readonly issuer?: string }, ctx: OAuthClientInformationContext | undefined): boolean {
+  return !ctx || stored.issuer !== undefined;
 }
 
 /** Issuer identifiers compare as strings (RFC 8414 §3.3), a trailing slash aside. */

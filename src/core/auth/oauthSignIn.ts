@@ -72,7 +72,7 @@ export class OAuthSignIn implements Disposable {
     if (!host || Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) return undefined;
     const signIn = new OAuthSignIn(serverName, url, host, await ServerCredentials.load(host.secrets, serverName, url), log, oauth);
     // Without a browser the credentials are configured: the provider is there from the start (it asks for a token on the first 401).
-    if (oauth && oauth.grant !== 'authorization_code') signIn._machine = machineProvider(oauth);
+    if (oauth && oauth.grant !== 'authorization_code') signIn._machine = machineProvider(oauth, signIn._credentials, serverName);
     else if (signIn._credentials.record.client || oauth?.clientId) await signIn._arm();
     return signIn;
   }
@@ -176,7 +176,11 @@ export class OAuthSignIn implements Disposable {
       ...(oauth.scope !== undefined && { scope: oauth.scope }),
       ...(oauth.issuer !== undefined && { issuer: oauth.issuer }),
     };
-    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request), identity);
+    const refresh = {
+      run: (provider: HostOAuthProvider) => loadSdk().auth(provider, { serverUrl: this._url }),
+      onFailed: () => this._log.warn(`Could not refresh the sign-in to "${this._serverName}" (the authorization server did not renew it): asking you to sign in again.`),
+    };
+    this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request), identity, refresh);
   }
 
   /** Lets the user sign in and redeems the code; rejects with a SignInError that says what to do. */

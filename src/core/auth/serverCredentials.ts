@@ -15,8 +15,12 @@ export interface CredentialRecord {
   readonly redirectUrl?: string;
   readonly client?: StoredOAuthClientInformation;
   readonly tokens?: StoredOAuthTokens;
+  /** When `tokens` came (ms since the epoch): with their `expires_in`, when to refresh them before a request. */
+  readonly tokensSavedAt?: number;
   /** The PKCE verifier of the sign-in in flight. */
   readonly codeVerifier?: string;
+  /** The authorization server a machine grant's configured credentials were first sent to: they go to no other. */
+  readonly issuer?: string;
   /** The private key (a JWK) that DPoP-bound `tokens` are bound to (dpopKeys.ts): a secret, like them. */
   readonly dpopKey?: webcrypto.JsonWebKey;
 }
