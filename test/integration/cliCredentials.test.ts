@@ -88,6 +88,24 @@ describe('the CLI keeps sign-ins between runs (login, logout, auth status)', fun
     assert.equal(visits(), opened, 'no browser was opened');
   });
 
+  it('a later run renews an expired kept sign-in with its refresh token, without a browser, and keeps the new one', async () => {
+    const shortLived = await startOAuthFixture('--ttl', '1');
+    try {
+      fs.writeFileSync(config, JSON.stringify({ servers: { remote: { type: 'http', url: shortLived.url } } }));
+      const login = await cli(['login', 'remote', '--config', config, '--browser', browserCommand]);
+      assert.equal(login.code, 0, login.stdout + login.stderr);
+      const first = fs.readFileSync(credentials, 'utf8');
+      await new Promise((r) => setTimeout(r, 1500));
+      const call = await cli(['call', 'remote', 'whoami', '--config', config]);
+      assert.equal(call.code, 0, call.stdout + call.stderr);
+      const stats = await shortLived.stats();
+      assert.deepEqual([stats.authorizations, stats.refreshGrants], [1, 1]);
+      assert.notEqual(fs.readFileSync(credentials, 'utf8'), first, 'the renewed tokens are kept');
+    } finally {
+      shortLived.child.kill();
+    }
+  });
+
   it('a sign-in kept for another server name with the same URL, or for the same name at another URL, is not used', async () => {
     const login = await cli(['login', 'remote', '--config', config, '--browser', browserCommand]);
     assert.equal(login.code, 0, login.stdout + login.stderr);
