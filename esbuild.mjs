@@ -114,7 +114,8 @@ const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: 
 const lazyBuilds = LAZY.map(({ file, ...entry }) => ({ ...common, ...entry, outfile: path.join(outdir, file), external: ['vscode'], plugins: [lazySeam, sandboxRuntime], metafile: true }));
 /** @type {esbuild.BuildOptions[]} the CLI and the demo server: one file each, everything inline */
 const otherBuilds = [
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [sandboxRuntime] },
+  // The keychain library is native (a .node file per platform): required from node_modules beside the CLI, never bundled.
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [sandboxRuntime], external: ['@napi-rs/keyring'] },
   sandboxBuild,
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
   // Preloaded into sandboxed Node servers (issue 32): it must stand alone, beside core.js and cli.js that name it.

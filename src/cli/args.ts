@@ -57,6 +57,16 @@ commands:
                                  FILE: prints what will run and the registry's claims, asks y/N on
                                  a terminal (--yes elsewhere), keeps the rest of the file. Secrets
                                  are written as \${env:VAR}, never their values: export VAR
+  login SERVER                   sign in to a remote server now (on a terminal, or with --browser)
+                                 and keep the sign-in: later runs, with or without a terminal, use
+                                 it (and renew it) without a browser
+  logout SERVER                  forget the server's sign-in, in the keychain and in the file
+  auth status                    for each remote server of --config: signed in or not, where the
+                                 sign-in is kept, when its token expires if known (never a token).
+                                 Kept in the keychain (macOS, Windows, Linux's Secret Service),
+                                 else in $XDG_STATE_HOME/mcp-tool-host/auth/credentials.json
+                                 (~/.local/state without it), readable by you alone;
+                                 MCP_TOOL_HOST_CREDENTIALS=keychain or =file picks one
   session [SERVER]               run commands read from stdin, one a line, against servers started
                                  once and closed at quit or end of input:
                                    tools [SERVER] [--json]    as the tools command

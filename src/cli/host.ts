@@ -6,7 +6,7 @@ import { ServerPool } from '../core/connection/serverPool';
 import { sanitizeLine, shownName } from '../core/render/sanitize';
 import { silentLog, type ServerLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
-import { cliOAuthHost, type BrowserChoice } from './oauthHost';
+import { cliOAuthHost, type BrowserChoice, type CliSignInOptions } from './oauthHost';
 import type { Elicitor } from '../core/elicitation/formElicitation';
 import { rememberedEra } from '../core/connection/eraMemory';
 import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
@@ -24,11 +24,11 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice; serverMessages?: boolean }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions }): CliHost {
   const cwd = process.cwd();
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
-  const oauth = cliOAuthHost(options.browser);
+  const oauth = cliOAuthHost(options.browser, options.signIn);
   // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.
   const eras = eraFile(stateFile('eras.json'));
   // Nothing prints a server's log in a terminal: doctor reads the connection's facts instead.

@@ -16,9 +16,11 @@ import { addCommand } from './registryAdd';
 import { searchCommand } from './registryCommands';
 import { installBundle } from './installBundle';
 import { visibleJson } from '../core/render/sanitize';
+import { authStatus, login, loginCommand, logout } from './authCommands';
+import { everyCredentialStore, lazySecretStore, openCredentialStore, type CredentialStore } from './credentialStore';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth']);
 /** The commands that read a registry and start no server. */
 const REGISTRY = new Set(['search', 'add']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
@@ -47,6 +49,10 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'complete' && (args.prompt === undefined) === (args.template === undefined)) throw new CliError('complete needs one of --prompt NAME or --template URI.', Exit.usage, true);
   if (command === 'complete' && args.positional.length !== 3) throw new CliError('complete needs SERVER, ARG and VALUE (an empty VALUE: "").', Exit.usage, true);
   if (command !== 'complete' && (args.prompt !== undefined || args.template !== undefined)) throw new CliError('--prompt and --template are for complete.', Exit.usage, true);
+  if (command === 'login' && (!server || tool)) throw new CliError('login needs one SERVER, a remote (http) server of the --config file.', Exit.usage, true);
+  if (command === 'logout' && (!server || tool)) throw new CliError('logout needs one SERVER.', Exit.usage, true);
+  if (command === 'auth' && (server !== 'status' || tool)) throw new CliError('auth takes one command: auth status.', Exit.usage, true);
+  if (command === 'logout' && !args.config) return logout(server!, await everyCredentialStore());
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
   if (command === 'install-bundle') {
     for (const [flag, given] of [['--registry', args.registry !== undefined], ['--cursor', args.cursor !== undefined], ['--version', args.version !== undefined], ['--replace', args.replace]] as const) {
@@ -82,7 +88,8 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if ((command === 'call' || command === 'explain') && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
   const config = loadConfig(args.config, { trust: args.trustConfig });
   for (const w of config.warnings) console.error(`config: warning: ${w}`);
-  const selected = selectServers(config, server);
+  // `auth status` is about every server; `logout` with a config checks the name is one of its servers.
+  const selected = selectServers(config, command === 'auth' ? undefined : server);
   // Entries we are not asked about only get a mention; the one asked for fails in selectServers.
   if (server === undefined) for (const e of config.errors) console.error(`config: ${e.message}`);
   // Rules are read before any server starts: a rules file the user named that is broken stops here.
@@ -92,7 +99,11 @@ async function main(args: CliArgs): Promise<ExitCode> {
 
   // One browser command for sign-in pages and for links a server asks to open.
   const browser = { flag: args.browser, env: process.env.BROWSER };
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation, browserOpener(browser)), browser, serverMessages: args.logLevel !== undefined });
+  // Sign-ins are kept (keychain, else a file of the user's) and opened only when a server asks for one.
+  let credentials: Promise<CredentialStore> | undefined;
+  const store = () => (credentials ??= openCredentialStore());
+  const signIn = { secrets: lazySecretStore(store), ...(command !== 'login' && { loginCommand: (name: string) => loginCommand(name, config.file) }) };
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation, browserOpener(browser)), browser, serverMessages: args.logLevel !== undefined, signIn });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   try {
@@ -130,6 +141,15 @@ async function main(args: CliArgs): Promise<ExitCode> {
       }
       case 'explain':
         code = await explainCall(host, { server: server!, tool: tool!, argsJson: args.args, json: args.json, rules: rules!.set });
+        break;
+      case 'login':
+        code = await login(host, server!, await store());
+        break;
+      case 'logout':
+        code = await logout(server!, await everyCredentialStore());
+        break;
+      case 'auth':
+        code = await authStatus(host, await store(), args.json);
         break;
       case 'session':
         code = await runSession(host, { yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });

@@ -6,7 +6,7 @@ import { BrowserCommandError, browserSource, openSystemBrowser, parseBrowserComm
 
 export type { BrowserChoice } from './browserCommand';
 
-/** Secrets for one CLI run, in memory: tokens never touch the disk, so each run signs in again. */
+/** Secrets for one run, in memory: what a host without a credential store (a test's) signs in with. */
 export function memorySecretStore(): SecretStore {
   const values = new Map<string, string>();
   return {
@@ -16,16 +16,25 @@ export function memorySecretStore(): SecretStore {
   };
 }
 
+/** What the CLI's sign-in keeps and says, besides the browser it opens. */
+export interface CliSignInOptions {
+  /** Where sign-ins are kept (default: in memory, for this run only). */
+  readonly secrets?: SecretStore;
+  /** The command that signs in to a server once for later runs (`login`), named when this run cannot sign in. */
+  readonly loginCommand?: (serverName: string) => string;
+}
+
 /**
  * Signing in from the command line. With a browser command (--browser, or BROWSER as many CLIs
  * honour it) the sign-in page opens with that program, run without a shell, on a terminal or
  * not (a headless machine, CI). Without one, a terminal gets the URL on stderr and the system
- * browser is tried; elsewhere nobody can sign in, so the sign-in ends at once with a reason
- * rather than waiting five minutes. The user always sees exactly what is opened, and with what.
+ * browser is tried; elsewhere nobody can sign in, so the sign-in ends at once with a reason and
+ * the command that signs in for later runs, rather than waiting five minutes. The user always
+ * sees exactly what is opened, and with what.
  */
-export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
+export function cliOAuthHost(browser: BrowserChoice = {}, options: CliSignInOptions = {}): OAuthHost {
   return {
-    secrets: memorySecretStore(),
+    secrets: options.secrets ?? memorySecretStore(),
     openBrowser: async (url, serverName, onFailed, page) => {
       const { SignInError } = loadAuth();
       const name = sanitizeLine(serverName);
@@ -46,6 +55,8 @@ export function cliOAuthHost(browser: BrowserChoice = {}): OAuthHost {
         return true;
       }
       if (!process.stderr.isTTY) {
+        const login = options.loginCommand?.(serverName);
+        if (login) throw new SignInError(`"${name}" needs you to sign in, and this run has no terminal to do it in: sign in once with ${sanitizeLine(login)} (on a terminal, or with --browser), and later runs use the kept sign-in; or name a program that opens web pages with --browser (or the BROWSER environment variable).`);
         throw new SignInError(`"${name}" needs you to sign in in a browser: run this command in a terminal, or name a program that opens web pages with --browser (or the BROWSER environment variable).`);
       }
       process.stderr.write(`Sign in to "${name}"${on} in your browser: ${shownUrl}\n`);

@@ -10,11 +10,14 @@ const RECORDING_BROWSER = path.join(ROOT, 'test/fixtures/record-browser.cjs');
 
 type Run = CliRun;
 
-/** The built CLI as a real child process, stdin and stderr pipes (no terminal), BROWSER unset unless given. */
+/**
+ * The built CLI as a real child process, stdin and stderr pipes (no terminal), BROWSER unset unless
+ * given, with a state folder of its own: each run signs in anew (a kept sign-in is cliCredentials.test.ts's).
+ */
 function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Run> {
-  const base = { ...process.env };
+  const base: NodeJS.ProcessEnv = { ...process.env, XDG_STATE_HOME: fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cli-signin-state-')), MCP_TOOL_HOST_CREDENTIALS: 'file' };
   delete base.BROWSER;
-  return runCli(args, { env: { ...base, ...env } });
+  return runCli(args, { env: { ...base, ...env } }).finally(() => fs.rmSync(base.XDG_STATE_HOME!, { recursive: true, force: true }));
 }
 
 /** A browser command for --browser / BROWSER: node running `script`, quoted (paths may hold spaces). */

@@ -1,0 +1,59 @@
+import type * as Keyring from '@napi-rs/keyring';
+import type { SecretStore } from '../core/auth/ports';
+
+/** The service name our entries are filed under in the keychain (the account is the key). */
+const SERVICE = 'mcp-tool-host';
+/** The entry read to find out whether a keychain answers; never written. */
+const PROBE_ACCOUNT = 'mcp-tool-host.probe';
+/** A keychain that does not answer within this long (a locked one waiting for a prompt nobody sees) is not used. */
+const PROBE_TIMEOUT_MS = 5_000;
+
+/** The operating system's keychain, once it answered, and what to call it for the user. */
+export interface Keychain {
+  readonly secrets: SecretStore;
+  readonly name: string;
+}
+
+/**
+ * The keychain through `@napi-rs/keyring`: the macOS Keychain, the Windows Credential Manager, or
+ * on Linux the Secret Service (GNOME Keyring, KWallet) only: the library's other Linux store, the
+ * kernel keyring, forgets everything at reboot, which is not keeping a sign-in. Undefined, with
+ * the reason, when the library is not installed beside the CLI (a copy of dist/cli.js alone) or
+ * no keychain answers (Linux without a desktop session, CI).
+ */
+export async function openKeychain(): Promise<Keychain | { readonly missing: string }> {
+  let keyring: typeof Keyring;
+  try {
+    // A native module: outside the bundle (esbuild.mjs), found in node_modules beside it when installed.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    keyring = require('@napi-rs/keyring') as typeof Keyring;
+  } catch {
+    return { missing: 'the keychain library (@napi-rs/keyring) is not installed beside the CLI' };
+  }
+  const options: Keyring.EntryOptions | undefined = process.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined;
+  const entry = (key: string) => new keyring.AsyncEntry(SERVICE, key, options);
+  try {
+    await entry(PROBE_ACCOUNT).getPassword(AbortSignal.timeout(PROBE_TIMEOUT_MS));
+  } catch (err) {
+    return { missing: `no keychain answered (${firstLine(err)})` };
+  }
+  return {
+    name: keychainName(),
+    secrets: {
+      get: async (key) => (await entry(key).getPassword()) ?? undefined,
+      store: (key, value) => entry(key).setPassword(value),
+      delete: async (key) => void (await entry(key).deletePassword()),
+    },
+  };
+}
+
+function keychainName(): string {
+  if (process.platform === 'darwin') return 'the macOS Keychain';
+  if (process.platform === 'win32') return 'the Windows Credential Manager';
+  return 'the Secret Service keyring';
+}
+
+/** The library's error, one line and short: it names the platform's failure, never a secret. */
+function firstLine(err: unknown): string {
+  return (err instanceof Error ? err.message : String(err)).split('\n')[0].slice(0, 200);
+}
