@@ -250,7 +250,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
         approvals: new ApprovalCommands(grants, pool, ruleSet, loadForms),
         signOut: (arg) => loadForms().auth.signOut(signingOut, context.secrets, arg),
         sandboxEveryServer: () => loadForms().servers.sandboxEveryServer(),
-        addFromRegistry: () => loadForms().install.addServerFromRegistry(installDeps),
+        addFromRegistry: () => loadForms().install.addServerFromRegistry({ ...installDeps, storagePath: storage }),
         tasks: taskCommands,
         review,
         editors: () => editorsMade,

@@ -38,25 +38,28 @@ commands:
   prompt SERVER NAME [key=value...]
                                  print the prompt's messages as they would be sent to a model,
                                  invisible and control characters written as \\uXXXX escapes
-  install-bundle FILE [--name N] [--set KEY=value...]
+  install-bundle FILE [--name N] [--set KEY=value...] [--sandbox]
                                  install an MCP Bundle (.mcpb) into the --config file (created
                                  when missing, other content kept): checks its signature and
                                  manifest, prints what will run and what the bundle claims, asks
                                  y/N on a terminal (--yes without one), unpacks it under
                                  $XDG_DATA_HOME/mcp-tool-host/bundles (~/.local/share without it).
                                  --set gives a value of its user_config; a secret one is read from
-                                 an environment variable: \${env:KEY in upper case}, or --set KEY=VAR
+                                 an environment variable: \${env:KEY in upper case}, or --set KEY=VAR.
+                                 --sandbox runs it in a sandbox (no writes, no network)
   complete SERVER (--prompt NAME | --template URI) ARG VALUE
                                  the server's completions for a prompt argument or a resource
                                  template variable, one a line (none is not an error)
   search [QUERY] [--registry URL] [--cursor C]
                                  find servers in the MCP Registry (latest versions; all of them
                                  for no QUERY): what each runs, or why it cannot be installed
-  add NAME --config FILE [--version V] [--name N] [--set VAR=value]... [--replace] [--yes]
+  add NAME --config FILE [--version V] [--name N] [--set VAR=value]... [--replace] [--sandbox] [--yes]
                                  install the registry's server NAME (io.github.user/server) into
                                  FILE: prints what will run and the registry's claims, asks y/N on
                                  a terminal (--yes elsewhere), keeps the rest of the file. Secrets
-                                 are written as \${env:VAR}, never their values: export VAR
+                                 are written as \${env:VAR}, never their values: export VAR. A
+                                 bundle (mcpb) is downloaded, checked against the registry's
+                                 sha256, and installed as install-bundle installs one
   login SERVER                   sign in to a remote server now (on a terminal, or with --browser)
                                  and keep the sign-in: later runs, with or without a terminal, use
                                  it (and renew it) without a browser
@@ -113,6 +116,9 @@ options:
   --registry URL     the registry search and add read (default https://registry.modelcontextprotocol.io,
                      or MCP_TOOL_HOST_REGISTRY); a policy file's "registryUrl" pins it
   --set VAR=value    add: the value of a declared variable, argument or header (repeatable)
+  --sandbox          add and install-bundle: run the server in a sandbox that lets it reach only
+                     what its package needs (npm, PyPI, a bundle); refused where this machine
+                     cannot sandbox (Linux: bubblewrap, socat, ripgrep; macOS)
   --log-level LEVEL  ask each server for its log messages at LEVEL and above (debug, info, notice,
                      warning, error, critical, alert, emergency; 2025: logging/setLevel,
                      2026-07-28: sent with each request) and print them on stderr as they come
@@ -194,11 +200,13 @@ export interface CliArgs {
   readonly name?: string;
   readonly set: readonly string[];
   readonly replace: boolean;
+  /** add and install-bundle: write the sandbox for what runs it into the entry. */
+  readonly sandbox: boolean;
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
-const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace']);
+const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace', '--sandbox']);
 const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules', '--set']);
@@ -276,5 +284,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     name: values.get('--name'),
     set: repeated.get('--set') ?? [],
     replace: booleans.has('--replace'),
+    sandbox: booleans.has('--sandbox'),
   };
 }

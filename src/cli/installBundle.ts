@@ -9,6 +9,7 @@ import { loadInstall } from '../core/install/load';
 import { loadJsonc } from '../core/packages/load';
 import { sanitizeLine, shownName, visibleLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
+import { sandboxHint, sandboxLine, wantedSandbox } from './installSandbox';
 
 export interface InstallBundleOptions {
   readonly file: string;
@@ -17,6 +18,8 @@ export interface InstallBundleOptions {
   /** `KEY=value` pairs for the bundle's user_config (a secret's value names an environment variable). */
   readonly set: readonly string[];
   readonly yes: boolean;
+  /** Write the bundle's sandbox (no writes, no network) into the entry. */
+  readonly sandbox: boolean;
 }
 
 /** Where bundles are unpacked: $XDG_DATA_HOME/mcp-tool-host/bundles, ~/.local/share without it. */
@@ -38,6 +41,8 @@ export async function installBundle(options: InstallBundleOptions): Promise<Exit
     const problem = checkServerName(options.name, new Set());
     if (problem) throw new CliError(`--name "${shownName(options.name)}": ${problem}`);
   }
+  // Asked for before the bundle is read: a machine that cannot sandbox says so at once.
+  const sandbox = options.sandbox ? await wantedSandbox('mcpb') : undefined;
   let bundle: BundleInstall;
   try {
     bundle = await readBundle(options.file, { root: bundlesRoot(), name: options.name });
@@ -49,15 +54,19 @@ export async function installBundle(options: InstallBundleOptions): Promise<Exit
   if (config.names.has(plan.name)) throw new CliError(`${options.config} already has a server named "${shownName(plan.name)}"; choose another with --name.`);
   const values = await inputValues(plan.inputs, plan.name, options);
   const entry = withValues(plan.entry, values);
+  if (sandbox) entry.sandbox = sandbox;
 
   const out = process.stdout;
   out.write(`Bundle ${visibleLine(options.file)}${os.EOL}`);
   out.write(`  ${plan.origin.slice(plan.origin.lastIndexOf(' ') + 1)}${os.EOL}`);
   out.write(`Will run (as server "${shownName(plan.name)}"):${os.EOL}  ${commandLine(entry)}${os.EOL}`);
   for (const [k, v] of Object.entries((entry.env ?? {}) as Record<string, string>)) out.write(`  env ${visibleLine(k)}=${visibleLine(v)}${os.EOL}`);
+  if (sandbox) out.write(`${sandboxLine(sandbox)}${os.EOL}`);
   out.write(`Unpacked to: ${visibleLine(bundle.unpackDir)}${os.EOL}`);
   out.write(`What the bundle says about itself (claims, not checked, except the signature):${os.EOL}`);
   for (const c of plan.claims) out.write(`  ${c.label}: ${c.value}${os.EOL}`);
+  const hint = await sandboxHint('mcpb', options);
+  if (hint) out.write(`${hint}${os.EOL}`);
 
   if (!options.yes) {
     if (!process.stdin.isTTY) {

@@ -61,7 +61,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
     // The config is written, not read for servers to start: it may not exist yet.
     if (!server || tool) throw new CliError('install-bundle needs one FILE, a .mcpb bundle.', Exit.usage, true);
     if (!args.config) throw new CliError('--config FILE is required: the bundle is installed into it.', Exit.usage, true);
-    return installBundle({ file: server, config: args.config, name: args.name, set: args.set, yes: args.yes });
+    return installBundle({ file: server, config: args.config, name: args.name, set: args.set, yes: args.yes, sandbox: args.sandbox });
   }
 
   const registryOnly = (flag: string, given: boolean, commands: string) => {
@@ -72,7 +72,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   for (const [flag, given] of [['--version', args.version !== undefined], ['--replace', args.replace]] as const) {
     if (given && command !== 'add') throw new CliError(`${flag} is for add, not ${command}.`, Exit.usage, true);
   }
-  for (const [flag, given] of [['--name', args.name !== undefined], ['--set', args.set.length > 0]] as const) {
+  for (const [flag, given] of [['--name', args.name !== undefined], ['--set', args.set.length > 0], ['--sandbox', args.sandbox]] as const) {
     if (given && command !== 'add') throw new CliError(`${flag} is for add and install-bundle, not ${command}.`, Exit.usage, true);
   }
   if (REGISTRY.has(command) && (args.args !== undefined || args.audit !== undefined || args.files !== undefined || args.trustConfig)) throw new CliError(`--args, --audit, --files and --trust-config are not for ${command}.`, Exit.usage, true);
@@ -83,7 +83,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'add') {
     if (args.cursor !== undefined) throw new CliError('--cursor is for search, not add.', Exit.usage, true);
     if (!server || tool !== undefined) throw new CliError('add needs one NAME: the registry\'s name of the server (io.github.user/server; mcp-tool-host search finds it).', Exit.usage, true);
-    return addCommand({ name: server, registry: args.registry, version: args.version, config: args.config, serverName: args.name, set: args.set, replace: args.replace, yes: args.yes, json: args.json });
+    return addCommand({ name: server, registry: args.registry, version: args.version, config: args.config, serverName: args.name, set: args.set, replace: args.replace, sandbox: args.sandbox, yes: args.yes, json: args.json });
   }
   if ((command === 'call' || command === 'explain') && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
   const config = loadConfig(args.config, { trust: args.trustConfig });

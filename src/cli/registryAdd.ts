@@ -3,12 +3,17 @@ import * as path from 'node:path';
 import * as readline from 'node:readline/promises';
 import type { ParseError } from 'jsonc-parser';
 import { checkServerName } from '../core/config/newServerEntry';
+import type { BundleInstall } from '../core/install/bundle';
+import { BundleError } from '../core/install/bundleErrors';
 import { fillEntry } from '../core/install/fillEntry';
 import type { InstallPlan } from '../core/install/installPlan';
+import { downloadBundle } from '../core/install/registryBundle';
 import type { RegistryEntry } from '../core/install/registryTypes';
 import { loadJsonc } from '../core/packages/load';
 import { visibleJson, visibleLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
+import { bundlesRoot } from './installBundle';
+import { sandboxHint, sandboxLine, wantedSandbox } from './installSandbox';
 import { asking, registryClient, registryUrl } from './registryCommands';
 
 /** Pages of a search looked through for the exact name asked for. */
@@ -24,6 +29,7 @@ export interface AddOptions {
   readonly serverName?: string;
   readonly set: readonly string[];
   readonly replace: boolean;
+  readonly sandbox: boolean;
   readonly yes: boolean;
   readonly json: boolean;
 }
@@ -47,40 +53,63 @@ export async function addCommand(options: AddOptions): Promise<ExitCode> {
   const sets = parseSets(options.set);
   const client = registryClient(registryUrl(options.registry));
   const entry = await findEntry(options.name, options.version, client);
-  const option = entry.options.find((o) => o.plan);
-  if (!option?.plan) {
+  const option = entry.options.find((o) => o.plan || o.bundle);
+  if (!option || (!option.plan && !option.bundle)) {
     const why = entry.options.map((o) => `  ${o.label}: ${o.problem}`).join('\n') || '  it lists no package or remote.';
     throw new CliError(`${entry.name} ${entry.version} cannot be installed, nothing was written:\n${why}`);
   }
-  const plan = option.plan;
   const file = options.config;
   const config = readConfig(file);
-  const name = options.serverName ?? plan.name;
+  const name = options.serverName ?? option.plan?.name ?? option.bundle!.name;
   const nameProblem = checkServerName(name, new Set());
   if (nameProblem) throw new CliError(`--name "${visibleLine(name)}": ${nameProblem}`, Exit.usage);
   if (config.names.has(name) && !options.replace) throw new CliError(`${file} already has a server named "${name}": nothing was written. Pass --name OTHER, or --replace to replace it.`);
+  // Asked for before anything is downloaded: a machine that cannot sandbox says so at once.
+  const sandbox = options.sandbox ? await wantedSandbox(option.plan?.runsVia ?? 'mcpb') : undefined;
+  const bundle = option.bundle ? await fetchBundle(option.bundle, name) : undefined;
+  const plan = bundle?.plan ?? option.plan!;
   const { values, secrets } = inputValues(plan, name, sets);
   const written = fillEntry(plan, values);
+  if (sandbox) written.sandbox = sandbox;
 
   const others = entry.options.filter((o) => o !== option).map((o) => `  ${o.label}${o.problem ? ` (cannot be installed: ${o.problem})` : ''}`);
   const review = [
     `Adding "${name}" to ${file} from ${client.baseUrl}: ${entry.name} ${entry.version}`,
+    ...(bundle ? [`The bundle ${visibleLine(option.bundle!.url)} was downloaded; its sha256 is the registry's. Unpacked to: ${visibleLine(bundle.unpackDir)}`] : []),
     ...runsLines(written),
-    'The registry claims (not checked):',
+    bundle ? 'The bundle and the registry claim (not checked, except the signature and the sha256):' : 'The registry claims (not checked):',
     ...plan.claims.map((c) => `  ${c.label}: ${c.value}`),
     ...(others.length > 0 ? ['Other ways it could run (not chosen):', ...others] : []),
     ...(secrets.length > 0 ? ['Secrets are not written into the file. Before starting it, export:', ...secrets.map((s) => `  ${s.variable}  (${s.label}${s.description ? `: ${s.description}` : ''})`)] : []),
   ];
+  const hint = await sandboxHint(plan.runsVia, options);
+  if (hint) review.push(hint);
   // The review goes to stderr with --json, so stdout stays one JSON document.
   (options.json ? console.error : console.log)(review.join('\n'));
   if (!(await agreed(options.yes, `Write "${name}" to ${file}? [y/N] `))) {
     const how = process.stdin.isTTY ? '' : ' Run on a terminal to be asked, or pass --yes.';
     throw new CliError(`Nothing was written.${how}`, Exit.approval);
   }
+  if (bundle) await bundleStep(() => bundle.unpack());
   writeServer(file, config, name, written);
   if (options.json) console.log(visibleJson({ added: name, file, entry: written, exports: secrets.map((s) => s.variable) }, 2));
   else console.log(`Added "${name}" to ${file}. Try: mcp-tool-host tools ${/^[\w.@-]+$/.test(name) ? name : JSON.stringify(name)} --config ${file}`);
   return Exit.ok;
+}
+
+/** The bundle an entry points at, downloaded and checked (registryBundle.ts) for the server `name`. */
+function fetchBundle(source: NonNullable<RegistryEntry['options'][number]['bundle']>, name: string): Promise<BundleInstall> {
+  return asking(() => bundleStep(() => downloadBundle(source, { root: bundlesRoot(), name })));
+}
+
+/** A bundle that cannot be installed is one sentence, and nothing is written. */
+async function bundleStep<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (err) {
+    if (err instanceof BundleError) throw new CliError(`Not installed, nothing was written: ${err.message}`);
+    throw err;
+  }
 }
 
 /** `--set VAR=value` pairs; a value may hold "=". */
@@ -121,7 +150,9 @@ function inputValues(plan: InstallPlan, server: string, sets: ReadonlyMap<string
   const missing: string[] = [];
   const used = new Set<string>();
   for (const input of plan.inputs) {
-    const key = sets.has(input.label) ? input.label : sets.has(input.id) ? input.id : undefined;
+    // A bundle's setting is named by its title (the label) or its key in the manifest (after the id's dot).
+    const own = input.id.slice(input.id.indexOf('.') + 1);
+    const key = [input.label, input.id, own].find((k) => sets.has(k));
     if (key !== undefined) used.add(key);
     if (input.secret) {
       const variable = `MCP_INPUT_${`${server}_${input.label}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
@@ -132,7 +163,7 @@ function inputValues(plan: InstallPlan, server: string, sets: ReadonlyMap<string
     }
     const value = key !== undefined ? sets.get(key) : input.default;
     if (value !== undefined && input.choices && !input.choices.includes(value)) throw new CliError(`${input.label} must be one of ${input.choices.join(', ')}, not "${visibleLine(value)}".`, Exit.usage);
-    if (value === undefined && input.required) missing.push(`--set ${input.label}=VALUE${input.description ? `  (${input.description})` : ''}`);
+    if (value === undefined && input.required) missing.push(`--set ${/^[\w.-]+$/.test(input.label) ? input.label : own}=VALUE${input.description ? `  (${input.description})` : ''}`);
     values.set(input.id, value);
   }
   const unknown = [...sets.keys()].filter((k) => !used.has(k));
@@ -150,7 +181,7 @@ function runsLines(entry: Record<string, unknown>): string[] {
   }
   const words = [entry.command as string, ...((entry.args as string[] | undefined) ?? [])].map((w) => (/^[\w@%+=:,./${}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`));
   const env = pairs(entry.env);
-  return [`It will run: ${visibleLine(words.join(' '))}`, ...(env.length > 0 ? ['  with the environment:', ...env] : [])];
+  return [`It will run: ${visibleLine(words.join(' '))}`, ...(env.length > 0 ? ['  with the environment:', ...env] : []), ...(entry.sandbox !== undefined ? [sandboxLine(entry.sandbox)] : [])];
 }
 
 /** --yes, or y on a terminal; false elsewhere. */

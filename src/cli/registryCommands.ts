@@ -76,6 +76,6 @@ function entryLines(entry: RegistryEntry): string[] {
   if (entry.description) lines.push(`  ${entry.description}`);
   if (entry.repositoryUrl) lines.push(`  repository: ${entry.repositoryUrl}`);
   if (entry.options.length === 0) lines.push('  (lists no package or remote: nothing to install)');
-  for (const option of entry.options) lines.push(option.plan ? `  runs: ${option.label}` : `  cannot install ${option.label}: ${option.problem}`);
+  for (const option of entry.options) lines.push(option.plan ? `  runs: ${option.label}` : option.bundle ? `  runs: ${option.label} (a bundle, downloaded and checked against its sha256)` : `  cannot install ${option.label}: ${option.problem}`);
   return lines;
 }

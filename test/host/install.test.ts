@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -8,7 +9,18 @@ import { promptOpened, promptShown, sleep, until } from './wait';
 
 /** The fixture registry (test/fixtures/registry): loopback only, real server.json entries, hostile ones too. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { startRegistry } = require('../../../test/fixtures/registry/registryServer.cjs') as { startRegistry(): Promise<{ url: string; close(): Promise<void> }> };
+const { startRegistry } = require('../../../test/fixtures/registry/registryServer.cjs') as { startRegistry(options?: { bundle: string }): Promise<{ url: string; close(): Promise<void> }> };
+const ROOT = path.resolve(__dirname, '../../..');
+
+/** The greeter bundle (test/fixtures/bundles/greeter), packed by the installed `mcpb` tool into `dir`: the fixture registry serves it. */
+function packGreeter(dir: string): string {
+  const source = path.join(dir, 'greeter');
+  fs.cpSync(path.join(ROOT, 'test/fixtures/bundles/greeter'), source, { recursive: true });
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/servers/miniServer.cjs'), path.join(source, 'server/miniServer.cjs'));
+  const out = path.join(dir, 'greeter.mcpb');
+  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js'), 'pack', source, out], { stdio: 'pipe', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+  return out;
+}
 
 type Row = vscode.QuickPickItem & { entry?: { name: string } };
 type Pick = vscode.QuickPick<Row>;
@@ -60,16 +72,18 @@ describe('Add Server from Registry in the real extension host', function () {
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   };
   /** The sandbox offer where this machine can sandbox: without, so the test runs where it cannot too. */
-  const declineSandbox = async () => {
-    const shown = await until('the sandbox offer or the server', () => (/^Run ".*" in a sandbox\?$/.test(api.lastPrompt()?.title ?? '') ? 'offer' : Object.keys(userServers()).length > 0 && 'written'));
+  const declineSandbox = async (name: string) => {
+    const shown = await until('the sandbox offer or the server', () => (/^Run ".*" in a sandbox\?$/.test(api.lastPrompt()?.title ?? '') ? 'offer' : name in userServers() && 'written'));
     if (shown !== 'offer') return;
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectNext');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   };
 
+  const bundleDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-registry-bundle-'));
+
   before(async () => {
     api = (await vscode.extensions.getExtension('mcp-tool-host.mcp-tool-host')!.activate()) as McpToolHostApi;
-    registry = await startRegistry();
+    registry = await startRegistry({ bundle: packGreeter(bundleDir) });
     await config().update('registry.url', registry.url, vscode.ConfigurationTarget.Global);
     await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
     // `npx -y pkg@version` of an entry finds the package in the project's node_modules, never the network.
@@ -82,6 +96,7 @@ describe('Add Server from Registry in the real extension host', function () {
     await config().update('registry.url', undefined, vscode.ConfigurationTarget.Global);
     delete process.env.npm_config_offline;
     await registry?.close();
+    fs.rmSync(bundleDir, { recursive: true, force: true });
   });
 
   it('installs an entry found by a search after showing it whole, and a tool of it is called through the CallPipeline', async () => {
@@ -95,7 +110,7 @@ describe('Add Server from Registry in the real extension host', function () {
     assert.match(review.rows.join('\n'), /npx -y @modelcontextprotocol\/server-everything@\d+\.\d+\.\d+/);
     assert.ok(review.rows.some((r) => /^\$\(info\) What the registry claims about it \(not checked\)$/.test(r)), `no claims heading in:\n${review.rows.join('\n')}`);
     await answerBox(/name$/);
-    await declineSandbox();
+    await declineSandbox('everything');
     const result = await running;
     assert.equal(result?.installed, 'everything');
     const entry = userServers().everything as { command: string; args: string[] };
@@ -103,6 +118,50 @@ describe('Add Server from Registry in the real extension host', function () {
     await until('everything running with its tools', () => api.pool.get('everything')?.state.kind === 'running' && api.pool.get('everything')!.tools.some((t) => t.name === 'echo'), 60_000);
     const outcome = await api.pipeline.call({ server: 'everything', tool: 'echo', args: { message: 'installed' }, origin: 'api' });
     assert.match(JSON.stringify(outcome), /installed/);
+  });
+
+  it('installs an entry that is an MCP Bundle: downloaded and checked, shown whole with both sources\' claims, and a tool of it is called', async () => {
+    const { running, pick } = await search('greeter-bundle', (items) => items.some((i) => i.entry?.name === 'com.example/greeter-bundle'));
+    const row = pick.items.find((i) => i.entry?.name === 'com.example/greeter-bundle')!;
+    assert.match(row.description ?? '', /^1\.2\.3 · MCPB$/);
+    await choose(pick, row);
+    const review = await acceptReview();
+    const text = review.rows.join('\n');
+    // A long command line is wrapped into rows: read it back as one line.
+    const command = text.slice(0, text.indexOf('\n$(shield)')).replace(/\n\$\(blank\) /g, '');
+    assert.match(command, /^It will run\n\$\(terminal\) node\/.*\/greeter-bundle-[0-9a-f]{12}\/server\/index\.cjs --greeting'\$\{input:greeter-bundle\.greeting\}'/);
+    assert.match(text, /What the bundle and the registry claims about it \(not checked\)/);
+    assert.match(text, /Signature \(checked\): unsigned/);
+    assert.match(text, /Registry: Description: Greets, from a bundle the registry points at/);
+    const shown: string[] = [];
+    const listener = api.onDidShowPrompt((t) => shown.push(t));
+    const late = (what: string) => sleep(30_000).then(() => assert.fail(`${what}; prompts shown: ${JSON.stringify(shown)}; last: ${api.lastPrompt()?.title}; settings: ${JSON.stringify(userServers())}`));
+    try {
+      await answerBox(/name$/);
+      await answerBox(/needs "Greeting"/, 'Howdy');
+      await answerBox(/needs "API key"/, 'sekrit');
+      await declineSandbox('greeter-bundle');
+      const result = await Promise.race([running, late('not installed')]);
+      assert.equal(result?.installed, 'greeter-bundle');
+    } finally {
+      listener.dispose();
+    }
+    const entry = userServers()['greeter-bundle'] as { command: string; args: string[]; env: Record<string, string> };
+    assert.equal(entry.command, 'node');
+    assert.ok(fs.existsSync(entry.args[0]), `the bundle is not unpacked at ${entry.args[0]}`);
+    assert.doesNotMatch(JSON.stringify(entry), /sekrit/);
+    await until('greeter-bundle running with its tools', () => api.pool.get('greeter-bundle')?.state.kind === 'running' && api.pool.get('greeter-bundle')!.tools.some((t) => t.name === 'greet'), 60_000);
+    const outcome = await Promise.race([api.pipeline.call({ server: 'greeter-bundle', tool: 'greet', args: { name: 'Ann' }, origin: 'api' }), sleep(30_000).then(() => assert.fail(`the call did not end; last prompt: ${api.lastPrompt()?.title}`))]);
+    assert.match(JSON.stringify(outcome), /Howdy, Ann! \(key of 6 characters/);
+    await config().update('servers', { everything: userServers().everything }, vscode.ConfigurationTarget.Global);
+  });
+
+  it('a bundle entry whose file is not the one the registry lists installs nothing', async () => {
+    const before = JSON.stringify(userServers());
+    const { running, pick } = await search('bundle-wrong-sha', (items) => items.some((i) => i.entry?.name === 'com.example/bundle-wrong-sha'));
+    await choose(pick, pick.items.find((i) => i.entry?.name === 'com.example/bundle-wrong-sha')!);
+    assert.equal(await running, undefined);
+    assert.equal(JSON.stringify(userServers()), before);
   });
 
   it("keeps a secret value in secret storage, never in settings, under the key the server's launch reads", async () => {

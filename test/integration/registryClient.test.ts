@@ -43,12 +43,15 @@ describe('registry client (a fixture registry over HTTP)', function () {
       cursor = page.nextCursor;
       pages++;
     } while (cursor);
-    assert.equal(pages, 4);
+    assert.equal(pages, 5);
     assert.equal(new Set(seen.map((e) => e.name)).size, seen.length);
-    assert.equal(seen.length + dropped.length, 23);
+    assert.equal(seen.length + dropped.length, 29);
     const installable = seen.filter((e) => e.options.some((o) => o.plan)).map((e) => e.name);
     assert.deepEqual(installable, ['io.github.modelcontextprotocol/everything', 'io.github.modelcontextprotocol/filesystem', 'io.github.modelcontextprotocol/fetch', 'io.github.github/github-mcp-server', 'com.example/weather']);
     assert.equal(dropped.length, 2);
+    // Bundles are installed by download, once their file is checked (registryBundle.test.ts).
+    const bundles = seen.filter((e) => e.options.some((o) => o.bundle)).map((e) => e.name);
+    assert.deepEqual(bundles, ['com.example/greeter-bundle', 'com.example/bundle-wrong-sha', 'com.example/bundle-endless', 'com.example/bundle-redirect']);
   });
 
   it('gives up on a registry that does not answer in time, with a sentence that says so', async () => {

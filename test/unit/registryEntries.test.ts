@@ -88,6 +88,8 @@ describe('registry entries (server.json read as plans or problems)', () => {
       'com.example/env-reader': /contains "\$\{", which would read your own variables/,
       'com.example/header-split': /is not an HTTP header name/,
       'com.example/privileged': /asks docker for "--privileged"/,
+      'com.example/bundle-no-sha': /a bundle without a fileSha256/,
+      'com.example/bundle-credentials': /its bundle URL carries a user name or password/,
     };
     const page = readPage({ servers: fixture.hostile }, BASE);
     assert.deepEqual(page.entries.map((e) => e.name).sort(), Object.keys(expected).sort());
@@ -95,6 +97,7 @@ describe('registry entries (server.json read as plans or problems)', () => {
       assert.ok(e.options.length > 0, `${e.name} says why it cannot be installed`);
       for (const option of e.options) {
         assert.equal(option.plan, undefined, `${e.name} offers no plan`);
+        assert.equal(option.bundle, undefined, `${e.name} offers no bundle to download`);
         assert.match(option.problem!, expected[e.name], e.name);
       }
     }
@@ -143,7 +146,14 @@ describe('registry entries (server.json read as plans or problems)', () => {
     assert.match(onlyOption(npm({ runtimeArguments: [{ type: 'named', name: '--package', value: 'evil' }] })).problem!, /npx options/);
     assert.match(onlyOption(npm({ registryBaseUrl: 'https://npm.evil.example' })).problem!, /another registry/);
     assert.match(onlyOption(npm({ transport: { type: 'streamable-http', url: 'http://localhost:8080/mcp' } })).problem!, /only packages spoken to over stdio/);
-    assert.match(onlyOption({ packages: [{ registryType: 'mcpb', identifier: 'https://x.example/a.mcpb', fileSha256: 'ab', transport: { type: 'stdio' } }] }).problem!, /bundle \(\.mcpb\).*install the file/);
+    const mcpb = (pkg: Record<string, unknown>) => onlyOption({ packages: [{ registryType: 'mcpb', identifier: 'https://x.example/a.mcpb', fileSha256: 'AB'.repeat(32), transport: { type: 'stdio' }, ...pkg }] });
+    assert.deepEqual(mcpb({}).bundle && { url: mcpb({}).bundle!.url, sha256: mcpb({}).bundle!.sha256 }, { url: 'https://x.example/a.mcpb', sha256: 'ab'.repeat(32) });
+    assert.match(mcpb({ fileSha256: 'ab' }).problem!, /fileSha256 is not a sha256/);
+    assert.match(mcpb({ fileSha256: undefined }).problem!, /without a fileSha256/);
+    assert.match(mcpb({ identifier: 'http://x.example/a.mcpb' }).problem!, /plain http to another machine/);
+    assert.match(mcpb({ identifier: 'https://x.example/{file}.mcpb' }).problem!, /holds a variable/);
+    assert.match(mcpb({ identifier: 'file:///etc/passwd' }).problem!, /not an http\(s\) URL/);
+    assert.match(mcpb({ transport: { type: 'sse', url: 'https://x.example/sse' } }).problem!, /only bundles spoken to over stdio/);
     const docker = (runtimeArguments: unknown[]) => onlyOption({ packages: [{ registryType: 'oci', identifier: 'ghcr.io/a/b:1.0.0', transport: { type: 'stdio' }, runtimeArguments }] });
     assert.match(docker([{ type: 'positional', value: 'evil/image:1.0' }]).problem!, /where an option belongs/);
     assert.match(docker([{ type: 'named', name: '--network', value: 'host' }]).problem!, /--network/);

@@ -26,7 +26,11 @@ export interface BundleInstall {
  * (`<name>-<sha256 prefix>`). The bytes checked are the bytes later unpacked: the file is read once.
  */
 export async function readBundle(file: string, options: { readonly root: string; readonly name?: string }): Promise<BundleInstall> {
-  const bytes = await readCapped(file);
+  return bundleFromBytes(await readCapped(file), file, options);
+}
+
+/** A bundle's bytes (read or downloaded, within BUNDLE_LIMITS.fileBytes) checked and planned as readBundle does; `source` is where they came from. */
+export async function bundleFromBytes(bytes: Buffer, source: string, options: { readonly root: string; readonly name?: string }): Promise<BundleInstall> {
   const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
   const { content, signature } = await checkSignature(bytes);
   const entries = listArchive(content);
@@ -40,7 +44,7 @@ export async function readBundle(file: string, options: { readonly root: string;
   }
   const name = options.name ?? bundleServerName(manifest);
   const unpackDir = path.join(path.resolve(options.root), `${name.replace(/[^\w.-]/g, '_').slice(0, 40)}-${sha256.slice(0, 12)}`);
-  const plan = bundlePlan(manifest, { name, unpackDir, origin: `bundle ${file} sha256:${sha256}`, signature });
+  const plan = bundlePlan(manifest, { name, unpackDir, origin: `bundle ${source} sha256:${sha256}`, signature });
   return { plan, signature, manifest, unpackDir, unpack: () => unpackTo(bytes, entries, unpackDir) };
 }
 

@@ -7,3 +7,4 @@ export { BundleError } from './bundleErrors';
 export { signatureLine } from './bundlePlan';
 export { newRegistryClient, checkRegistryUrl, RegistryError } from './registryClient';
 export { fillEntry } from './fillEntry';
+export { downloadBundle } from './registryBundle';

@@ -85,37 +85,71 @@ export function readPage(body: unknown, baseUrl: string, cursor?: string): Regis
 
 /** GETs `url` and parses its JSON, within the time and size bounds; the caller's abort passes through as it is. */
 async function fetchJson(url: URL, baseUrl: string, timeoutMs: number, maxBytes: number, signal: AbortSignal | undefined): Promise<unknown> {
+  const bytes = await fetchBounded(url, {
+    who: `The registry at ${baseUrl}`,
+    tooBig: `The registry's answer is over ${Math.round(maxBytes / (1024 * 1024))} MiB: not read.`,
+    accept: 'application/json',
+    timeoutMs,
+    maxBytes,
+    signal,
+  });
+  try {
+    return JSON.parse(bytes.toString('utf8')) as unknown;
+  } catch {
+    throw new RegistryError(`The registry at ${baseUrl} did not answer with JSON.`);
+  }
+}
+
+/** How one bounded GET is made and spoken of. */
+export interface BoundedFetch {
+  /** Who answers, as the start of a sentence: `The registry at https://...`. */
+  readonly who: string;
+  /** The sentence for an answer over `maxBytes`. */
+  readonly tooBig: string;
+  readonly accept: string;
+  readonly timeoutMs: number;
+  readonly maxBytes: number;
+  readonly signal?: AbortSignal;
+}
+
+/**
+ * GETs `url` (https, or http to this machine) and reads its whole body within `timeoutMs` (the
+ * answer and the body) and `maxBytes` (stopped while it streams). Redirects are followed by hand,
+ * each checked before it is asked. Failures are RegistryErrors of one sentence; the caller's abort
+ * passes through as it is.
+ */
+export async function fetchBounded(url: URL, options: BoundedFetch): Promise<Buffer> {
+  const { who, signal, timeoutMs, maxBytes } = options;
   const timeout = AbortSignal.timeout(timeoutMs);
   const both = signal ? AbortSignal.any([signal, timeout]) : timeout;
-  const tooSlow = () => new RegistryError(`The registry at ${baseUrl} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
+  const tooSlow = () => new RegistryError(`${who} did not answer within ${Math.round(timeoutMs / 1000)} s.`);
   let response: Response | undefined;
   let at = url;
-  // Redirects are followed by hand, each checked before it is asked: a registry may move, but not to plain http.
+  // A registry or a download may move, but not to plain http.
   for (let hop = 0; ; hop++) {
     try {
-      response = await fetch(at, { signal: both, redirect: 'manual', headers: { accept: 'application/json' } });
+      response = await fetch(at, { signal: both, redirect: 'manual', headers: { accept: options.accept } });
     } catch (err) {
       if (signal?.aborted) throw err;
       if (timeout.aborted) throw tooSlow();
       const cause = (err as { cause?: { code?: string; message?: string } }).cause;
-      throw new RegistryError(`The registry at ${baseUrl} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`);
+      throw new RegistryError(`${who} could not be reached (${cause?.code ?? cause?.message ?? (err as Error).message}).`);
     }
     const location = response.status >= 300 && response.status < 400 ? response.headers.get('location') : null;
     if (location === null) break;
     await response.body?.cancel();
     const next = new URL(location, at);
-    if (checkRegistryUrl(`${next.origin}${next.pathname}`) !== undefined) throw new RegistryError(`The registry at ${baseUrl} sent the request on to ${next.origin}, which is not https: not asked.`);
-    if (hop >= MAX_REDIRECTS) throw new RegistryError(`The registry at ${baseUrl} sent the request on more than ${MAX_REDIRECTS} times.`);
+    if (next.username || next.password || checkRegistryUrl(`${next.origin}${next.pathname}`) !== undefined) throw new RegistryError(`${who} sent the request on to ${next.origin}, which is not https: not asked.`);
+    if (hop >= MAX_REDIRECTS) throw new RegistryError(`${who} sent the request on more than ${MAX_REDIRECTS} times.`);
     at = next;
   }
   if (!response.ok) {
     await response.body?.cancel();
-    throw new RegistryError(`The registry at ${baseUrl} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
+    throw new RegistryError(`${who} answered HTTP ${response.status}${response.statusText ? ` ${response.statusText}` : ''}.`);
   }
-  const tooBig = () => new RegistryError(`The registry's answer is over ${Math.round(maxBytes / (1024 * 1024))} MiB: not read.`);
   if (Number(response.headers.get('content-length') ?? 0) > maxBytes) {
     await response.body?.cancel();
-    throw tooBig();
+    throw new RegistryError(options.tooBig);
   }
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -127,18 +161,14 @@ async function fetchJson(url: URL, baseUrl: string, timeoutMs: number, maxBytes:
       size += read.value.byteLength;
       if (size > maxBytes) {
         await reader!.cancel();
-        throw tooBig();
+        throw new RegistryError(options.tooBig);
       }
       chunks.push(read.value);
     }
   } catch (err) {
     if (err instanceof RegistryError || signal?.aborted) throw err;
     if (timeout.aborted) throw tooSlow();
-    throw new RegistryError(`The registry at ${baseUrl} broke off its answer (${(err as Error).message}).`);
+    throw new RegistryError(`${who} broke off its answer (${(err as Error).message}).`);
   }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  } catch {
-    throw new RegistryError(`The registry at ${baseUrl} did not answer with JSON.`);
-  }
+  return Buffer.concat(chunks);
 }

@@ -39,7 +39,7 @@ export function packageOption(pkg: unknown, context: EntryContext): InstallOptio
     case 'oci':
       break;
     case 'mcpb':
-      return refuse('mcpb', `it is a bundle (.mcpb) to download from ${identifier}${pkg.fileSha256 ? ` (sha256 ${String(pkg.fileSha256)})` : ''}: download it and install the file (Install MCP Bundle..., or the CLI's install-bundle)`);
+      return bundleOption(pkg, identifier, label, context);
     case 'nuget':
       return refuse('unknown', 'NuGet packages (dnx) cannot be installed here yet');
     default:
@@ -74,6 +74,27 @@ export function packageOption(pkg: unknown, context: EntryContext): InstallOptio
     if (err instanceof InputProblem) return refuse(type, err.message);
     throw err;
   }
+}
+
+/** The sha256 of a file, as the schema's `fileSha256` gives it. */
+const SHA256 = /^[0-9a-f]{64}$/i;
+
+/**
+ * A bundle (.mcpb) package: installable by download when its URL can be fetched safely (https, or
+ * http to this machine; no credentials) and the registry gives the file's sha256, so what is
+ * downloaded is known to be what the registry lists. The plan comes from the bundle itself.
+ */
+function bundleOption(pkg: Json, url: string, label: string, context: EntryContext): InstallOption {
+  const refuse = (problem: string): InstallOption => ({ runsVia: 'mcpb', label, problem: shown(problem, SHOWN_CHARS.reason) });
+  const transport = pkg.transport === undefined ? { type: 'stdio' } : pkg.transport;
+  if (!isObject(transport) || transport.type !== 'stdio') return refuse(`it is a bundle reached over ${isObject(transport) ? `"${String(transport.type)}"` : 'an unknown transport'}: only bundles spoken to over stdio can be installed`);
+  const sha256 = text(pkg, 'fileSha256');
+  if (sha256 === undefined) return refuse('it is a bundle without a fileSha256: what would be downloaded could not be checked to be the file the registry lists');
+  if (!SHA256.test(sha256)) return refuse('its fileSha256 is not a sha256 (64 hexadecimal digits)');
+  if (/[{}\s]/.test(url)) return refuse('its bundle URL holds a variable or a space: where it is downloaded from cannot be checked');
+  const problem = checkRemoteUrl(url);
+  if (problem) return refuse(problem.replace(/^its URL/, 'its bundle URL'));
+  return { runsVia: 'mcpb', label, bundle: { url, sha256: sha256.toLowerCase(), name: context.server, origin: context.origin, claims: context.claims } };
 }
 
 /** A remote of an entry as an install option (schema: RemoteTransport). */

@@ -1,4 +1,4 @@
-import type { InstallPlan } from './installPlan';
+import type { InstallClaim, InstallPlan } from './installPlan';
 
 /**
  * A registry of MCP servers as the surfaces see it (the official registry's read API, v0.1, or an
@@ -12,10 +12,26 @@ export interface InstallOption {
   readonly runsVia: InstallPlan['runsVia'] | 'unknown';
   /** What it runs, one line: `npm @scope/pkg@1.2.3`, `remote https://...`. Sanitised. */
   readonly label: string;
-  /** The plan, when it can be installed. */
+  /** The plan, when it can be installed as it is. */
   readonly plan?: InstallPlan;
+  /** An MCP Bundle to download and check first (`downloadBundle`), which then gives the plan. */
+  readonly bundle?: RegistryBundle;
   /** Why it cannot be, when it cannot (an unknown registry type, a version of `latest`, a URL with credentials, ...). */
   readonly problem?: string;
+}
+
+/** A bundle (.mcpb) a registry entry points at, with what the registry says of it. */
+export interface RegistryBundle {
+  /** Where it is downloaded from: https (http only to this machine), no credentials. */
+  readonly url: string;
+  /** The sha256 of the file, lower-case hex, as the registry gives it: what is downloaded must have it. */
+  readonly sha256: string;
+  /** The settings name suggested (the registry's, as for its other options). */
+  readonly name: string;
+  /** `registry <url> <name>@<version>`. */
+  readonly origin: string;
+  /** The registry's claims about the entry. */
+  readonly claims: readonly InstallClaim[];
 }
 
 /** A server of the registry, its text sanitised and bounded for display (claims, not facts). */

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { checkServerName } from '../../core/config/newServerEntry';
 import type { InstallPlan } from '../../core/install/installPlan';
 import { fillEntry } from '../../core/install/fillEntry';
+import { installSandbox } from '../../core/install/installSandbox';
 import { checkPlanEntry, renamePlan } from '../../core/install/planValues';
 import { sanitizeLine, visibleLine } from '../../core/render/sanitize';
 import { loadTransport } from '../../core/transport/load';
@@ -107,27 +108,20 @@ function freeName(name: string, taken: ReadonlySet<string>): string {
  * (a container runs under its daemon, outside). Each sandbox lets the package's own installer
  * reach its registry and cache, nothing else.
  */
-async function offerSandbox(plan: InstallPlan, prompts: PromptEvents): Promise<object | false | undefined | 'cancelled'> {
-  const sandbox = SANDBOXES[plan.runsVia];
-  if (!sandbox) return undefined;
+async function offerSandbox(plan: InstallPlan, prompts: PromptEvents): Promise<Readonly<Record<string, unknown>> | false | undefined | 'cancelled'> {
+  const sandbox = installSandbox(plan.runsVia);
+  const allows = ALLOWS[plan.runsVia];
+  if ('none' in sandbox || !allows) return undefined;
   if (vscode.workspace.getConfiguration(SECTION).get<boolean>('sandbox.stdioByDefault')) return undefined;
   if (!(await loadTransport().sandboxCheck()).ok) return undefined;
-  const answer = await askSandbox(prompts, plan.name, sandbox.allows());
+  const answer = await askSandbox(prompts, plan.name, allows());
   if (answer === undefined) return 'cancelled';
   return answer ? sandbox.entry : false;
 }
 
-const SANDBOXES: Partial<Record<InstallPlan['runsVia'], { entry: object; allows: () => string }>> = {
-  npm: {
-    entry: { filesystem: { allowWrite: ['~/.npm'] }, network: { allowedDomains: ['registry.npmjs.org'] } },
-    allows: () => vscode.l10n.t('It may write only npm\'s cache (~/.npm) and reach only registry.npmjs.org (to fetch its package); change it in settings (sandbox).'),
-  },
-  pypi: {
-    entry: { filesystem: { allowWrite: ['~/.cache/uv', '~/.local/share/uv'] }, network: { allowedDomains: ['pypi.org', 'files.pythonhosted.org'] } },
-    allows: () => vscode.l10n.t('It may write only uv\'s cache and reach only pypi.org (to fetch its package); change it in settings (sandbox).'),
-  },
-  mcpb: {
-    entry: { network: 'none' },
-    allows: () => vscode.l10n.t('It may write nowhere and reach no network; change it in settings (sandbox).'),
-  },
+/** What each sandbox allows, in the user's language (the sandboxes themselves: installSandbox.ts). */
+const ALLOWS: Partial<Record<InstallPlan['runsVia'], () => string>> = {
+  npm: () => vscode.l10n.t('It may write only npm\'s cache (~/.npm) and reach only registry.npmjs.org (to fetch its package); change it in settings (sandbox).'),
+  pypi: () => vscode.l10n.t('It may write only uv\'s cache and reach only pypi.org (to fetch its package); change it in settings (sandbox).'),
+  mcpb: () => vscode.l10n.t('It may write nowhere and reach no network; change it in settings (sandbox).'),
 };

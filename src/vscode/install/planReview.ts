@@ -17,7 +17,9 @@ const CLAIM_CHARS = 600;
 
 /** What its source is called in the claims' heading. */
 function sourceName(plan: InstallPlan): string {
-  return plan.runsVia === 'mcpb' ? vscode.l10n.t('the bundle') : vscode.l10n.t('the registry');
+  if (plan.runsVia !== 'mcpb') return vscode.l10n.t('the registry');
+  // A bundle found in a registry: the claims are the bundle's, then the registry's ("Registry: ...").
+  return plan.origin.startsWith('registry ') ? vscode.l10n.t('the bundle and the registry') : vscode.l10n.t('the bundle');
 }
 
 /**

@@ -1,9 +1,13 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { BundleInstall } from '../../core/install/bundle';
 import { loadInstall } from '../../core/install/load';
+import type { RegistryBundle } from '../../core/install/registryTypes';
 import { policyFiles, policyRegistryUrl } from '../../core/policy/policyFiles';
-import { sanitizeLine } from '../../core/render/sanitize';
+import { sanitizeLine, visibleLine } from '../../core/render/sanitize';
+import type { BundleDeps } from './bundleCommand';
 import { SECTION } from '../shared/section';
-import { installServer, type InstallDeps } from './installServer';
+import { installServer } from './installServer';
 import { pickOption, pickRegistryEntry } from './registryPick';
 
 /** The official registry: what the setting holds until the user (or their organisation) changes it. */
@@ -25,7 +29,7 @@ export function registryUrl(files: readonly string[] = policyFiles()): { readonl
 }
 
 /** "MCP Tool Host: Add Server from Registry...": search, choose a server and a way to run it, install it. */
-export async function addServerFromRegistry(deps: InstallDeps): Promise<{ installed: string } | undefined> {
+export async function addServerFromRegistry(deps: BundleDeps): Promise<{ installed: string } | undefined> {
   let client;
   try {
     const registry = registryUrl();
@@ -40,5 +44,31 @@ export async function addServerFromRegistry(deps: InstallDeps): Promise<{ instal
   }
   const entry = await pickRegistryEntry(client, deps.prompts);
   const option = entry && (await pickOption(entry, deps.prompts));
+  if (option?.bundle) {
+    const bundle = await download(option.bundle, deps);
+    return bundle && installServer(bundle.plan, deps, { beforeWrite: bundle.unpack });
+  }
   return option?.plan && installServer(option.plan, deps);
+}
+
+/**
+ * The bundle an entry points at, downloaded (with a cancellable progress) and checked against the
+ * registry's sha256 and as any bundle file is; then installed as one, unpacked where bundles are.
+ */
+async function download(source: RegistryBundle, deps: BundleDeps): Promise<BundleInstall | undefined> {
+  const { downloadBundle } = loadInstall();
+  const controller = new AbortController();
+  try {
+    return await vscode.window.withProgress(
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Downloading the bundle {0}', visibleLine(source.url)), cancellable: true },
+      (_progress, token) => {
+        token.onCancellationRequested(() => controller.abort());
+        return downloadBundle(source, { root: path.join(deps.storagePath, 'bundles'), signal: controller.signal });
+      },
+    );
+  } catch (err) {
+    if (controller.signal.aborted) return undefined;
+    void vscode.window.showErrorMessage(vscode.l10n.t('"{0}" was not installed: {1}', visibleLine(source.name), sanitizeLine(err instanceof Error ? err.message : String(err))));
+    return undefined;
+  }
 }

@@ -115,7 +115,7 @@ function pageRows(page: RegistryPage, query: string): Row[] {
  * it and cannot be chosen. An entry with one option that can be installed needs no pick.
  */
 export async function pickOption(entry: RegistryEntry, prompts: PromptEvents): Promise<InstallOption | undefined> {
-  const installable = entry.options.filter((o) => o.plan);
+  const installable = entry.options.filter((o) => o.plan || o.bundle);
   if (entry.options.length === 1 && installable.length === 1) return installable[0];
   type OptionRow = vscode.QuickPickItem & { option?: InstallOption };
   const qp = vscode.window.createQuickPick<OptionRow>();
@@ -123,8 +123,8 @@ export async function pickOption(entry: RegistryEntry, prompts: PromptEvents): P
   qp.placeholder = installable.length ? vscode.l10n.t('Each way runs something else: the next step shows exactly what') : vscode.l10n.t('None of its ways to run can be installed safely');
   qp.ignoreFocusOut = true;
   qp.items = entry.options.map((o) =>
-    o.plan
-      ? { label: `$(play) ${visibleLine(o.label)}`, description: RUNS[o.runsVia], option: o }
+    o.plan || o.bundle
+      ? { label: `$(play) ${visibleLine(o.label)}`, description: o.bundle ? vscode.l10n.t('{0}: downloaded and checked first', RUNS[o.runsVia]) : RUNS[o.runsVia], option: o }
       : { label: `$(circle-slash) ${visibleLine(o.label)}`, description: vscode.l10n.t('cannot be installed'), detail: sanitizeLine(cut(o.problem ?? '')) },
   );
   return new Promise<InstallOption | undefined>((resolve) => {
