@@ -1,26 +1,15 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
+import { packGreeter } from './greeterBundle';
 import { promptOpened, promptShown, sleep, until } from './wait';
 
 /** The fixture registry (test/fixtures/registry): loopback only, real server.json entries, hostile ones too. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const { startRegistry } = require('../../../test/fixtures/registry/registryServer.cjs') as { startRegistry(options?: { bundle: string }): Promise<{ url: string; close(): Promise<void> }> };
-const ROOT = path.resolve(__dirname, '../../..');
-
-/** The greeter bundle (test/fixtures/bundles/greeter), packed by the installed `mcpb` tool into `dir`: the fixture registry serves it. */
-function packGreeter(dir: string): string {
-  const source = path.join(dir, 'greeter');
-  fs.cpSync(path.join(ROOT, 'test/fixtures/bundles/greeter'), source, { recursive: true });
-  fs.copyFileSync(path.join(ROOT, 'test/fixtures/servers/miniServer.cjs'), path.join(source, 'server/miniServer.cjs'));
-  const out = path.join(dir, 'greeter.mcpb');
-  execFileSync(process.execPath, [path.join(ROOT, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js'), 'pack', source, out], { stdio: 'pipe', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
-  return out;
-}
 
 type Row = vscode.QuickPickItem & { entry?: { name: string } };
 type Pick = vscode.QuickPick<Row>;

@@ -1,14 +1,13 @@
 import * as assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
 import { BundleDropController } from '../../src/vscode/install/bundleDrop';
+import { mcpbTool, packGreeter } from './greeterBundle';
 import { promptShown, sleep, until } from './wait';
 
-const ROOT = path.resolve(__dirname, '../../..');
 
 /**
  * Install MCP Bundle... in the real extension host: a bundle packed here with the `mcpb` tool, given
@@ -23,16 +22,6 @@ describe('Install MCP Bundle in the real extension host', function () {
   const settings = () => vscode.workspace.getConfiguration('mcpToolHost');
   const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 
-  /** The greeter bundle (test/fixtures/bundles/greeter), packed by the installed `mcpb` tool. */
-  function pack(): string {
-    const source = path.join(dir, 'greeter');
-    fs.cpSync(path.join(ROOT, 'test/fixtures/bundles/greeter'), source, { recursive: true });
-    fs.copyFileSync(path.join(ROOT, 'test/fixtures/servers/miniServer.cjs'), path.join(source, 'server/miniServer.cjs'));
-    const out = path.join(dir, 'greeter.mcpb');
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js'), 'pack', source, out], { stdio: 'pipe', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
-    return out;
-  }
-
   before(async () => {
     api = (await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate());
   });
@@ -44,7 +33,7 @@ describe('Install MCP Bundle in the real extension host', function () {
   });
 
   it('reviews, asks, unpacks and writes the entry; the tool is listed and answers with the values given', async () => {
-    const bundle = pack();
+    const bundle = packGreeter(dir);
     const shown: string[] = [];
     // Each prompt answered as it comes: the review starts on "Do not install" (Install is above it).
     const answering = api.onDidShowPrompt(async (title) => {
@@ -86,7 +75,7 @@ describe('Install MCP Bundle in the real extension host', function () {
     const source = path.join(dir, 'greeter.mcpb');
     const signed = path.join(dir, 'signed.mcpb');
     fs.copyFileSync(source, signed);
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/@anthropic-ai/mcpb/dist/cli/cli.js'), 'sign', signed, '--self-signed'], { stdio: 'pipe', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } });
+    mcpbTool(['sign', signed, '--self-signed']);
     const bytes = fs.readFileSync(signed);
     bytes[120] ^= 1;
     fs.writeFileSync(signed, bytes);
