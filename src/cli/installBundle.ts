@@ -1,14 +1,13 @@
-import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import * as readline from 'node:readline/promises';
 import { checkServerName } from '../core/config/newServerEntry';
 import type { BundleInstall } from '../core/install/bundle';
+import { fillEntry } from '../core/install/fillEntry';
 import type { InstallInput } from '../core/install/installPlan';
 import { loadInstall } from '../core/install/load';
-import { loadJsonc } from '../core/packages/load';
 import { sanitizeLine, shownName, visibleLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
+import { agreed, askLine, readConfigForWrite, writeServer } from './configWrite';
 import { sandboxHint, sandboxLine, wantedSandbox } from './installSandbox';
 
 export interface InstallBundleOptions {
@@ -36,7 +35,7 @@ export function bundlesRoot(env: NodeJS.ProcessEnv = process.env): string {
  */
 export async function installBundle(options: InstallBundleOptions): Promise<ExitCode> {
   const { readBundle, BundleError } = loadInstall();
-  const config = readConfig(options.config);
+  const config = readConfigForWrite(options.config);
   if (options.name !== undefined) {
     const problem = checkServerName(options.name, new Set());
     if (problem) throw new CliError(`--name "${shownName(options.name)}": ${problem}`);
@@ -53,7 +52,7 @@ export async function installBundle(options: InstallBundleOptions): Promise<Exit
   const { plan } = bundle;
   if (config.names.has(plan.name)) throw new CliError(`${options.config} already has a server named "${shownName(plan.name)}"; choose another with --name.`);
   const values = await inputValues(plan.inputs, plan.name, options);
-  const entry = withValues(plan.entry, values);
+  const entry = fillEntry(plan, values);
   if (sandbox) entry.sandbox = sandbox;
 
   const out = process.stdout;
@@ -73,49 +72,15 @@ export async function installBundle(options: InstallBundleOptions): Promise<Exit
       process.stderr.write(`Not installed: nothing was asked, as there is no terminal; pass --yes to install.${os.EOL}`);
       return Exit.approval;
     }
-    if (!(await confirm(`Install "${shownName(plan.name)}" and let it run as above? [y/N] `))) {
+    if (!(await agreed(false, `Install "${shownName(plan.name)}" and let it run as above? [y/N] `))) {
       process.stderr.write(`Not installed.${os.EOL}`);
       return Exit.approval;
     }
   }
   await bundle.unpack();
-  writeEntry(options.config, config, plan.name, entry);
+  writeServer(options.config, config, plan.name, entry);
   out.write(`Installed "${shownName(plan.name)}" into ${visibleLine(options.config)}. Its tools: mcp-tool-host tools ${JSON.stringify(plan.name)} --config ${JSON.stringify(options.config)}${os.EOL}`);
   return Exit.ok;
-}
-
-/** The config file as it is (or an empty one), where its servers live, and their names. */
-interface ConfigText {
-  readonly text: string;
-  readonly section: readonly string[];
-  readonly names: ReadonlySet<string>;
-}
-
-function readConfig(file: string): ConfigText {
-  let text: string;
-  try {
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { text: '{\n  "servers": {}\n}\n', section: ['servers'], names: new Set() };
-    throw new CliError(`Cannot read ${file}: ${(err as Error).message}`);
-  }
-  const { parse } = loadJsonc();
-  const errors: unknown[] = [];
-  const root = parse(text, errors as never, { allowTrailingComma: true }) as unknown;
-  if (errors.length > 0 || typeof root !== 'object' || root === null || Array.isArray(root)) throw new CliError(`${file} is not a JSON object; nothing was installed or changed.`);
-  const doc = root as Record<string, unknown>;
-  const key = ['mcpToolHost.servers', 'mcpServers', 'servers'].find((k) => doc[k] !== undefined) ?? 'servers';
-  const servers = doc[key] ?? {};
-  if (typeof servers !== 'object' || servers === null || Array.isArray(servers)) throw new CliError(`"${key}" in ${file} is not an object; nothing was installed or changed.`);
-  return { text, section: [key], names: new Set(Object.keys(servers)) };
-}
-
-/** Adds the entry with a JSONC edit, so comments, order and other content stay as they were. */
-function writeEntry(file: string, config: ConfigText, name: string, entry: Record<string, unknown>): void {
-  const { applyEdits, modify } = loadJsonc();
-  const edits = modify(config.text, [...config.section, name], entry, { formattingOptions: { insertSpaces: true, tabSize: 2 } });
-  fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  fs.writeFileSync(file, applyEdits(config.text, edits));
 }
 
 /**
@@ -144,7 +109,7 @@ async function inputValues(inputs: readonly InstallInput[], server: string, opti
     } else if (value !== undefined) {
       values.set(input.id, value);
     } else if (process.stdin.isTTY && !options.yes) {
-      const answer = (await ask(`${sanitizeLine(input.label)} (${key})${input.description ? `: ${input.description}` : ''}${input.default !== undefined ? ` [${input.default}]` : ''} `)).trim();
+      const answer = (await askLine(`${sanitizeLine(input.label)} (${key})${input.description ? `: ${input.description}` : ''}${input.default !== undefined ? ` [${input.default}]` : ''} `)).trim();
       values.set(input.id, answer || input.default || '');
     } else if (input.default !== undefined) {
       values.set(input.id, input.default);
@@ -157,29 +122,8 @@ async function inputValues(inputs: readonly InstallInput[], server: string, opti
   return values;
 }
 
-/** The entry with each `${input:id}` replaced by its value. */
-function withValues(entry: Readonly<Record<string, unknown>>, values: ReadonlyMap<string, string>): Record<string, unknown> {
-  const fill = (text: string) => text.replace(/\$\{input:([^}]+)\}/g, (whole, id: string) => values.get(id) ?? whole);
-  const args = (entry.args as string[] | undefined) ?? [];
-  const env = entry.env as Record<string, string> | undefined;
-  return { ...entry, command: fill(String(entry.command)), args: args.map(fill), ...(env ? { env: Object.fromEntries(Object.entries(env).map(([k, v]) => [k, fill(v)])) } : {}) };
-}
-
 /** The command and its arguments as one line, each word quoted when it needs it, hidden characters escaped. */
 function commandLine(entry: Readonly<Record<string, unknown>>): string {
   const word = (w: string) => (/^[\w@%+=:,./${}-]+$/.test(w) ? visibleLine(w) : visibleLine(JSON.stringify(w)));
   return [String(entry.command), ...((entry.args as string[] | undefined) ?? [])].map(word).join(' ');
-}
-
-async function ask(question: string): Promise<string> {
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return await rl.question(question);
-  } finally {
-    rl.close();
-  }
-}
-
-async function confirm(question: string): Promise<boolean> {
-  return /^y(es)?$/i.test((await ask(question)).trim());
 }

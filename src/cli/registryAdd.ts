@@ -1,7 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import * as readline from 'node:readline/promises';
-import type { ParseError } from 'jsonc-parser';
 import { checkServerName } from '../core/config/newServerEntry';
 import type { BundleInstall } from '../core/install/bundle';
 import { BundleError } from '../core/install/bundleErrors';
@@ -9,17 +5,15 @@ import { fillEntry } from '../core/install/fillEntry';
 import type { InstallPlan } from '../core/install/installPlan';
 import { downloadBundle } from '../core/install/registryBundle';
 import type { RegistryEntry } from '../core/install/registryTypes';
-import { loadJsonc } from '../core/packages/load';
 import { visibleJson, visibleLine } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
+import { agreed, readConfigForWrite, writeServer } from './configWrite';
 import { bundlesRoot } from './installBundle';
 import { sandboxHint, sandboxLine, wantedSandbox } from './installSandbox';
 import { asking, registryClient, registryUrl } from './registryCommands';
 
 /** Pages of a search looked through for the exact name asked for. */
 const MAX_PAGES = 10;
-/** The config files this writes are small; a larger one is not a servers file. */
-const MAX_CONFIG_BYTES = 4 * 1024 * 1024;
 
 export interface AddOptions {
   readonly name: string;
@@ -59,7 +53,7 @@ export async function addCommand(options: AddOptions): Promise<ExitCode> {
     throw new CliError(`${entry.name} ${entry.version} cannot be installed, nothing was written:\n${why}`);
   }
   const file = options.config;
-  const config = readConfig(file);
+  const config = readConfigForWrite(file);
   const name = options.serverName ?? option.plan?.name ?? option.bundle!.name;
   const nameProblem = checkServerName(name, new Set());
   if (nameProblem) throw new CliError(`--name "${visibleLine(name)}": ${nameProblem}`, Exit.usage);
@@ -182,61 +176,4 @@ function runsLines(entry: Record<string, unknown>): string[] {
   const words = [entry.command as string, ...((entry.args as string[] | undefined) ?? [])].map((w) => (/^[\w@%+=:,./${}-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`));
   const env = pairs(entry.env);
   return [`It will run: ${visibleLine(words.join(' '))}`, ...(env.length > 0 ? ['  with the environment:', ...env] : []), ...(entry.sandbox !== undefined ? [sandboxLine(entry.sandbox)] : [])];
-}
-
-/** --yes, or y on a terminal; false elsewhere. */
-async function agreed(yes: boolean, question: string): Promise<boolean> {
-  if (yes) return true;
-  if (!process.stdin.isTTY) return false;
-  const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
-  } finally {
-    rl.close();
-  }
-}
-
-/** The config file as it is: its text (undefined when missing), where its servers are kept, and their names. */
-interface ConfigText {
-  readonly text: string | undefined;
-  readonly key: string;
-  readonly names: ReadonlySet<string>;
-}
-
-/** Reads --config for writing: a file that is not JSON (with comments) is refused, never overwritten. */
-function readConfig(file: string): ConfigText {
-  let text: string;
-  try {
-    if (fs.statSync(file).size > MAX_CONFIG_BYTES) throw new CliError(`${file} is over ${MAX_CONFIG_BYTES} bytes: not a servers file, nothing was written.`);
-    text = fs.readFileSync(file, 'utf8');
-  } catch (err) {
-    if (err instanceof CliError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { text: undefined, key: 'servers', names: new Set() };
-    throw new CliError(`${file} could not be read (${code ?? (err as Error).message}): nothing was written.`);
-  }
-  const errors: ParseError[] = [];
-  const doc = loadJsonc().parse(text, errors, { allowTrailingComma: true, disallowComments: false }) as unknown;
-  if (text.trim() === '') return { text: undefined, key: 'servers', names: new Set() };
-  if (errors.length > 0 || typeof doc !== 'object' || doc === null || Array.isArray(doc)) throw new CliError(`${file} is not a JSON object (comments are fine): nothing was written.`);
-  const object = doc as Record<string, unknown>;
-  // Where the file keeps its servers: ours and VS Code's "servers", Claude's "mcpServers", a settings.json's key.
-  const key = 'mcpToolHost.servers' in object ? 'mcpToolHost.servers' : 'mcpServers' in object && !('servers' in object) ? 'mcpServers' : 'servers';
-  const servers = object[key];
-  if (servers !== undefined && (typeof servers !== 'object' || servers === null || Array.isArray(servers))) throw new CliError(`"${key}" in ${file} is not an object: nothing was written.`);
-  return { text, key, names: new Set(Object.keys((servers ?? {}) as object)) };
-}
-
-/** Writes the entry under `name`, the rest of the file as it was; through a temporary file, so a failed write loses nothing. */
-function writeServer(file: string, config: ConfigText, name: string, entry: Record<string, unknown>): void {
-  const jsonc = loadJsonc();
-  const text = config.text === undefined ? `${JSON.stringify({ servers: { [name]: entry } }, null, 2)}\n` : jsonc.applyEdits(config.text, jsonc.modify(config.text, [config.key, name], entry, { formattingOptions: { insertSpaces: true, tabSize: 2 } }));
-  const temporary = path.join(path.dirname(path.resolve(file)), `.${path.basename(file)}.${process.pid}.tmp`);
-  try {
-    fs.writeFileSync(temporary, text, { mode: config.text === undefined ? 0o600 : fs.statSync(file).mode & 0o777 });
-    fs.renameSync(temporary, file);
-  } catch (err) {
-    fs.rmSync(temporary, { force: true });
-    throw new CliError(`${file} could not be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message}): it is as it was.`);
-  }
 }

@@ -36,6 +36,8 @@ export function fillEntry(plan: InstallPlan, values: ReadonlyMap<string, string 
     // docker is handed each variable by name: one that was left out is not handed on.
     entry.args = plan.runsVia === 'oci' ? kept.filter((word, i) => !(word === '-e' && left.includes(kept[i + 1])) && !(kept[i - 1] === '-e' && left.includes(word))) : kept;
   }
+  // A bundle's command may carry a value too (its manifest's `${user_config.x}`).
+  if (typeof plan.entry.command === 'string') entry.command = fill(plan.entry.command);
   if (typeof plan.entry.url === 'string') entry.url = fill(plan.entry.url);
   return entry;
 }
