@@ -18,7 +18,8 @@ import { promptShown, sleep, until } from './wait';
 describe('Install MCP Bundle in the real extension host', function () {
   this.timeout(90_000);
   let api: McpToolHostApi;
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcpb-host-'));
+  // A folder with a space, as a user's '~/My Projects': a dropped file's URI carries it as %20.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'My Projects mcpb-'));
   const settings = () => vscode.workspace.getConfiguration('mcpToolHost');
   const accept = () => vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
 
