@@ -24,4 +24,15 @@ describe("a server's log", () => {
       'error exited with code 1',
     ]);
   });
+
+  it("says a server message's level once: the channel's own level word is not repeated, a level it has no word for stays", () => {
+    const logs = new RecordedLogs();
+    const log = logs.logFor('shelf');
+    log.error('[error] now logging at warning');
+    log.warn('[warning] disk almost full');
+    log.info('[info] started');
+    log.info('[notice] a notice');
+    log.error('[critical] on fire');
+    assert.deepEqual(logs.lines, ['error now logging at warning', 'warning disk almost full', 'info started', 'info [notice] a notice', 'error [critical] on fire']);
+  });
 });

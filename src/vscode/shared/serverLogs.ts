@@ -10,9 +10,9 @@ export class ServerLogs implements Disposable {
   logFor(server: string): ServerLog {
     const channel = () => this.channel(server);
     return {
-      info: (m) => channel().info(sanitizeLine(m)),
-      warn: (m) => channel().warn(sanitizeLine(m)),
-      error: (m) => channel().error(sanitizeLine(m)),
+      info: (m) => channel().info(sanitizeLine(withoutLevel(m, 'info'))),
+      warn: (m) => channel().warn(sanitizeLine(withoutLevel(m, 'warning'))),
+      error: (m) => channel().error(sanitizeLine(withoutLevel(m, 'error'))),
       // stderr is not an error signal (the spec: servers may log anything there); levels come from MCP log messages.
       stderr: (line) => channel().info(`[stderr] ${sanitizeLine(line)}`),
     };
@@ -31,4 +31,14 @@ export class ServerLogs implements Disposable {
     for (const ch of this._channels.values()) ch.dispose();
     this._channels.clear();
   }
+}
+
+/**
+ * A server's log message comes as "[level] text"; the channel writes its own "[level]" before each
+ * line, so the same word twice ("[error] [error] ...") is said once. Other levels (notice,
+ * critical, ...) keep theirs: the channel has no word for them.
+ */
+function withoutLevel(message: string, channelLevel: string): string {
+  const prefix = `[${channelLevel}] `;
+  return message.startsWith(prefix) ? message.slice(prefix.length) : message;
 }
