@@ -115,7 +115,7 @@ async function answerLink(url: unknown, id: unknown, message: string, ask: AskUs
     return answer.action === 'cancel' ? answer : { action: 'decline' };
   }
   log.info(`The user agreed to open ${link.url} (the server asked${elicitationId ? `, elicitation ${sanitizeLine(elicitationId)}` : ''}).`);
-  if (pages && userSays) pages.add(link.url, pageDone(link.site, completion, userSays, log, () => elicitationId !== undefined && completions.forget(elicitationId)));
+  if (pages && userSays) pages.add(link.url, pageDone(link.site, completion, userSays, log, completions, () => elicitationId !== undefined && completions.forget(elicitationId)));
   // URL mode: "accept" says the user agreed to open the link; it carries no content.
   return { action: 'accept' };
 }
@@ -124,12 +124,12 @@ async function answerLink(url: unknown, id: unknown, message: string, ask: AskUs
  * One opened page's wait: done when the server says so or the user does, whichever first; fails
  * when the user gives up or neither says so in COMPLETION_WAIT_MS.
  */
-function pageDone(site: string, completion: Promise<boolean> | undefined, userSays: Promise<boolean>, log: ServerLog, forget: () => void): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
+function pageDone(site: string, completion: Promise<boolean> | undefined, userSays: Promise<boolean>, log: ServerLog, completions: ElicitationCompletions, forget: () => void): Promise<void> {
   // Without an id to wait on (the 2026-07-28 revision has none), only the user can say; still bounded.
-  const byServer = completion ?? new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), loadElicitation().COMPLETION_WAIT_MS)));
+  const deadline = completion ? undefined : completions.deadline();
+  const byServer = completion ?? deadline!.passed;
   return Promise.race([byServer.then((done) => (done ? 'server' : 'nobody')), userSays.then((done) => (done ? 'user' : 'cancelled'))]).then((by) => {
-    clearTimeout(timer);
+    deadline?.stop();
     if (by === 'cancelled') throw new Error(`You cancelled while the page on ${site} was open, so the request was not sent again.`);
     if (by === 'nobody') throw new Error(`Neither the server nor you said the page on ${site} is done, so the request was not sent again.`);
     if (by === 'user') forget();

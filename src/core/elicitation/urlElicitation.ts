@@ -80,6 +80,13 @@ export class ElicitationCompletions {
     return this._end(id, true);
   }
 
+  /** For a page without an id to wait on: `passed` settles false after `timeoutMs`; `stop` ends it early. */
+  deadline(timeoutMs = COMPLETION_WAIT_MS): { readonly passed: Promise<boolean>; stop(): void } {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const passed = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    return { passed, stop: () => clearTimeout(timer) };
+  }
+
   /** The host no longer waits on page `id` (the user said it is done): its wait ends as not completed. */
   forget(id: string): void {
     this._end(id, false);
