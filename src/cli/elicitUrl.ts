@@ -65,11 +65,49 @@ export async function askUrl(request: UrlRequest, link: OfferedUrl, input: NodeJ
     return { action: 'decline' };
   }
   if (!(await opener(link.url))) say(`No browser could be started: copy the URL above into your browser.`);
+  if (request.finished) {
+    request.finished(await untilFinished(request, link, input, output));
+    return { action: 'accept', content: {} };
+  }
   if (request.completion) {
     say(`Waiting for ${who} to say the page is done (the call goes on meanwhile).`);
     void request.completion.then((done) => done && say(`${who} says the page on ${link.site} is done.`));
   }
   return { action: 'accept', content: {} };
+}
+
+/**
+ * For a call sent again once the page is done: Enter says the user finished there; Ctrl+C (or the
+ * end of input) gives up; the server's notice or the end of the call ends the wait as well.
+ * True: send the request again.
+ */
+async function untilFinished(request: UrlRequest, link: OfferedUrl, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<boolean> {
+  const say = (line: string) => void output.write(`${line}\n`);
+  const who = `"${sanitizeLine(request.server)}"`;
+  const rl = readline.createInterface({ input, output });
+  let by: 'server' | 'cancelled' | 'call-ended' | undefined;
+  const stop = (why: typeof by) => () => {
+    by ??= why;
+    rl.close();
+  };
+  const closed = new Promise<'closed'>((resolve) => rl.once('close', () => resolve('closed')));
+  const callEnded = stop('call-ended');
+  rl.on('SIGINT', stop('cancelled'));
+  request.callsEnded?.addEventListener('abort', callEnded, { once: true });
+  void request.completion?.then((done) => done && stop('server')());
+  try {
+    const how = await Promise.race([rl.question(`Press Enter when you have finished in the browser (Ctrl+C cancels): `).then(() => 'enter' as const, () => 'closed' as const), closed]);
+    // Closed with no reason given: the end of input (Ctrl+D) gives up.
+    if (how === 'closed') by ??= 'cancelled';
+  } finally {
+    request.callsEnded?.removeEventListener('abort', callEnded);
+    rl.close();
+  }
+  if (by === 'server') say(`\n${who} says the page on ${link.site} is done: sending the call again.`);
+  else if (by === 'call-ended') say(`\n${closedBecause(request)}`);
+  else if (by === 'cancelled') say(`\nCancelled: the call is not sent again.`);
+  else say(`Sending the call again.`);
+  return by === undefined || by === 'server';
 }
 
 /** Opens links the user agreed to with their browser command (--browser, BROWSER) or the platform's opener, never a shell. */

@@ -129,10 +129,46 @@ describe('elicitation in VS Code: links, chat, one prompt at a time, MRTR', func
     await select('Previous', 1); // Copy the URL
     await accept();
     const url = await until('the URL on the clipboard', async () => /id=e2$/.test(await vscode.env.clipboard.readText()) && vscode.env.clipboard.readText());
+    // The Done prompt is open meanwhile; the server's notice closes it and sends the call again, nothing pressed.
     await (await fetch(url)).text();
     const done = await outcome;
     assert.equal(done.kind, 'ok', JSON.stringify(done));
     assert.match(done.kind === 'ok' ? done.result.text : '', /linked: the call ran after the page was done/);
+  });
+
+  it('a call refused with -32042 by a server that never says the page is done: "Done — Retry the call" sends it again and it runs; the 2026-07-28 round too', async () => {
+    for (const [server, ran] of [['links', /\(sent again\)$/], ['modern', /\(answer \{"action":"accept"\}\)$/]] as const) {
+      await vscode.env.clipboard.writeText('');
+      const shown = promptShown(api, new RegExp(`^Open a page on 127\\.0\\.0\\.1:\\d+\\? "${server}" asks during its call "quiet-link"$`));
+      const outcome = api.pipeline.call({ server, tool: 'quiet-link', args: {}, origin: 'api' });
+      await shown;
+      const finished = promptShown(api, new RegExp(`^Finished on 127\\.0\\.0\\.1:\\d+\\? "${server}" needs the page done before "quiet-link" is sent again$`));
+      await select('Previous', 1); // Copy the URL
+      await accept();
+      await finished;
+      // The user finishes in the browser; the server says nothing: only Done sends the call again.
+      const url = await until('the URL on the clipboard', async () => /quiet=1$/.test(await vscode.env.clipboard.readText()) && vscode.env.clipboard.readText());
+      await (await fetch(url)).text();
+      await accept(); // the active item: Done — Retry the call
+      const done = await outcome;
+      assert.equal(done.kind, 'ok', JSON.stringify(done));
+      assert.match(done.kind === 'ok' ? done.result.text : '', ran);
+    }
+  });
+
+  it('the Done prompt: Cancel fails the call without sending it again', async () => {
+    const finished = promptShown(api, /^Finished on 127\.0\.0\.1:\d+\? "links" needs the page done before "stubborn-link" is sent again$/);
+    const shown = promptShown(api, /^Open a page on 127\.0\.0\.1:\d+\? "links" asks during its call "stubborn-link"$/);
+    const outcome = api.pipeline.call({ server: 'links', tool: 'stubborn-link', args: {}, origin: 'api' });
+    await shown;
+    await select('Previous', 1);
+    await accept();
+    await finished;
+    await select('Next', 1); // Cancel
+    await accept();
+    const done = await outcome;
+    assert.notEqual(done.kind, 'ok');
+    assert.match(JSON.stringify(done), /You cancelled while the page on 127\.0\.0\.1:\d+ was open, so the request was not sent again/);
   });
 
   it('an approval for one call waits while an elicitation for another is open, then shows, naming its own call', async () => {

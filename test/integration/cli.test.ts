@@ -5,7 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatCommandLine } from '../../src/core/transport/commandLine';
 import { DEMO_SERVER, EVERYTHING, FIXTURES, ROOT } from './helpers';
-import { CLI, runCli, runOnTerminal, type CliRun } from './cliRun';
+import { CLI, runCli, runOnTerminal, type CliRun, type TerminalAnswer } from './cliRun';
 
 
 type Run = CliRun;
@@ -32,10 +32,20 @@ function opened(): string {
  * Runs the built CLI on a real terminal (cliRun.ts), typing `answers` at its questions. $BROWSER
  * is the test browser, which fetches the page as a browser would.
  */
-function terminal(args: string[], answers: string[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
+function terminal(args: string[], answers: TerminalAnswer[], env: NodeJS.ProcessEnv = {}): Promise<{ code: number | null; output: string }> {
   return runOnTerminal(args, answers, { cwd: dirOf.current, env: { ...process.env, XDG_STATE_HOME: STATE, BROWSER: path.join(FIXTURES, 'fetching-browser.cjs'), BROWSER_LOG, ...env } });
 }
 const dirOf: { current?: string } = {};
+
+/** An answer that first finishes in the "browser" (fetches the quiet page the terminal shows), then presses Enter. */
+const finishThenEnter: TerminalAnswer = async (output) => {
+  const url = /URL: +(http:\/\/127\.0\.0\.1:\d+\/page\?id=\w+&quiet=1)/.exec(output)?.[1];
+  assert.ok(url, output);
+  await (await fetch(url)).text();
+  return '';
+};
+/** A test browser that records the page and does not fetch it (the user has not got to it yet). */
+const NO_FETCH = { BROWSER_NO_FETCH: '1' };
 
 /** Runs the built CLI in the test folder with a reader that takes nothing from its stdout for the first 1.5 s. */
 function slowReader(args: string[]): Promise<{ code: number | null; stdout: string }> {
@@ -245,6 +255,20 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       assert.match(off.stderr, /"needs-link" needs you to open a link first; it was declined or refused, so the call did not run\./);
     });
 
+    it('a call refused with -32042 by a server that never says the page is done: Enter after the browser sends it again, and it runs', async () => {
+      const r = await terminal(['call', 'e', 'quiet-link', '--config', 'elicits.json'], ['y', finishThenEnter], NO_FETCH);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /Press Enter when you have finished in the browser \(Ctrl\+C cancels\): /);
+      assert.match(r.output, /linked quietly: the call ran after the page was done \(sent again\)/);
+    });
+
+    it('a call refused with -32042 again for the same page after the user finished: said once, the call fails, never sent a third time', async () => {
+      const r = await terminal(['call', 'e', 'stubborn-link', '--config', 'elicits.json'], ['y', ''], NO_FETCH);
+      assert.equal(r.code, 4, r.output);
+      assert.equal(r.output.match(/"stubborn-link": the server refused the call again, asking for the same page after it was done; the call was not sent a third time\./g)?.length, 1, r.output);
+      assert.equal(r.output.match(/in your browser\? \[y\/N\]/g)?.length, 1, 'asked once');
+    });
+
     it('a form the server sends before any call (after initialized) is declined on its own, said once on stderr, never asked (issue 31)', async () => {
       fs.writeFileSync(path.join(dir, 'elicits-early.json'), JSON.stringify({ servers: { e: { command: process.execPath, args: [path.join(FIXTURES, 'elicits.cjs')], env: { ASK_AT: 'initialized' } } } }));
       const r = await run('call', 'e', 'outside', '--config', 'elicits-early.json', '--elicitation', 'defaults');
@@ -294,6 +318,21 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
       const off = await call('url');
       assert.deepEqual(JSON.parse(off.stdout.trim()), { action: 'decline', era: 'input_required', requestState: 'round-1' });
       assert.match(off.stderr, /declined: not a terminal/);
+    });
+
+    it('a URL elicitation in an input_required round (no elicitationId, no notice): the call is sent again only once the user pressed Enter, carrying the accept', async () => {
+      const r = await terminal(['call', 'e', 'quiet-link', '--config', 'modern-elicits.json'], ['y', finishThenEnter], NO_FETCH);
+      assert.equal(r.code, 0, r.output);
+      assert.match(r.output, /Press Enter when you have finished in the browser \(Ctrl\+C cancels\): /);
+      assert.match(r.output, /linked quietly: the call ran after the page was done \(answer \{"action":"accept"\}\)/);
+      assert.equal(r.output.match(/in your browser\? \[y\/N\]/g)?.length, 1, 'asked once');
+    });
+
+    it('an input_required round asking again for the page the user finished: said once, the call stops', async () => {
+      const r = await terminal(['call', 'e', 'stubborn-link', '--config', 'modern-elicits.json'], ['y', ''], NO_FETCH);
+      assert.equal(r.code, 4, r.output);
+      assert.equal(r.output.match(/asked again for the page on 127\.0\.0\.1:\d+ after you finished there, so the request was stopped/g)?.length, 1, r.output);
+      assert.equal(r.output.match(/in your browser\? \[y\/N\]/g)?.length, 1, 'asked once');
     });
 
     it('an answer without resultType is read as complete, in either era: its result shown, no retry for its inputRequests', async () => {

@@ -4,6 +4,9 @@ import { ROOT } from './helpers';
 
 export const CLI = path.join(ROOT, 'dist/cli.js');
 
+/** A line typed at a question, or a function of the terminal's output so far that gives it. */
+export type TerminalAnswer = string | ((output: string) => string | Promise<string>);
+
 /** How one run of the CLI ended. */
 export interface CliRun {
   readonly code: number | null;
@@ -30,9 +33,10 @@ export function runCli(args: readonly string[], options: { readonly cwd?: string
 /**
  * Runs the built CLI on a real terminal (a pseudo-terminal from util-linux `script`), typing
  * `answers` one line each whenever it waits at a question ("…: ", "[y/N]: " or "[y/N] "), with exactly
- * `env`. Returns everything the terminal showed.
+ * `env`; an answer may be a function of what the terminal showed so far, run before it is typed.
+ * Returns everything the terminal showed.
  */
-export function runOnTerminal(args: readonly string[], answers: readonly string[], options: { readonly cwd?: string; readonly env: NodeJS.ProcessEnv }): Promise<{ code: number | null; output: string }> {
+export function runOnTerminal(args: readonly string[], answers: readonly TerminalAnswer[], options: { readonly cwd?: string; readonly env: NodeJS.ProcessEnv }): Promise<{ code: number | null; output: string }> {
   const command = [process.execPath, CLI, ...args].map((a) => `'${a.replace(/'/g, `'\\''`)}'`).join(' ');
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], { cwd: options.cwd, env: options.env, stdio: ['pipe', 'pipe', 'pipe'] });
@@ -44,7 +48,8 @@ export function runOnTerminal(args: readonly string[], answers: readonly string[
       // A question ends in ": " or "] ", then readline's cursor move (ESC [ n G).
       if (left.length === 0 || !/[:\]] (.\[\d*G)?$/.test(output.slice(mark))) return;
       mark = output.length;
-      child.stdin.write(`${left.shift()}\r`);
+      const answer = left.shift()!;
+      void Promise.resolve(typeof answer === 'string' ? answer : answer(output)).then((text) => child.stdin.write(`${text}\r`));
     });
     child.stderr.setEncoding('utf8').on('data', (t: string) => (output += t));
     // Ends before the test's own timeout, so a CLI that waits forever fails this test, not the run

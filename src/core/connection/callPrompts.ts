@@ -1,6 +1,6 @@
 import type { ServerLog } from '../serverLog';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
-import { answerElicitation, type AskForCalls, type AskUser } from './elicitationRequests';
+import { answerElicitation, type AskForCalls, type AskUser, type OpenedPages } from './elicitationRequests';
 import type { CallInFlight, PromptGate, PromptSource } from './promptGate';
 
 /**
@@ -29,16 +29,17 @@ export class CallPrompts {
 
   /**
    * One request a task or a 2026-07-28 call embeds (MRTR): a form or a link goes to the same prompt
-   * as `elicitation/create`; roots are the workspace folders; the host does no sampling.
+   * as `elicitation/create`; roots are the workspace folders; the host does no sampling. With
+   * `pages`, the request is sent again once each page opened is done (a 2026-07-28 input round).
    */
-  async answerInput(request: { kind: string; params?: unknown }, call: CallInFlight | undefined, taskId: string | undefined): Promise<unknown> {
+  async answerInput(request: { kind: string; params?: unknown }, call: CallInFlight | undefined, taskId: string | undefined, pages?: OpenedPages): Promise<unknown> {
     if (request.kind === 'elicitation') {
       const elicit = this._elicit;
       // The call's own, counted against its share; without a call to name (never expected), judged as a request naming its task.
       const named = taskId === undefined ? {} : { _meta: { 'io.modelcontextprotocol/related-task': { taskId } } };
       // The gate first, as for elicitation/create: what it declines is not read.
       const admitted = elicit && this._gate.admit(call ? { kind: 'call', call } : { kind: 'request', params: named });
-      return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), this._log, this._completions) : { action: 'decline' };
+      return admitted ? answerElicitation(request.params, (asked) => elicit(asked, admitted), this._log, this._completions, undefined, pages) : { action: 'decline' };
     }
     if (request.kind === 'roots' && this._roots) return { roots: this._roots() };
     throw new Error(`The server asked for ${request.kind === 'roots' ? 'the roots' : 'sampling'}, which the host does not offer it.`);

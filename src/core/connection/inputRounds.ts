@@ -1,5 +1,6 @@
 import type { CallInFlight } from './promptGate';
 import type { CallPrompts } from './callPrompts';
+import { OpenedPages } from './elicitationRequests';
 import { MAX_INPUT_ROUNDS } from './taskCalls';
 
 /** The pause before retrying a round that carries no question (only `requestState`): nothing else slows that loop. */
@@ -15,7 +16,9 @@ export type Leg = (retry: Record<string, unknown> | undefined, remainingMs: numb
  * A 2026-07-28 request to its complete answer (MRTR): while the server answers `input_required`,
  * each embedded request is answered (a form through the call's own gate, the roots, no sampling)
  * and the request sent again with the answers and the server's `requestState`, byte for byte, at
- * most MAX_INPUT_ROUNDS times and within the call's total limit. A complete answer comes back
+ * most MAX_INPUT_ROUNDS times and within the call's total limit. A page the user agreed to open
+ * is waited on first: the server learns from the retried request whether it is done, so that goes
+ * out once the user (or the server's notice) says so. A complete answer comes back
  * without its `resultType`; an answer without one is read as complete, as an earlier era's is.
  */
 export function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
@@ -30,6 +33,8 @@ async function inputRounds(first: Record<string, unknown>, leg: Leg, method: str
   // still open at the total limit, so the call ends on time (armed only then: most calls have no round).
   let limit: (() => void) | undefined;
   let answer = first;
+  const pages = new OpenedPages();
+  const timedOut = () => Object.assign(new Error(`${method} exceeded its maximum total timeout of ${totalMs} ms`), { code: 'REQUEST_TIMEOUT', data: { maxTotalTimeout: totalMs } });
   try {
     for (let round = 1; answer.resultType === 'input_required'; round++) {
       if (round > MAX_INPUT_ROUNDS) throw new Error(`${method}: the server still asked for input after ${MAX_INPUT_ROUNDS} rounds; the call was stopped.`);
@@ -38,9 +43,10 @@ async function inputRounds(first: Record<string, unknown>, leg: Leg, method: str
       if (requests.length === 0 && typeof state !== 'string') throw new Error(`${method}: the server asked for input (input_required) with neither inputRequests nor requestState.`);
       if (call && !limit) limit = prompts.endAtLimit(call, Math.max(0, totalMs - (Date.now() - startedAt)));
       if (requests.length === 0) await pause(STATE_ONLY_PACING_MS, signal);
-      const responses = await Promise.all(requests.map(async ([key, entry]) => [key, await prompts.answerInput(inputOf(key, entry), call, undefined)] as const));
+      const responses = await Promise.all(requests.map(async ([key, entry]) => [key, await prompts.answerInput(inputOf(key, entry), call, undefined, pages)] as const));
+      if (pages.count > 0) await pages.allDone(method, signal, totalMs - (Date.now() - startedAt), timedOut);
       const remaining = totalMs - (Date.now() - startedAt);
-      if (remaining <= 0) throw Object.assign(new Error(`${method} exceeded its maximum total timeout of ${totalMs} ms`), { code: 'REQUEST_TIMEOUT', data: { maxTotalTimeout: totalMs } });
+      if (remaining <= 0) throw timedOut();
       answer = await leg({ ...(responses.length > 0 && { inputResponses: Object.fromEntries(responses) }), ...(typeof state === 'string' && { requestState: state }) }, remaining);
     }
   } finally {

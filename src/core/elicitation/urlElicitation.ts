@@ -49,6 +49,13 @@ export interface UrlRequest extends PromptContext {
   readonly elicitationId?: string;
   /** Settles true when the server says the page is done, false when the host stops waiting. */
   readonly completion?: Promise<boolean>;
+  /**
+   * Set when the host sends the request again once the page is done (a call refused until a link
+   * is opened, a 2026-07-28 input round), since such a server may never send the notice: after the
+   * page opened, the surface lets the user say they finished (true) or give up (false). The
+   * server's notice, `completion`, ends that wait as well.
+   */
+  readonly finished?: (done: boolean) => void;
 }
 
 /**
@@ -71,6 +78,18 @@ export class ElicitationCompletions {
   /** The server says page `id` is done; false when the host was not waiting on it. */
   complete(id: string): boolean {
     return this._end(id, true);
+  }
+
+  /** For a page without an id to wait on: `passed` settles false after `timeoutMs`; `stop` ends it early. */
+  deadline(timeoutMs = COMPLETION_WAIT_MS): { readonly passed: Promise<boolean>; stop(): void } {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const passed = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), timeoutMs)));
+    return { passed, stop: () => clearTimeout(timer) };
+  }
+
+  /** The host no longer waits on page `id` (the user said it is done): its wait ends as not completed. */
+  forget(id: string): void {
+    this._end(id, false);
   }
 
   /** The session ended: nothing more will complete. */

@@ -17,7 +17,8 @@ const HOST_SHOWN_CHARS = 60;
  * the site first (VS Code cuts a title at its end), then who asks; the server's message,
  * the host and the whole URL, and Open / Copy / Decline (Escape cancels). Only "Open" opens it,
  * through `vscode.env.openExternal`; never on its own. After that the host waits, in a
- * notification, for the server to say the page is done.
+ * notification, for the server to say the page is done; or, when the call is sent again once the
+ * page is done, asks the user to say when they finished (askFinished).
  */
 export async function askLink(prompts: PromptEvents, request: UrlRequest & { readonly link: OfferedUrl }): Promise<ElicitationAnswer> {
   const { link } = request;
@@ -56,9 +57,55 @@ export async function askLink(prompts: PromptEvents, request: UrlRequest & { rea
     else if (!(await vscode.env.openExternal(vscode.Uri.parse(link.url, true)))) {
       void vscode.window.showWarningMessage(vscode.l10n.t('The browser did not open {0}. Copy the URL from the prompt to open it yourself.', link.site));
     }
-    if (request.completion) void waitForPage(who, link.site, request.completion);
+    // The call is sent again once the page is done: the user says when (a server may never send the notice).
+    if (request.finished) void prompts.oneAtATime(() => askFinished(prompts, request, link, request.finished!));
+    else if (request.completion) void waitForPage(who, link.site, request.completion);
     return { action: 'accept', content: {} };
   } finally {
+    qp.dispose();
+  }
+}
+
+type DoneChoice = vscode.QuickPickItem & { readonly done: boolean };
+
+/**
+ * After the page opened, for a call sent again once it is done: "Finished on <site>?" with
+ * Done (the call is sent again) and Cancel (Escape too). It waits in its turn, as every prompt
+ * does, and closes by itself when the server says the page is done or the call ends.
+ */
+async function askFinished(prompts: PromptEvents, request: UrlRequest, link: OfferedUrl, finished: (done: boolean) => void): Promise<void> {
+  if (request.callsEnded?.aborted) return;
+  const qp = vscode.window.createQuickPick<DoneChoice>();
+  const calls = (request.calls ?? []).map((c) => `"${sanitizeLine(c)}"`);
+  qp.title = vscode.l10n.t('Finished on {0}? "{1}" needs the page done before {2} is sent again', link.site, shownName(request.server), calls.length === 1 ? calls[0] : vscode.l10n.t('its call'));
+  qp.placeholder = vscode.l10n.t('Choose Done when you have finished in the browser; this closes by itself if the server says the page is done.');
+  qp.ignoreFocusOut = true;
+  qp.items = [
+    { label: `$(check) ${vscode.l10n.t('Done — Retry the call')}`, description: link.site, done: true },
+    { label: `$(close) ${vscode.l10n.t('Cancel')}`, description: vscode.l10n.t('the call is not sent again'), done: false },
+  ];
+  qp.activeItems = [qp.items[0]];
+  let closedByUs = false;
+  const close = () => {
+    closedByUs = true;
+    qp.hide();
+  };
+  request.callsEnded?.addEventListener('abort', close, { once: true });
+  void request.completion?.then((done) => done && close());
+  try {
+    const shownAt = performance.now();
+    const picked = await new Promise<DoneChoice | undefined>((resolve) => {
+      qp.onDidAccept(() => {
+        // A stray Enter (the one that opened the page) never says it is done.
+        if (performance.now() - shownAt < LINK_ARM_MS) return;
+        resolve(qp.selectedItems[0]);
+      });
+      qp.onDidHide(() => resolve(undefined));
+      prompts.show(qp, LINK_ARM_MS);
+    });
+    if (!closedByUs) finished(picked?.done === true);
+  } finally {
+    request.callsEnded?.removeEventListener('abort', close);
     qp.dispose();
   }
 }
