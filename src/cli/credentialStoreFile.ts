@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import * as lockfile from 'proper-lockfile';
 import type { SecretStore } from '../core/auth/ports';
 import { formatCommandLine } from '../core/transport/commandLine';
 
@@ -11,6 +12,13 @@ const FOLDER_MODE = 0o700;
 /** Bits that let anyone but the owner in. */
 const OTHERS = 0o077;
 const FORMAT_VERSION = 1;
+/**
+ * A change holds the lock for milliseconds; one not refreshed for this long was left by a process
+ * that died (the library refreshes it at half this while held), and is taken over.
+ */
+const LOCK_STALE_MS = 5_000;
+/** How a change waits for another process's: long enough to outwait a stale lock. */
+const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 15, maxTimeout: 150 };
 
 /**
  * Where the CLI keeps sign-ins when no keychain answers: a folder of its own under the state
@@ -35,23 +43,48 @@ export class CredentialFileError extends Error {
  * on every change (written beside it, then renamed over it, so a crash never leaves half a
  * file). A file or folder that others could read, that belongs to someone else, or that is a
  * link, is refused rather than used or repaired: someone may have planted or read it, and the
- * user decides. A file that is not ours to parse is refused too, and never overwritten.
+ * user decides. A file that is not ours to parse is refused too, and never overwritten. Each
+ * change reads, changes and writes the file under a lock, so two CLI runs saving at once (two
+ * servers' refreshed tokens) both keep their change; reading needs none (the file is only ever
+ * replaced whole).
  */
 export function fileSecretStore(file: string): SecretStore {
   return {
     get: async (key) => readEntries(file)[key],
-    async store(key, value) {
-      const entries = readEntries(file);
-      entries[key] = value;
-      writeEntries(file, entries);
-    },
+    store: (key, value) =>
+      changeEntries(file, (entries) => {
+        entries[key] = value;
+        return true;
+      }),
     async delete(key) {
-      const entries = readEntries(file);
-      if (!(key in entries)) return;
-      delete entries[key];
-      writeEntries(file, entries);
+      if (!(key in readEntries(file))) return; // nothing to remove: no folder made, no lock taken
+      await changeEntries(file, (entries) => delete entries[key]);
     },
   };
+}
+
+/** Reads the entries, lets `change` change them, and writes them back when it says so, all under the file's lock. */
+async function changeEntries(file: string, change: (entries: Record<string, string>) => boolean): Promise<void> {
+  makeFolder(path.dirname(file));
+  const release = await lock(file);
+  try {
+    const entries = readEntries(file);
+    if (change(entries)) writeEntries(file, entries);
+  } finally {
+    await release().catch(() => undefined); // a lock taken over as stale is the other process's to remove
+  }
+}
+
+/** The lock on `file` (a folder beside it, `credentials.json.lock`), or a CredentialFileError when another process keeps it. */
+async function lock(file: string): Promise<() => Promise<void>> {
+  try {
+    // The write under it takes milliseconds: a lock that could not be refreshed changes nothing worth failing it for.
+    return await lockfile.lock(file, { realpath: false, stale: LOCK_STALE_MS, retries: LOCK_RETRIES, onCompromised: () => undefined });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ELOCKED') throw err;
+    const held = `${file}.lock`;
+    throw new CredentialFileError(`The credentials file ${file} is being changed by another mcp-tool-host run, which did not finish in time, so nothing was saved. Try again; if no other run is going, remove its lock (${formatCommandLine('rm', ['-r', held])}).`);
+  }
 }
 
 /** The file's entries; none when neither it nor its folder exists yet. */
@@ -72,8 +105,8 @@ function readEntries(file: string): Record<string, string> {
   return { ...(entries as Record<string, string>) };
 }
 
-function writeEntries(file: string, entries: Record<string, string>): void {
-  const folder = path.dirname(file);
+/** The credentials folder, made 0700 when it is not there yet, and checked when it is. */
+function makeFolder(folder: string): void {
   fs.mkdirSync(path.dirname(folder), { recursive: true });
   try {
     fs.mkdirSync(folder, { mode: FOLDER_MODE });
@@ -81,6 +114,10 @@ function writeEntries(file: string, entries: Record<string, string>): void {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   checkPlace(folder, 'folder');
+}
+
+function writeEntries(file: string, entries: Record<string, string>): void {
+  const folder = path.dirname(file);
   const temp = path.join(folder, `.credentials.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   // 'wx': a new file (never one planted there), born 0600 (the umask can only take bits away).
   const fd = fs.openSync(temp, 'wx', FILE_MODE);

@@ -1,5 +1,6 @@
 import type * as Keyring from '@napi-rs/keyring';
 import type { SecretStore } from '../core/auth/ports';
+import { splitRecords } from './keychainParts';
 
 /** The service name our entries are filed under in the keychain (the account is the key). */
 const SERVICE = 'mcp-tool-host';
@@ -37,14 +38,13 @@ export async function openKeychain(): Promise<Keychain | { readonly missing: str
   } catch (err) {
     return { missing: `no keychain answered (${firstLine(err)})` };
   }
-  return {
-    name: keychainName(),
-    secrets: {
-      get: async (key) => (await entry(key).getPassword()) ?? undefined,
-      store: (key, value) => entry(key).setPassword(value),
-      delete: async (key) => void (await entry(key).deletePassword()),
-    },
+  const entries: SecretStore = {
+    get: async (key) => (await entry(key).getPassword()) ?? undefined,
+    store: (key, value) => entry(key).setPassword(value),
+    delete: async (key) => void (await entry(key).deletePassword()),
   };
+  // A record too large for one Windows credential is kept in several (keychainParts.ts).
+  return { name: keychainName(), secrets: splitRecords(entries, process.platform, keychainName()) };
 }
 
 function keychainName(): string {

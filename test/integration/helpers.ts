@@ -155,6 +155,8 @@ export interface OAuthFixtureStats {
   foreignRefreshTokens: number;
   /** The application_type of each dynamic registration (null: none sent). */
   applicationTypes: (string | null)[];
+  /** Token requests answered with a 307 elsewhere (--token-redirect, --refresh-redirect). */
+  tokenRedirects: number;
 }
 
 /** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */

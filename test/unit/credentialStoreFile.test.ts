@@ -63,4 +63,20 @@ describe('the CLI credentials file', function () {
     fs.chownSync(file, 4242, 4242);
     await assert.rejects(fileSecretStore(file).get('a'), { message: `The credentials file ${file} belongs to another user (uid 4242), so it was not used. Remove it (rm ${file}) and sign in again.` });
   });
+
+  it('a lock left by a run that died (not refreshed for seconds) is taken over; a lock held for a moment is waited for', async () => {
+    const lock = `${file}.lock`;
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    fs.mkdirSync(lock);
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(lock, old, old);
+    await fileSecretStore(file).store('a', 'one');
+    assert.equal(await fileSecretStore(file).get('a'), 'one');
+    assert.ok(!fs.existsSync(lock), 'released');
+    fs.mkdirSync(lock);
+    const released = new Promise<void>((resolve) => setTimeout(() => resolve(fs.rmSync(lock, { recursive: true })), 300));
+    await fileSecretStore(file).store('b', 'two');
+    await released;
+    assert.deepEqual([await fileSecretStore(file).get('a'), await fileSecretStore(file).get('b')], ['one', 'two']);
+  });
 });

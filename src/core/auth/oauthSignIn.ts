@@ -6,6 +6,7 @@ import { loadLinks } from '../elicitation/load';
 import { loadSdk } from '../packages/load';
 import { sanitizeLine } from '../render/sanitize';
 import { httpStatus } from '../transport/httpTransports';
+import { OAUTH_REDIRECT_REFUSED, refuseOAuthRedirects } from '../transport/oauthRedirects';
 import { LoopbackRedirectReceiver } from './loopbackReceiver';
 import { machineProvider } from './machineProviders';
 import { HostOAuthProvider, type AuthorizationRequest } from './oauthProvider';
@@ -89,6 +90,7 @@ export class OAuthSignIn implements Disposable {
    */
   async recover(err: unknown, transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
     if (isSignInError(err)) throw err; // also one the host threw (ports.ts)
+    throwIfRefusedEndpoint(err, this._serverName);
     if (this._machine) {
       // The configured credentials were refused, or the token request failed: no browser can help.
       if (httpStatus(err) === 401 || err instanceof loadSdk().OAuthError) throw new SignInError(explainSignInFailure(err, this._serverName), { cause: err });
@@ -116,6 +118,7 @@ export class OAuthSignIn implements Disposable {
   async recoverRequest(err: unknown, transport: AuthFinisher, onWaiting: (message: string) => void): Promise<boolean> {
     if (isSignInError(err)) throw err;
     const name = this._serverName;
+    throwIfRefusedEndpoint(err, name);
     if (this._machine) {
       // The SDK asked for a new token with the configured credentials already: no browser can help.
       if (refusesToken(err) || err instanceof loadSdk().OAuthError) throw new SignInError(explainSignInFailure(err, name), { cause: err });
@@ -128,7 +131,7 @@ export class OAuthSignIn implements Disposable {
       if (!provider) throw new SignInError(`"${name}" now asks you to sign in (401 Unauthorized). Restart the server to sign in.`, { cause: err });
       if (this._signedIn && !this._accepted) throw this._refusedNewToken(err);
       await provider.invalidateCredentials('tokens'); // refused: only a new sign-in helps
-      const outcome = await loadSdk().auth(provider, { serverUrl: this._url })
+      const outcome = await loadSdk().auth(provider, { serverUrl: this._url, fetchFn: refuseOAuthRedirects(fetch) })
         .catch((cause: unknown) => {
           throw new SignInError(explainSignInFailure(cause, name), { cause });
         });
@@ -177,7 +180,7 @@ export class OAuthSignIn implements Disposable {
       ...(oauth.issuer !== undefined && { issuer: oauth.issuer }),
     };
     const refresh = {
-      run: (provider: HostOAuthProvider) => loadSdk().auth(provider, { serverUrl: this._url }),
+      run: (provider: HostOAuthProvider) => loadSdk().auth(provider, { serverUrl: this._url, fetchFn: refuseOAuthRedirects(fetch) }),
       onFailed: () => this._log.warn(`Could not refresh the sign-in to "${this._serverName}" (the authorization server did not renew it): asking you to sign in again.`),
     };
     this._provider = new HostOAuthProvider(this._credentials, { url: redirectUrl, port: this._port }, (request) => (this._request = request), identity, refresh);
@@ -272,9 +275,24 @@ export class OAuthSignIn implements Disposable {
   }
 }
 
+/**
+ * A SignInError when the SDK refused an endpoint the authorization server named: metadata that
+ * claims another issuer (a mix-up), or a token or registration request redirected elsewhere.
+ * Connecting again would meet the same refusal, so it ends the attempt with what happened.
+ */
+function throwIfRefusedEndpoint(err: unknown, serverName: string): void {
+  const refused = err instanceof loadSdk().IssuerMismatchError || (err instanceof Error && err.name === OAUTH_REDIRECT_REFUSED);
+  if (refused) throw new SignInError(explainSignInFailure(err, serverName), { cause: err });
+}
+
 /** One sentence for a failed code exchange or a refused authorization. */
 export function explainSignInFailure(err: unknown, serverName: string): string {
   const { IssuerMismatchError, OAuthError } = loadSdk();
+  if (err instanceof IssuerMismatchError && err.kind === 'metadata') {
+    // Only the issuer asked for is named: the one the metadata claims is the attacker's choice.
+    return `Signing in to "${serverName}" was refused: the metadata of the authorization server ${sanitizeLine(err.expected ?? '').slice(0, MAX_DETAIL_CHARS)} names another authorization server as its issuer than the one it was fetched from (RFC 8414 §3.3), the sign of a mix-up attack that would send your sign-in elsewhere; nothing was sent to it. Tell the server's operator.`;
+  }
+  if (err instanceof Error && err.name === OAUTH_REDIRECT_REFUSED) return `Signing in to "${serverName}" failed: ${sanitizeLine(err.message)}`;
   if (err instanceof IssuerMismatchError) {
     return `Signing in to "${serverName}" failed: the answer came from another authorization server than the one asked, so it was ignored for your safety. Restart the server to try again.`;
   }

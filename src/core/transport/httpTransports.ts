@@ -1,6 +1,7 @@
 import type { OAuthClientProvider, SSEClientTransport, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { loadSdk } from '../packages/load';
 import { loadTransport } from './load';
+import { refuseOAuthRedirects } from './oauthRedirects';
 
 /** What one message from the server may bring (see boundedFetch.ts), and where a dropped one is told. */
 export interface MessageBound {
@@ -19,10 +20,11 @@ export type HttpTransport = StreamableHTTPClientTransport | SSEClientTransport;
  * every request to the server's origin, the SSE stream's GET included, and never to another
  * origin (an authorization server the OAuth flow talks to). With `authProvider`, a 401 runs the
  * SDK's OAuth flow (see OAuthSignIn). Each answer and each event of a stream is bounded as it
- * arrives (`bound`): the SDK would hold a message whole before any limit could look at it.
+ * arrives (`bound`): the SDK would hold a message whole before any limit could look at it. An
+ * OAuth token or registration request is never redirected to another origin (oauthRedirects.ts).
  */
 export function createHttpTransport(kind: HttpKind, url: string, headers: Readonly<Record<string, string>>, bound: MessageBound, authProvider?: OAuthClientProvider): HttpTransport {
-  const withHeaders = loadTransport().boundedFetch(fetchWithHeaders(url, headers), bound.maxBytes, bound.onDropped);
+  const withHeaders = loadTransport().boundedFetch(refuseOAuthRedirects(fetchWithHeaders(url, headers)), bound.maxBytes, bound.onDropped);
   const { SSEClientTransport, StreamableHTTPClientTransport } = loadSdk();
   return kind === 'streamable-http'
     ? new StreamableHTTPClientTransport(new URL(url), { fetch: withHeaders, authProvider })
