@@ -23,7 +23,7 @@ const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
 // The VS Code adapter's rooms, one folder a feature, lowest first, the same way. Each room registers
 // its part at activation and keeps what it loads later behind its door (later.ts); lazy/ bundles the
 // doors and only src/extension.ts uses it: it hands each room the loader, typed by the room's own door.
-export const VSCODE_LAYERS = [['shared'], ['config', 'prompts', 'tasks'], ['tree', 'apps', 'auth'], ['calls', 'resources'], ['rules', 'servers', 'chat'], ['approvals', 'install'], ['lazy']];
+export const VSCODE_LAYERS = [['shared'], ['config', 'prompts', 'tasks'], ['tree', 'apps', 'auth'], ['calls', 'resources'], ['rules', 'servers', 'chat'], ['approvals', 'install', 'gateway'], ['lazy']];
 /**
  * The zones that keep each folder of `layers` to the folders below it.
  * @param {string} base
