@@ -28,6 +28,8 @@ export class GatewayCatalog implements Disposable {
   private _started: Promise<void> | undefined;
   private _names = new Map<string, OfferedTool>();
   private _signature = '';
+  /** Clients hear of changes only after the first listing they could have seen. */
+  private _listed = false;
   private readonly _listeners = new Set<() => void>();
   private readonly _subscription: Disposable;
 
@@ -60,7 +62,10 @@ export class GatewayCatalog implements Disposable {
           this._deps.log?.warn(`gateway: "${shownName(c.name)}" left out: it did not start (${sanitizeLine(why)}).`);
         }
       }),
-    ).then(() => this._refresh(false));
+    ).then(() => {
+      this._listed = true;
+      this._refresh(false);
+    });
     return this._started;
   }
 
@@ -90,7 +95,7 @@ export class GatewayCatalog implements Disposable {
     const signature = JSON.stringify([...this._names].map(([name, o]) => [name, o.tool]));
     if (signature === this._signature) return;
     this._signature = signature;
-    if (notify) for (const listener of [...this._listeners]) listener();
+    if (notify && this._listed) for (const listener of [...this._listeners]) listener();
   }
 
   dispose(): void {
