@@ -102,6 +102,23 @@ describe('gateway: mcp-tool-host serve over stdio, driven by the official SDK cl
     }
   });
 
+  it('--tools search offers only search_tools and call_tool; a found tool is called through the same policy', async () => {
+    const { client } = await stdioClient(config(), folder.dir, undefined, ['--tools', 'search']);
+    try {
+      const { tools } = await client.listTools();
+      assert.deepEqual(tools.map((t) => t.name), ['search_tools', 'call_tool']);
+      const found = await client.callTool({ name: 'search_tools', arguments: { query: 'sum of two numbers', limit: 3 } });
+      const hits = (found.structuredContent as { tools: { name: string; inputSchema: unknown }[] }).tools;
+      assert.ok(hits.some((t) => t.name === 'everything_get-sum'), hits.map((t) => t.name).join(', '));
+      assert.match(textOf(await client.callTool({ name: 'call_tool', arguments: { name: 'everything_get-sum', arguments: { a: 1, b: 2 } } })), /is 3/);
+      const denied = await client.callTool({ name: 'call_tool', arguments: { name: 'rules_write_file', arguments: { path: 'c.txt' } } });
+      assert.match(textOf(denied), /cannot be asked/);
+      assert.equal((await client.callTool({ name: 'everything_echo', arguments: { message: 'x' } })).isError, true);
+    } finally {
+      await client.close();
+    }
+  });
+
   for (const how of ['SIGTERM', 'stdin closed'] as const) {
     it(`leaves no process behind when it ends (${how})`, async () => {
       const { client, pid } = await stdioClient(config(), folder.dir);
