@@ -186,11 +186,20 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   });
   // VS Code's own MCP client reaches our servers through the gateway, while the user's setting says so:
   // only servers the user let run, and every call asks through our approval prompt, never the client.
+  const review = new DefinitionReview(context.globalState, pool, logs);
   const served = pool;
-  const gateway = new GatewayHost({ pool, pipeline, clientVersion: version, offers: (server) => { const def = served.get(server)?.definition; return def !== undefined && gate.allowed(def); } });
+  const gateway = new GatewayHost({
+    pool,
+    pipeline,
+    clientVersion: version,
+    offers: (server) => {
+      const def = served.get(server)?.definition;
+      return def !== undefined && gate.allowed(def);
+    },
+    pins: { store: review.pins, acceptHint: (server, tool) => vscode.l10n.t('the user can accept its new definition with "Accept Changes" on {0} › {1} in the MCP Tool Host Tools view', server, tool) },
+  });
   // Started off the activation path (it loads dist/gateway.js); nothing loads while the setting is off.
   const gatewayStart = setTimeout(() => void gateway.apply(), 0);
-  const review = new DefinitionReview(context.globalState, pool, logs);
   const promptConfirms = new PromptConfirms();
   // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
   const waiting = new WaitingServersNotice((message) => (view.message = message), loadForms);

@@ -7,7 +7,7 @@ import { gatewaySettings, SECTION, type GatewayToolMode } from '../config/settin
 import { GatewayProvider, GATEWAY_PROVIDER_ID, type GatewayAddress } from './gatewayProvider';
 
 /** What the gateway needs of the window: the surface's own pipeline decides every call that asks. */
-export type GatewayHostDeps = Pick<GatewayDeps, 'pool' | 'pipeline' | 'offers' | 'clientVersion'>;
+export type GatewayHostDeps = Pick<GatewayDeps, 'pool' | 'pipeline' | 'offers' | 'clientVersion' | 'pins'>;
 
 /** What runs now: nothing, or the gateway in one tool mode. */
 type Running = { readonly kind: 'off' } | { readonly kind: 'on'; readonly tools: GatewayToolMode; readonly gateway: RunningHttpGateway };
