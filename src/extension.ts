@@ -67,6 +67,8 @@ import { OfferRowSource } from './vscode/resources/offerRowSource';
 import { registerResourceFileSystem, ResourceFileSystem } from './vscode/resources/resourceFs';
 import { ResourceCommands, type ServerArg } from './vscode/resources/resourceCommands';
 import { LogLevelSetting } from './vscode/resources/logLevelSetting';
+import { GatewayHost } from './vscode/gateway/gatewayHost';
+import type { GatewayAddress } from './vscode/gateway/gatewayProvider';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -104,6 +106,8 @@ export interface McpToolHostApi {
   readonly resourceFs: ResourceFileSystem;
   /** The quick input shown last by our prompts (the tests type into a template's variable box). */
   readonly lastPrompt: () => vscode.QuickInput | undefined;
+  /** Where the gateway for VS Code's own MCP client listens now, and its token (undefined while it is off). */
+  readonly gatewayAddress: () => GatewayAddress | undefined;
 }
 
 let pool: ServerPool | undefined;
@@ -180,7 +184,22 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     ruleBindings: new RuleBindings(mementoRuleBindings(context.globalState)),
     workspaceFolder: () => folders()[0]?.path,
   });
+  // VS Code's own MCP client reaches our servers through the gateway, while the user's setting says so:
+  // only servers the user let run, and every call asks through our approval prompt, never the client.
   const review = new DefinitionReview(context.globalState, pool, logs);
+  const served = pool;
+  const gateway = new GatewayHost({
+    pool,
+    pipeline,
+    clientVersion: version,
+    offers: (server) => {
+      const def = served.get(server)?.definition;
+      return def !== undefined && gate.allowed(def);
+    },
+    pins: { store: review.pins, acceptHint: (server, tool) => vscode.l10n.t('the user can accept its new definition with "Accept Changes" on {0} › {1} in the MCP Tool Host Tools view', server, tool) },
+  });
+  // Started off the activation path (it loads dist/gateway.js); nothing loads while the setting is off.
+  const gatewayStart = setTimeout(() => void gateway.apply(), 0);
   const promptConfirms = new PromptConfirms();
   // In a folder not trusted yet, the view names the servers it defines and offers to trust it.
   const waiting = new WaitingServersNotice((message) => (view.message = message), loadForms);
@@ -214,6 +233,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     output,
     { dispose: () => clearTimeout(pruning) },
     { dispose: () => clearTimeout(sandboxSupport) },
+    { dispose: () => clearTimeout(gatewayStart) },
+    gateway,
     taskCommands,
     prompts,
     logs,
@@ -269,7 +290,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   reload();
   void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown, gatewayAddress: () => gateway.address } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */

@@ -127,7 +127,10 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
       : request.origin === 'lm-tool'
         ? // Not the user's click either: a chat's language model asked, through our language-model tools.
           vscode.l10n.t("A chat's language model asks: approve {0} on {1}? [{2}]", tool, shownName(request.server), badgeDescription(request.annotations))
-        : vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, shownName(request.server), badgeDescription(request.annotations));
+        : request.origin === 'gateway'
+          ? // An agent outside the extension (VS Code's agent mode, through the gateway): only this prompt decides.
+            vscode.l10n.t('An agent asks through the gateway: approve {0} on {1}? [{2}]', tool, shownName(request.server), badgeDescription(request.annotations))
+          : vscode.l10n.t('Approve {0} on {1}? [{2}]', tool, shownName(request.server), badgeDescription(request.annotations));
     qp.placeholder = vscode.l10n.t('Arguments: {0}', argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText);
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;

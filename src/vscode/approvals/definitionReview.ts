@@ -28,6 +28,11 @@ export class DefinitionReview implements vscode.Disposable {
     this._subscription = _pool.onDidChange((c) => (c ? this._review(c) : _pool.connections.forEach((x) => this._review(x))));
   }
 
+  /** The accepted definitions, for another surface that must withhold a changed tool (the gateway). */
+  get pins(): DefinitionPins {
+    return this._pins;
+  }
+
   /** What changed in a tool since it was accepted, if anything. */
   changeOf(server: string, tool: string): DefinitionChange | undefined {
     return this._changes.get(server)?.get(tool);

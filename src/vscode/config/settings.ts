@@ -144,3 +144,16 @@ export function listingLimits(): ListingLimits {
     maxBytes: saferOf(renamed('maxToolListSize'), smallerIsSafer(DEFAULT_MAX_TOOL_LIST_BYTES / (1024 * 1024), 1)) * 1024 * 1024,
   };
 }
+
+/** What `mcpToolHost.gateway.tools` may say: every tool, or only the search and call pair. */
+export type GatewayToolMode = 'all' | 'search';
+
+/**
+ * `mcpToolHost.gateway.enabled` and `.tools`: whether VS Code's own MCP client may reach our servers
+ * through the gateway, and what it offers. The user's own values only: turning it on opens a port on
+ * this machine, which no repository's settings may do.
+ */
+export function gatewaySettings(): { readonly enabled: boolean; readonly tools: GatewayToolMode } {
+  const tools = inspect('gateway.tools')?.globalValue;
+  return { enabled: inspect('gateway.enabled')?.globalValue === true, tools: tools === 'search' ? 'search' : 'all' };
+}

@@ -18,6 +18,14 @@ export class LaunchGate {
     private readonly _later: () => { readonly servers: Pick<typeof Later, 'askToLaunch'> },
   ) {}
 
+  /**
+   * Whether the user let this launch run as it is now, without asking: a server of their own, or a
+   * workspace's whose current launch they allowed (what another client, the gateway's, may reach).
+   */
+  allowed(def: ServerDefinition): boolean {
+    return def.source !== 'workspace' || (vscode.workspace.isTrusted && this._state.get<string>(`launchApproved:${def.name}`) === launchFingerprint(def.spec));
+  }
+
   /** Asks when the launch is new or changed; `waiting` tells the server's row that the start waits for the user. */
   async confirm(def: ServerDefinition, shownLaunch: string, waiting: (message: string) => void = () => undefined, byUser = false): Promise<boolean | { readonly notAsked: string }> {
     if (def.source !== 'workspace') return true;
