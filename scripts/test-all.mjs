@@ -36,6 +36,7 @@ import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 import { runTrustUiTests } from '../test/ui/trustUi.mjs';
 import { runRegistryUiTests } from '../test/ui/registryUi.mjs';
+import { runGatewayUiTests } from '../test/ui/gatewayUi.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -173,6 +174,7 @@ async function e2e() {
 
   // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the
   //    Chat view's default model). Its own instance: a chat model turns on VS Code's AI features.
+  //    The gateway UI tests run here too: fakelm's command calls language-model tools.
   const fakeLm = path.join(results, 'fakelm.vsix');
   const fakeLmPacked = spawnSync(path.join(root, 'node_modules/.bin/vsce'), ['package', '--allow-missing-repository', '--no-dependencies', '--skip-license', '-o', fakeLm], { cwd: path.join(root, 'test/fakelm'), stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
   tally.step('package the test language model .vsix (test/fakelm)', fakeLmPacked);
@@ -181,6 +183,8 @@ async function e2e() {
       await runHost(cs, runDir, 'chat', hostFiles.filter((f) => CHAT_FILE.test(f)));
       await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir, root, log: say }));
       await ui('@mcp prompts UI tests', () => runChatPromptsUiTests(cs, { runDir, shotsDir, root, log: say }));
+      // The gateway's tools called as agent mode calls them, through the test model's "Invoke Tool..." command.
+      await ui('gateway UI tests', () => runGatewayUiTests(cs, { runDir, shotsDir, root, log: say }));
     });
   }
 

@@ -52,6 +52,7 @@ exports.activate = (context) => {
     vscode.commands.registerCommand('mcpFakeLm.setScript', (steps) => { script = Array.isArray(steps) ? [...steps] : []; requests = []; }),
     vscode.commands.registerCommand('mcpFakeLm.requests', () => requests),
     vscode.commands.registerCommand('mcpFakeLm.reset', () => { script = []; requests = []; }),
+    vscode.commands.registerCommand('mcpFakeLm.invokeTool', (name, input) => invokeTool(out, name, input)),
     vscode.lm.registerLanguageModelChatProvider('mcpfake', {
       async provideLanguageModelChatInformation() {
         return [{ id: 'mcp-fake', name: 'MCP Test Model', family: 'mcp-fake', version: '1.0.0', detail: 'offline, scripted',
@@ -91,4 +92,42 @@ exports.activate = (context) => {
   // resolve the models now, so the Chat view has a selected model before the first request
   setTimeout(() => vscode.lm.selectChatModels({ vendor: 'mcpfake' }).then((m) => out.appendLine(`models resolved: ${m.map((x) => x.id)}`)), 500);
 };
+/**
+ * Calls a language-model tool as agent mode does outside a chat (no invocation token), and writes
+ * what the model would read to the output channel. From the palette it asks for the tool (a pick
+ * of every tool VS Code offers models) and its input (JSON).
+ */
+async function invokeTool(out, name, input) {
+  if (typeof name !== 'string') {
+    const pick = await vscode.window.showQuickPick(vscode.lm.tools.map((t) => ({ label: t.name, description: t.tags.join(', ') })), { title: 'Test Model: Invoke Tool', placeHolder: 'the tool to call' });
+    if (!pick) return undefined;
+    name = pick.label;
+  }
+  if (input === undefined) {
+    const json = await vscode.window.showInputBox({ title: `Test Model: Invoke Tool ${name}`, prompt: 'its input, as JSON', value: '{}' });
+    if (json === undefined) return undefined;
+    try {
+      input = JSON.parse(json);
+    } catch (err) {
+      out.appendLine(`invokeTool ${name}: the input is not JSON: ${err.message}`);
+      out.show(true);
+      return undefined;
+    }
+  }
+  // One call at a time in the channel: what it shows is this call's result.
+  out.clear();
+  out.appendLine(`invokeTool ${name} ${JSON.stringify(input)}`);
+  out.show(true);
+  let text;
+  try {
+    const result = await vscode.lm.invokeTool(name, { input, toolInvocationToken: undefined }, new vscode.CancellationTokenSource().token);
+    text = result.content.map(textOf).join('');
+  } catch (err) {
+    text = `threw: ${err instanceof Error ? err.message : String(err)}`;
+  }
+  out.appendLine(`invokeTool result: ${text}`);
+  out.show(true);
+  return text;
+}
+
 exports.deactivate = () => {};
