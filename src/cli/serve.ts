@@ -3,6 +3,7 @@ import type { Approver, CallSink } from '../core/calls/ports';
 import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
 import { loadGateway } from '../core/gateway/load';
 import type { RuleSet } from '../core/policy/ruleSource';
+import { RateLimiter, type RateLimit } from '../core/policy/rateLimiter';
 import type { ServerLog } from '../core/serverLog';
 import { Exit, type ExitCode } from './args';
 import { ruleOptions } from './call';
@@ -20,6 +21,8 @@ export interface ServeOptions {
   readonly rules: RuleSet;
   readonly auditFile?: string;
   readonly clientVersion: string;
+  /** The calls each server may take (default: the core's, burst 20 and 10 a second); the bench raises it to time the path itself. */
+  readonly rateLimit?: RateLimit;
 }
 
 /** The gateway decides every ask with the client; this is what the pipeline would fall back on: no. */
@@ -36,7 +39,7 @@ const STDERR: ServerLog = { info: (m) => console.error(m), warn: (m) => console.
  */
 export async function serve(host: CliHost, options: ServeOptions): Promise<ExitCode> {
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
-  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules) });
+  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules), ...(options.rateLimit && { rateLimiter: new RateLimiter(() => options.rateLimit!) }) });
   const gateway = loadGateway();
   // Trust on first use: a tool that changed since the gateway first listed it (or since `pins accept`) is withheld.
   const file = cliPins(host);
