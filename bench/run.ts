@@ -1,9 +1,10 @@
 // `npm run bench`: issue 7's eight cases, our path beside the raw JSON-RPC baseline
 // (../shared/reference) in the same run, several rounds, medians and ratios; case 9 is issue 16's
-// approval fatigue (prompts and overreach, bench/fatigue); case 10 is issue 19's tool search (bench/search); case 11 issue 34's resources (bench/offerCases.ts). `--smoke` runs
+// approval fatigue (prompts and overreach, bench/fatigue); case 10 is issue 19's tool search (bench/search); case 11 issue 34's resources (bench/offerCases.ts); case 12 issue 37's gateway (bench/gatewayCase.ts). `--smoke` runs
 // every case tiny and states no goals, so `npm test` keeps the scripts working.
 // Results: bench-results/results.json and results.md; BENCHMARKS.md holds the latest full table.
 import { offerCases } from './offerCases';
+import { gatewayCase } from './gatewayCase';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { activation } from './activationCase';
@@ -40,6 +41,7 @@ async function main(): Promise<void> {
   if (want(9)) await fatigue(o, report);
   if (want(10)) await searchCase(o, report);
   if (want(11)) await offerCases(o, report);
+  if (want(12)) await gatewayCase(o, report);
 
   spinners?.stop();
   const seconds = (Date.now() - started) / 1000;

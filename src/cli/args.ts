@@ -78,7 +78,16 @@ commands:
                                  127.0.0.1 with a random token (the URL is printed on stderr).
                                  A call that needs approval asks the client (elicitation), or is
                                  denied with the reason. --tools search offers only search_tools
-                                 and call_tool. Runs until stdin ends (stdio), SIGINT or SIGTERM
+                                 and call_tool. A tool that changed since it was pinned is listed
+                                 as withheld and not called (pins accept). Runs until stdin ends
+                                 (stdio), SIGINT or SIGTERM
+  pins [SERVER]                  each tool against the definition pinned for it (trust on first
+                                 use: serve pins each tool when it first lists it): pinned,
+                                 changed (with a diff of pinned and now, escapes visible), not
+                                 pinned yet, or gone. Kept in $XDG_STATE_HOME/mcp-tool-host/pins.json
+  pins accept SERVER [TOOL]      pin the current definition of TOOL (or of every tool of SERVER):
+                                 shows the diff, asks y/N on a terminal (--yes without one). A
+                                 tool that changed is withheld by serve until accepted
   session [SERVER]               run commands read from stdin, one a line, against servers started
                                  once and closed at quit or end of input:
                                    tools [SERVER] [--json]    as the tools command

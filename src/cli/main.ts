@@ -10,6 +10,7 @@ import { createHost } from './host';
 import { listServers } from './list';
 import { runSession } from './session';
 import { serve } from './serve';
+import { acceptPins, listPins } from './pinsCommands';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
 import { complete, getPrompt, listPrompts } from './promptCommands';
@@ -21,7 +22,7 @@ import { authStatus, login, loginCommand, logout } from './authCommands';
 import { everyCredentialStore, lazySecretStore, openCredentialStore, type CredentialStore } from './credentialStore';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'serve', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'serve', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth', 'pins']);
 /** The commands that read a registry and start no server. */
 const REGISTRY = new Set(['search', 'add']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
@@ -35,7 +36,10 @@ async function main(args: CliArgs): Promise<ExitCode> {
   }
   const command = args.command;
   if (!COMMANDS.has(command)) throw new CliError(`Unknown command "${command}".${didYouMean(command, COMMANDS)}`, Exit.usage, true);
-  const [server, tool] = args.positional;
+  // `pins accept SERVER [TOOL]` is about SERVER, as `pins SERVER` is.
+  const accepting = command === 'pins' && args.positional[0] === 'accept';
+  const [server, tool] = accepting ? args.positional.slice(1) : args.positional;
+  if (command === 'pins' && (accepting ? !server || args.positional.length > 3 : tool !== undefined)) throw new CliError('pins takes at most SERVER (its pins), or accept SERVER [TOOL].', Exit.usage, true);
   if (!RULED.has(command) && args.rules.length > 0) throw new CliError(`--rules is for call and explain, not ${command}.`, Exit.usage, true);
   if (command === 'skill' && (!server || !tool)) throw new CliError('skill needs SERVER and NAME.', Exit.usage, true);
   if (command === 'session' && tool) throw new CliError('session takes at most SERVER; its commands come from stdin, one a line.', Exit.usage, true);
@@ -155,8 +159,11 @@ async function main(args: CliArgs): Promise<ExitCode> {
       case 'auth':
         code = await authStatus(host, await store(), args.json);
         break;
+      case 'pins':
+        code = accepting ? await acceptPins(host, server!, tool, args.yes) : await listPins(host, config.file, args.json);
+        break;
       case 'serve':
-        code = await serve(host, { http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION });
+        code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION });
         break;
       case 'session':
         code = await runSession(host, { yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });

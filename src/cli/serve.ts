@@ -3,19 +3,26 @@ import type { Approver, CallSink } from '../core/calls/ports';
 import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
 import { loadGateway } from '../core/gateway/load';
 import type { RuleSet } from '../core/policy/ruleSource';
+import { RateLimiter, type RateLimit } from '../core/policy/rateLimiter';
 import type { ServerLog } from '../core/serverLog';
 import { Exit, type ExitCode } from './args';
 import { ruleOptions } from './call';
 import type { CliHost } from './host';
+import { acceptCommand, cliPins } from './pinsCommands';
+import { DefinitionPins } from '../core/policy/definitionPins';
 
 /** The `serve` command's options, as parsed from the command line. */
 export interface ServeOptions {
+  /** The --config file, as the command that accepts a changed tool names it. */
+  readonly configFile: string;
   readonly http: boolean;
   readonly port?: number;
   readonly tools: 'all' | 'search';
   readonly rules: RuleSet;
   readonly auditFile?: string;
   readonly clientVersion: string;
+  /** The calls each server may take (default: the core's, burst 20 and 10 a second); the bench raises it to time the path itself. */
+  readonly rateLimit?: RateLimit;
 }
 
 /** The gateway decides every ask with the client; this is what the pipeline would fall back on: no. */
@@ -32,9 +39,13 @@ const STDERR: ServerLog = { info: (m) => console.error(m), warn: (m) => console.
  */
 export async function serve(host: CliHost, options: ServeOptions): Promise<ExitCode> {
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
-  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules) });
-  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion };
+  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules), ...(options.rateLimit && { rateLimiter: new RateLimiter(() => options.rateLimit!) }) });
   const gateway = loadGateway();
+  // Trust on first use: a tool that changed since the gateway first listed it (or since `pins accept`) is withheld.
+  const file = cliPins(host);
+  file.launches(''); // a damaged pins file stops here (exit 2), before a client is served
+  const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``);
+  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins };
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

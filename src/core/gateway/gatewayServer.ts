@@ -9,6 +9,7 @@ import type { GatewayCatalog, OfferedTool } from './gatewayCatalog';
 import { CALL_TOOL, SEARCH_MODE_TOOLS, SEARCH_TOOL, searchTools } from './searchMode';
 import type { GatewayDeps } from './gatewayTypes';
 import { offeredDefinition } from './offeredDefinition';
+import { shownDefinition, withheldCall } from './pinCheck';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
 const INSTRUCTIONS = 'The tools of the MCP servers configured in MCP Tool Host, named <server>_<tool>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
@@ -26,7 +27,7 @@ export interface GatewayCore {
 export function gatewayServer(core: GatewayCore): Server {
   const { deps, catalog } = core;
   const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
-  const definitionOf = (o: OfferedTool) => offeredDefinition(o.name, o.server, o.tool, annotationsOf(deps.pipeline, o.server, o.tool));
+  const definitionOf = (o: OfferedTool) => shownDefinition(deps.pins, o, offeredDefinition(o.name, o.server, o.tool, annotationsOf(deps.pipeline, o.server, o.tool)));
   server.setRequestHandler('tools/list', async () => {
     await catalog.ready();
     return { tools: deps.toolMode === 'search' ? [...SEARCH_MODE_TOOLS] : catalog.tools.map(definitionOf) };
@@ -47,6 +48,8 @@ export function gatewayServer(core: GatewayCore): Server {
       const found = catalog.lookup(toolName);
       if (found.kind === 'not-offered') return toolError(`Not run: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
       if (found.kind === 'unknown') return toolError(`Not run: no tool named "${shownName(toolName)}" (list the tools again: they may have changed).`);
+      const withheld = withheldCall(deps.pins, found.offered);
+      if (withheld) return withheld;
       const { server: backend, tool } = found.offered;
       const progressToken = request.params._meta?.progressToken;
       const denials: { reason?: string } = {};

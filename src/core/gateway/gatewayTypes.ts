@@ -1,6 +1,6 @@
 import type { CallPipeline } from '../calls/callPipeline';
 import type { ServerPool } from '../connection/serverPool';
-import type { DefinitionPins } from '../policy/definitionPins';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerLog } from '../serverLog';
 
 /** What a gateway (`mcp-tool-host serve`, or the extension's own) is built from. */
@@ -19,11 +19,8 @@ export interface GatewayDeps {
   readonly toolMode?: 'all' | 'search';
   readonly log?: ServerLog;
   readonly clientVersion: string;
-  /**
-   * The accepted tool definitions (trust on first use): a tool whose definition changed since is
-   * withheld until the user accepts it, and `acceptHint` says how ("run mcp-tool-host accept ...").
-   */
-  readonly pins?: { readonly store: DefinitionPins; readonly acceptHint: (server: string, tool: string) => string };
+  /** Trust on first use: a tool that changed since the user accepted it is withheld (pinCheck.ts). None: nothing is withheld. */
+  readonly pins?: GatewayPins;
 }
 
 export interface RunningHttpGateway {
@@ -40,4 +37,20 @@ export interface RunningStdioGateway {
   /** Settles when the client closes its end (stdin) or close() ran. */
   readonly closed: Promise<void>;
   close(): Promise<void>;
+}
+
+/**
+ * The gateway's view of the user's pinned tool definitions (trust on first use). The CLI keeps
+ * them in a file of its state folder (`storedPins` over a DefinitionPins); VS Code can hand over
+ * its DefinitionReview: `{ changeOf: (s, t) => review.changeOf(s, t.name)?.parts, acceptHint: ... }`.
+ */
+export interface GatewayPins {
+  /**
+   * What differs in `tool`, as its server sends it now, from the definition the user accepted
+   * ("description", "input schema", ...), or undefined when nothing does. A tool seen for the first
+   * time is pinned as it is (undefined). A tool with a change is withheld: listed as changed, never called.
+   */
+  changeOf(server: string, tool: Tool): readonly string[] | undefined;
+  /** How the user accepts the change, said to the model in the tool error: "accept with `...`". */
+  acceptHint(server: string, tool: string): string;
 }

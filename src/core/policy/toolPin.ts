@@ -26,6 +26,15 @@ const KEPT_DEPTH = 64;
  * shows a change, and cannot break storing the pins of the other tools.
  */
 export function pinTool(tool: Tool): ToolPin {
+  let pin = pins.get(tool);
+  if (!pin) pins.set(tool, (pin = pinOf(tool)));
+  return pin;
+}
+
+/** A listing's tool objects are never changed (a new listing is new objects): each is hashed once, not at every call. */
+const pins = new WeakMap<Tool, ToolPin>();
+
+function pinOf(tool: Tool): ToolPin {
   const full = {
     name: tool.name,
     title: tool.title,

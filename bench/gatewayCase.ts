@@ -1,0 +1,166 @@
+// Case 12: the gateway (`mcp-tool-host serve`, issue 37). The same tools/call through the gateway and
+// straight to the backend, both from the official SDK client over stdio, in one run: sequential
+// latency and pipelined throughput (64 in flight) as ratios; the gateway's memory per connected
+// HTTP client; and the tokens of tools/list in `--tools all` and `--tools search`.
+import { execFileSync, spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { loadSearch } from '../src/core/search/load';
+import { ECHO_SERVER, MANY_TOOLS_SERVER, ROOT, pipelined, time, type BenchOptions, type Report } from './harness';
+
+const CLI = path.join(ROOT, 'dist/cli.js');
+/** serve as the CLI runs it, with the rate limit raised (gatewayServe.ts). */
+const SERVE = path.join(__dirname, 'gatewayServe.js');
+const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+const RULE_TOOLS = path.join(ROOT, 'test/fixtures/servers/rule-tools.cjs');
+
+/** A backend, and the call the case makes on it (the gateway's name for it is `<server>_<tool>`). */
+interface Backend {
+  readonly server: string;
+  readonly label: string;
+  readonly args: readonly string[];
+  readonly tool: string;
+  readonly arguments: Record<string, unknown>;
+}
+const BACKENDS: readonly Backend[] = [
+  { server: 'echo', label: 'raw echo server', args: [ECHO_SERVER], tool: 'echo', arguments: { text: 'hi' } },
+  { server: 'everything', label: 'server-everything', args: [EVERYTHING, 'stdio'], tool: 'echo', arguments: { message: 'hi' } },
+];
+
+/** A folder of its own: the config, an allow-all rule (nothing asks: the calls measure the path, not a person) and the CLI's state (audit log, pins). */
+function benchFolder(servers: Record<string, unknown>) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-bench-gateway-'));
+  const config = path.join(dir, 'servers.json');
+  const rules = path.join(dir, 'rules.json');
+  fs.writeFileSync(config, JSON.stringify({ servers }));
+  fs.writeFileSync(rules, JSON.stringify([{ name: 'bench', server: '*', tool: '*', effect: 'allow' }]));
+  const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_STATE_HOME: path.join(dir, 'state') };
+  return { dir, config, rules, env, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+async function connect(command: string, args: readonly string[], env?: Record<string, string>): Promise<{ client: Client; pid: number }> {
+  const client = new Client({ name: 'bench', version: '1.0.0' });
+  const transport = new StdioClientTransport({ command, args: [...args], env, stderr: 'ignore' });
+  await client.connect(transport);
+  return { client, pid: transport.pid! };
+}
+
+/** Sequential and pipelined calls through the gateway and direct, interleaved round by round. */
+async function callRatios(o: BenchOptions, report: Report, backend: Backend): Promise<void> {
+  const folder = benchFolder({ [backend.server]: { command: process.execPath, args: backend.args } });
+  const gateway = await connect(process.execPath, [SERVE, folder.config, folder.rules], folder.env);
+  const direct = await connect(process.execPath, [...backend.args]);
+  const viaGateway = { name: `${backend.server}_${backend.tool}`, arguments: backend.arguments };
+  const straight = { name: backend.tool, arguments: backend.arguments };
+  const check = (r: Awaited<ReturnType<Client['callTool']>>) => {
+    if (r.isError) throw new Error(`the call failed: ${JSON.stringify(r.content).slice(0, 300)}`);
+  };
+  try {
+    await gateway.client.listTools();
+    for (let i = 0; i < 50; i++) {
+      check(await gateway.client.callTool(viaGateway));
+      check(await direct.client.callTool(straight));
+    }
+    const n = o.smoke ? 20 : 500;
+    const m = o.smoke ? 128 : 4_000;
+    const seq = { gateway: [] as number[], direct: [] as number[] };
+    const rate = { gateway: [] as number[], direct: [] as number[] };
+    for (let round = 0; round < o.rounds; round++) {
+      seq.gateway.push(((await time(async () => { for (let k = 0; k < n; k++) check(await gateway.client.callTool(viaGateway)); })) * 1000) / n);
+      seq.direct.push(((await time(async () => { for (let k = 0; k < n; k++) check(await direct.client.callTool(straight)); })) * 1000) / n);
+      rate.gateway.push((m / (await time(() => pipelined(m, async () => check(await gateway.client.callTool(viaGateway)))))) * 1000);
+      rate.direct.push((m / (await time(() => pipelined(m, async () => check(await direct.client.callTool(straight)))))) * 1000);
+    }
+    report.ratio(`12. one tools/call through the gateway vs direct, sequential (${backend.label}, SDK client, stdio)`, seq.gateway, seq.direct, 'µs', { max: 1.2 }, `${n} calls a round; the gateway's path: validation, rules, audit line, masking`);
+    report.ratio(`12. pipelined tools/call throughput, 64 in flight, gateway vs direct (${backend.label})`, rate.gateway, rate.direct, 'calls/s', { min: 0.8 }, `${m} calls a round`);
+  } finally {
+    await gateway.client.close();
+    await direct.client.close();
+    folder.cleanup();
+  }
+}
+
+/** Resident memory of a process in KiB (Linux /proc; `ps` elsewhere). */
+function rssKiB(pid: number): number {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    return Number(/VmRSS:\s+(\d+)/.exec(status)![1]);
+  } catch {
+    return Number(execFileSync('ps', ['-o', 'rss=', '-p', String(pid)], { encoding: 'utf8' }).trim());
+  }
+}
+
+/** RSS growth of `serve --http` with N more clients connected (each listed the tools and made a call), divided by N. */
+async function memoryPerClient(o: BenchOptions, report: Report): Promise<void> {
+  const folder = benchFolder({ echo: { command: process.execPath, args: [ECHO_SERVER] } });
+  const child = spawn(process.execPath, [CLI, 'serve', '--config', folder.config, '--rules', folder.rules, '--http'], { env: folder.env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const clients: Client[] = [];
+  try {
+    const url = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      child.stderr.setEncoding('utf8').on('data', (t: string) => {
+        err += t;
+        const found = /(http:\/\/127\.0\.0\.1:\d+\/[A-Za-z0-9_-]+\/mcp)/.exec(err);
+        if (found) resolve(found[1]);
+      });
+      child.once('exit', () => reject(new Error(`serve --http ended: ${err}`)));
+    });
+    const join = async () => {
+      const client = new Client({ name: 'bench', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+      await client.listTools();
+      await client.callTool({ name: 'echo_echo', arguments: { text: 'hi' } });
+      clients.push(client);
+    };
+    // The first client starts the backend and loads the gateway's code: not a client's share.
+    for (let i = 0; i < 4; i++) await join();
+    await new Promise((r) => setTimeout(r, 300));
+    const before = rssKiB(child.pid!);
+    const n = o.smoke ? 4 : 48;
+    for (let i = 0; i < n; i++) await join();
+    await new Promise((r) => setTimeout(r, 300));
+    const after = rssKiB(child.pid!);
+    report.add({ case: `12. gateway memory per connected HTTP client (${n} clients, 2025-era sessions)`, ours: Math.round((after - before) / n), unit: 'KiB', note: `RSS of serve --http ${Math.round(before / 1024)} MiB with 4 clients, ${Math.round(after / 1024)} MiB with ${n + 4}` });
+  } finally {
+    await Promise.all(clients.map((c) => c.close().catch(() => undefined)));
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    folder.cleanup();
+  }
+}
+
+/** Tokens of the gateway's tools/list (name, description, input schema of each, o200k_base), every tool vs --tools search. */
+async function tokenSaving(report: Report): Promise<void> {
+  const folder = benchFolder({
+    everything: { command: process.execPath, args: [EVERYTHING, 'stdio'] },
+    rules: { command: process.execPath, args: [RULE_TOOLS] },
+    many: { command: process.execPath, args: [MANY_TOOLS_SERVER] },
+  });
+  const { toolsTokens } = loadSearch();
+  const listed = async (mode: 'all' | 'search') => {
+    const { client } = await connect(process.execPath, [CLI, 'serve', '--config', folder.config, '--tools', mode], folder.env);
+    try {
+      return (await client.listTools()).tools;
+    } finally {
+      await client.close();
+    }
+  };
+  try {
+    const all = await listed('all');
+    const search = await listed('search');
+    const [a, s] = [toolsTokens(all), toolsTokens(search)];
+    report.add({ case: `12. tokens of the gateway's tools/list, --tools search vs all (${all.length} tools: server-everything, rule-tools, many-tools)`, ours: s, raw: a, unit: 'tokens', ratio: s / a, note: `o200k_base; all ${a}, search ${s} (${search.length} tools): ${(100 * (1 - s / a)).toFixed(1)}% fewer` });
+  } finally {
+    folder.cleanup();
+  }
+}
+
+export async function gatewayCase(o: BenchOptions, report: Report): Promise<void> {
+  if (!fs.existsSync(CLI)) throw new Error(`${CLI} is missing: run node esbuild.mjs first.`);
+  for (const backend of BACKENDS) await callRatios(o, report, backend);
+  await memoryPerClient(o, report);
+  await tokenSaving(report);
+}

@@ -1,0 +1,57 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ServerPool } from '../connection/serverPool';
+import type { DefinitionPins } from '../policy/definitionPins';
+import { visibleLine } from '../render/sanitize';
+import { toolError, type GatewayCallResult } from './callResult';
+import type { OfferedTool } from './gatewayCatalog';
+import type { GatewayPins } from './gatewayTypes';
+import type { GatewayToolDefinition } from './offeredDefinition';
+
+/**
+ * The definition a client is shown: as offered, or for a tool that changed since the user pinned
+ * it, a stand-in that keeps its name and hints and says it is withheld. Nothing the server changed
+ * (title, description, schema) reaches the model until the user accepted it: a changed description
+ * is exactly where a server would hide new instructions.
+ */
+export function shownDefinition(pins: GatewayPins | undefined, offered: OfferedTool, definition: GatewayToolDefinition): GatewayToolDefinition {
+  const parts = pins?.changeOf(offered.server, offered.tool);
+  if (!parts) return definition;
+  return {
+    name: definition.name,
+    description: `Withheld: this tool changed since the user pinned it (${parts.join(', ')}), so calls to it are refused until they accept the change; ${visibleLine(pins!.acceptHint(offered.server, offered.tool.name))}.`,
+    inputSchema: { type: 'object' },
+    annotations: { readOnlyHint: definition.annotations.readOnlyHint, destructiveHint: definition.annotations.destructiveHint, idempotentHint: definition.annotations.idempotentHint, openWorldHint: definition.annotations.openWorldHint },
+  };
+}
+
+/** The tool error for a call to a tool that changed since it was pinned, or undefined when it may run. Checked at each call: an accept elsewhere counts at once. */
+export function withheldCall(pins: GatewayPins | undefined, offered: OfferedTool): GatewayCallResult | undefined {
+  const parts = pins?.changeOf(offered.server, offered.tool);
+  if (!parts) return undefined;
+  return toolError(`Not run: ${offered.name} changed since you pinned it (${parts.join(', ')}); ${visibleLine(pins!.acceptHint(offered.server, offered.tool.name))}.`);
+}
+
+/**
+ * GatewayPins over a DefinitionPins (the CLI's pins file): the first listing of each server is
+ * pinned in one write; a later definition that differs is a change until accepted. The answer for a
+ * server is kept while its tool list and the store (`version`: another process may accept a change
+ * meanwhile) stay the same, so a call costs a lookup, not a hash of the tool.
+ */
+export function storedPins(store: DefinitionPins, pool: ServerPool, version: () => string, acceptHint: GatewayPins['acceptHint']): GatewayPins {
+  const reviewed = new Map<string, { readonly tools: readonly Tool[]; readonly version: string; readonly changed: ReadonlyMap<string, readonly string[]> }>();
+  return {
+    acceptHint,
+    changeOf(server, tool) {
+      const connection = pool.get(server);
+      const tools = connection?.tools.includes(tool) ? connection.tools : [tool];
+      let known = reviewed.get(server);
+      if (!known || known.tools !== tools || known.version !== version()) {
+        const instructions = connection?.state.kind === 'running' ? connection.state.instructions : undefined;
+        const review = store.review(server, tools, instructions);
+        known = { tools, version: version(), changed: new Map(review.changed.map((c) => [c.tool, c.parts.length > 0 ? c.parts : ['definition']])) };
+        reviewed.set(server, known);
+      }
+      return known.changed.get(tool.name);
+    },
+  };
+}
