@@ -196,7 +196,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       const def = served.get(server)?.definition;
       return def !== undefined && gate.allowed(def);
     },
-    pins: { store: review.pins, acceptHint: (server, tool) => vscode.l10n.t('the user can accept its new definition with "Accept Changes" on {0} › {1} in the MCP Tool Host Tools view', server, tool) },
+    // The Tools view's trust on first use decides: a tool it marks changed is withheld until "Accept Changes".
+    pins: { changeOf: (server, tool) => review.changedParts(server, tool.name), acceptHint: (server, tool) => vscode.l10n.t('the user can accept its new definition with "Accept Changes" on {0} › {1} in the MCP Tool Host Tools view', server, tool) },
   });
   // Started off the activation path (it loads dist/gateway.js); nothing loads while the setting is off.
   const gatewayStart = setTimeout(() => void gateway.apply(), 0);

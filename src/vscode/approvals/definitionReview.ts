@@ -28,9 +28,10 @@ export class DefinitionReview implements vscode.Disposable {
     this._subscription = _pool.onDidChange((c) => (c ? this._review(c) : _pool.connections.forEach((x) => this._review(x))));
   }
 
-  /** The accepted definitions, for another surface that must withhold a changed tool (the gateway). */
-  get pins(): DefinitionPins {
-    return this._pins;
+  /** What parts of a tool changed since it was accepted, for another surface that must withhold it (the gateway). */
+  changedParts(server: string, tool: string): readonly string[] | undefined {
+    const change = this.changeOf(server, tool);
+    return change && (change.parts.length > 0 ? change.parts : ['definition']);
   }
 
   /** What changed in a tool since it was accepted, if anything. */
