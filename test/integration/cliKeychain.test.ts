@@ -54,7 +54,7 @@ describe('the CLI keeps sign-ins in a real Secret Service keyring (GNOME Keyring
 
   for (const wanted of ['keychain', undefined]) {
     it(`login keeps the sign-in in the keyring (MCP_TOOL_HOST_CREDENTIALS=${wanted ?? 'unset'}); a later run uses it without a browser; logout removes it; the file is never written`, async () => {
-      service = await startSecretService('throwaway password');
+      service = await startSecretService('unlocked');
       const env = wanted === undefined ? {} : { MCP_TOOL_HOST_CREDENTIALS: wanted };
       const grants = (await fixture.stats()).tokenGrants;
       const login = await cli(['login', 'remote', '--config', config, '--browser', browserCommand], env);
@@ -99,7 +99,7 @@ describe('the CLI keeps sign-ins in a real Secret Service keyring (GNOME Keyring
   }
 
   it('another server name with the same URL does not get the entry', async () => {
-    service = await startSecretService('throwaway password');
+    service = await startSecretService('unlocked');
     const env = { MCP_TOOL_HOST_CREDENTIALS: 'keychain' };
     const login = await cli(['login', 'remote', '--config', config, '--browser', browserCommand], env);
     assert.equal(login.code, 0, login.stdout + login.stderr);
@@ -112,5 +112,37 @@ describe('the CLI keeps sign-ins in a real Secret Service keyring (GNOME Keyring
     // Signing out of the twin leaves the remote's entry alone.
     await cli(['logout', 'twin'], env);
     assert.match(entries(), /^attribute\.username = mcpToolHost\.oauth\.remote$/m);
+  });
+
+  // A Secret Service that answers but has no keyring it may write to (GNOME Keyring started by the
+  // session bus on a machine where nobody logged in at a desktop; creating one needs a prompt nobody can see).
+  it('a Secret Service that cannot keep an entry is not chosen: the file is, and auth status says why; =keychain is a clear error', async () => {
+    service = await startSecretService('none');
+    const status = await cli(['auth', 'status', '--config', config, '--json']);
+    assert.equal(status.code, 0, status.stderr);
+    const said = JSON.parse(status.stdout) as { store: { kind: string; why: string } };
+    assert.equal(said.store.kind, 'file', status.stdout);
+    assert.match(said.store.why, /^the Secret Service keyring did not keep an entry \(/);
+    const login = await cli(['login', 'remote', '--config', config, '--browser', browserCommand]);
+    assert.equal(login.code, 0, login.stdout + login.stderr);
+    assert.match(login.stdout, /^Signed in to "remote"\. The sign-in is kept in the file /);
+    const call = await cli(['call', 'remote', 'whoami', '--config', config]);
+    assert.equal(call.code, 0, call.stdout + call.stderr);
+
+    const forced = await cli(['auth', 'status', '--config', config], { MCP_TOOL_HOST_CREDENTIALS: 'keychain' });
+    assert.equal(forced.code, 2, forced.stdout + forced.stderr);
+    assert.match(forced.stderr, /MCP_TOOL_HOST_CREDENTIALS=keychain, but the Secret Service keyring did not keep an entry \(/);
+  });
+
+  it('a locked keyring whose unlock prompt cannot be shown is not chosen: the file is, and auth status and logout say why', async () => {
+    service = await startSecretService('locked');
+    const status = await cli(['auth', 'status', '--config', config, '--json']);
+    assert.equal(status.code, 0, status.stdout + status.stderr);
+    const said = JSON.parse(status.stdout) as { store: { kind: string; why: string } };
+    assert.equal(said.store.kind, 'file', status.stdout);
+    assert.match(said.store.why, /^the Secret Service keyring did not keep an entry \(.*prompt/);
+    const logout = await cli(['logout', 'remote']);
+    assert.equal(logout.code, 0, logout.stdout + logout.stderr);
+    assert.match(logout.stdout, /^No sign-in to "remote" was kept \(looked in the file /);
   });
 });

@@ -26,12 +26,14 @@ export function secretServiceMissing(): string | undefined {
 
 /**
  * Starts dbus-daemon on a socket of its own, then gnome-keyring-daemon's secrets component on it.
- * `unlockWith` creates and unlocks the default ("login") keyring with that password, as PAM does at a
- * desktop login; without it the keyring daemon runs with no keyring it may write to, as on a machine
- * where nobody ever logged in at a desktop. The bus activates nothing (no service folders): a second
- * keyring daemon or a prompter it started would outlive the test.
+ * `unlocked`: the default ("login") keyring is created and unlocked with a throwaway password, as
+ * PAM does at a desktop login. `none`: the daemon runs with no keyring it may write to, as on a
+ * machine where nobody ever logged in at a desktop. `locked`: that keyring exists, holding an entry,
+ * but this daemon was started without its password. The bus activates nothing (no service folders):
+ * a second keyring daemon or a prompter it started would outlive the test; a prompt fails at once,
+ * as it does without a display.
  */
-export async function startSecretService(unlockWith?: string): Promise<SecretService> {
+export async function startSecretService(keyring: 'unlocked' | 'none' | 'locked'): Promise<SecretService> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-ss-'));
   for (const sub of ['home', 'run', 'data', 'config']) fs.mkdirSync(path.join(dir, sub), { mode: 0o700 });
   const socket = path.join(dir, 'run', 'bus');
@@ -66,17 +68,31 @@ export async function startSecretService(unlockWith?: string): Promise<SecretSer
     const bus = spawn('dbus-daemon', ['--nofork', `--config-file=${busConfig}`], { env: { ...process.env, ...env }, stdio: ['ignore', 'ignore', 'pipe'] });
     children.push(bus);
     await until(() => fs.existsSync(socket), 'dbus-daemon did not open its socket', bus);
-    const keyring = spawn('gnome-keyring-daemon', ['--foreground', '--components=secrets', ...(unlockWith === undefined ? [] : ['--unlock'])], { env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
-    children.push(keyring);
-    // --unlock reads the password from stdin, to its end.
-    keyring.stdin?.end(unlockWith ?? '');
     const search = (...attributes: string[]) => {
       const r = spawnSync('secret-tool', ['search', '--all', ...attributes], { env: { ...process.env, ...env }, encoding: 'utf8' });
       if (r.stderr.trim() && !/^attribute\./m.test(r.stderr)) throw new Error(`secret-tool: ${r.stderr.trim()}`);
       return r.stdout + r.stderr;
     };
-    // Until the keyring daemon owns its name on the bus, secret-tool fails (nothing is activated).
-    await until(() => { try { search('mth-probe', 'ready'); return true; } catch { return false; } }, 'gnome-keyring-daemon did not answer on the bus', keyring);
+    const startKeyring = async (password?: string) => {
+      const daemon = spawn('gnome-keyring-daemon', ['--foreground', '--components=secrets', ...(password === undefined ? [] : ['--unlock'])], { env: { ...process.env, ...env }, stdio: ['pipe', 'ignore', 'pipe'] });
+      children.push(daemon);
+      // --unlock reads the password from stdin, to its end.
+      daemon.stdin?.end(password ?? '');
+      // Until the keyring daemon owns its name on the bus, secret-tool fails (nothing is activated).
+      await until(() => { try { search('mth-probe', 'ready'); return true; } catch { return false; } }, 'gnome-keyring-daemon did not answer on the bus', daemon);
+      return daemon;
+    };
+    if (keyring === 'locked') {
+      const first = await startKeyring('throwaway password');
+      const stored = spawnSync('secret-tool', ['store', '--label=earlier', 'service', 'mcp-tool-host', 'username', 'mcpToolHost.oauth.earlier'], { env: { ...process.env, ...env }, input: 'kept earlier', encoding: 'utf8' });
+      if (stored.status !== 0) throw new Error(`secret-tool store: ${stored.stderr}`);
+      const gone = new Promise((r) => first.once('exit', r));
+      first.kill();
+      await gone;
+      // Its name is released when it ends: wait until the bus no longer has it.
+      await until(() => { try { search('mth-probe', 'ready'); return false; } catch { return true; } }, 'the first gnome-keyring-daemon did not leave the bus', bus);
+    }
+    await startKeyring(keyring === 'unlocked' ? 'throwaway password' : undefined);
     return { env, search, stop };
   } catch (err) {
     await stop();
