@@ -3,7 +3,8 @@
 #   - Debian packages, system-wide with apt-get (as root, else through sudo), each named before it is
 #     installed: libkrb5-dev (code-server's native modules build against it), bubblewrap, socat and
 #     ripgrep (the sandbox of stdio servers on Linux: src/core/transport/sandbox.ts), and, for the
-#     tests only, chromium (the browser the UI tests drive);
+#     tests only, chromium (the browser the UI tests drive) and a real Secret Service for the CLI's
+#     keychain tests (dbus-daemon, gnome-keyring, libsecret-tools: test/integration/secretService.ts);
 #   - into the per-user cache ($E2E_CACHE): Node 24 (the official binary and headers, from npm),
 #     code-server built against it, and, for the tests only, the MCP conformance suite (it needs
 #     Node >= 22; pinned by test/conformance/suite/package-lock.json).
@@ -29,9 +30,12 @@ declare -A why=(
   [socat]="the sandbox's network bridge"
   [ripgrep]="the sandbox's scan for files it must hide"
   [chromium]="the browser the UI tests drive"
+  [dbus-daemon]="a private session bus for the keychain tests"
+  [gnome-keyring]="the Secret Service the CLI's keychain tests use"
+  [libsecret-tools]="secret-tool, to look into that keychain"
 )
 wanted=(libkrb5-dev bubblewrap socat ripgrep)
-[ $for_tests = 1 ] && wanted+=(chromium)
+[ $for_tests = 1 ] && wanted+=(chromium dbus-daemon gnome-keyring libsecret-tools)
 need_apt=()
 # Installed means "install ok installed": `dpkg -s` also succeeds for a package removed but not
 # purged (its config files left), and Chromium keeps some.
@@ -40,7 +44,7 @@ for pkg in "${wanted[@]}"; do installed "$pkg" || need_apt+=("$pkg"); done
 if [ ${#need_apt[@]} -gt 0 ]; then
   SUDO=; [ "$(id -u)" -eq 0 ] || SUDO=sudo
   say "installing Debian packages system-wide (${SUDO:+sudo }apt-get install):"
-  for pkg in "${need_apt[@]}"; do printf '    %-12s %s\n' "$pkg" "${why[$pkg]}"; done
+  for pkg in "${need_apt[@]}"; do printf '    %-15s %s\n' "$pkg" "${why[$pkg]}"; done
   # Another install may hold apt's lock (a second checkout setting up): wait for it rather than fail.
   wait_lock=(-o DPkg::Lock::Timeout=600)
   $SUDO apt-get "${wait_lock[@]}" update -qq

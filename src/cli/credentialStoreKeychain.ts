@@ -4,10 +4,15 @@ import { splitRecords } from './keychainParts';
 
 /** The service name our entries are filed under in the keychain (the account is the key). */
 const SERVICE = 'mcp-tool-host';
-/** The entry read to find out whether a keychain answers; never written. */
+/** The entry read, then written and removed, to find out whether a keychain answers and keeps what it is given; it holds no secret. */
 const PROBE_ACCOUNT = 'mcp-tool-host.probe';
-/** A keychain that does not answer within this long (a locked one waiting for a prompt nobody sees) is not used. */
+/** A keychain that does not answer a read within this long (a locked one waiting for a prompt nobody sees) is not used. */
 const PROBE_TIMEOUT_MS = 5_000;
+/**
+ * How long writing the probe entry may take: long enough for a person to answer an unlock prompt
+ * (one that cannot be shown, without a display, fails at once), short enough that a run ends.
+ */
+const WRITE_PROBE_TIMEOUT_MS = 60_000;
 
 /** The operating system's keychain, once it answered, and what to call it for the user. */
 export interface Keychain {
@@ -19,8 +24,8 @@ export interface Keychain {
  * The keychain through `@napi-rs/keyring`: the macOS Keychain, the Windows Credential Manager, or
  * on Linux the Secret Service (GNOME Keyring, KWallet) only: the library's other Linux store, the
  * kernel keyring, forgets everything at reboot, which is not keeping a sign-in. Undefined, with
- * the reason, when the library is not installed beside the CLI (a copy of dist/cli.js alone) or
- * no keychain answers (Linux without a desktop session, CI).
+ * the reason, when the library is not installed beside the CLI (a copy of dist/cli.js alone), no
+ * keychain answers (Linux without a desktop session, CI), or the one that answers cannot keep an entry.
  */
 export async function openKeychain(): Promise<Keychain | { readonly missing: string }> {
   let keyring: typeof Keyring;
@@ -32,15 +37,27 @@ export async function openKeychain(): Promise<Keychain | { readonly missing: str
     return { missing: 'the keychain library (@napi-rs/keyring) is not installed beside the CLI' };
   }
   const options: Keyring.EntryOptions | undefined = process.platform === 'linux' ? { linux: { store: 'secret-service' } } : undefined;
+  // On Linux an entry connects to the session bus when made, and throws when there is none.
   const entry = (key: string) => new keyring.AsyncEntry(SERVICE, key, options);
+  let probe: Keyring.AsyncEntry;
   try {
-    await entry(PROBE_ACCOUNT).getPassword(AbortSignal.timeout(PROBE_TIMEOUT_MS));
+    probe = entry(PROBE_ACCOUNT);
+    await probe.getPassword(AbortSignal.timeout(PROBE_TIMEOUT_MS));
   } catch (err) {
     return { missing: `no keychain answered (${firstLine(err)})` };
   }
+  // A keychain can answer reads and still keep nothing: a Secret Service with no keyring it may
+  // write to (creating one needs a prompt), or a locked one whose unlock prompt nobody can answer.
+  // Chosen anyway, every sign-in would fail; found out now, the file is used, or the user told why.
+  try {
+    await probe.setPassword('probe', AbortSignal.timeout(WRITE_PROBE_TIMEOUT_MS));
+    await probe.deletePassword(AbortSignal.timeout(PROBE_TIMEOUT_MS));
+  } catch (err) {
+    return { missing: `${keychainName()} did not keep an entry (${firstLine(err)})` };
+  }
   const entries: SecretStore = {
     get: async (key) => (await entry(key).getPassword()) ?? undefined,
-    store: (key, value) => entry(key).setPassword(value),
+    store: async (key, value) => entry(key).setPassword(value),
     delete: async (key) => void (await entry(key).deletePassword()),
   };
   // A record too large for one Windows credential is kept in several (keychainParts.ts).
