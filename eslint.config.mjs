@@ -18,7 +18,7 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 // packages/ is the door to the packages a running server needs (the SDK, ajv, RE2, jsonc-parser): every
 // folder may load through it. Every folder of src/core is in one row (LAYERED below lints it;
 // test/unit/layerRules.test.ts checks the list).
-export const CORE_LAYERS = [['packages'], ['render', 'tools', 'transport', 'elicitation'], ['config', 'auth', 'search'], ['install'], ['connection'], ['policy'], ['calls'], ['offers'], ['chat', 'apps']];
+export const CORE_LAYERS = [['packages'], ['render', 'tools', 'transport', 'elicitation'], ['config', 'auth', 'search'], ['install'], ['connection'], ['policy'], ['calls'], ['offers'], ['chat', 'apps'], ['gateway']];
 const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
 // The VS Code adapter's rooms, one folder a feature, lowest first, the same way. Each room registers
 // its part at activation and keeps what it loads later behind its door (later.ts); lazy/ bundles the

@@ -70,6 +70,15 @@ commands:
                                  else in $XDG_STATE_HOME/mcp-tool-host/auth/credentials.json
                                  (~/.local/state without it), readable by you alone;
                                  MCP_TOOL_HOST_CREDENTIALS=keychain or =file picks one
+  serve [--http [--port N]] [--tools all|search]
+                                 be one MCP server that offers the tools of every configured
+                                 server, each call through the policy (rules, approvals, pins,
+                                 rate limits, masking, audit) with origin "gateway": stdio by
+                                 default (nothing but MCP on stdout), or Streamable HTTP on
+                                 127.0.0.1 with a random token (the URL is printed on stderr).
+                                 A call that needs approval asks the client (elicitation), or is
+                                 denied with the reason. --tools search offers only search_tools
+                                 and call_tool. Runs until stdin ends (stdio), SIGINT or SIGTERM
   session [SERVER]               run commands read from stdin, one a line, against servers started
                                  once and closed at quit or end of input:
                                    tools [SERVER] [--json]    as the tools command
@@ -122,6 +131,8 @@ options:
   --log-level LEVEL  ask each server for its log messages at LEVEL and above (debug, info, notice,
                      warning, error, critical, alert, emergency; 2025: logging/setLevel,
                      2026-07-28: sent with each request) and print them on stderr as they come
+  --http, --port N   serve: Streamable HTTP on 127.0.0.1 (port N, default any free one)
+  --tools all|search serve: every tool (default), or search_tools and call_tool only
   -h, --help         this text
   --                 every word after it is a SERVER or TOOL name, even one starting with "-"
 
@@ -202,12 +213,16 @@ export interface CliArgs {
   readonly replace: boolean;
   /** add and install-bundle: write the sandbox for what runs it into the entry. */
   readonly sandbox: boolean;
+  /** serve: over Streamable HTTP (--http) on --port, and which tools it offers (--tools). */
+  readonly http: boolean;
+  readonly port?: number;
+  readonly tools?: 'all' | 'search';
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
-const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace', '--sandbox']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set']);
+const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace', '--sandbox', '--http']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set', '--port', '--tools']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules', '--set']);
 
@@ -257,6 +272,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   }
   const logLevel = values.get('--log-level');
   if (logLevel !== undefined && !(LOG_LEVELS as readonly string[]).includes(logLevel)) throw new CliError(`--log-level must be one of ${LOG_LEVELS.join(', ')}, not "${logLevel}".`, Exit.usage, true);
+  const portText = values.get('--port');
+  const port = portText === undefined ? undefined : Number(portText);
+  if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--port must be a port number (0 to 65535), not "${portText}".`, Exit.usage, true);
+  const tools = values.get('--tools');
+  if (tools !== undefined && tools !== 'all' && tools !== 'search') throw new CliError(`--tools must be all or search, not "${tools}".`, Exit.usage, true);
   const [command, ...rest] = positional;
   return {
     elicitation,
@@ -285,5 +305,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     set: repeated.get('--set') ?? [],
     replace: booleans.has('--replace'),
     sandbox: booleans.has('--sandbox'),
+    http: booleans.has('--http'),
+    port,
+    tools,
   };
 }

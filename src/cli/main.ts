@@ -9,6 +9,7 @@ import { browserOpener } from './elicitUrl';
 import { createHost } from './host';
 import { listServers } from './list';
 import { runSession } from './session';
+import { serve } from './serve';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
 import { complete, getPrompt, listPrompts } from './promptCommands';
@@ -20,11 +21,11 @@ import { authStatus, login, loginCommand, logout } from './authCommands';
 import { everyCredentialStore, lazySecretStore, openCredentialStore, type CredentialStore } from './credentialStore';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'serve', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth']);
 /** The commands that read a registry and start no server. */
 const REGISTRY = new Set(['search', 'add']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
-const RULED = new Set(['call', 'explain', 'session']);
+const RULED = new Set(['call', 'explain', 'session', 'serve']);
 
 /** The headless CLI: the same core as the extension, in a terminal. Exit codes: see USAGE. */
 async function main(args: CliArgs): Promise<ExitCode> {
@@ -53,6 +54,9 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'logout' && (!server || tool)) throw new CliError('logout needs one SERVER.', Exit.usage, true);
   if (command === 'auth' && (server !== 'status' || tool)) throw new CliError('auth takes one command: auth status.', Exit.usage, true);
   if (command === 'logout' && !args.config) return logout(server!, await everyCredentialStore());
+  if (command !== 'serve' && (args.http || args.port !== undefined || args.tools !== undefined)) throw new CliError('--http, --port and --tools are for serve.', Exit.usage, true);
+  if (command === 'serve' && server) throw new CliError('serve takes no SERVER: it offers every server of --config.', Exit.usage, true);
+  if (command === 'serve' && args.port !== undefined && !args.http) throw new CliError('--port is for serve --http.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
   if (command === 'install-bundle') {
     for (const [flag, given] of [['--registry', args.registry !== undefined], ['--cursor', args.cursor !== undefined], ['--version', args.version !== undefined], ['--replace', args.replace]] as const) {
@@ -103,7 +107,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   let credentials: Promise<CredentialStore> | undefined;
   const store = () => (credentials ??= openCredentialStore());
   const signIn = { secrets: lazySecretStore(store), ...(command !== 'login' && { loginCommand: (name: string) => loginCommand(name, config.file) }) };
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(args.elicitation, browserOpener(browser)), browser, serverMessages: args.logLevel !== undefined, signIn });
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(command === 'serve' ? 'decline' : args.elicitation, browserOpener(browser)), browser, serverMessages: args.logLevel !== undefined, signIn });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   try {
@@ -150,6 +154,9 @@ async function main(args: CliArgs): Promise<ExitCode> {
         break;
       case 'auth':
         code = await authStatus(host, await store(), args.json);
+        break;
+      case 'serve':
+        code = await serve(host, { http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION });
         break;
       case 'session':
         code = await runSession(host, { yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });

@@ -38,8 +38,10 @@ export interface CallRequest {
   readonly onTaskStarted?: () => void;
   /** Progress for the caller's own UI (a notification, a chat response), besides the sink. */
   readonly onProgress?: (progress: { progress: number; total?: number; message?: string }) => void;
-  /** Keep the result as the server sent it (`raw`, secrets masked) for the tool's own interface (MCP Apps). */
+  /** Keep the result as the server sent it (`raw`, secrets masked) for the tool's own interface (MCP Apps), or a gateway's client. */
   readonly keepRaw?: boolean;
+  /** Who decides this call if it asks, instead of the pipeline's own Approver (a gateway's client, asked through elicitation). */
+  readonly approver?: Approver;
 }
 
 /** What the audit record tells of a call: the approval decision, and the arguments that were sent (edited or not). */
@@ -280,7 +282,7 @@ export class CallPipeline {
     const annotations = this._annotationsOf(connection, tool);
     const approval = await approveCall(
       { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection) },
-      this._approver,
+      request.approver ?? this._approver,
       this.grants,
     );
     if (approval.kind === 'invalid-arguments') return { kind: 'invalid-arguments', problems: approval.problems };

@@ -3,8 +3,11 @@ import type { EffectiveAnnotations } from '../tools/annotations';
 import type { PinnedDefinition } from '../policy/toolPin';
 import type { MatchPlace } from '../policy/ruleConditions';
 
-/** Which surface asked for the call; `app` is a tool's own interface (MCP Apps, docs/mcp-apps.md); `lm-tool` a chat's language model through our language-model tools. */
-export type CallOrigin = 'tree' | 'palette' | 'chat' | 'cli' | 'api' | 'app' | 'lm-tool';
+/**
+ * Which surface asked for the call; `app` is a tool's own interface (MCP Apps, docs/mcp-apps.md); `lm-tool` a chat's
+ * language model through our language-model tools; `gateway` an MCP client of `mcp-tool-host serve` (docs/gateway.md).
+ */
+export type CallOrigin = 'tree' | 'palette' | 'chat' | 'cli' | 'api' | 'app' | 'lm-tool' | 'gateway';
 
 /** What an Approver is asked to decide: one call, exactly as it would be sent, and why it asks. */
 export interface ApprovalRequest {

@@ -1,0 +1,55 @@
+import { CallPipeline } from '../core/calls/callPipeline';
+import type { Approver, CallSink } from '../core/calls/ports';
+import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
+import { loadGateway } from '../core/gateway/load';
+import type { RuleSet } from '../core/policy/ruleSource';
+import type { ServerLog } from '../core/serverLog';
+import { Exit, type ExitCode } from './args';
+import { ruleOptions } from './call';
+import type { CliHost } from './host';
+
+/** The `serve` command's options, as parsed from the command line. */
+export interface ServeOptions {
+  readonly http: boolean;
+  readonly port?: number;
+  readonly tools: 'all' | 'search';
+  readonly rules: RuleSet;
+  readonly auditFile?: string;
+  readonly clientVersion: string;
+}
+
+/** The gateway decides every ask with the client; this is what the pipeline would fall back on: no. */
+const NOBODY: Approver = { approve: async () => 'deny' };
+/** Nothing of a call is printed: stdout is the MCP stream, and the client gets the result. */
+const QUIET: CallSink = { begin: () => undefined, line: () => undefined, progress: () => undefined, end: () => undefined };
+/** The gateway's own lines go to stderr (a client shows them as the server's log, or nobody reads them). */
+const STDERR: ServerLog = { info: (m) => console.error(m), warn: (m) => console.error(m), error: (m) => console.error(m), stderr: () => undefined };
+
+/**
+ * `serve`: the configured servers as one MCP server, every call through the pipeline (origin
+ * `gateway`). Over stdio it runs until the client closes stdin; over HTTP until SIGINT or
+ * SIGTERM. Either way the caller then stops every server it started.
+ */
+export async function serve(host: CliHost, options: ServeOptions): Promise<ExitCode> {
+  const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
+  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules) });
+  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion };
+  const gateway = loadGateway();
+  const stopped = new Promise<void>((resolve) => {
+    process.once('SIGINT', () => resolve());
+    process.once('SIGTERM', () => resolve());
+  });
+  if (options.http) {
+    const running = await gateway.startHttpGateway(deps, { port: options.port });
+    const [base, path] = [running.url.slice(0, -'/mcp'.length), '/mcp'];
+    console.error(`mcp-tool-host gateway: ${base}/${running.token}${path}`);
+    console.error(`(or ${running.url} with the header "Authorization: Bearer ${running.token}"); Ctrl+C stops it.`);
+    await stopped;
+    await running.close();
+  } else {
+    const running = await gateway.serveStdio(deps, process.stdin, process.stdout);
+    await Promise.race([running.closed, stopped]);
+    await running.close();
+  }
+  return Exit.ok;
+}

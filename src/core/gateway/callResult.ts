@@ -1,0 +1,47 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import type { CallOutcome } from '../calls/callPipeline';
+import type { RawToolResult } from '../render/renderResult';
+import { sanitizeLine } from '../render/sanitize';
+import { problemText } from '../tools/schemaProblems';
+
+/** What the gateway answers a client's tools/call with. */
+export type GatewayCallResult = CallToolResult;
+
+/** A tool error the model reads: nothing ran, and the sentence says why and what to do. */
+export function toolError(text: string): GatewayCallResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+/**
+ * The pipeline's outcome as the client's result: a result as the server sent it (secrets masked);
+ * every other outcome a tool error whose text tells the model why nothing (or what) ran.
+ */
+export function callResult(outcome: CallOutcome): GatewayCallResult {
+  switch (outcome.kind) {
+    case 'ok':
+    case 'tool-error': {
+      const forwarded = outcome.raw && fromRaw(outcome.raw);
+      const result: GatewayCallResult = forwarded ?? { content: [{ type: 'text', text: outcome.result.text }] };
+      return outcome.kind === 'tool-error' ? { ...result, isError: true } : result;
+    }
+    case 'denied':
+      return toolError(outcome.rule !== undefined ? `Not run: ${sanitizeLine(outcome.rule)}` : 'Not run: the user denied this call.');
+    case 'invalid-arguments':
+      return toolError(`Not sent: the arguments do not match the tool's input schema: ${outcome.problems.map(problemText).join('; ')}`);
+    case 'cancelled':
+      return toolError('Cancelled: the call was stopped before it ended.');
+    case 'timeout':
+      return toolError(`Timed out: ${sanitizeLine(outcome.message)}`);
+    case 'protocol-error':
+      return toolError(`The server answered with an error (${outcome.code}): ${sanitizeLine(outcome.message)}`);
+    case 'failed':
+      return toolError(`Not run: ${sanitizeLine(outcome.message)}`);
+  }
+}
+
+/** Content and structured content of a raw result; a task-era `toolResult` or an odd shape is undefined (the rendered text is sent). */
+function fromRaw(raw: RawToolResult): GatewayCallResult | undefined {
+  if (!('content' in raw) || !Array.isArray(raw.content)) return undefined;
+  const structured = raw.structuredContent;
+  return { content: raw.content, ...(typeof structured === 'object' && structured !== null && !Array.isArray(structured) && { structuredContent: structured as Record<string, unknown> }) };
+}

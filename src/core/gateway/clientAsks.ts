@@ -1,0 +1,55 @@
+import type { ElicitRequestFormParams } from '@modelcontextprotocol/client';
+import type { Approver, ApprovalRequest } from '../calls/ports';
+import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
+
+/** How long the person at the client has to answer an approval form. */
+const ANSWER_MS = 10 * 60_000;
+/** Arguments shown in the form are cut here: the form is read by a person. */
+const MAX_ARGS_CHARS = 2_000;
+
+/** The client's side of an approval: whether it declared elicitation, and the form request itself. */
+export interface ClientForms {
+  readonly canElicit: boolean;
+  elicit(params: ElicitRequestFormParams, options: { timeout: number; signal?: AbortSignal }): Promise<{ action: string; content?: Record<string, unknown> }>;
+}
+
+/**
+ * `asks: 'client'`: a call that asks is put to the connected client as a form (elicitation), naming
+ * the server, the tool, the arguments as they will be sent, and why it asks. Only "accept" with the
+ * box ticked allows it, once; a client that did not declare elicitation is never assumed to agree:
+ * the call is denied, and the reason says so.
+ */
+export function clientApprover(forms: ClientForms, signal: AbortSignal | undefined, denials: { reason?: string }): Approver {
+  return {
+    async approve(request) {
+      if (!forms.canElicit) {
+        denials.reason = `Not run: this call needs approval (${whyText(request)}), and this MCP client cannot be asked (it did not declare elicitation). Nothing was sent; the user can allow such calls with a rule (docs/gateway.md).`;
+        return 'deny';
+      }
+      try {
+        const answer = await forms.elicit(
+          { mode: 'form', message: formMessage(request), requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Allow this call once', default: false } }, required: ['approve'] } },
+          { timeout: ANSWER_MS, signal },
+        );
+        if (answer.action === 'accept' && answer.content?.approve === true) return 'allow-once';
+        denials.reason = `Not run: the user did not allow this call (${answer.action === 'accept' ? 'left unticked' : sanitizeLine(answer.action)}).`;
+      } catch (err) {
+        denials.reason = `Not run: this call needs approval and asking the client failed (${sanitizeLine(err instanceof Error ? err.message : String(err))}).`;
+      }
+      return 'deny';
+    },
+  };
+}
+
+function whyText(request: ApprovalRequest): string {
+  return [request.reasons.join(' and '), request.rule].filter((s) => s).map((s) => sanitizeLine(s!)).join('; ');
+}
+
+function formMessage(request: ApprovalRequest): string {
+  const changed = request.changed ? `\nThe tool changed since it was approved: ${request.changed.parts.join(', ')}.` : '';
+  return [
+    `Allow the tool "${shownName(request.tool.name)}" of server "${shownName(request.server)}" to run?`,
+    `Why this asks: ${whyText(request)}.${changed}`,
+    `Arguments: ${shownArguments(request.args, MAX_ARGS_CHARS)}`,
+  ].join('\n');
+}

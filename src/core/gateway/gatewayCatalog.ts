@@ -1,0 +1,103 @@
+import type { Tool } from '@modelcontextprotocol/client';
+import type { ServerConnection } from '../connection/serverConnection';
+import { ServerState } from '../connection/serverState';
+import type { Disposable } from '../events';
+import { sanitizeLine, shownName } from '../render/sanitize';
+import type { GatewayDeps } from './gatewayTypes';
+import { gatewayToolName, serverPrefixes } from './toolNames';
+
+/** One tool the gateway offers: its name for the client, and whose it is. */
+export interface OfferedTool {
+  readonly name: string;
+  readonly server: string;
+  readonly tool: Tool;
+}
+
+/** What a name a client sent leads to. */
+export type NameLookup =
+  | { readonly kind: 'tool'; readonly offered: OfferedTool }
+  /** The name is a tool of a server the gateway does not offer (a workspace not trusted). */
+  | { readonly kind: 'not-offered'; readonly server: string }
+  | { readonly kind: 'unknown' };
+
+/**
+ * The tools of the offered servers under their gateway names. Servers are started on demand, at
+ * the first listing or call, all at once; one that does not start is left out (with a log line).
+ */
+export class GatewayCatalog implements Disposable {
+  private _started: Promise<void> | undefined;
+  private _names = new Map<string, OfferedTool>();
+  private _signature = '';
+  private readonly _listeners = new Set<() => void>();
+  private readonly _subscription: Disposable;
+
+  constructor(private readonly _deps: GatewayDeps) {
+    this._subscription = _deps.pool.onDidChange(() => this._refresh(true));
+  }
+
+  /** Hears when the offered tools changed (a server's list_changed, a server that stopped or started). */
+  onDidChange(listener: () => void): Disposable {
+    this._listeners.add(listener);
+    return { dispose: () => this._listeners.delete(listener) };
+  }
+
+  private _offers(server: string): boolean {
+    return this._deps.offers?.(server) ?? true;
+  }
+
+  /** Starts every offered server not running yet (once), in parallel, and lists them. */
+  ready(): Promise<void> {
+    this._started ??= Promise.all(
+      this._deps.pool.connections.filter((c) => this._offers(c.name)).map(async (c) => {
+        try {
+          await c.start();
+          await c.listed();
+        } catch (err) {
+          this._deps.log?.warn(`gateway: "${shownName(c.name)}" did not start: ${sanitizeLine(err instanceof Error ? err.message : String(err))}`);
+        }
+        if (!ServerState.isRunning(c.state)) {
+          const why = c.state.kind === 'error' ? c.state.message : c.state.kind;
+          this._deps.log?.warn(`gateway: "${shownName(c.name)}" left out: it did not start (${sanitizeLine(why)}).`);
+        }
+      }),
+    ).then(() => this._refresh(false));
+    return this._started;
+  }
+
+  /** The offered tools, in a stable order (server, then tool name). */
+  get tools(): readonly OfferedTool[] {
+    return [...this._names.values()];
+  }
+
+  lookup(name: string): NameLookup {
+    const offered = this._names.get(name);
+    if (offered) return { kind: 'tool', offered };
+    // A name with the prefix of a server held back: say why, rather than "no such tool".
+    const prefixes = serverPrefixes(this._deps.pool.connections.map((c) => c.name));
+    for (const [server, prefix] of prefixes) if (!this._offers(server) && name.startsWith(`${prefix}_`)) return { kind: 'not-offered', server };
+    return { kind: 'unknown' };
+  }
+
+  private _refresh(notify: boolean): void {
+    const connections = this._deps.pool.connections;
+    const prefixes = serverPrefixes(connections.map((c) => c.name));
+    const names = new Map<string, OfferedTool>();
+    for (const c of [...connections].sort((a, b) => compare(a.name, b.name))) {
+      if (!this._offers(c.name) || !ServerState.isRunning(c.state)) continue;
+      for (const tool of sortedTools(c)) names.set(gatewayToolName(prefixes.get(c.name)!, tool.name, c.tools.map((t) => t.name)), { name: '', server: c.name, tool });
+    }
+    this._names = new Map([...names].map(([name, o]) => [name, { ...o, name }]));
+    const signature = JSON.stringify([...this._names].map(([name, o]) => [name, o.tool]));
+    if (signature === this._signature) return;
+    this._signature = signature;
+    if (notify) for (const listener of [...this._listeners]) listener();
+  }
+
+  dispose(): void {
+    this._subscription.dispose();
+    this._listeners.clear();
+  }
+}
+
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const sortedTools = (c: ServerConnection) => [...c.tools].sort((a, b) => compare(a.name, b.name));

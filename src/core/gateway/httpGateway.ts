@@ -1,0 +1,147 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
+import { sanitizeLine } from '../render/sanitize';
+import { GatewayCatalog } from './gatewayCatalog';
+import { gatewayServer } from './gatewayServer';
+import type { GatewayDeps, RunningHttpGateway } from './gatewayTypes';
+import { checkRequest, FloodLimit } from './httpGuard';
+
+/** A request body larger than this is refused (413) before it is parsed. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** Sessions (2025-era clients) kept at once; one more is refused until one ends. */
+const MAX_SESSIONS = 64;
+
+interface Session {
+  readonly transport: NodeStreamableHTTPServerTransport;
+  readonly server: ReturnType<typeof gatewayServer>;
+}
+
+/**
+ * The gateway over Streamable HTTP on 127.0.0.1 (never another interface), for clients that
+ * connect by URL. Each request passes httpGuard first (Host, Origin, token), then a per-client
+ * flood limit and a body size cap. 2025-era clients get a session (so list_changed and
+ * elicitation reach them); 2026-07-28 clients are served per request.
+ */
+export async function startHttpGateway(deps: GatewayDeps, options: { port?: number } = {}): Promise<RunningHttpGateway> {
+  const token = randomBytes(32).toString('base64url');
+  const catalog = new GatewayCatalog(deps);
+  const sessions = new Map<string, Session>();
+  const flood = new FloodLimit();
+  const onerror = (err: Error) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
+  const modern = createMcpHandler(() => gatewayServer({ deps, catalog }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
+  const modernNode = toNodeHandler(modern);
+  const changes = catalog.onDidChange(() => {
+    modern.notify.toolsChanged();
+    for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
+  });
+
+  const listener = http.createServer((req, res) => {
+    void serve(req, res).catch((err: unknown) => {
+      onerror(err instanceof Error ? err : new Error(String(err)));
+      if (!res.headersSent) res.writeHead(500).end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    listener.once('error', reject);
+    listener.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (listener.address() as AddressInfo).port;
+
+  async function serve(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+    const refusal = checkRequest(req, port, token);
+    if (refusal) return refuse(res, refusal.status, refusal.message);
+    const sessionId = header(req, 'mcp-session-id');
+    if (!flood.take(sessionId ?? 'no-session')) return refuse(res, 429, 'Too many requests: this client is over the gateway\'s request rate; slow down.', { 'retry-after': '1' });
+    const body = req.method === 'POST' ? await readBody(req, res) : undefined;
+    if (body === null) return;
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId);
+      if (!session) return refuse(res, 404, 'Session not found: initialize again.');
+      return session.transport.handleRequest(req, res, body);
+    }
+    if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed without a session.');
+    if (await isLegacyRequest(await toWebRequest(req, body), body)) {
+      if (sessions.size >= MAX_SESSIONS) return refuse(res, 503, 'Too many sessions: close one and try again.');
+      const session = newSession();
+      return session.transport.handleRequest(req, res, body);
+    }
+    return modernNode(req, res, body);
+  }
+
+  function newSession(): Session {
+    const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => void sessions.set(id, session),
+      onsessionclosed: (id) => void forget(id),
+    });
+    const server = gatewayServer({ deps, catalog });
+    const session: Session = { transport, server };
+    transport.onclose = () => transport.sessionId !== undefined && forget(transport.sessionId);
+    void server.connect(transport).catch(onerror);
+    return session;
+  }
+
+  function forget(id: string): void {
+    const session = sessions.get(id);
+    sessions.delete(id);
+    flood.forget(id);
+    void session?.server.close().catch(() => undefined);
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url: `http://127.0.0.1:${port}/mcp`,
+    token,
+    get clients() {
+      return sessions.size;
+    },
+    close: () =>
+      (closing ??= (async () => {
+        changes.dispose();
+        catalog.dispose();
+        for (const id of [...sessions.keys()]) forget(id);
+        await modern.close().catch(() => undefined);
+        listener.closeAllConnections();
+        await new Promise<void>((resolve) => listener.close(() => resolve()));
+      })()),
+  };
+}
+
+function header(req: http.IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+}
+
+/** The body as JSON, at most MAX_BODY_BYTES; null when it was refused (413, or 400 for JSON that does not parse). */
+async function readBody(req: http.IncomingMessage, res: http.ServerResponse): Promise<unknown> {
+  const declared = Number(header(req, 'content-length') ?? 0);
+  if (declared > MAX_BODY_BYTES) {
+    refuse(res, 413, `Request too large: at most ${MAX_BODY_BYTES} bytes.`);
+    req.resume();
+    return null;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > MAX_BODY_BYTES) {
+      refuse(res, 413, `Request too large: at most ${MAX_BODY_BYTES} bytes.`);
+      req.destroy();
+      return null;
+    }
+    chunks.push(chunk);
+  }
+  try {
+    return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+  } catch {
+    refuse(res, 400, 'Parse error: the body is not JSON.');
+    return null;
+  }
+}

@@ -1,0 +1,41 @@
+import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import type { Server } from '@modelcontextprotocol/server';
+import { sanitizeLine } from '../render/sanitize';
+import { GatewayCatalog } from './gatewayCatalog';
+import { gatewayServer } from './gatewayServer';
+import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
+
+/**
+ * The gateway over one stdio connection (`mcp-tool-host serve`): nothing but MCP on `output`.
+ * Either protocol era; the client's tools/list_changed follows the servers' own.
+ */
+export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<RunningStdioGateway> {
+  const catalog = new GatewayCatalog(deps);
+  const live = new Set<Server>();
+  const changes = catalog.onDidChange(() => {
+    for (const server of live) void server.sendToolListChanged().catch(() => undefined);
+  });
+  let ended!: () => void;
+  const closed = new Promise<void>((resolve) => (ended = resolve));
+  const transport = new StdioServerTransport(input as never, output as never);
+  const handle = sdkServeStdio(
+    () => {
+      const server = gatewayServer({ deps, catalog });
+      live.add(server);
+      server.onclose = () => live.delete(server);
+      return server;
+    },
+    { transport, onerror: (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`) },
+  );
+  let closing: Promise<void> | undefined;
+  const close = () =>
+    (closing ??= (async () => {
+      changes.dispose();
+      catalog.dispose();
+      await handle.close().catch(() => undefined);
+      ended();
+    })());
+  input.once('end', () => void close());
+  input.once('close', () => void close());
+  return { closed, close };
+}
