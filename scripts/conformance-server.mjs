@@ -55,8 +55,9 @@ export async function runServerConformance({ node, outDir, log = console.log, di
     if (!scenarios.some((s) => s.scenario === name)) results.failed.push({ scenario: name, why: 'listed in the server section of expected-failures.json but not a required server scenario of the suite: take it off' });
   }
   const runDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-conf-'));
+  fs.rmSync(outDir, { recursive: true, force: true }); // the suite adds a folder per run: only this run's stay
   fs.mkdirSync(outDir, { recursive: true });
-  const server = await (direct ? startFixture(runDir) : startGateway(runDir));
+  const server = await (direct ? startFixture(runDir, outDir) : startGateway(runDir, outDir));
   try {
     if ('error' in server) {
       results.failed.push({ scenario: direct ? '(fixture start)' : '(gateway start)', why: server.error });
@@ -111,26 +112,29 @@ function runScenario(node, suite, url, name, era, outDir) {
 /**
  * `mcp-tool-host serve --http` with a config naming the fixture, as a user starts it.
  * @param {string} runDir a private folder for the config; its path marks the run's processes
+ * @param {string} outDir the results folder, which keeps the gateway's stderr
  */
-function startGateway(runDir) {
+function startGateway(runDir, outDir) {
   const config = path.join(runDir, 'servers.json');
-  fs.writeFileSync(config, JSON.stringify({ servers: { conformance: { command: 'node', args: [FIXTURE] } } }, null, 2));
-  return startListening(runDir, process.execPath, [path.join(root, 'dist/cli.js'), 'serve', '--http', '--config', config]);
+  // The gateway offers a tool as `<server>_<tool>`: a server named `test` offering `simple_text`
+  // reaches the suite as `test_simple_text`, the name it calls.
+  fs.writeFileSync(config, JSON.stringify({ servers: { test: { command: 'node', args: [FIXTURE] } } }, null, 2));
+  return startListening(runDir, path.join(outDir, 'gateway-stderr.log'), process.execPath, [path.join(root, 'dist/cli.js'), 'serve', '--http', '--config', config]);
 }
 
-/** The fixture served over HTTP by the SDK, without the gateway. @param {string} runDir */
-function startFixture(runDir) {
-  return startListening(runDir, process.execPath, [FIXTURE, '--http']);
+/** The fixture served over HTTP by the SDK, without the gateway. @param {string} runDir @param {string} outDir */
+function startFixture(runDir, outDir) {
+  return startListening(runDir, path.join(outDir, 'fixture-stderr.log'), process.execPath, [FIXTURE, '--http']);
 }
 
 /**
  * Starts a process that prints the URL it listens on to stderr; resolves once it did.
  * `stop()` sends SIGTERM, waits for the exit and resolves with what the process started
  * that is still running (its descendants seen while it ran, and anything carrying the run's marker).
- * @param {string} runDir @param {string} command @param {string[]} args
+ * @param {string} runDir @param {string} logFile where its stderr goes @param {string} command @param {string[]} args
  * @returns {Promise<{ error: string } | { url: string, stop: () => Promise<string[]> }>}
  */
-function startListening(runDir, command, args) {
+function startListening(runDir, logFile, command, args) {
   const child = spawn(command, args, { cwd: runDir, stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, [RUN_MARKER]: runDir } });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   let stderr = '';
@@ -145,7 +149,10 @@ function startListening(runDir, command, args) {
         resolve(outcome);
         return;
       }
-      child.stderr.resume(); // keep draining: a full pipe would block the gateway's logging
+      // Keep draining (a full pipe would block the gateway's logging) into a log beside the results.
+      const log = fs.createWriteStream(logFile);
+      log.write(stderr);
+      child.stderr.pipe(log);
       resolve({
         url: outcome.url,
         stop: async () => {
