@@ -27,7 +27,11 @@ export type NameLookup =
 export class GatewayCatalog implements Disposable {
   private _started: Promise<void> | undefined;
   private _names = new Map<string, OfferedTool>();
+  /** The same tools as a list, a new one at each change (searches index it once). */
+  private _tools: readonly OfferedTool[] = [];
   private _signature = '';
+  /** Clients hear of changes only after the first listing they could have seen. */
+  private _listed = false;
   private readonly _listeners = new Set<() => void>();
   private readonly _subscription: Disposable;
 
@@ -60,13 +64,16 @@ export class GatewayCatalog implements Disposable {
           this._deps.log?.warn(`gateway: "${shownName(c.name)}" left out: it did not start (${sanitizeLine(why)}).`);
         }
       }),
-    ).then(() => this._refresh(false));
+    ).then(() => {
+      this._listed = true;
+      this._refresh(false);
+    });
     return this._started;
   }
 
   /** The offered tools, in a stable order (server, then tool name). */
   get tools(): readonly OfferedTool[] {
-    return [...this._names.values()];
+    return this._tools;
   }
 
   lookup(name: string): NameLookup {
@@ -86,11 +93,12 @@ export class GatewayCatalog implements Disposable {
       if (!this._offers(c.name) || !ServerState.isRunning(c.state)) continue;
       for (const tool of sortedTools(c)) names.set(gatewayToolName(prefixes.get(c.name)!, tool.name, c.tools.map((t) => t.name)), { name: '', server: c.name, tool });
     }
-    this._names = new Map([...names].map(([name, o]) => [name, { ...o, name }]));
-    const signature = JSON.stringify([...this._names].map(([name, o]) => [name, o.tool]));
+    const signature = JSON.stringify([...names].map(([name, o]) => [name, o.server, o.tool]));
     if (signature === this._signature) return;
     this._signature = signature;
-    if (notify) for (const listener of [...this._listeners]) listener();
+    this._names = new Map([...names].map(([name, o]) => [name, { ...o, name }]));
+    this._tools = [...this._names.values()];
+    if (notify && this._listed) for (const listener of [...this._listeners]) listener();
   }
 
   dispose(): void {

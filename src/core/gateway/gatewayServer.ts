@@ -5,7 +5,8 @@ import { effectiveAnnotations } from '../tools/annotations';
 import { sanitizeLine, shownName } from '../render/sanitize';
 import { callResult, toolError, type GatewayCallResult } from './callResult';
 import { clientApprover } from './clientAsks';
-import type { GatewayCatalog } from './gatewayCatalog';
+import type { GatewayCatalog, OfferedTool } from './gatewayCatalog';
+import { CALL_TOOL, SEARCH_MODE_TOOLS, SEARCH_TOOL, searchTools } from './searchMode';
 import type { GatewayDeps } from './gatewayTypes';
 import { offeredDefinition } from './offeredDefinition';
 
@@ -25,35 +26,46 @@ export interface GatewayCore {
 export function gatewayServer(core: GatewayCore): Server {
   const { deps, catalog } = core;
   const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const definitionOf = (o: OfferedTool) => offeredDefinition(o.name, o.server, o.tool, annotationsOf(deps.pipeline, o.server, o.tool));
   server.setRequestHandler('tools/list', async () => {
     await catalog.ready();
-    return { tools: catalog.tools.map((o) => offeredDefinition(o.name, o.server, o.tool, annotationsOf(deps.pipeline, o.server, o.tool))) };
+    return { tools: deps.toolMode === 'search' ? [...SEARCH_MODE_TOOLS] : catalog.tools.map(definitionOf) };
   });
   server.setRequestHandler('tools/call', async (request, ctx) => {
     await catalog.ready();
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    const found = catalog.lookup(name);
-    if (found.kind === 'not-offered') return toolError(`Not run: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
-    if (found.kind === 'unknown') return toolError(`Not run: no tool named "${shownName(name)}" (list the tools again: they may have changed).`);
-    const { server: backend, tool } = found.offered;
-    const progressToken = request.params._meta?.progressToken;
-    const denials: { reason?: string } = {};
-    const approver = deps.asks === 'client'
-      ? clientApprover({ canElicit: server.getClientCapabilities()?.elicitation !== undefined, elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials)
-      : undefined;
-    const outcome = await deps.pipeline.call({
-      server: backend,
-      tool: tool.name,
-      args,
-      origin: 'gateway',
-      keepRaw: true,
-      signal: ctx.mcpReq.signal,
-      approver,
-      onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
-    });
-    const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
-    return result;
+    if (deps.toolMode !== 'search') return callOffered(name, args);
+    if (name === SEARCH_TOOL) return searchTools(catalog, args, definitionOf);
+    if (name !== CALL_TOOL) return toolError(`Not run: no tool named "${shownName(name)}": this gateway offers ${SEARCH_TOOL} and ${CALL_TOOL}.`);
+    const inner = args.name;
+    const innerArgs = args.arguments ?? {};
+    if (typeof inner !== 'string' || typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs)) return toolError(`Not sent: ${CALL_TOOL} needs "name", a tool's name from ${SEARCH_TOOL}, and "arguments", an object.`);
+    return callOffered(inner, innerArgs as Record<string, unknown>);
+
+    async function callOffered(toolName: string, toolArgs: Record<string, unknown>) {
+      const found = catalog.lookup(toolName);
+      if (found.kind === 'not-offered') return toolError(`Not run: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
+      if (found.kind === 'unknown') return toolError(`Not run: no tool named "${shownName(toolName)}" (list the tools again: they may have changed).`);
+      const { server: backend, tool } = found.offered;
+      const progressToken = request.params._meta?.progressToken;
+      const denials: { reason?: string } = {};
+      const approver = deps.asks === 'client'
+        ? clientApprover({ canElicit: server.getClientCapabilities()?.elicitation !== undefined, elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials)
+        : undefined;
+      const outcome = await deps.pipeline.call({
+        server: backend,
+        tool: tool.name,
+        args: toolArgs,
+        origin: 'gateway',
+        keepRaw: true,
+        signal: ctx.mcpReq.signal,
+        approver,
+        onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
+      });
+      const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
+      return result;
+    }
   });
   server.onerror = (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
   return server;

@@ -1,0 +1,48 @@
+import type { CallToolResult } from '@modelcontextprotocol/client';
+import { loadSearch } from '../search/load';
+import type { ToolIndex } from '../search/toolSearch';
+import type { GatewayCatalog, OfferedTool } from './gatewayCatalog';
+import type { GatewayToolDefinition } from './offeredDefinition';
+import { toolError } from './callResult';
+
+/** `--tools search`: a huge catalogue offered as two tools, so the client's model reads a few definitions, not all. */
+export const SEARCH_TOOL = 'search_tools';
+export const CALL_TOOL = 'call_tool';
+const DEFAULT_HITS = 5;
+const MAX_HITS = 20;
+const MAX_QUERY_CHARS = 500;
+
+export const SEARCH_MODE_TOOLS: readonly GatewayToolDefinition[] = [
+  {
+    name: SEARCH_TOOL,
+    title: 'Search tools',
+    description: `Finds the tools that fit a task among every tool the configured MCP servers offer. Returns their full definitions (name, description, input schema); call one with ${CALL_TOOL}.`,
+    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in words.' }, limit: { type: 'integer', minimum: 1, maximum: MAX_HITS, description: `How many tools (default ${DEFAULT_HITS}).` } }, required: ['query'] },
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  },
+  {
+    name: CALL_TOOL,
+    title: 'Call a tool',
+    description: `Calls a tool ${SEARCH_TOOL} found, by its name, with its arguments. Every call goes through the host's policy: one it does not run returns a tool error that says why.`,
+    inputSchema: { type: 'object', properties: { name: { type: 'string', description: `The tool's name, as ${SEARCH_TOOL} gave it.` }, arguments: { type: 'object', description: 'The tool\'s arguments, as its input schema says.' } }, required: ['name'] },
+    // What the called tool does is unknown here: the worst, as for any tool whose hints are not trusted.
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  },
+];
+
+/** One index per catalogue (a list_changed makes a new catalogue list, and so a new index). */
+const indexes = new WeakMap<readonly OfferedTool[], ToolIndex>();
+
+/** The best tools for the query, as full definitions (JSON text, and structured). */
+export function searchTools(catalog: GatewayCatalog, args: Record<string, unknown>, definitionOf: (o: OfferedTool) => GatewayToolDefinition): CallToolResult {
+  const { query, limit = DEFAULT_HITS } = args;
+  if (typeof query !== 'string' || query.trim() === '') return toolError(`Not searched: ${SEARCH_TOOL} needs "query", what the tool should do.`);
+  if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_HITS) return toolError(`Not searched: "limit" must be a whole number from 1 to ${MAX_HITS}.`);
+  const tools = catalog.tools;
+  let index = indexes.get(tools);
+  if (!index) indexes.set(tools, (index = new (loadSearch().ToolIndex)(tools.map((o) => ({ server: o.server, tool: o.name, title: o.tool.title, description: o.tool.description, definition: o.tool })))));
+  const byName = new Map(tools.map((o) => [o.name, o]));
+  const found = index.search(query.slice(0, MAX_QUERY_CHARS), limit).map((hit) => byName.get(hit.tool)).filter((o): o is OfferedTool => o !== undefined).map(definitionOf);
+  const structured = { tools: found };
+  return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
+}

@@ -1,0 +1,64 @@
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { CLI } from './cliRun';
+import { EVERYTHING, FIXTURES } from './helpers';
+
+/** A folder of one test: the config, the CLI's state (audit, eras) and the fixtures' call logs. */
+export function gatewayFolder(): { dir: string; calls: string; config(servers: Record<string, unknown>): string; called(): string[]; cleanup(): void } {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-gateway-'));
+  const calls = path.join(dir, 'calls.jsonl');
+  return {
+    dir,
+    calls,
+    config(servers) {
+      const file = path.join(dir, 'servers.json');
+      fs.writeFileSync(file, JSON.stringify({ servers }));
+      return file;
+    },
+    called: () => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { tool: string }).tool) : []),
+    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
+
+export const everything = { command: process.execPath, args: [EVERYTHING, 'stdio'] };
+export const fixture = (file: string, env: Record<string, string> = {}) => ({ command: process.execPath, args: [path.join(FIXTURES, file)], env });
+
+/** How the test's client answers an approval form; none: it does not declare elicitation. */
+export type FormAnswer = (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> };
+
+function newClient(answer: FormAnswer | undefined, forms: string[]): Client {
+  const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities: answer ? { elicitation: { form: {} } } : {} });
+  if (answer) {
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const message = (request.params as { message: string }).message;
+      forms.push(message);
+      return answer(message);
+    });
+  }
+  return client;
+}
+
+/** The official SDK client on `mcp-tool-host serve --config FILE` over stdio (a real child process). */
+export async function stdioClient(config: string, stateDir: string, answer?: FormAnswer, extra: readonly string[] = []): Promise<{ client: Client; forms: string[]; stderr: () => string; pid: number }> {
+  const forms: string[] = [];
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--config', config, ...extra], env: { PATH: process.env.PATH ?? '', HOME: stateDir, XDG_STATE_HOME: path.join(stateDir, 'state') }, stderr: 'pipe' });
+  let stderr = '';
+  transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const client = newClient(answer, forms);
+  await client.connect(transport);
+  return { client, forms, stderr: () => stderr, pid: transport.pid! };
+}
+
+/** The official SDK client on an HTTP gateway's URL, the token in the Authorization header. */
+export async function httpClient(url: string, token: string, answer?: FormAnswer): Promise<{ client: Client; forms: string[] }> {
+  const forms: string[] = [];
+  const client = newClient(answer, forms);
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return { client, forms };
+}
+
+/** The text of a tool result's first block. */
+export const textOf = (result: unknown) => ((result as { content?: { text?: string }[] }).content?.[0]?.text ?? '');

@@ -1,0 +1,109 @@
+import * as assert from 'node:assert/strict';
+import * as http from 'node:http';
+import { startHttpGateway } from '../../src/core/gateway/later';
+import type { RunningHttpGateway } from '../../src/core/gateway/gatewayTypes';
+import { everything, fixture, gatewayFolder, httpClient, textOf } from './gatewayClients';
+import { makeHost } from './helpers';
+
+/** One raw request to the gateway, headers exactly as given (no client library smoothing them). */
+function rawPost(port: number, path: string, headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const data = JSON.stringify(body);
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (t: string) => (text += t));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on('error', reject);
+    req.end(data);
+  });
+}
+
+const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+describe('gateway over Streamable HTTP (loopback, token), driven by the official SDK client', function () {
+  this.timeout(60_000);
+  const folder = gatewayFolder();
+  const host = makeHost({ everything, rules: fixture('rule-tools.cjs', { CALLS_FILE: folder.calls }), untrusted: fixture('rule-tools.cjs', { CALLS_FILE: folder.calls }) });
+  let gateway: RunningHttpGateway;
+  let port: number;
+  before(async () => {
+    gateway = await startHttpGateway({ pool: host.pool, pipeline: host.pipeline, asks: 'client', offers: (s) => s !== 'untrusted', clientVersion: 'test' });
+    port = Number(new URL(gateway.url).port);
+  });
+  after(async () => {
+    await gateway.close();
+    await host.close();
+    folder.cleanup();
+  });
+
+  it('listens on 127.0.0.1 only, and lists and calls echo and get-sum for a client with the token', async () => {
+    assert.match(gateway.url, /^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    assert.match(gateway.token, /^[A-Za-z0-9_-]{43}$/);
+    const { client } = await httpClient(gateway.url, gateway.token);
+    try {
+      assert.equal(gateway.clients, 1);
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('everything_echo') && names.includes('rules_write_file'), names.join(', '));
+      assert.equal(textOf(await client.callTool({ name: 'everything_echo', arguments: { message: 'over http' } })), 'Echo: over http');
+      assert.match(textOf(await client.callTool({ name: 'everything_get-sum', arguments: { a: 20, b: 22 } })), /is 42/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('takes the token as the first path segment too (for clients that cannot set a header)', async () => {
+    const res = await rawPost(port, `/${gateway.token}/mcp`, {}, initialize);
+    assert.equal(res.status, 200, res.text);
+  });
+
+  it('refuses a client that is not ours before any MCP handling: no token, a wrong one, a foreign Origin, a rebound Host', async () => {
+    const bearer = { authorization: `Bearer ${gateway.token}` };
+    assert.equal((await rawPost(port, '/mcp', {}, initialize)).status, 401);
+    assert.equal((await rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token.slice(0, -1)}x` }, initialize)).status, 401);
+    assert.equal((await rawPost(port, '/not-the-token/mcp', {}, initialize)).status, 401);
+    assert.equal((await rawPost(port, '/mcp', { ...bearer, origin: 'https://evil.example' }, initialize)).status, 403);
+    assert.equal((await rawPost(port, '/mcp', { ...bearer, origin: `http://evil.example:${port}` }, initialize)).status, 403);
+    assert.equal((await rawPost(port, '/mcp', { ...bearer, host: `evil.example:${port}` }, initialize)).status, 403);
+    assert.equal((await rawPost(port, '/mcp', { ...bearer, host: `127.0.0.1:${port + 1}` }, initialize)).status, 403);
+    // A browser page on the gateway's own origin is fine.
+    assert.equal((await rawPost(port, '/mcp', { ...bearer, origin: `http://localhost:${port}` }, initialize)).status, 200);
+  });
+
+  it('refuses a body over the cap (413)', async () => {
+    const res = await rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}` }, { ...initialize, params: { ...initialize.params, pad: 'x'.repeat(5 * 1024 * 1024) } });
+    assert.equal(res.status, 413);
+  });
+
+  it('a client that floods calls is answered 429 (or rate-limited tool errors) and the gateway still answers a normal call after', async () => {
+    const { client } = await httpClient(gateway.url, gateway.token);
+    try {
+      const results = await Promise.allSettled(Array.from({ length: 400 }, () => client.callTool({ name: 'everything_echo', arguments: { message: 'flood' } })));
+      const refused = results.filter((r) => r.status === 'rejected' ? /429|Too many/i.test(String(r.reason)) : r.value.isError === true && /Too many|rate limit/i.test(textOf(r.value)));
+      assert.ok(refused.length > 0, `some of the flood is refused: ${results.length - refused.length} went through`);
+      // The gateway's own limit, per client, before anything is parsed: 429.
+      const raw = await Promise.all(Array.from({ length: 400 }, () => rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}`, 'mcp-session-id': 'flooder' })));
+      assert.ok(raw.some((r) => r.status === 429), raw.map((r) => r.status).slice(-5).join(', '));
+      await new Promise((r) => setTimeout(r, 2_500));
+      assert.equal(textOf(await client.callTool({ name: 'everything_echo', arguments: { message: 'after the flood' } })), 'Echo: after the flood');
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("never lists or runs a tool of a server it does not offer (a workspace not trusted), even called by name", async () => {
+    const { client } = await httpClient(gateway.url, gateway.token);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(!names.some((n) => n.startsWith('untrusted_')), names.join(', '));
+      const before = folder.called().length;
+      const result = await client.callTool({ name: 'untrusted_read_file', arguments: { path: 'x' } });
+      assert.equal(result.isError, true);
+      assert.match(textOf(result), /server "untrusted" is not offered through the gateway \(its workspace is not trusted\)/);
+      assert.equal(folder.called().length, before);
+      assert.equal(host.pool.get('untrusted')!.state.kind, 'stopped');
+    } finally {
+      await client.close();
+    }
+  });
+});
