@@ -4,6 +4,7 @@ import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
 import { loadGateway } from '../core/gateway/load';
 import type { RuleSet } from '../core/policy/ruleSource';
 import type { ServerLog } from '../core/serverLog';
+import type { BackendRelay } from '../core/gateway/backendRelay';
 import { Exit, type ExitCode } from './args';
 import { ruleOptions } from './call';
 import type { CliHost } from './host';
@@ -16,6 +17,8 @@ export interface ServeOptions {
   readonly rules: RuleSet;
   readonly auditFile?: string;
   readonly clientVersion: string;
+  /** The servers' forms and log messages during a call, passed to the client that made it. */
+  readonly relay?: BackendRelay;
 }
 
 /** The gateway decides every ask with the client; this is what the pipeline would fall back on: no. */
@@ -33,7 +36,7 @@ const STDERR: ServerLog = { info: (m) => console.error(m), warn: (m) => console.
 export async function serve(host: CliHost, options: ServeOptions): Promise<ExitCode> {
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
   const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules) });
-  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion };
+  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, audit, relay: options.relay };
   const gateway = loadGateway();
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

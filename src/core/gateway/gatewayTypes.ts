@@ -1,7 +1,9 @@
 import type { CallPipeline } from '../calls/callPipeline';
+import type { AuditLog } from '../calls/ports';
 import type { ServerPool } from '../connection/serverPool';
 import type { DefinitionPins } from '../policy/definitionPins';
 import type { ServerLog } from '../serverLog';
+import type { BackendRelay } from './backendRelay';
 
 /** What a gateway (`mcp-tool-host serve`, or the extension's own) is built from. */
 export interface GatewayDeps {
@@ -24,6 +26,12 @@ export interface GatewayDeps {
    * withheld until the user accepts it, and `acceptHint` says how ("run mcp-tool-host accept ...").
    */
   readonly pins?: { readonly store: DefinitionPins; readonly acceptHint: (server: string, tool: string) => string };
+  /** Where resource reads and prompts are audited (calls are, by the pipeline's own log). */
+  readonly audit?: AuditLog;
+  /** The most bytes one resource read may bring (undefined: the host's default). */
+  readonly maxReadBytes?: () => number | undefined;
+  /** Passes a server's prompts and log messages during a gateway call to the client that made it (backendRelay.ts). */
+  readonly relay?: BackendRelay;
 }
 
 export interface RunningHttpGateway {

@@ -4,3 +4,4 @@
 export { startHttpGateway } from './httpGateway';
 export { serveStdio } from './stdioGateway';
 export { gatewayToolName, serverPrefixes } from './toolNames';
+export { BackendRelay } from './backendRelay';

@@ -30,7 +30,7 @@ export async function readResource(host: OfferHost, request: ReadRequest): Promi
   return audited(host, request, decision, async (connection, audit) => {
     let uri = request.uri;
     if (request.byModel) {
-      const approval = await host.pipeline.approveRead({ server: request.server, uri, origin: request.origin });
+      const approval = await host.pipeline.approveRead({ server: request.server, uri, origin: request.origin, approver: request.approver });
       audit.decision = approval.decision;
       if (approval.kind === 'denied') return { kind: 'denied', message: `Not read: ${approval.decision}.` };
       uri = audit.uri = approval.uri;
