@@ -228,4 +228,5 @@ function shownUri(uri: string): string {
   return line.length > MAX_SHOWN_URI ? `${line.slice(0, MAX_SHOWN_URI)}…` : line;
 }
 
-const mib = (bytes: number) => `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+/** A size in the unit that shows it: a cap set low (a gateway's, a test's) reads as bytes, not "0 MiB". */
+const mib = (bytes: number) => (bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`);
