@@ -6,7 +6,8 @@
 //      workspace trust in an instance of its own, the only one with trust on)
 //   4. `npm start` as a user runs it, twice
 //   and, once the e2e setup has Node 24, the official MCP conformance suite's client scenarios
-//   against the CLI (scripts/conformance.mjs, test/conformance)
+//   against the CLI (scripts/conformance.mjs, test/conformance) and its server scenarios against the
+//   gateway, `serve --http` (scripts/conformance-server.mjs)
 // The e2e setup (scripts/e2e/setup.sh: Debian packages, Node 24, code-server) runs before 1, whose
 // sandbox tests need its packages. --skip-e2e stops after 1; --only-e2e builds and runs 2-4 only
 // (no typecheck, lint, unit tests).
@@ -21,6 +22,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RUN_MARKER, e2eEnv, prepare, processesOfRun, shortTempDir, start } from './e2e/codeServer.mjs';
 import { runConformance } from './conformance.mjs';
+import { runServerConformance } from './conformance-server.mjs';
 import { runHostTests } from './e2e/hostTests.mjs';
 import { createTally, finishOnCrash, reasonOf } from './testTally.mjs';
 import { runUiTests } from '../test/ui/uiTests.mjs';
@@ -114,6 +116,12 @@ async function e2e() {
       const conformance = runConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance'), log: (line) => void (line.includes('FAILED') && say(line)) });
       tally.add('conformance', conformance.passed.length, conformance.failed.map((f) => `${f.scenario}: ${f.why}`));
       say(`conformance: ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
+    });
+    say('MCP conformance suite: server scenarios against the gateway (serve --http), both requirement sets, one at a time');
+    await tally.suite('conformance (server)', async () => {
+      const conformance = await runServerConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance-server'), log: (line) => void (line.includes('FAILED') && say(line)) });
+      tally.add('conformance (server)', conformance.passed.length, conformance.failed.map((f) => `${f.scenario}: ${f.why}`));
+      say(`conformance (server): ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
     });
   }
   if (!packaged || !setup) return;

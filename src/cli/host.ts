@@ -24,7 +24,7 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog }): CliHost {
   const cwd = process.cwd();
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
@@ -36,7 +36,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     validator,
     clientVersion: options.clientVersion,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
-    log: options.serverMessages ? serverMessagesOn(name) : silentLog,
+    log: (options.logOf ?? ((_, log) => log))(name, options.serverMessages ? serverMessagesOn(name) : silentLog),
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
     elicit: options.elicit,

@@ -11,6 +11,7 @@ import { listServers } from './list';
 import { runSession } from './session';
 import { serve } from './serve';
 import { acceptPins, listPins } from './pinsCommands';
+import { loadGateway } from '../core/gateway/load';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
 import { complete, getPrompt, listPrompts } from './promptCommands';
@@ -111,7 +112,9 @@ async function main(args: CliArgs): Promise<ExitCode> {
   let credentials: Promise<CredentialStore> | undefined;
   const store = () => (credentials ??= openCredentialStore());
   const signIn = { secrets: lazySecretStore(store), ...(command !== 'login' && { loginCommand: (name: string) => loginCommand(name, config.file) }) };
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: cliElicitor(command === 'serve' ? 'decline' : args.elicitation, browserOpener(browser)), browser, serverMessages: args.logLevel !== undefined, signIn });
+  // The gateway passes a server's forms and log messages during a call to the client that made it.
+  const relay = command === 'serve' ? new (loadGateway().BackendRelay)((line) => console.error(line)) : undefined;
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   try {
@@ -163,7 +166,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
         code = accepting ? await acceptPins(host, server!, tool, args.yes) : await listPins(host, config.file, args.json);
         break;
       case 'serve':
-        code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION });
+        code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION, relay });
         break;
       case 'session':
         code = await runSession(host, { yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });

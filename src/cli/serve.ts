@@ -5,6 +5,7 @@ import { loadGateway } from '../core/gateway/load';
 import type { RuleSet } from '../core/policy/ruleSource';
 import { RateLimiter, type RateLimit } from '../core/policy/rateLimiter';
 import type { ServerLog } from '../core/serverLog';
+import type { BackendRelay } from '../core/gateway/backendRelay';
 import { Exit, type ExitCode } from './args';
 import { ruleOptions } from './call';
 import type { CliHost } from './host';
@@ -23,6 +24,8 @@ export interface ServeOptions {
   readonly clientVersion: string;
   /** The calls each server may take (default: the core's, burst 20 and 10 a second); the bench raises it to time the path itself. */
   readonly rateLimit?: RateLimit;
+  /** The servers' forms and log messages during a call, passed to the client that made it. */
+  readonly relay?: BackendRelay;
 }
 
 /** The gateway decides every ask with the client; this is what the pipeline would fall back on: no. */
@@ -45,7 +48,7 @@ export async function serve(host: CliHost, options: ServeOptions): Promise<ExitC
   const file = cliPins(host);
   file.launches(''); // a damaged pins file stops here (exit 2), before a client is served
   const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``);
-  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins };
+  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins, audit, relay: options.relay };
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -27,7 +27,7 @@ export const everything = { command: process.execPath, args: [EVERYTHING, 'stdio
 export const fixture = (file: string, env: Record<string, string> = {}) => ({ command: process.execPath, args: [path.join(FIXTURES, file)], env });
 
 /** How the test's client answers an approval form; none: it does not declare elicitation. */
-export type FormAnswer = (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, boolean> };
+export type FormAnswer = (message: string) => { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, string | number | boolean> };
 
 function newClient(answer: FormAnswer | undefined, forms: string[]): Client {
   const client = new Client({ name: 'gateway-test', version: '1.0.0' }, { capabilities: answer ? { elicitation: { form: {} } } : {} });

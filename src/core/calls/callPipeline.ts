@@ -137,14 +137,15 @@ export class CallPipeline {
    * The approve stage alone, for a resource read the model asked for: the rules, grants and the
    * approver decide it as they would a call of `resources/read` with `{ uri }` (readApproval.ts).
    * Nothing is read here; `uri` in the answer is the one to read (the user may have edited it).
+   * `approver` replaces the pipeline's own for this read, as a call's may (the gateway's client).
    */
-  async approveRead(request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin }): Promise<{ readonly kind: 'allowed'; readonly uri: string; readonly decision: string } | { readonly kind: 'denied'; readonly decision: string }> {
+  async approveRead(request: { readonly server: string; readonly uri: string; readonly origin: CallOrigin; readonly approver?: Approver }): Promise<{ readonly kind: 'allowed'; readonly uri: string; readonly decision: string } | { readonly kind: 'denied'; readonly decision: string }> {
     const connection = this._pool.get(request.server);
     if (!connection) return { kind: 'denied', decision: `no server named "${shownName(request.server)}" is configured` };
     const validate = (args: Record<string, unknown>) => this.validateArguments(READ_TOOL, args).problems;
     const approval = await approveCall(
       { server: request.server, launch: launchKey(connection.definition.spec), tool: READ_TOOL, args: { uri: request.uri }, annotations: readAnnotations(connection.definition.trustAnnotations), origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection) },
-      this._approver,
+      request.approver ?? this._approver,
       this.grants,
     );
     if (approval.kind === 'invalid-arguments') return { kind: 'denied', decision: 'denied: the edited arguments hold no URI' };

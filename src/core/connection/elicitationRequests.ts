@@ -93,7 +93,7 @@ export async function answerElicitation(params: unknown, ask: AskUser, log: Serv
     log.warn(`The server asked for input with a form the host cannot show (${fields}): declined.`);
     return { action: 'decline' };
   }
-  return ask({ message, fields, withdrawn });
+  return ask({ message, fields, schema: request.requestedSchema, withdrawn });
 }
 
 /**

@@ -83,6 +83,8 @@ export interface FormRequest extends PromptContext {
   readonly mode?: 'form';
   readonly message: string;
   readonly fields: readonly FormField[];
+  /** The form's `requestedSchema` as the server sent it (its shape checked by formFields): for a host that passes the form on to another client. */
+  readonly schema?: unknown;
 }
 
 /** The user's answer, as `elicitation/create` returns it. */

@@ -1,4 +1,4 @@
-import { Server } from '@modelcontextprotocol/server';
+import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { CallPipeline } from '../calls/callPipeline';
 import { effectiveAnnotations } from '../tools/annotations';
@@ -10,15 +10,22 @@ import { CALL_TOOL, SEARCH_MODE_TOOLS, SEARCH_TOOL, searchTools } from './search
 import type { GatewayDeps } from './gatewayTypes';
 import { offeredDefinition } from './offeredDefinition';
 import { shownDefinition, withheldCall } from './pinCheck';
+import { levelPasses, type CallClient } from './backendRelay';
+import type { GatewayOffers } from './gatewayOffers';
+import { INVALID_PARAMS, serveOffers, type ClientState } from './offerHandlers';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
-const INSTRUCTIONS = 'The tools of the MCP servers configured in MCP Tool Host, named <server>_<tool>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
+const INSTRUCTIONS = 'The tools, resources and prompts of the MCP servers configured in MCP Tool Host, tools and prompts named <server>_<name>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
 
 /** What every gateway instance (one a connection, or one an HTTP request) shares. */
 export interface GatewayCore {
   readonly deps: GatewayDeps;
   readonly catalog: GatewayCatalog;
+  readonly offers: GatewayOffers;
 }
+
+/** What the gateway offers a client: tools, resources, prompts and completion as the servers do, and their log messages. */
+const CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: true }, prompts: { listChanged: true }, completions: {}, logging: {} };
 
 /**
  * A fresh MCP server instance of the gateway (the SDK makes one per connection or per request
@@ -26,7 +33,16 @@ export interface GatewayCore {
  */
 export function gatewayServer(core: GatewayCore): Server {
   const { deps, catalog } = core;
-  const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: { tools: { listChanged: true } }, instructions: INSTRUCTIONS });
+  const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
+  const state: ClientState = { watched: new Map() };
+  const canElicit = () => server.getClientCapabilities()?.elicitation !== undefined;
+  const approverFor = (ctx: ServerContext, denials: { reason?: string }) =>
+    deps.asks === 'client' ? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials) : undefined;
+  serveOffers(server, core.offers, () => catalog.ready(), approverFor, state, (line) => deps.log?.warn(line));
+  server.onclose = () => {
+    for (const watch of state.watched.values()) watch.dispose();
+    state.watched.clear();
+  };
   const definitionOf = (o: OfferedTool) => shownDefinition(deps.pins, o, offeredDefinition(o.name, o.server, o.tool, annotationsOf(deps.pipeline, o.server, o.tool)));
   server.setRequestHandler('tools/list', async () => {
     await catalog.ready();
@@ -36,9 +52,15 @@ export function gatewayServer(core: GatewayCore): Server {
     await catalog.ready();
     const { name } = request.params;
     const args = request.params.arguments ?? {};
-    if (deps.toolMode !== 'search') return callOffered(name, args);
+    if (deps.toolMode !== 'search') {
+      // A name that is no tool of ours is the client's mistake, not a tool's result (spec: -32602 "Unknown tool").
+      const found = catalog.lookup(name);
+      if (found.kind === 'not-offered') throw new ProtocolError(INVALID_PARAMS, `Unknown tool: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
+      if (found.kind === 'unknown') throw new ProtocolError(INVALID_PARAMS, `Unknown tool: no tool named "${shownName(name)}" (list the tools again: they may have changed).`);
+      return callOffered(name, args);
+    }
     if (name === SEARCH_TOOL) return searchTools(catalog, args, definitionOf);
-    if (name !== CALL_TOOL) return toolError(`Not run: no tool named "${shownName(name)}": this gateway offers ${SEARCH_TOOL} and ${CALL_TOOL}.`);
+    if (name !== CALL_TOOL) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: no tool named "${shownName(name)}": this gateway offers ${SEARCH_TOOL} and ${CALL_TOOL}.`);
     const inner = args.name;
     const innerArgs = args.arguments ?? {};
     if (typeof inner !== 'string' || typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs)) return toolError(`Not sent: ${CALL_TOOL} needs "name", a tool's name from ${SEARCH_TOOL}, and "arguments", an object.`);
@@ -53,10 +75,14 @@ export function gatewayServer(core: GatewayCore): Server {
       const { server: backend, tool } = found.offered;
       const progressToken = request.params._meta?.progressToken;
       const denials: { reason?: string } = {};
-      const approver = deps.asks === 'client'
-        ? clientApprover({ canElicit: server.getClientCapabilities()?.elicitation !== undefined, elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials)
-        : undefined;
-      const outcome = await deps.pipeline.call({
+      const approver = approverFor(ctx, denials);
+      // What the server sends during the call (its forms, its log messages) goes to this client.
+      const client: CallClient = {
+        session: server,
+        elicit: canElicit() ? (params, signal, timeout) => ctx.mcpReq.elicitInput(params, { signal, timeout }) : undefined,
+        log: (level, data) => levelPasses(level, state.logLevel) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
+      };
+      const run = () => deps.pipeline.call({
         server: backend,
         tool: tool.name,
         args: toolArgs,
@@ -66,6 +92,7 @@ export function gatewayServer(core: GatewayCore): Server {
         approver,
         onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
       });
+      const outcome = await (deps.relay ? deps.relay.during(backend, client, run) : run());
       const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
       return result;
     }

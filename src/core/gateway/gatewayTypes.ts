@@ -1,7 +1,9 @@
 import type { CallPipeline } from '../calls/callPipeline';
+import type { AuditLog } from '../calls/ports';
 import type { ServerPool } from '../connection/serverPool';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerLog } from '../serverLog';
+import type { BackendRelay } from './backendRelay';
 
 /** What a gateway (`mcp-tool-host serve`, or the extension's own) is built from. */
 export interface GatewayDeps {
@@ -21,6 +23,12 @@ export interface GatewayDeps {
   readonly clientVersion: string;
   /** Trust on first use: a tool that changed since the user accepted it is withheld (pinCheck.ts). None: nothing is withheld. */
   readonly pins?: GatewayPins;
+  /** Where resource reads and prompts are audited (calls are, by the pipeline's own log). */
+  readonly audit?: AuditLog;
+  /** The most bytes one resource read may bring (undefined: the host's default). */
+  readonly maxReadBytes?: () => number | undefined;
+  /** Passes a server's prompts and log messages during a gateway call to the client that made it (backendRelay.ts). */
+  readonly relay?: BackendRelay;
 }
 
 export interface RunningHttpGateway {

@@ -5,6 +5,7 @@ import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server'
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { sanitizeLine } from '../render/sanitize';
 import { GatewayCatalog } from './gatewayCatalog';
+import { GatewayOffers } from './gatewayOffers';
 import { gatewayServer } from './gatewayServer';
 import type { GatewayDeps, RunningHttpGateway } from './gatewayTypes';
 import { checkRequest, FloodLimit } from './httpGuard';
@@ -28,15 +29,26 @@ interface Session {
 export async function startHttpGateway(deps: GatewayDeps, options: { port?: number } = {}): Promise<RunningHttpGateway> {
   const token = randomBytes(32).toString('base64url');
   const catalog = new GatewayCatalog(deps);
+  const offers = new GatewayOffers(deps);
   const sessions = new Map<string, Session>();
   const flood = new FloodLimit();
   const onerror = (err: Error) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
-  const modern = createMcpHandler(() => gatewayServer({ deps, catalog }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
+  const modern = createMcpHandler(() => gatewayServer({ deps, catalog, offers }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
   const modernNode = toNodeHandler(modern);
-  const changes = catalog.onDidChange(() => {
-    modern.notify.toolsChanged();
-    for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
-  });
+  const changes = [
+    catalog.onDidChange(() => {
+      modern.notify.toolsChanged();
+      for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
+    }),
+    offers.resources.onDidChange(() => {
+      modern.notify.resourcesChanged();
+      for (const s of sessions.values()) void s.server.sendResourceListChanged().catch(() => undefined);
+    }),
+    offers.prompts.onDidChange(() => {
+      modern.notify.promptsChanged();
+      for (const s of sessions.values()) void s.server.sendPromptListChanged().catch(() => undefined);
+    }),
+  ];
 
   const listener = http.createServer((req, res) => {
     void serve(req, res).catch((err: unknown) => {
@@ -77,7 +89,7 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void forget(id),
     });
-    const server = gatewayServer({ deps, catalog });
+    const server = gatewayServer({ deps, catalog, offers });
     const session: Session = { transport, server };
     transport.onclose = () => transport.sessionId !== undefined && forget(transport.sessionId);
     void server.connect(transport).catch(onerror);
@@ -100,8 +112,9 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
     },
     close: () =>
       (closing ??= (async () => {
-        changes.dispose();
+        for (const c of changes) c.dispose();
         catalog.dispose();
+        offers.dispose();
         for (const id of [...sessions.keys()]) forget(id);
         await modern.close().catch(() => undefined);
         listener.closeAllConnections();

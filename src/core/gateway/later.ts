@@ -5,3 +5,4 @@ export { startHttpGateway } from './httpGateway';
 export { serveStdio } from './stdioGateway';
 export { gatewayToolName, serverPrefixes } from './toolNames';
 export { storedPins } from './pinCheck';
+export { BackendRelay } from './backendRelay';

@@ -2,6 +2,7 @@ import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontext
 import type { Server } from '@modelcontextprotocol/server';
 import { sanitizeLine } from '../render/sanitize';
 import { GatewayCatalog } from './gatewayCatalog';
+import { GatewayOffers } from './gatewayOffers';
 import { gatewayServer } from './gatewayServer';
 import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
 
@@ -12,17 +13,30 @@ import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
 export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<RunningStdioGateway> {
   const catalog = new GatewayCatalog(deps);
   const live = new Set<Server>();
-  const changes = catalog.onDidChange(() => {
-    for (const server of live) void server.sendToolListChanged().catch(() => undefined);
-  });
+  const offers = new GatewayOffers(deps);
+  const changes = [
+    catalog.onDidChange(() => {
+      for (const server of live) void server.sendToolListChanged().catch(() => undefined);
+    }),
+    offers.resources.onDidChange(() => {
+      for (const server of live) void server.sendResourceListChanged().catch(() => undefined);
+    }),
+    offers.prompts.onDidChange(() => {
+      for (const server of live) void server.sendPromptListChanged().catch(() => undefined);
+    }),
+  ];
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   const transport = new StdioServerTransport(input as never, output as never);
   const handle = sdkServeStdio(
     () => {
-      const server = gatewayServer({ deps, catalog });
+      const server = gatewayServer({ deps, catalog, offers });
       live.add(server);
-      server.onclose = () => live.delete(server);
+      const closed = server.onclose;
+      server.onclose = () => {
+        closed?.();
+        live.delete(server);
+      };
       return server;
     },
     { transport, onerror: (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`) },
@@ -30,8 +44,9 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      changes.dispose();
+      for (const c of changes) c.dispose();
       catalog.dispose();
+      offers.dispose();
       await handle.close().catch(() => undefined);
       ended();
     })());

@@ -1,6 +1,6 @@
 import type { Disposable, Event } from '../events';
 import type { CallPipeline } from '../calls/callPipeline';
-import type { AuditLog, CallOrigin } from '../calls/ports';
+import type { Approver, AuditLog, CallOrigin } from '../calls/ports';
 import type { ServerPool } from '../connection/serverPool';
 
 // What a server offers besides tools (resources, resource templates, prompts, completion, its log
@@ -78,6 +78,8 @@ export interface ReadRequest {
   readonly origin: CallOrigin;
   /** The model asked for it (a language-model tool, `@mcp`): it goes through the approval a tool call would. */
   readonly byModel?: boolean;
+  /** Who decides a read the model asked for, when not the pipeline's own approver (the gateway's client). */
+  readonly approver?: Approver;
   /** The most bytes the read may bring (default: the resource size limit). */
   readonly maxBytes?: number;
   readonly signal?: AbortSignal;

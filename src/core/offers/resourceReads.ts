@@ -30,7 +30,7 @@ export async function readResource(host: OfferHost, request: ReadRequest): Promi
   return audited(host, request, decision, async (connection, audit) => {
     let uri = request.uri;
     if (request.byModel) {
-      const approval = await host.pipeline.approveRead({ server: request.server, uri, origin: request.origin });
+      const approval = await host.pipeline.approveRead({ server: request.server, uri, origin: request.origin, approver: request.approver });
       audit.decision = approval.decision;
       if (approval.kind === 'denied') return { kind: 'denied', message: `Not read: ${approval.decision}.` };
       uri = audit.uri = approval.uri;
@@ -228,4 +228,5 @@ function shownUri(uri: string): string {
   return line.length > MAX_SHOWN_URI ? `${line.slice(0, MAX_SHOWN_URI)}…` : line;
 }
 
-const mib = (bytes: number) => `${+(bytes / (1024 * 1024)).toFixed(1)} MiB`;
+/** A size in the unit that shows it: a cap set low (a gateway's, a test's) reads as bytes, not "0 MiB". */
+const mib = (bytes: number) => (bytes >= 1024 * 1024 ? `${+(bytes / (1024 * 1024)).toFixed(1)} MiB` : bytes >= 1024 ? `${+(bytes / 1024).toFixed(1)} KiB` : `${bytes} bytes`);
