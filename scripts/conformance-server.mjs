@@ -17,7 +17,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUN_MARKER, e2eEnv, processesOfRun } from './e2e/codeServer.mjs';
+import { RUN_MARKER, e2eEnv, processesOfRun, settled } from './e2e/codeServer.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const FIXTURE = path.join(root, 'test/fixtures/servers/conformance-target.cjs');
@@ -206,15 +206,6 @@ function alive(row) {
   }
 }
 
-/** Polls `read` for up to 5 s until it returns nothing. @param {() => string[]} read */
-async function settled(read) {
-  let left = read();
-  for (let i = 0; i < 50 && left.length; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = read();
-  }
-  return left;
-}
 
 /**
  * The checks the suite prints as JSON on stdout with --verbose, after a line that names the scenario.

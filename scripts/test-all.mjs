@@ -20,7 +20,7 @@ import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { RUN_MARKER, e2eEnv, prepare, processesOfRun, shortTempDir, start } from './e2e/codeServer.mjs';
+import { RUN_MARKER, e2eEnv, prepare, processesOfRun, settled, shortTempDir, start } from './e2e/codeServer.mjs';
 import { runConformance } from './conformance.mjs';
 import { runServerConformance } from './conformance-server.mjs';
 import { runHostTests } from './e2e/hostTests.mjs';
@@ -272,18 +272,6 @@ async function instance(name, vsix, extraArgs, body, { workspaceTrust = false } 
   }
 }
 
-/**
- * Polls `read` for up to 5 s until it returns nothing (processes take a moment to exit).
- * @param {() => string[]} read
- */
-async function settled(read) {
-  let left = read();
-  for (let i = 0; i < 50 && left.length; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    left = read();
-  }
-  return left;
-}
 
 /**
  * Copies a log out of a temp folder into test-results/ before the folder goes.

@@ -42,6 +42,19 @@ export function shortTempDir(prefix) {
 export const RUN_MARKER = 'MCP_TOOL_HOST_E2E_RUN';
 
 /**
+ * Polls `read` for up to 5 s until it returns nothing (processes take a moment to exit).
+ * @param {() => string[]} read
+ */
+export async function settled(read) {
+  let left = read();
+  for (let i = 0; i < 50 && left.length; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    left = read();
+  }
+  return left;
+}
+
+/**
  * The processes (`pid args` lines) that belong to a run: their environment holds RUN_MARKER=runDir, or
  * their command line names runDir. Reads /proc where there is one (Linux); elsewhere only command lines.
  * @param {string} runDir
