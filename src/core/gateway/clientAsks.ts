@@ -3,7 +3,7 @@ import type { Approver, ApprovalRequest } from '../calls/ports';
 import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
 
 /** How long the person at the client has to answer an approval form. */
-const ANSWER_MS = 10 * 60_000;
+export const ANSWER_MS = 10 * 60_000;
 /** Arguments shown in the form are cut here: the form is read by a person. */
 const MAX_ARGS_CHARS = 2_000;
 
@@ -20,25 +20,45 @@ export interface ClientForms {
  * the call is denied, and the reason says so.
  */
 export function clientApprover(forms: ClientForms, signal: AbortSignal | undefined, denials: { reason?: string }): Approver {
+  const unasked = unaskedApprover(denials);
   return {
     async approve(request) {
-      if (!forms.canElicit) {
-        denials.reason = `Not run: this call needs approval (${whyText(request)}), and this MCP client cannot be asked (it did not declare elicitation). Nothing was sent; the user can allow such calls with a rule (docs/gateway.md).`;
-        return 'deny';
-      }
+      if (!forms.canElicit) return unasked.approve(request);
       try {
-        const answer = await forms.elicit(
-          { mode: 'form', message: formMessage(request), requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Allow this call once', default: false } }, required: ['approve'] } },
-          { timeout: ANSWER_MS, signal },
-        );
-        if (answer.action === 'accept' && answer.content?.approve === true) return 'allow-once';
-        denials.reason = `Not run: the user did not allow this call (${answer.action === 'accept' ? 'left unticked' : sanitizeLine(answer.action)}).`;
+        const answer = await forms.elicit(approvalForm(request), { timeout: ANSWER_MS, signal });
+        if (approves(answer)) return 'allow-once';
+        denials.reason = notAllowed(answer);
       } catch (err) {
         denials.reason = `Not run: this call needs approval and asking the client failed (${sanitizeLine(err instanceof Error ? err.message : String(err))}).`;
       }
       return 'deny';
     },
   };
+}
+
+/** A client that did not declare elicitation is never assumed to agree: denied, and the reason says so. */
+export function unaskedApprover(denials: { reason?: string }): Approver {
+  return {
+    approve(request) {
+      denials.reason = `Not run: this call needs approval (${whyText(request)}), and this MCP client cannot be asked (it did not declare elicitation). Nothing was sent; the user can allow such calls with a rule (docs/gateway.md).`;
+      return Promise.resolve('deny');
+    },
+  };
+}
+
+/** The approval form: the server, the tool, the arguments as they will be sent, why it asks, and one box to tick. */
+export function approvalForm(request: ApprovalRequest): ElicitRequestFormParams {
+  return { mode: 'form', message: formMessage(request), requestedSchema: { type: 'object', properties: { approve: { type: 'boolean', title: 'Allow this call once', default: false } }, required: ['approve'] } };
+}
+
+/** Only "accept" with the box ticked allows a call. */
+export function approves(answer: { action: string; content?: Record<string, unknown> }): boolean {
+  return answer.action === 'accept' && answer.content?.approve === true;
+}
+
+/** What the model reads when the person did not allow the call. */
+export function notAllowed(answer: { action: string }): string {
+  return `Not run: the user did not allow this call (${answer.action === 'accept' ? 'left unticked' : sanitizeLine(answer.action)}).`;
 }
 
 function whyText(request: ApprovalRequest): string {

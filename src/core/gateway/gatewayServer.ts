@@ -13,6 +13,7 @@ import { shownDefinition, withheldCall } from './pinCheck';
 import { levelPasses, type CallClient } from './backendRelay';
 import type { GatewayOffers } from './gatewayOffers';
 import { INVALID_PARAMS, serveOffers, type ClientState } from './offerHandlers';
+import { modernApprover, type ApprovalRounds, type AskedRound } from './approvalRounds';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
 const INSTRUCTIONS = 'The tools, resources and prompts of the MCP servers configured in MCP Tool Host, tools and prompts named <server>_<name>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
@@ -22,6 +23,8 @@ export interface GatewayCore {
   readonly deps: GatewayDeps;
   readonly catalog: GatewayCatalog;
   readonly offers: GatewayOffers;
+  /** Approvals of 2026-07-28 clients, asked as input_required rounds (one signing key a gateway). */
+  readonly rounds: ApprovalRounds;
 }
 
 /** What the gateway offers a client: tools, resources, prompts and completion as the servers do, and their log messages. */
@@ -33,11 +36,12 @@ const CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: tru
  */
 export function gatewayServer(core: GatewayCore): Server {
   const { deps, catalog } = core;
-  const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS });
+  const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, requestState: { verify: core.rounds.verify } });
   const state: ClientState = { watched: new Map() };
   const canElicit = () => server.getClientCapabilities()?.elicitation !== undefined;
-  const approverFor = (ctx: ServerContext, denials: { reason?: string }) =>
-    deps.asks === 'client' ? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials) : undefined;
+  // A 2026-07-28 request is asked as an input_required round (modernApprover), an earlier era's by a pushed form.
+  const approverFor = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) =>
+    deps.asks !== 'client' ? undefined : modernApprover(core.rounds, ctx, denials, asked) ?? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials);
   serveOffers(server, core.offers, () => catalog.ready(), approverFor, state, (line) => deps.log?.warn(line));
   server.onclose = () => {
     for (const watch of state.watched.values()) watch.dispose();
@@ -75,7 +79,8 @@ export function gatewayServer(core: GatewayCore): Server {
       const { server: backend, tool } = found.offered;
       const progressToken = request.params._meta?.progressToken;
       const denials: { reason?: string } = {};
-      const approver = approverFor(ctx, denials);
+      const asked: AskedRound = {};
+      const approver = approverFor(ctx, denials, asked);
       // What the server sends during the call (its forms, its log messages) goes to this client.
       const client: CallClient = {
         session: server,
@@ -93,6 +98,7 @@ export function gatewayServer(core: GatewayCore): Server {
         onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
       });
       const outcome = await (deps.relay ? deps.relay.during(backend, client, run) : run());
+      if (asked.result) return asked.result;
       const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
       return result;
     }

@@ -29,6 +29,8 @@ export interface GatewayDeps {
   readonly maxReadBytes?: () => number | undefined;
   /** Passes a server's prompts and log messages during a gateway call to the client that made it (backendRelay.ts). */
   readonly relay?: BackendRelay;
+  /** How long a 2026-07-28 client's approval round stays answerable, in seconds (default: the time a person has for a form). */
+  readonly approvalSeconds?: number;
 }
 
 export interface RunningHttpGateway {

@@ -6,6 +6,7 @@ import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '
 import { sanitizeLine } from '../render/sanitize';
 import { GatewayCatalog } from './gatewayCatalog';
 import { GatewayOffers } from './gatewayOffers';
+import { ApprovalRounds } from './approvalRounds';
 import { gatewayServer } from './gatewayServer';
 import type { GatewayDeps, RunningHttpGateway } from './gatewayTypes';
 import { checkRequest, FloodLimit } from './httpGuard';
@@ -30,10 +31,11 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
   const token = randomBytes(32).toString('base64url');
   const catalog = new GatewayCatalog(deps);
   const offers = new GatewayOffers(deps);
+  const rounds = new ApprovalRounds(deps.approvalSeconds);
   const sessions = new Map<string, Session>();
   const flood = new FloodLimit();
   const onerror = (err: Error) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
-  const modern = createMcpHandler(() => gatewayServer({ deps, catalog, offers }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
+  const modern = createMcpHandler(() => gatewayServer({ deps, catalog, offers, rounds }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
   const modernNode = toNodeHandler(modern);
   const changes = [
     catalog.onDidChange(() => {
@@ -89,7 +91,7 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void forget(id),
     });
-    const server = gatewayServer({ deps, catalog, offers });
+    const server = gatewayServer({ deps, catalog, offers, rounds });
     const session: Session = { transport, server };
     transport.onclose = () => transport.sessionId !== undefined && forget(transport.sessionId);
     void server.connect(transport).catch(onerror);

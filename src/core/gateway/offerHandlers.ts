@@ -1,5 +1,6 @@
 import { ProtocolError, type PromptMessage, type ReadResourceResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Approver } from '../calls/ports';
+import type { AskedRound } from './approvalRounds';
 import type { Disposable } from '../events';
 import { LOG_LEVELS, type LogLevel, type PromptMessagePart, type ResourcePart } from '../offers/offerTypes';
 import { sanitizeLine, shownName } from '../render/sanitize';
@@ -17,7 +18,7 @@ export interface ClientState {
 }
 
 /** How a read the client asked for is decided when it asks (the same as a call's), and why it was denied. */
-export type ReadApprover = (ctx: ServerContext, denials: { reason?: string }) => Approver | undefined;
+export type ReadApprover = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) => Approver | undefined;
 
 /**
  * resources/*, prompts/*, completion/complete and logging/setLevel for one gateway instance:
@@ -39,7 +40,9 @@ export function serveOffers(server: Server, offers: GatewayOffers, ready: () => 
     const route = await offers.route(asked);
     if ('problem' in route) throw new ProtocolError(INVALID_PARAMS, route.problem, { uri: asked });
     const denials: { reason?: string } = {};
-    const outcome = await offers.resources.read({ server: route.server, uri: route.uri, origin: 'gateway', byModel: true, approver: approverFor(ctx, denials), signal: ctx.mcpReq.signal });
+    const round: AskedRound = {};
+    const outcome = await offers.resources.read({ server: route.server, uri: route.uri, origin: 'gateway', byModel: true, approver: approverFor(ctx, denials, round), signal: ctx.mcpReq.signal });
+    if (round.result) return round.result;
     if (outcome.kind === 'denied') throw new ProtocolError(INTERNAL_ERROR, denials.reason ?? outcome.message, { uri: asked });
     if (outcome.kind === 'failed') throw new ProtocolError(INTERNAL_ERROR, `Not read: ${outcome.message}`, { uri: asked });
     return { contents: outcome.parts.map((p) => contentOf(p, p.uri === route.uri ? asked : p.uri)) } satisfies ReadResourceResult;

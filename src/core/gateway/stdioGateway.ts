@@ -3,6 +3,7 @@ import type { Server } from '@modelcontextprotocol/server';
 import { sanitizeLine } from '../render/sanitize';
 import { GatewayCatalog } from './gatewayCatalog';
 import { GatewayOffers } from './gatewayOffers';
+import { ApprovalRounds } from './approvalRounds';
 import { gatewayServer } from './gatewayServer';
 import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
 
@@ -14,6 +15,7 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   const catalog = new GatewayCatalog(deps);
   const live = new Set<Server>();
   const offers = new GatewayOffers(deps);
+  const rounds = new ApprovalRounds(deps.approvalSeconds);
   const changes = [
     catalog.onDidChange(() => {
       for (const server of live) void server.sendToolListChanged().catch(() => undefined);
@@ -30,7 +32,7 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   const transport = new StdioServerTransport(input as never, output as never);
   const handle = sdkServeStdio(
     () => {
-      const server = gatewayServer({ deps, catalog, offers });
+      const server = gatewayServer({ deps, catalog, offers, rounds });
       live.add(server);
       const closed = server.onclose;
       server.onclose = () => {
