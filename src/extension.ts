@@ -197,7 +197,11 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       return def !== undefined && gate.allowed(def);
     },
     // The Tools view's trust on first use decides: a tool it marks changed is withheld until "Accept Changes".
-    pins: { changeOf: (server, tool) => review.changedParts(server, tool.name), acceptHint: (server, tool) => vscode.l10n.t('the user can accept its new definition with "Accept Changes" on {0} › {1} in the MCP Tool Host Tools view', server, tool) },
+    pins: {
+      changeOf: (server, tool) => review.changedParts(server, tool.name),
+      acceptHint: (server, tool) => vscode.l10n.t('the user can accept its new definition with "Accept Changes" on {0} › {1} in the MCP Tool Host Tools view', server, tool),
+      onDidAccept: (listener) => review.onDidAccept(listener),
+    },
   });
   // Started off the activation path (it loads dist/gateway.js); nothing loads while the setting is off.
   const gatewayStart = setTimeout(() => void gateway.apply(), 0);

@@ -33,13 +33,16 @@ export class GatewayCatalog implements Disposable {
   /** Clients hear of changes only after the first listing they could have seen. */
   private _listed = false;
   private readonly _listeners = new Set<() => void>();
-  private readonly _subscription: Disposable;
+  private readonly _subscriptions: Disposable[];
 
   constructor(private readonly _deps: GatewayDeps) {
-    this._subscription = _deps.pool.onDidChange(() => this._refresh(true));
+    this._subscriptions = [_deps.pool.onDidChange(() => this._refresh(true))];
+    // An accepted change alters no tool, only what a client is shown of it (no longer withheld).
+    const accepts = _deps.pins?.onDidAccept?.(() => this._listed && this._notify());
+    if (accepts) this._subscriptions.push(accepts);
   }
 
-  /** Hears when the offered tools changed (a server's list_changed, a server that stopped or started). */
+  /** Hears when the offered tools changed (a server's list_changed, a server that stopped or started, a change accepted). */
   onDidChange(listener: () => void): Disposable {
     this._listeners.add(listener);
     return { dispose: () => this._listeners.delete(listener) };
@@ -98,11 +101,15 @@ export class GatewayCatalog implements Disposable {
     this._signature = signature;
     this._names = new Map([...names].map(([name, o]) => [name, { ...o, name }]));
     this._tools = [...this._names.values()];
-    if (notify && this._listed) for (const listener of [...this._listeners]) listener();
+    if (notify && this._listed) this._notify();
+  }
+
+  private _notify(): void {
+    for (const listener of [...this._listeners]) listener();
   }
 
   dispose(): void {
-    this._subscription.dispose();
+    for (const s of this._subscriptions) s.dispose();
     this._listeners.clear();
   }
 }

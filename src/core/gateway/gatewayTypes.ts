@@ -4,6 +4,7 @@ import type { ServerPool } from '../connection/serverPool';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerLog } from '../serverLog';
 import type { BackendRelay } from './backendRelay';
+import type { Disposable } from '../events';
 
 /** What a gateway (`mcp-tool-host serve`, or the extension's own) is built from. */
 export interface GatewayDeps {
@@ -51,8 +52,8 @@ export interface RunningStdioGateway {
 
 /**
  * The gateway's view of the user's pinned tool definitions (trust on first use). The CLI keeps
- * them in a file of its state folder (`storedPins` over a DefinitionPins); VS Code can hand over
- * its DefinitionReview: `{ changeOf: (s, t) => review.changeOf(s, t.name)?.parts, acceptHint: ... }`.
+ * them in a file of its state folder (`storedPins` over a DefinitionPins); VS Code hands over
+ * its DefinitionReview (`changedParts`, `onDidAccept`).
  */
 export interface GatewayPins {
   /**
@@ -63,4 +64,9 @@ export interface GatewayPins {
   changeOf(server: string, tool: Tool): readonly string[] | undefined;
   /** How the user accepts the change, said to the model in the tool error: "accept with `...`". */
   acceptHint(server: string, tool: string): string;
+  /**
+   * Hears when the user accepts a change in this process: the tool list is the same, but what a
+   * client is shown of it is not, so the gateway tells its clients to list again.
+   */
+  onDidAccept?(listener: () => void): Disposable;
 }

@@ -21,6 +21,9 @@ export class DefinitionReview implements vscode.Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<string>();
   /** Fires with the server whose changes (marks) differ. */
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidAccept = new vscode.EventEmitter<string>();
+  /** Fires with the server one of whose changes the user accepted. */
+  readonly onDidAccept = this._onDidAccept.event;
   private readonly _subscription: { dispose(): void };
 
   constructor(state: vscode.Memento, private readonly _pool: ServerPool, private readonly _logs: ServerLogs) {
@@ -53,11 +56,13 @@ export class DefinitionReview implements vscode.Disposable {
     this._changes.get(server)?.delete(tool);
     this._logs.logFor(server).info(vscode.l10n.t('Accepted the new definition of "{0}".', shownName(tool)));
     this._onDidChange.fire(server);
+    this._onDidAccept.fire(server);
   }
 
   dispose(): void {
     this._subscription.dispose();
     this._onDidChange.dispose();
+    this._onDidAccept.dispose();
   }
 
   private _review(c: ServerConnection): void {
