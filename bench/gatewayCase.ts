@@ -9,13 +9,15 @@ import * as path from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { loadSearch } from '../src/core/search/load';
-import { ECHO_SERVER, MANY_TOOLS_SERVER, ROOT, pipelined, time, type BenchOptions, type Report } from './harness';
+import { ECHO_SERVER, MANY_TOOLS_SERVER, ROOT, median, pipelined, time, type BenchOptions, type Report } from './harness';
 
 const CLI = path.join(ROOT, 'dist/cli.js');
 /** serve as the CLI runs it, with the rate limit raised (gatewayServe.ts). */
 const SERVE = path.join(__dirname, 'gatewayServe.js');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const RULE_TOOLS = path.join(ROOT, 'test/fixtures/servers/rule-tools.cjs');
+/** The two-hop floor: a relay that only parses and passes on each message (no policy, no SDK). */
+const RELAY = path.join(ROOT, 'bench/stdio-relay.cjs');
 
 /** A backend, and the call the case makes on it (the gateway's name for it is `<server>_<tool>`). */
 interface Backend {
@@ -48,11 +50,12 @@ async function connect(command: string, args: readonly string[], env?: Record<st
   return { client, pid: transport.pid! };
 }
 
-/** Sequential and pipelined calls through the gateway and direct, interleaved round by round. */
+/** Sequential and pipelined calls through the gateway, through the bare relay and direct, interleaved round by round. */
 async function callRatios(o: BenchOptions, report: Report, backend: Backend): Promise<void> {
   const folder = benchFolder({ [backend.server]: { command: process.execPath, args: backend.args } });
   const gateway = await connect(process.execPath, [SERVE, folder.config, folder.rules], folder.env);
   const direct = await connect(process.execPath, [...backend.args]);
+  const relay = await connect(process.execPath, [RELAY, process.execPath, ...backend.args]);
   const viaGateway = { name: `${backend.server}_${backend.tool}`, arguments: backend.arguments };
   const straight = { name: backend.tool, arguments: backend.arguments };
   const check = (r: Awaited<ReturnType<Client['callTool']>>) => {
@@ -63,22 +66,29 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     for (let i = 0; i < 50; i++) {
       check(await gateway.client.callTool(viaGateway));
       check(await direct.client.callTool(straight));
+      check(await relay.client.callTool(straight));
     }
     const n = o.smoke ? 20 : 500;
     const m = o.smoke ? 128 : 4_000;
-    const seq = { gateway: [] as number[], direct: [] as number[] };
-    const rate = { gateway: [] as number[], direct: [] as number[] };
+    const seq = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
+    const rate = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
     for (let round = 0; round < o.rounds; round++) {
       seq.gateway.push(((await time(async () => { for (let k = 0; k < n; k++) check(await gateway.client.callTool(viaGateway)); })) * 1000) / n);
       seq.direct.push(((await time(async () => { for (let k = 0; k < n; k++) check(await direct.client.callTool(straight)); })) * 1000) / n);
       rate.gateway.push((m / (await time(() => pipelined(m, async () => check(await gateway.client.callTool(viaGateway)))))) * 1000);
       rate.direct.push((m / (await time(() => pipelined(m, async () => check(await direct.client.callTool(straight)))))) * 1000);
+      seq.relay.push(((await time(async () => { for (let k = 0; k < n; k++) check(await relay.client.callTool(straight)); })) * 1000) / n);
+      rate.relay.push((m / (await time(() => pipelined(m, async () => check(await relay.client.callTool(straight)))))) * 1000);
     }
-    report.ratio(`12. one tools/call through the gateway vs direct, sequential (${backend.label}, SDK client, stdio)`, seq.gateway, seq.direct, 'µs', { max: 1.2 }, `${n} calls a round; the gateway's path: validation, rules, audit line, masking`);
+    const added = (median(seq.gateway) - median(seq.relay)).toFixed(0);
+    report.ratio(`12. one tools/call through the gateway vs direct, sequential (${backend.label}, SDK client, stdio)`, seq.gateway, seq.direct, 'µs', { max: 1.2 }, `${n} calls a round; the gateway's path: validation, rules, audit line, masking; ${added} µs a call more than the bare relay`);
     report.ratio(`12. pipelined tools/call throughput, 64 in flight, gateway vs direct (${backend.label})`, rate.gateway, rate.direct, 'calls/s', { min: 0.8 }, `${m} calls a round`);
+    report.ratio(`12. floor: the same call through a bare stdio relay vs direct, sequential (${backend.label})`, seq.relay, seq.direct, 'µs', undefined, 'bench/stdio-relay.cjs: parses and passes on each message, nothing else: the least a second hop costs');
+    report.ratio(`12. floor: pipelined throughput through a bare stdio relay vs direct, 64 in flight (${backend.label})`, rate.relay, rate.direct, 'calls/s', undefined, `${m} calls a round`);
   } finally {
     await gateway.client.close();
     await direct.client.close();
+    await relay.client.close();
     folder.cleanup();
   }
 }

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { parseRules, type ArgumentRule, type RuleScope } from '../../src/core/policy/argumentRules';
 import { memoryRuleBindings, RuleBindings } from '../../src/core/policy/ruleBindings';
-import { decideByRules, type RuleCall } from '../../src/core/policy/ruleDecision';
+import { bindingKey, decideByRules, type RuleCall } from '../../src/core/policy/ruleDecision';
 import { localPaths } from '../../src/core/policy/rulePaths';
 import { pinTool } from '../../src/core/policy/toolPin';
 
@@ -215,6 +215,18 @@ describe('argument rules: the decision and why', () => {
     const proto = rules('user', { name: 'proto', server: '*', tool: '*', effect: 'allow', when: [{ pointer: '/__proto__/polluted', equals: true }] });
     assert.equal(decide(proto, call(JSON.parse('{"x":1}') as Record<string, unknown>)).kind, 'none');
     assert.equal(decide(proto, call(JSON.parse('{"__proto__":{"polluted":true}}') as Record<string, unknown>)).kind, 'allow', 'an own key named __proto__ is a value like any other');
+  });
+
+  it('a binding key is one per rule as written, server, launch and tool (worked out once, never shared)', () => {
+    const [rule] = rules('user', { ...projectFiles, tool: '*' });
+    const key = bindingKey(rule, call({}));
+    assert.equal(bindingKey(rule, call({ path: '/other' })), key, 'arguments are not part of it');
+    const others = [call({}, { tool: 'read_file' }), call({}, { server: 'fs2' }), call({}, { launch: 'stdio:node' }), call({}, { launch: undefined })].map((c) => bindingKey(rule, c));
+    assert.equal(new Set([key, ...others]).size, 5, 'each differs');
+    const [edited] = rules('user', { ...projectFiles, tool: '*', when: [{ pointer: '/path', under: '/elsewhere' }] });
+    assert.notEqual(bindingKey(edited, call({})), key, 'an edited rule is a new rule');
+    const [same] = rules('user', { ...projectFiles, tool: '*' });
+    assert.equal(bindingKey(same, call({})), key, 'the same rule read again keeps its bindings');
   });
 
   it('an allow binds to the tool\'s definition: a changed definition asks and says what changed', () => {

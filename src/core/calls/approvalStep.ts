@@ -118,7 +118,8 @@ export function forecastCall(ctx: Omit<ApprovalContext, 'validate' | 'origin'>, 
  * judge anew: a deny catches an edit), and records new grants and rule bindings.
  */
 export async function approveCall(ctx: ApprovalContext, approver: Approver, grants: GrantStore): Promise<ApprovalResult> {
-  const badges = `[${badgeDescription(ctx.annotations)}]`;
+  // Words for a decision the user took: a call the rules let run never needs them.
+  const badges = () => `[${badgeDescription(ctx.annotations)}]`;
   const pin = pinTool(ctx.tool);
   const destructive = ctx.annotations.destructive.value;
   let args = ctx.args;
@@ -154,17 +155,17 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
       args = decision.args;
       continue;
     }
-    if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny}${edited} ${badges}` };
-    if (decision === 'allow-server-session' && destructive) return { kind: 'denied', decision: `denied: a server-wide grant cannot cover a destructive tool ${badges}` };
+    if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny}${edited} ${badges()}` };
+    if (decision === 'allow-server-session' && destructive) return { kind: 'denied', decision: `denied: a server-wide grant cannot cover a destructive tool ${badges()}` };
     if (ask.rebind) ctx.rules?.bindings.bind(ask.rebind, pin);
     if (typeof decision === 'object') {
       bindSavedRule(decision.rule, { ...ctx, args }, pin);
-      return { kind: 'allowed', args, decision: `allowed once; saved as ${decision.saved}${edited} ${badges}` };
+      return { kind: 'allowed', args, decision: `allowed once; saved as ${decision.saved}${edited} ${badges()}` };
     }
     // A grant offered nowhere (an ask rule holds) is not recorded: the call is allowed once.
     if (decision !== 'allow-once' && ask.offerGrants) grants.add(scopeOf(decision), ctx.server, ctx.launch, ctx.tool.name, pin);
     const words = decision !== 'allow-once' && !ask.offerGrants ? `${DECISION_WORDS['allow-once']} (${ask.rule ?? 'a rule'} holds over grants)` : DECISION_WORDS[decision];
-    return { kind: 'allowed', args, decision: `${words}${edited} ${badges}` };
+    return { kind: 'allowed', args, decision: `${words}${edited} ${badges()}` };
   }
 }
 

@@ -9,12 +9,26 @@ import type { AuditLog, AuditRecord } from './ports';
  * small, and the CLI may exit right after its one call.
  */
 export class FileAuditLog implements AuditLog {
+  /** Whether the folder was made: a gateway appends a line a call, and a mkdir each time doubled the cost. */
+  private _folderMade = false;
+
   constructor(readonly file: string) {}
 
   append(record: AuditRecord): void {
-    fs.mkdirSync(path.dirname(this.file), { recursive: true });
     // Names as escapes (the same value to a parser): the log is read in editors and terminals.
-    fs.appendFileSync(this.file, visibleJson(record) + '\n');
+    const line = visibleJson(record) + '\n';
+    if (!this._folderMade) {
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      this._folderMade = true;
+    }
+    try {
+      fs.appendFileSync(this.file, line);
+    } catch (err) {
+      // The folder was removed meanwhile: made again, and the line written.
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      fs.appendFileSync(this.file, line);
+    }
   }
 }
 

@@ -39,16 +39,28 @@ export function withheldCall(pins: GatewayPins | undefined, offered: OfferedTool
  */
 export function storedPins(store: DefinitionPins, pool: ServerPool, version: () => string, acceptHint: GatewayPins['acceptHint']): GatewayPins {
   const reviewed = new Map<string, { readonly tools: readonly Tool[]; readonly version: string; readonly changed: ReadonlyMap<string, readonly string[]> }>();
+  // Calls that arrive together (one read of the client's pipe) share one look at the store: they are simultaneous anyway.
+  let now: string | undefined;
+  const currentVersion = () => {
+    if (now === undefined) {
+      now = version();
+      setImmediate(() => (now = undefined));
+    }
+    return now;
+  };
   return {
     acceptHint,
     changeOf(server, tool) {
       const connection = pool.get(server);
       const tools = connection?.tools.includes(tool) ? connection.tools : [tool];
       let known = reviewed.get(server);
-      if (!known || known.tools !== tools || known.version !== version()) {
+      const current = currentVersion();
+      if (!known || known.tools !== tools || known.version !== current) {
         const instructions = connection?.state.kind === 'running' ? connection.state.instructions : undefined;
         const review = store.review(server, tools, instructions);
-        known = { tools, version: version(), changed: new Map(review.changed.map((c) => [c.tool, c.parts.length > 0 ? c.parts : ['definition']])) };
+        // The review may have pinned new tools (a write): the version after it is the one that holds.
+        now = undefined;
+        known = { tools, version: currentVersion(), changed: new Map(review.changed.map((c) => [c.tool, c.parts.length > 0 ? c.parts : ['definition']])) };
         reviewed.set(server, known);
       }
       return known.changed.get(tool.name);

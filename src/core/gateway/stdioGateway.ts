@@ -1,5 +1,6 @@
 import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Server } from '@modelcontextprotocol/server';
+import type { Writable } from 'node:stream';
 import { sanitizeLine } from '../render/sanitize';
 import { GatewayCatalog } from './gatewayCatalog';
 import { GatewayOffers } from './gatewayOffers';
@@ -29,7 +30,7 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   ];
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
-  const transport = new StdioServerTransport(input as never, output as never);
+  const transport = new StdioServerTransport(input as never, coalesced(output) as never);
   const handle = sdkServeStdio(
     () => {
       const server = gatewayServer({ deps, catalog, offers, rounds });
@@ -55,4 +56,33 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   input.once('end', () => void close());
   input.once('close', () => void close());
   return { closed, close };
+}
+
+/**
+ * `output` with the answers written in one turn sent in one write: the SDK's transport writes
+ * each message on its own, and over a pipe each write is a system call (64 calls in flight
+ * answered together: one, not 64). Everything else is the stream itself.
+ */
+function coalesced(output: NodeJS.WritableStream): NodeJS.WritableStream {
+  const stream = output as NodeJS.WritableStream & Partial<Pick<Writable, 'cork' | 'uncork'>>;
+  if (typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return output;
+  let corked = false;
+  const write = (...args: Parameters<Writable['write']>) => {
+    if (!corked) {
+      corked = true;
+      stream.cork!();
+      process.nextTick(() => {
+        corked = false;
+        stream.uncork!();
+      });
+    }
+    return (stream.write as (...a: Parameters<Writable['write']>) => boolean)(...args);
+  };
+  return new Proxy(stream, {
+    get(target, key) {
+      if (key === 'write') return write;
+      const value: unknown = Reflect.get(target, key, target);
+      return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

@@ -116,6 +116,25 @@ export function specificity(rule: ArgumentRule): readonly [number, number, numbe
  * its launch and the tool. Hashed, so a persisted key shows no arguments or paths.
  */
 export function bindingKey(rule: ArgumentRule, call: RuleCall): string {
+  // Every call an allow rule lets through needs its key: hashed once per rule object and tool, not per call.
+  let keys = bindingKeys.get(rule);
+  if (!keys) bindingKeys.set(rule, (keys = new Map()));
+  const which = JSON.stringify([call.server, call.launch ?? null, call.tool]);
+  let key = keys.get(which);
+  if (key === undefined) {
+    if (keys.size >= MAX_KEYS_PER_RULE) keys.clear();
+    key = hashedBindingKey(rule, call);
+    keys.set(which, key);
+  }
+  return key;
+}
+
+/** The binding keys worked out so far, per rule (a reloaded rule is a new object: its keys are worked out anew). */
+const bindingKeys = new WeakMap<ArgumentRule, Map<string, string>>();
+/** A rule for every tool of a huge catalogue keeps at most this many keys. */
+const MAX_KEYS_PER_RULE = 4096;
+
+function hashedBindingKey(rule: ArgumentRule, call: RuleCall): string {
   const written = { scope: rule.scope, source: rule.source, name: rule.name, server: rule.server, tool: rule.tool, effect: rule.effect, when: rule.when.map((c) => [c.pointerText, c.test.kind === 'regex' ? { kind: 'regex', source: c.test.regex.source } : c.test]) };
   return createHash('sha256').update(canonicalJson({ rule: written, server: call.server, launch: call.launch ?? null, tool: call.tool })).digest('hex');
 }
