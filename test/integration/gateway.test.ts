@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { everything, fixture, gatewayFolder, stdioClient, textOf } from './gatewayClients';
+import { checkAsksForWrite, everything, fixture, gatewayFolder, stdioClient, textOf } from './gatewayClients';
 import { until } from './helpers';
 
 /** The pids of `pid`'s children (the servers the gateway started). */
@@ -49,16 +49,7 @@ describe('gateway: mcp-tool-host serve over stdio, driven by the official SDK cl
     let answer: 'accept' | 'decline' = 'accept';
     const { client, forms } = await stdioClient(config(), folder.dir, () => (answer === 'accept' ? { action: 'accept', content: { approve: true } } : { action: 'decline' }));
     try {
-      const ran = await client.callTool({ name: 'rules_write_file', arguments: { path: 'a.txt' } });
-      assert.equal(textOf(ran), 'ran write_file');
-      assert.match(forms[0], /"write_file" of server "rules"/);
-      assert.match(forms[0], /destructive/);
-      assert.match(forms[0], /Arguments: \{"path":"a\.txt"\}/);
-      answer = 'decline';
-      const declined = await client.callTool({ name: 'rules_write_file', arguments: { path: 'b.txt' } });
-      assert.equal(declined.isError, true);
-      assert.match(textOf(declined), /^Not run: the user did not allow this call \(decline\)/);
-      assert.deepEqual(folder.called(), ['write_file']);
+      await checkAsksForWrite(client, forms, () => (answer = 'decline'), () => folder.called());
     } finally {
       await client.close();
     }

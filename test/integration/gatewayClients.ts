@@ -1,3 +1,4 @@
+import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -58,6 +59,25 @@ export async function httpClient(url: string, token: string, answer?: FormAnswer
   const client = newClient(answer, forms);
   await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
   return { client, forms };
+}
+
+/**
+ * rule-tools' destructive write_file through the gateway, as both eras' asking tests check it: accepted,
+ * it runs once after one form naming the call; declined, a tool error and nothing sent.
+ */
+export async function checkAsksForWrite(client: Client, forms: readonly string[], decline: () => void, called: () => string[]): Promise<void> {
+  const ran = await client.callTool({ name: 'rules_write_file', arguments: { path: 'a.txt' } });
+  assert.equal(textOf(ran), 'ran write_file');
+  assert.equal(forms.length, 1);
+  assert.match(forms[0], /"write_file" of server "rules"/);
+  assert.match(forms[0], /destructive/);
+  assert.match(forms[0], /Arguments: \{"path":"a\.txt"\}/);
+  assert.deepEqual(called(), ['write_file']);
+  decline();
+  const declined = await client.callTool({ name: 'rules_write_file', arguments: { path: 'b.txt' } });
+  assert.equal(declined.isError, true);
+  assert.match(textOf(declined), /^Not run: the user did not allow this call \(decline\)/);
+  assert.deepEqual(called(), ['write_file']);
 }
 
 /** The text of a tool result's first block. */

@@ -5,7 +5,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startHttpGateway } from '../../src/core/gateway/later';
 import type { RunningHttpGateway } from '../../src/core/gateway/gatewayTypes';
 import { CLI } from './cliRun';
-import { everything, fixture, gatewayFolder, textOf } from './gatewayClients';
+import { checkAsksForWrite, everything, fixture, gatewayFolder, textOf } from './gatewayClients';
 import { makeHost } from './helpers';
 
 /** The official SDK client at the 2026-07-28 revision (no server-to-client requests: approvals come as input_required). */
@@ -48,18 +48,7 @@ describe('gateway: approvals of 2026-07-28 clients as input_required rounds', fu
       await client.connect(new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--config', config], env: { PATH: process.env.PATH ?? '', HOME: folder.dir, XDG_STATE_HOME: path.join(folder.dir, 'state') }, stderr: 'pipe' }));
       try {
         assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
-        const ran = await client.callTool({ name: 'rules_write_file', arguments: { path: 'a.txt' } });
-        assert.equal(textOf(ran), 'ran write_file');
-        assert.equal(forms.length, 1);
-        assert.match(forms[0], /"write_file" of server "rules"/);
-        assert.match(forms[0], /destructive/);
-        assert.match(forms[0], /Arguments: \{"path":"a\.txt"\}/);
-        assert.deepEqual(folder.called(), ['write_file']);
-        answer = 'decline';
-        const declined = await client.callTool({ name: 'rules_write_file', arguments: { path: 'b.txt' } });
-        assert.equal(declined.isError, true);
-        assert.match(textOf(declined), /^Not run: the user did not allow this call \(decline\)/);
-        assert.deepEqual(folder.called(), ['write_file']);
+        await checkAsksForWrite(client, forms, () => (answer = 'decline'), () => folder.called());
       } finally {
         await client.close();
       }
