@@ -82,8 +82,11 @@ describe('gateway over Streamable HTTP (loopback, token), driven by the official
       const refused = results.filter((r) => r.status === 'rejected' ? /429|Too many/i.test(String(r.reason)) : r.value.isError === true && /Too many|rate limit/i.test(textOf(r.value)));
       assert.ok(refused.length > 0, `some of the flood is refused: ${results.length - refused.length} went through`);
       // The gateway's own limit, per client, before anything is parsed: 429.
-      const raw = await Promise.all(Array.from({ length: 400 }, () => rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}`, 'mcp-session-id': 'flooder' })));
+      const raw = await Promise.all(Array.from({ length: 400 }, () => rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}` })));
       assert.ok(raw.some((r) => r.status === 429), raw.map((r) => r.status).slice(-5).join(', '));
+      // Made-up session ids are refused as such, each before it could get a budget of its own.
+      const madeUp = await Promise.all(Array.from({ length: 20 }, (_, i) => rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}`, 'mcp-session-id': `flooder-${i}` })));
+      assert.deepEqual([...new Set(madeUp.map((r) => r.status))], [404]);
       await new Promise((r) => setTimeout(r, 2_500));
       assert.equal(textOf(await client.callTool({ name: 'everything_echo', arguments: { message: 'after the flood' } })), 'Echo: after the flood');
     } finally {

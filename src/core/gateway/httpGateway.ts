@@ -68,14 +68,13 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
     const refusal = checkRequest(req, port, token);
     if (refusal) return refuse(res, refusal.status, refusal.message);
     const sessionId = header(req, 'mcp-session-id');
+    const session = sessionId !== undefined ? sessions.get(sessionId) : undefined;
+    // An unknown session is refused before it gets a flood budget: made-up ids must not grow the budgets kept.
+    if (sessionId !== undefined && !session) return refuse(res, 404, 'Session not found: initialize again.');
     if (!flood.take(sessionId ?? 'no-session')) return refuse(res, 429, 'Too many requests: this client is over the gateway\'s request rate; slow down.', { 'retry-after': '1' });
     const body = req.method === 'POST' ? await readBody(req, res) : undefined;
     if (body === null) return;
-    if (sessionId !== undefined) {
-      const session = sessions.get(sessionId);
-      if (!session) return refuse(res, 404, 'Session not found: initialize again.');
-      return session.transport.handleRequest(req, res, body);
-    }
+    if (session) return session.transport.handleRequest(req, res, body);
     if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed without a session.');
     if (await isLegacyRequest(await toWebRequest(req, body), body)) {
       if (sessions.size >= MAX_SESSIONS) return refuse(res, 503, 'Too many sessions: close one and try again.');
