@@ -94,7 +94,8 @@ export class GatewayCatalog implements Disposable {
     const names = new Map<string, OfferedTool>();
     for (const c of [...connections].sort((a, b) => compare(a.name, b.name))) {
       if (!this._offers(c.name) || !ServerState.isRunning(c.state)) continue;
-      for (const tool of sortedTools(c)) names.set(gatewayToolName(prefixes.get(c.name)!, tool.name, c.tools.map((t) => t.name)), { name: '', server: c.name, tool });
+      const toolNames = c.tools.map((t) => t.name);
+      for (const tool of sortedTools(c)) names.set(gatewayToolName(prefixes.get(c.name)!, tool.name, toolNames), { name: '', server: c.name, tool });
     }
     const signature = JSON.stringify([...names].map(([name, o]) => [name, o.server, o.tool]));
     if (signature === this._signature) return;

@@ -4,15 +4,15 @@ import type { AddressInfo } from 'node:net';
 import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { sanitizeLine } from '../render/sanitize';
-import { GatewayCatalog } from './gatewayCatalog';
-import { GatewayOffers } from './gatewayOffers';
-import { ApprovalRounds } from './approvalRounds';
+import { gatewayParts, sendListChanged, type ChangedList } from './gatewayParts';
 import { gatewayServer } from './gatewayServer';
 import type { GatewayDeps, RunningHttpGateway } from './gatewayTypes';
 import { checkRequest, FloodLimit } from './httpGuard';
 
 /** A request body larger than this is refused (413) before it is parsed. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The per-request (2026-07-28) handler's notice for each list. */
+const NOTIFY = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts: 'promptsChanged' } as const satisfies Record<ChangedList, string>;
 /** Sessions (2025-era clients) kept at once; one more is refused until one ends. */
 const MAX_SESSIONS = 64;
 
@@ -29,29 +29,15 @@ interface Session {
  */
 export async function startHttpGateway(deps: GatewayDeps, options: { port?: number } = {}): Promise<RunningHttpGateway> {
   const token = randomBytes(32).toString('base64url');
-  const catalog = new GatewayCatalog(deps);
-  const offers = new GatewayOffers(deps);
-  const rounds = new ApprovalRounds(deps.approvalSeconds);
   const sessions = new Map<string, Session>();
   const flood = new FloodLimit();
   const onerror = (err: Error) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
-  const modern = createMcpHandler(() => gatewayServer({ deps, catalog, offers, rounds }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
+  const parts = gatewayParts(deps, (list) => {
+    modern.notify[NOTIFY[list]]();
+    for (const s of sessions.values()) sendListChanged(s.server, list);
+  });
+  const modern = createMcpHandler(() => gatewayServer({ deps, ...parts }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
   const modernNode = toNodeHandler(modern);
-  const changes = [
-    catalog.onDidChange(() => {
-      modern.notify.toolsChanged();
-      for (const s of sessions.values()) void s.server.sendToolListChanged().catch(() => undefined);
-    }),
-    offers.resources.onDidChange(() => {
-      modern.notify.resourcesChanged();
-      for (const s of sessions.values()) void s.server.sendResourceListChanged().catch(() => undefined);
-    }),
-    offers.prompts.onDidChange(() => {
-      modern.notify.promptsChanged();
-      for (const s of sessions.values()) void s.server.sendPromptListChanged().catch(() => undefined);
-    }),
-  ];
-
   const listener = http.createServer((req, res) => {
     void serve(req, res).catch((err: unknown) => {
       onerror(err instanceof Error ? err : new Error(String(err)));
@@ -90,7 +76,7 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void forget(id),
     });
-    const server = gatewayServer({ deps, catalog, offers, rounds });
+    const server = gatewayServer({ deps, ...parts });
     const session: Session = { transport, server };
     transport.onclose = () => transport.sessionId !== undefined && forget(transport.sessionId);
     void server.connect(transport).catch(onerror);
@@ -113,9 +99,7 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
     },
     close: () =>
       (closing ??= (async () => {
-        for (const c of changes) c.dispose();
-        catalog.dispose();
-        offers.dispose();
+        parts.dispose();
         for (const id of [...sessions.keys()]) forget(id);
         await modern.close().catch(() => undefined);
         listener.closeAllConnections();

@@ -2,9 +2,7 @@ import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontext
 import type { Server } from '@modelcontextprotocol/server';
 import type { Writable } from 'node:stream';
 import { sanitizeLine } from '../render/sanitize';
-import { GatewayCatalog } from './gatewayCatalog';
-import { GatewayOffers } from './gatewayOffers';
-import { ApprovalRounds } from './approvalRounds';
+import { gatewayParts, sendListChanged } from './gatewayParts';
 import { gatewayServer } from './gatewayServer';
 import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
 
@@ -13,27 +11,16 @@ import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
  * Either protocol era; the client's tools/list_changed follows the servers' own.
  */
 export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<RunningStdioGateway> {
-  const catalog = new GatewayCatalog(deps);
   const live = new Set<Server>();
-  const offers = new GatewayOffers(deps);
-  const rounds = new ApprovalRounds(deps.approvalSeconds);
-  const changes = [
-    catalog.onDidChange(() => {
-      for (const server of live) void server.sendToolListChanged().catch(() => undefined);
-    }),
-    offers.resources.onDidChange(() => {
-      for (const server of live) void server.sendResourceListChanged().catch(() => undefined);
-    }),
-    offers.prompts.onDidChange(() => {
-      for (const server of live) void server.sendPromptListChanged().catch(() => undefined);
-    }),
-  ];
+  const parts = gatewayParts(deps, (list) => {
+    for (const server of live) sendListChanged(server, list);
+  });
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   const transport = new StdioServerTransport(input as never, coalesced(output) as never);
   const handle = sdkServeStdio(
     () => {
-      const server = gatewayServer({ deps, catalog, offers, rounds });
+      const server = gatewayServer({ deps, ...parts });
       live.add(server);
       const closed = server.onclose;
       server.onclose = () => {
@@ -47,9 +34,7 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   let closing: Promise<void> | undefined;
   const close = () =>
     (closing ??= (async () => {
-      for (const c of changes) c.dispose();
-      catalog.dispose();
-      offers.dispose();
+      parts.dispose();
       await handle.close().catch(() => undefined);
       ended();
     })());
