@@ -1,5 +1,4 @@
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 
 // Where an administrator's policy lives, and what it says besides rules: a module without state, so
 // the install flow (dist/forms.js) reads the registry pin without the rules engine's RuleSet.
@@ -8,16 +7,7 @@ import * as path from 'node:path';
 export const MAX_POLICY_FILE_BYTES = 1024 * 1024;
 const MAX_FILE_BYTES = MAX_POLICY_FILE_BYTES;
 
-/**
- * The administrator's rules files: a file users cannot write (`/etc/mcp-tool-host/rules.json`, or
- * `%ProgramData%\mcp-tool-host\rules.json`), and the one `MCP_TOOL_HOST_POLICY_FILE` names. The
- * variable adds a file and never replaces the system's, so it can only tighten.
- */
-export function policyFiles(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string[] {
-  const system = platform === 'win32' ? path.win32.join(env.ProgramData ?? 'C:\\ProgramData', 'mcp-tool-host', 'rules.json') : '/etc/mcp-tool-host/rules.json';
-  const extra = env.MCP_TOOL_HOST_POLICY_FILE;
-  return extra && extra !== system ? [system, extra] : [system];
-}
+export { policyFiles } from '../config/policyPaths';
 
 /**
  * The registry URL an administrator's policy file pins (`"registryUrl"` beside `"rules"`), the
