@@ -4,9 +4,17 @@ import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { FIXTURES } from './helpers';
+import { FIXTURES, ROOT } from './helpers';
 import { runCli, type CliRun } from './cliRun';
 import { stdioClient } from './gatewayClients';
+
+interface RegistryFixture {
+  readonly url: string;
+  readonly requests: string[];
+  close(): Promise<void>;
+}
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { startRegistry } = require(path.join(ROOT, 'test/fixtures/registry/registryServer.cjs')) as { startRegistry(): Promise<RegistryFixture> };
 
 /**
  * The administrator's allowlist of servers (`"allowedServers"` in a policy file) in the CLI and the
@@ -23,8 +31,8 @@ describe("the administrator's allowlist of servers, in the CLI and the gateway",
   let remote: http.Server;
   const filesServer = path.join(FIXTURES, 'recorded-files.cjs');
 
-  function cli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliRun> {
-    return runCli([...args, '--config', config], { cwd: dir, env: { ...process.env, XDG_STATE_HOME: path.join(dir, 'state'), MCP_TOOL_HOST_POLICY_FILE: policy, ...env } });
+  function cli(args: string[], env: NodeJS.ProcessEnv = {}, cwd = dir): Promise<CliRun> {
+    return runCli([...args, '--config', config], { cwd, env: { ...process.env, XDG_STATE_HOME: path.join(dir, 'state'), MCP_TOOL_HOST_POLICY_FILE: policy, ...env } });
   }
   const writePolicy = (value: unknown) => fs.writeFileSync(policy, typeof value === 'string' ? value : JSON.stringify(value));
 
@@ -46,6 +54,9 @@ describe("the administrator's allowlist of servers, in the CLI and the gateway",
         other: { command: process.execPath, args: ['-e', markAndServe, path.join(dir, 'calls.jsonl')] },
         injected: { command: process.execPath, args: [filesServer, path.join(dir, 'calls.jsonl')], env: { NODE_OPTIONS: `--require ${preload}` } },
         remote: { type: 'http', url: `http://127.0.0.1:${port}/mcp?key=s3cret` },
+        // Found in this repository's node_modules, so no download: what the fixture registry says io.github.modelcontextprotocol/everything runs.
+        everything: { command: 'npx', args: ['--no-install', '@modelcontextprotocol/server-everything'] },
+        lookalike: { command: 'npx', args: ['--no-install', '@modelcontextprotocol/server-everything-else'] },
       },
     }));
   });
@@ -126,5 +137,28 @@ describe("the administrator's allowlist of servers, in the CLI and the gateway",
     } finally {
       await client.close();
     }
+  });
+
+  it("a registryName entry allows what the administrator's registry says those servers run, and nothing else; a registry that cannot answer allows nothing", async () => {
+    const registry = await startRegistry();
+    try {
+      writePolicy({ registryUrl: registry.url, allowedServers: [{ registryName: 'io.github.modelcontextprotocol/*' }] });
+      const allowedRun = await cli(['tools', 'everything'], {}, ROOT);
+      assert.equal(allowedRun.code, 0, allowedRun.stdout + allowedRun.stderr);
+      assert.match(allowedRun.stdout, /echo/);
+      assert.ok(registry.requests.some((r) => r.startsWith('/v0.1/servers?search=io.github.modelcontextprotocol%2F')), registry.requests.join(', '));
+      const lookalike = await cli(['tools', 'lookalike'], {}, ROOT);
+      assert.notEqual(lookalike.code, 0);
+      assert.match(lookalike.stdout + lookalike.stderr, /not among them: it runs the npm package @modelcontextprotocol\/server-everything-else /);
+      const other = await cli(['tools', 'other']);
+      assert.notEqual(other.code, 0);
+      assert.equal(fs.existsSync(marker), false);
+    } finally {
+      await registry.close();
+    }
+    // The registry is gone: nothing it named can be checked, so nothing is allowed, and the run says why.
+    const down = await cli(['tools', 'everything'], {}, ROOT);
+    assert.notEqual(down.code, 0);
+    assert.match(down.stdout + down.stderr, /could not be checked \(io\.github\.modelcontextprotocol\/\*: the registry http:\/\/127\.0\.0\.1:\d+ could not be asked/);
   });
 });

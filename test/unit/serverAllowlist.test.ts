@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { ResolvedLaunch } from '../../src/core/config/launch';
 import { launchPackages } from '../../src/core/config/launchPackages';
-import { launchRefusal, parseAllowlist, readAllowlists, type AllowEntry } from '../../src/core/config/serverAllowlist';
+import { launchRefusal, parseAllowlist, readAllowlists, recordRegistryNames, registryNameMatches, registryNamesToCheck, type AllowEntry } from '../../src/core/config/serverAllowlist';
 
 const stdio = (command: string, ...args: string[]): ResolvedLaunch => ({ type: 'stdio', launch: { command, args, env: {} } });
 const http = (url: string): ResolvedLaunch => ({ type: 'http', url, headers: {} });
@@ -92,6 +92,20 @@ describe("the administrator's allowlist of servers", () => {
     assert.equal(launchRefusal({ lists: [] }, stdio('anything'), ['NODE_OPTIONS']), undefined, 'no list: nothing is refused');
   });
 
+  it('a registryName entry allows nothing until the registry answered, then exactly what it named', () => {
+    const read = lists({ registryName: 'io.github.acme/*' });
+    const launch = stdio('npx', '-y', '@acme/server@1.0.0');
+    assert.deepEqual(registryNamesToCheck(read), ['io.github.acme/*']);
+    assert.match(launchRefusal(read, launch, []) ?? '', /could not be checked \(io\.github\.acme\/\*: not asked yet\)/);
+    recordRegistryNames(new Map([['io.github.acme/*', { packages: [{ ecosystem: 'npm' as const, name: '@acme/server' }], urls: ['https://mcp.acme.com/mcp'] }]]));
+    assert.deepEqual(registryNamesToCheck(read), [], 'a fresh answer is not asked again');
+    assert.equal(launchRefusal(read, launch, []), undefined);
+    assert.equal(launchRefusal(read, http('https://mcp.acme.com/mcp?token=1'), []), undefined);
+    assert.ok(launchRefusal(read, stdio('uvx', '@acme/server'), []), 'the same name in another ecosystem is another package');
+    assert.ok(launchRefusal(read, http('https://mcp.acme.com/other'), []));
+    assert.ok(registryNameMatches('io.github.acme/*', 'io.github.acme/tools') && !registryNameMatches('io.github.acme/*', 'io.github.acme-evil/tools'));
+  });
+
   it('an allowed name with a variable that changes what runs is refused (NODE_OPTIONS, PATH, npm_config_registry)', () => {
     const refusal = launchRefusal(lists({ package: '@modelcontextprotocol/*' }), stdio('npx', '@modelcontextprotocol/server-everything'), ['NODE_OPTIONS']);
     assert.match(refusal ?? '', /sets NODE_OPTIONS, which changes the code that runs/);
@@ -115,11 +129,12 @@ describe("the administrator's allowlist of servers", () => {
   });
 
   it('refuses entries that would mean something else than they say', () => {
-    assert.match(String(parseAllowlist('f', { allowedServers: [{}] })), /names no package, command or url/);
+    assert.match(String(parseAllowlist('f', { allowedServers: [{}] })), /names no package, command, url or registryName/);
     assert.match(String(parseAllowlist('f', { allowedServers: [{ url: 'https://x', command: 'y' }] })), /a remote server has neither/);
     assert.match(String(parseAllowlist('f', { allowedServers: [{ args: ['x'] }] })), /"args" must be a list of strings, beside a "command"/);
     assert.match(String(parseAllowlist('f', { allowedServers: [{ url: 'ftp://x' }] })), /"url" must look like/);
     assert.match(String(parseAllowlist('f', { allowedServers: {} })), /is not a list/);
+    assert.match(String(parseAllowlist('f', { allowedServers: [{ registryName: 'io.github.acme/*', package: 'x' }] })), /a registry name stands alone/);
     assert.equal(parseAllowlist('f', { rules: [] }), undefined);
   });
 });

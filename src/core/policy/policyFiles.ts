@@ -1,40 +1,4 @@
-import * as fs from 'node:fs';
-
-// Where an administrator's policy lives, and what it says besides rules: a module without state, so
-// the install flow (dist/forms.js) reads the registry pin without the rules engine's RuleSet.
-
-/** The most a policy or rules file may hold: a bigger one is a problem, not read. */
-export const MAX_POLICY_FILE_BYTES = 1024 * 1024;
-const MAX_FILE_BYTES = MAX_POLICY_FILE_BYTES;
-
-export { policyFiles } from '../config/policyPaths';
-
-/**
- * The registry URL an administrator's policy file pins (`"registryUrl"` beside `"rules"`), the
- * first file's that has one; `problem` when a policy file that exists cannot be read, since it
- * might pin one. Undefined when none pins it.
- */
-export function policyRegistryUrl(files: readonly string[]): { readonly url: string; readonly file: string } | { readonly problem: string } | undefined {
-  for (const file of files) {
-    let text: string;
-    try {
-      if (fs.statSync(file).size > MAX_FILE_BYTES) return { problem: `The policy file ${file} is over ${MAX_FILE_BYTES} bytes, so whether it pins a registry cannot be read.` };
-      text = fs.readFileSync(file, 'utf8');
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT') continue;
-      return { problem: `The policy file ${file} could not be read (${code ?? (err as Error).message}), so whether it pins a registry is not known.` };
-    }
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      return { problem: `The policy file ${file} is not valid JSON, so whether it pins a registry is not known.` };
-    }
-    const pinned = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>).registryUrl : undefined;
-    if (pinned === undefined) continue;
-    if (typeof pinned !== 'string' || pinned === '') return { problem: `The policy file ${file} has a "registryUrl" that is not a URL.` };
-    return { url: pinned, file };
-  }
-  return undefined;
-}
+// Where an administrator's policy lives, and what it says besides rules: modules without state, so
+// the install flow (dist/forms.js) reads the registry pin without the rules engine's RuleSet. They
+// live with the configuration, whose launches read the allowlist of servers from the same files.
+export { MAX_POLICY_FILE_BYTES, policyFiles, policyRegistryUrl } from '../config/policyPaths';
