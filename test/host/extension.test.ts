@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
@@ -128,6 +130,28 @@ describe('MCP Tool Host in the real extension host', () => {
     const [reason] = items(row.node);
     assert.match(String(reason.item.label), /^Command "definitely-not-installed-mcp" was not found\. Searched PATH: /);
     await setServers(current);
+  });
+
+  it("a server the administrator's allowlist refuses shows why and which policy file, and never starts", async () => {
+    const current = servers().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-allowlist-'));
+    const marker = path.join(dir, 'started');
+    const policy = path.join(dir, 'policy.json');
+    fs.writeFileSync(policy, JSON.stringify({ allowedServers: [{ command: process.execPath, args: [path.join(FIXTURES, 'notes.cjs')] }] }));
+    process.env.MCP_TOOL_HOST_POLICY_FILE = policy;
+    try {
+      await setServers({ ...current, unlisted: { command: process.execPath, args: ['-e', `require('fs').writeFileSync(${JSON.stringify(marker)}, 'ran')`], env: { ELECTRON_RUN_AS_NODE: '1' } } });
+      await until('unlisted in error', () => api.pool.get('unlisted')?.state.kind === 'error');
+      const row = items().find((i) => i.item.label === 'unlisted')!;
+      const [reason] = items(row.node);
+      assert.match(String(reason.item.label), new RegExp(`Not started: the administrator's policy \\(${policy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) allows only the servers it lists`));
+      assert.equal(fs.existsSync(marker), false, 'the refused server ran');
+      assert.equal(api.pool.get('demo')?.state.kind, 'running', 'the others keep running');
+    } finally {
+      delete process.env.MCP_TOOL_HOST_POLICY_FILE;
+      await setServers(current);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('changing only a timeout keeps the server running (no restart)', async () => {

@@ -43,9 +43,9 @@ function newClient(answer: FormAnswer | undefined, forms: string[]): Client {
 }
 
 /** The official SDK client on `mcp-tool-host serve --config FILE` over stdio (a real child process). */
-export async function stdioClient(config: string, stateDir: string, answer?: FormAnswer, extra: readonly string[] = []): Promise<{ client: Client; forms: string[]; stderr: () => string; pid: number }> {
+export async function stdioClient(config: string, stateDir: string, answer?: FormAnswer, extra: readonly string[] = [], env: Record<string, string> = {}): Promise<{ client: Client; forms: string[]; stderr: () => string; pid: number }> {
   const forms: string[] = [];
-  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--config', config, ...extra], env: { PATH: process.env.PATH ?? '', HOME: stateDir, XDG_STATE_HOME: path.join(stateDir, 'state') }, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--config', config, ...extra], env: { PATH: process.env.PATH ?? '', HOME: stateDir, XDG_STATE_HOME: path.join(stateDir, 'state'), ...env }, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
   const client = newClient(answer, forms);

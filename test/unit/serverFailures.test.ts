@@ -3,7 +3,7 @@ import { SignInError } from '../../src/core/auth/signInErrors';
 import { ServerFailure, serverEnd } from '../../src/core/connection/serverFailures';
 import { ServerState } from '../../src/core/connection/serverState';
 import { stderrReason } from '../../src/core/connection/stderrReason';
-import { HandshakeTimeoutError, ServerStartError } from '../../src/core/errors';
+import { ConfigError, HandshakeTimeoutError, ServerStartError } from '../../src/core/errors';
 
 const exited = { exit: { code: 7, signal: null }, stderr: ['starting', 'fatal: no database'] };
 const killed = { exit: { code: null, signal: 'SIGKILL' as const }, stderr: [] };
@@ -33,6 +33,8 @@ describe('ServerFailure: the sentences for a failed server', () => {
     assert.equal(ServerFailure.start(new SignInError('Signing in to "x" was cancelled.'), { stderr: [] }, 'https://x.test/mcp').message, 'Signing in to "x" was cancelled.');
     assert.match(ServerFailure.start(Object.assign(new Error('nope'), { status: 404 }), { stderr: [] }, 'https://x.test/mcp').message, /answered 404 Not Found/);
     assert.equal(ServerFailure.start(new Error('bad version'), { stderr: [] }, undefined).message, 'The MCP handshake failed: bad version');
+    // Nothing was launched: no handshake to blame.
+    assert.equal(ServerFailure.start(new ConfigError('x', 'Not started: refused.'), { stderr: [] }, undefined).message, 'Server "x": Not started: refused.');
   });
 
   it('names the state of a server that cannot take a call, and when restarts stopped', () => {

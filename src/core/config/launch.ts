@@ -6,7 +6,9 @@ import type { StdioLaunch } from '../transport/commandLine';
 import type { ResolvedOAuth } from './oauthConfig';
 import { loadConfigOptions } from './load';
 import type { SandboxSettings } from './sandboxConfig';
-import { httpSends } from './launchReview';
+import { httpSends, loadsCode } from './launchReview';
+import { policyFiles } from './policyPaths';
+import { maskSecrets } from '../render/secrets';
 import type { HttpServerSpec, ServerDefinition } from './serverConfig';
 import { inputIds, substitute, type VariableContext } from './variables';
 
@@ -101,9 +103,12 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
     const readFile = (file: string, where: string) => readSettingsFile(settingsFile(file, where), where, fail);
     const oauth = spec.oauth && loadConfigOptions().resolveOAuth(spec.oauth, sub, readFile, fail);
     // Header values are credentials more often than not: mask them everywhere too.
-    return { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers), ...(oauth?.secrets ?? [])] };
+    const launch: ResolvedLaunch = { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers), ...(oauth?.secrets ?? [])] };
+    return allowedLaunch(def, launch, []);
   }
   const env: Record<string, string> = {};
+  /** The variables the definition itself sets, beside what it inherits. */
+  const setEnv: string[] = [];
   const box = spec.sandbox || undefined;
   for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined && (!box || SANDBOX_ENV.test(k))) env[k] = v;
   if (spec.envFile !== undefined) {
@@ -114,11 +119,16 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
     } catch (err) {
       throw new ConfigError(def.name, `envFile "${file}" cannot be read: ${(err as NodeJS.ErrnoException).code ?? String(err)}.`);
     }
-    Object.assign(env, parseEnvFile(text));
+    const fromFile = parseEnvFile(text);
+    setEnv.push(...Object.keys(fromFile));
+    Object.assign(env, fromFile);
   }
   for (const [k, v] of Object.entries(spec.env)) {
     if (v === null) delete env[k];
-    else env[k] = sub(v, `env.${k}`);
+    else {
+      env[k] = sub(v, `env.${k}`);
+      setEnv.push(k);
+    }
   }
   const cwd = spec.cwd !== undefined ? path.resolve(ctx.workspaceFolders[0]?.path ?? process.cwd(), sub(spec.cwd, 'cwd')) : ctx.workspaceFolders[0]?.path;
   // A leading `~` stays for the sandbox to read as the server's HOME (transport/sandbox.ts), not this process's.
@@ -127,12 +137,16 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
   // The folders its own arguments name are writable too, within what its source may grant.
   const argumentFolders = box && loadConfigOptions().argumentFolders(args, def.source, ctx.workspaceFolders, env.HOME);
   const sandbox = box && { ...box, argumentFolders, filesystem: { denyRead: paths(box.filesystem.denyRead, 'denyRead'), allowWrite: paths(box.filesystem.allowWrite, 'allowWrite'), denyWrite: paths(box.filesystem.denyWrite, 'denyWrite') } };
-  return {
-    type: 'stdio',
-    launch: { command: sub(spec.command, 'command'), args, env, cwd },
-    ...(sandbox && { sandbox }),
-    secrets,
-  };
+  const launch: ResolvedLaunch = { type: 'stdio', launch: { command: sub(spec.command, 'command'), args, env, cwd }, ...(sandbox && { sandbox }), secrets };
+  return allowedLaunch(def, launch, setEnv);
+}
+
+/** The launch, unless the administrator's allowlist of servers refuses it (a ConfigError saying why and which policy). */
+function allowedLaunch(def: ServerDefinition, launch: ResolvedLaunch, setEnv: readonly string[]): ResolvedLaunch {
+  const options = loadConfigOptions();
+  const refusal = options.launchRefusal(options.readAllowlists(policyFiles()), launch, setEnv.filter(loadsCode));
+  if (refusal) throw new ConfigError(def.name, maskSecrets(refusal, launch.secrets ?? []));
+  return launch;
 }
 
 /** A workspace's http definition that would send the user's environment, where nothing shows it first: refused, naming what and where. */

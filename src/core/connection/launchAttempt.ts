@@ -10,6 +10,9 @@ import type { HttpTransport } from '../transport/httpTransports';
 import { HANDSHAKE_TIMEOUT_MS, type ConnectionDeps } from './connectionDeps';
 import type { FactRecorder } from './connectionFacts';
 import type { SdkClient } from './sdkClient';
+import { loadConfigOptions } from '../config/load';
+import { policyFiles } from '../config/policyPaths';
+import { loadInstall } from '../install/load';
 import { openSession } from './transportChoice';
 
 /** What a launch shows of itself on its connection (serverView.ts). */
@@ -53,6 +56,8 @@ export class LaunchAttempt {
    */
   async open(host: LaunchHost, byUser: boolean): Promise<SdkClient | undefined> {
     const { definition, deps } = host;
+    await loadConfigOptions().checkRegistryNames(policyFiles(), (patterns, url) => loadInstall().registryNameRuns(patterns, url));
+    if (this.over) return undefined;
     const launch = await deps.resolveLaunch(definition);
     if (this.over) return undefined;
     host.view.resolved(launch);

@@ -7,6 +7,8 @@ import type { ResolvedLaunch } from '../config/launch';
 import type { ServerConnection } from './serverConnection';
 import { safeText } from '../render/secrets';
 import { loadConfigOptions } from '../config/load';
+import { policyFiles } from '../config/policyPaths';
+import { loadInstall } from '../install/load';
 import { loadTransport } from '../transport/load';
 
 /** `node -v` must not hang the doctor (a broken shim can wait forever). */
@@ -57,6 +59,7 @@ export async function doctorServer(connection: ServerConnection, deps: DoctorDep
   if (def.disabled) return { ...base, ok: true, skipped: 'disabled in the configuration', steps: [] };
   let launch: ResolvedLaunch;
   try {
+    await loadConfigOptions().checkRegistryNames(policyFiles(), (patterns, url) => loadInstall().registryNameRuns(patterns, url));
     launch = await deps.resolveLaunch(def);
   } catch (err) {
     return { ...base, ok: false, steps: [{ step: 'config', ok: false, detail: err instanceof Error ? err.message : String(err) }] };

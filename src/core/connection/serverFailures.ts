@@ -1,7 +1,7 @@
 import type { Transport } from '@modelcontextprotocol/client';
 import { isSignInError } from '../auth/signInMark';
 import { loadConnection } from './load';
-import { HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
+import { ConfigError, HandshakeTimeoutError, McpHostError, ServerStartError } from '../errors';
 import { explainHttpFailure } from '../transport/httpTransports';
 import { StdioTransport } from '../transport/stdioTransport';
 import { ServerState } from './serverState';
@@ -69,6 +69,8 @@ export namespace ServerFailure {
    */
   export function start(err: unknown, end: ServerEnd, url: string | undefined): ServerStartError {
     if (err instanceof ServerStartError) return err;
+    // Nothing was launched: the definition could not be resolved, or a policy refused it.
+    if (err instanceof ConfigError) return new ServerStartError(err.message, [], { cause: err });
     if (end.exit) return new ServerStartError(`The server ${how(end.exit)} before finishing the MCP handshake.${lastStderr(end.stderr)}`, end.stderr);
     if (url !== undefined) return new ServerStartError(isSignInError(err) ? err.message : explainHttpFailure(err, url), [], { cause: err });
     const message = err instanceof Error ? err.message : String(err);

@@ -8,3 +8,4 @@ export { signatureLine } from './bundlePlan';
 export { newRegistryClient, checkRegistryUrl, RegistryError } from './registryClient';
 export { fillEntry } from './fillEntry';
 export { downloadBundle } from './registryBundle';
+export { registryNameRuns } from './registryAllowlist';

@@ -92,13 +92,13 @@ export function readRulesFile(file: string, scope: RuleScope, source: string, op
     return { scope, source, raw: undefined, problem: `The rules file ${file} is not valid JSON (${(err as Error).message}).` };
   }
   const object = typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
-  // A policy file that only pins other things (the registry) holds no rules, and is not a broken list of them.
+  // A policy file that only pins other things (the registry, the servers allowed) holds no rules, and is not a broken list of them.
   const raw = object && 'rules' in object ? object.rules : object && Object.keys(object).length > 0 && Object.keys(object).every((k) => OTHER_POLICY_KEYS.has(k)) ? undefined : value;
   return { scope, source, raw };
 }
 
-/** What a policy file may hold besides `rules`: the registry URL it pins. */
-const OTHER_POLICY_KEYS: ReadonlySet<string> = new Set(['registryUrl']);
+/** What a policy file may hold besides `rules`: the registry URL it pins, the servers it allows. */
+const OTHER_POLICY_KEYS: ReadonlySet<string> = new Set(['registryUrl', 'allowedServers']);
 
 /** What tells a file changed without reading it: size and time of change, per file ("" when missing). */
 export function filesStamp(files: readonly string[]): string {
