@@ -176,7 +176,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   let approver: QuickPickApprover | undefined;
   const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
   // The team's lockfile in a workspace folder: a tool that differs from it asks before each call.
-  const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output);
+  const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output, loadForms);
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     lockDrift: (server, tool) => workspaceLock.driftOf(server, tool),
     approveAll: approveAllCalls,

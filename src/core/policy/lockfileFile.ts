@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { LOCKFILE_NAME, LockfileError, MAX_LOCKFILE_BYTES, parseLockfile, type Lockfile } from './toolLock';
+import { LOCKFILE_NAME } from './lockfileName';
+import { LockfileError, MAX_LOCKFILE_BYTES, parseLockfile, type Lockfile } from './toolLock';
 
 /**
  * Where a team keeps the lockfile of a server configuration: in the folder that holds `.vscode/`
@@ -36,6 +37,19 @@ export function readLockfile(file: string): Lockfile | undefined {
     return parseLockfile(text);
   } catch (err) {
     throw new LockfileError(`The lockfile ${file} is not used: ${(err as Error).message}.`);
+  }
+}
+
+/**
+ * A workspace's lockfile for the editor: the lockfile, or the problem that keeps it from being used
+ * (said to the user; nothing is loosened), and the servers it names that `configured` lacks.
+ */
+export function readWorkspaceLockfile(file: string, configured: readonly string[]): { readonly lock?: Lockfile; readonly problem?: string; readonly strangers: readonly string[] } {
+  try {
+    const lock = readLockfile(file);
+    return { lock, strangers: lock ? [...lock.servers.keys()].filter((s) => !configured.includes(s)) : [] };
+  } catch (err) {
+    return { problem: (err as Error).message, strangers: [] };
   }
 }
 

@@ -4,8 +4,6 @@ import { canonicalJson, changedParts, pinTool, type PinnedDefinition } from './t
 
 /** The lockfile format this version writes and reads; a file of another version is refused, never guessed at. */
 export const LOCKFILE_VERSION = 1;
-/** Its name: beside `.mcp.json`, or in the folder that holds `.vscode/` (the workspace folder VS Code reads it from). */
-export const LOCKFILE_NAME = 'mcp-tools.lock.json';
 /** The largest lockfile read: a bigger one is a problem, never parsed (a repository may carry anything). */
 export const MAX_LOCKFILE_BYTES = 16 * 1024 * 1024;
 /** How deep a definition may nest to be locked: the file is read by people, and written without a stack of its own. */

@@ -3,24 +3,24 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { LockDrift } from '../../core/calls/approvalStep';
-import { readLockfile } from '../../core/policy/lockfileFile';
-import { driftOfTool, LOCKFILE_NAME, type Lockfile } from '../../core/policy/toolLock';
+import { LOCKFILE_NAME } from '../../core/policy/lockfileName';
+import type { Lockfile } from '../../core/policy/toolLock';
 import { sanitizeLine, shownName } from '../../core/render/sanitize';
+import type * as Later from './later';
 
 /** One folder's lockfile as last read, keyed by the file's identity (inode, size, time): read again only when it changed. */
 interface Read {
   readonly key: string;
   readonly lock?: Lockfile;
-  readonly problem?: string;
 }
 
 /**
  * The team's lockfile (`mcp-tools.lock.json` in a workspace folder, as `mcp-tool-host lock` writes
  * it), which only tightens: a tool that differs from it asks before each call, and nothing in it
  * makes a tool trusted, a hint believed or a prompt skipped. It is read even in a folder not
- * trusted yet, since it can only add prompts; it is read at a call (a stat, then the file only when
- * it changed), never at activation, bounded in size, and a file that cannot be used is said once,
- * loosening nothing.
+ * trusted yet, since it can only add prompts; it is looked for at a call (a stat), never at
+ * activation, and the code that reads and compares it loads only when there is one. Bounded in
+ * size; a file that cannot be used is said once and loosens nothing.
  */
 export class WorkspaceLock {
   private readonly _reads = new Map<string, Read>();
@@ -30,9 +30,10 @@ export class WorkspaceLock {
     private readonly _folders: () => readonly string[],
     private readonly _configured: () => readonly string[],
     private readonly _output: vscode.OutputChannel,
+    private readonly _later: () => { readonly approvals: Pick<typeof Later, 'readWorkspaceLockfile' | 'driftOfTool'> },
   ) {}
 
-  /** Why a workspace lockfile is not used (the last one found), for tests and the log. */
+  /** Why a workspace lockfile is not used (the last one read), for tests and the log. */
   get problem(): string | undefined {
     return this._problem;
   }
@@ -42,7 +43,7 @@ export class WorkspaceLock {
     for (const folder of this._folders()) {
       const file = path.join(folder, LOCKFILE_NAME);
       const lock = this._read(file);
-      const drift = lock && driftOfTool(lock, server, tool);
+      const drift = lock && this._later().approvals.driftOfTool(lock, server, tool);
       if (drift) return { ...drift, lockfile: file };
     }
     return undefined;
@@ -59,21 +60,14 @@ export class WorkspaceLock {
     }
     const known = this._reads.get(file);
     if (known?.key === key) return known.lock;
-    let read: Read;
-    try {
-      const lock = readLockfile(file);
-      read = { key, lock };
-      this._problem = undefined;
-      const strangers = lock ? [...lock.servers.keys()].filter((s) => !this._configured().includes(s)) : [];
-      if (strangers.length > 0) this._output.appendLine(vscode.l10n.t('The workspace lockfile {0} names servers that are not configured, left aside: {1}.', file, strangers.map(shownName).join(', ')));
-    } catch (err) {
-      const problem = sanitizeLine((err as Error).message);
-      read = { key, problem };
-      this._problem = problem;
-      this._output.appendLine(problem);
-      void vscode.window.showWarningMessage(vscode.l10n.t('{0} Its tools are checked as if there were no lockfile.', problem));
+    const read = this._later().approvals.readWorkspaceLockfile(file, this._configured());
+    this._problem = read.problem && sanitizeLine(read.problem);
+    if (this._problem) {
+      this._output.appendLine(this._problem);
+      void vscode.window.showWarningMessage(vscode.l10n.t('{0} Its tools are checked as if there were no lockfile.', this._problem));
     }
-    this._reads.set(file, read);
+    if (read.strangers.length > 0) this._output.appendLine(vscode.l10n.t('The workspace lockfile {0} names servers that are not configured, left aside: {1}.', file, read.strangers.map(shownName).join(', ')));
+    this._reads.set(file, { key, lock: read.lock });
     return read.lock;
   }
 }
