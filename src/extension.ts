@@ -32,6 +32,7 @@ import { registerReadOnlyDocuments, showReadOnly } from './vscode/shared/readOnl
 import { showDefinitionChanges } from './vscode/approvals/definitionDiff';
 import { importSources, scanImportSources } from './core/config/importSources';
 import { DefinitionReview } from './vscode/approvals/definitionReview';
+import { WorkspaceLock } from './vscode/approvals/workspaceLock';
 import type { ResultFolder } from './core/render/resultFolder';
 import { ServerLogs } from './vscode/shared/serverLogs';
 import { ServerCommands, type ServerTarget } from './vscode/servers/serverCommands';
@@ -106,6 +107,8 @@ export interface McpToolHostApi {
   readonly resourceFs: ResourceFileSystem;
   /** The quick input shown last by our prompts (the tests type into a template's variable box). */
   readonly lastPrompt: () => vscode.QuickInput | undefined;
+  /** Why the workspace lockfile is not used, if it is not (not JSON, too big, ...). */
+  readonly workspaceLockProblem: () => string | undefined;
   /** Where the gateway for VS Code's own MCP client listens now, and its token (undefined while it is off). */
   readonly gatewayAddress: () => GatewayAddress | undefined;
 }
@@ -172,7 +175,10 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   // The approval prompt loads with the first call that needs one (dist/forms.js).
   let approver: QuickPickApprover | undefined;
   const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
+  // The team's lockfile in a workspace folder: a tool that differs from it asks before each call.
+  const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output, loadForms);
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
+    lockDrift: (server, tool) => workspaceLock.driftOf(server, tool),
     approveAll: approveAllCalls,
     offlineSandboxClosed,
     saveBinary: (callId) => (data, mimeType, nameHint) => results().saveBinary(callId, data, mimeType, nameHint),
@@ -295,7 +301,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   reload();
   void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown, gatewayAddress: () => gateway.address } : undefined;
+  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown, workspaceLockProblem: () => workspaceLock.problem, gatewayAddress: () => gateway.address } : undefined;
 }
 
 /** The objects whose methods handle the commands; built in activate(). */

@@ -12,6 +12,8 @@ export const Exit = {
   approval: 3,
   /** A server did not start, did not finish the handshake, or a request failed. */
   connection: 4,
+  /** verify: the servers' tools drifted from the lockfile (a tool added, removed or changed; a server on one side only). */
+  drift: 5,
 } as const;
 export type ExitCode = (typeof Exit)[keyof typeof Exit];
 
@@ -88,6 +90,16 @@ commands:
   pins accept SERVER [TOOL]      pin the current definition of TOOL (or of every tool of SERVER):
                                  shows the diff, asks y/N on a terminal (--yes without one). A
                                  tool that changed is withheld by serve until accepted
+  lock [--out FILE]              start every server and write its tools' definitions and pin hashes
+                                 to a lockfile a team commits and reviews (sorted, canonical JSON,
+                                 "lockfileVersion": 1). Default: mcp-tools.lock.json beside the
+                                 config (for .vscode/mcp.json, in the folder above .vscode). A server
+                                 that does not start is an error naming it; nothing is written
+  verify [--lock FILE]           check every server's tools against the lockfile (for CI): exit 0
+                                 when all match, 5 on drift (a tool added, removed or changed, with
+                                 a diff of each changed part; a server configured but not locked,
+                                 or locked but not configured), 4 when a server did not start, 2
+                                 when the lockfile is missing or not a lockfile
   session [SERVER]               run commands read from stdin, one a line, against servers started
                                  once and closed at quit or end of input:
                                    tools [SERVER] [--json]    as the tools command
@@ -115,7 +127,9 @@ options:
                      repository carries it (.vscode/mcp.json, .mcp.json, a file in a git work tree)
   --json             machine-readable output on stdout (errors too: {"error": ...})
   --templates        resources: list the resource templates instead
-  --out FILE         read: write the resource's contents (text and bytes) to FILE
+  --out FILE         read: write the resource's contents (text and bytes) to FILE;
+                     lock: where the lockfile is written
+  --lock FILE        verify: the lockfile to check against (default as lock writes it)
   --audit FILE       where \`call\` and \`read\` append its audit record (JSON lines; default
                      $XDG_STATE_HOME/mcp-tool-host/audit.jsonl, ~/.local/state without it)
   --files DIR        where \`call\` saves images, audio and blobs, and keeps them (at most 256 MiB
@@ -150,7 +164,8 @@ exit codes:
   1  the tool returned isError
   2  usage or config error
   3  approval required, or denied by the user or a rule (nothing was sent)
-  4  connection or protocol error`;
+  4  connection or protocol error
+  5  verify: the tools drifted from the lockfile`;
 
 /** What a usage error ends with: where the help is, not the help itself (one wrong word, one line about it). */
 export const HELP_HINT = 'Run mcp-tool-host --help for usage.';
@@ -204,8 +219,10 @@ export interface CliArgs {
   readonly rules: readonly string[];
   /** `resources --templates`: the resource templates instead of the resources. */
   readonly templates: boolean;
-  /** `read --out FILE`: where the resource's contents are written. */
+  /** `read --out FILE`: where the resource's contents are written; `lock --out FILE`: where the lockfile is. */
   readonly out?: string;
+  /** `verify --lock FILE`: the lockfile checked against. */
+  readonly lock?: string;
   /** What `complete` completes (--prompt NAME or --template URI). */
   readonly prompt?: string;
   readonly template?: string;
@@ -231,7 +248,7 @@ export interface CliArgs {
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace', '--sandbox', '--http']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set', '--port', '--tools']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--lock', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set', '--port', '--tools']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules', '--set']);
 
@@ -304,6 +321,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     rules: repeated.get('--rules') ?? [],
     templates: booleans.has('--templates'),
     out: values.get('--out'),
+    lock: values.get('--lock'),
     prompt: values.get('--prompt'),
     template: values.get('--template'),
     logLevel: logLevel as LogLevel | undefined,

@@ -11,6 +11,7 @@ import { listServers } from './list';
 import { runSession } from './session';
 import { serve } from './serve';
 import { acceptPins, listPins } from './pinsCommands';
+import { lockCommand, verifyCommand } from './lockCommands';
 import { loadGateway } from '../core/gateway/load';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
@@ -23,7 +24,7 @@ import { authStatus, login, loginCommand, logout } from './authCommands';
 import { everyCredentialStore, lazySecretStore, openCredentialStore, type CredentialStore } from './credentialStore';
 
 const VERSION = '0.1.0';
-const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'serve', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth', 'pins']);
+const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'serve', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth', 'pins', 'lock', 'verify']);
 /** The commands that read a registry and start no server. */
 const REGISTRY = new Set(['search', 'add']);
 /** The commands that decide calls, and so read argument rules (a session's calls too). */
@@ -48,7 +49,9 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'resources' && !server) throw new CliError('resources needs SERVER.', Exit.usage, true);
   if (command === 'read' && (!server || !tool)) throw new CliError('read needs SERVER and URI.', Exit.usage, true);
   if (args.templates && command !== 'resources') throw new CliError(`--templates is for resources, not ${command}.`, Exit.usage, true);
-  if (args.out !== undefined && command !== 'read') throw new CliError(`--out is for read, not ${command}.`, Exit.usage, true);
+  if (args.out !== undefined && command !== 'read' && command !== 'lock') throw new CliError(`--out is for read and lock, not ${command}.`, Exit.usage, true);
+  if (args.lock !== undefined && command !== 'verify') throw new CliError(`--lock is for verify, not ${command}.`, Exit.usage, true);
+  if ((command === 'lock' || command === 'verify') && server !== undefined) throw new CliError(`${command} takes no SERVER: a lockfile holds every server of --config.`, Exit.usage, true);
   if ((command === 'prompts' || command === 'prompt' || command === 'complete') && !server) throw new CliError(`${command} needs SERVER.`, Exit.usage, true);
   if (command === 'prompts' && tool) throw new CliError('prompts takes only SERVER; prompt SERVER NAME gets one.', Exit.usage, true);
   if (command === 'prompt' && !tool) throw new CliError('prompt needs SERVER and NAME (then its arguments as name=value).', Exit.usage, true);
@@ -101,6 +104,8 @@ async function main(args: CliArgs): Promise<ExitCode> {
   const selected = selectServers(config, command === 'auth' ? undefined : server);
   // Entries we are not asked about only get a mention; the one asked for fails in selectServers.
   if (server === undefined) for (const e of config.errors) console.error(`config: ${e.message}`);
+  // A lockfile holds every server of the config: one that cannot be read would be left out of it (or go unchecked).
+  if ((command === 'lock' || command === 'verify') && config.errors.length > 0) throw new CliError(`Nothing ${command === 'lock' ? 'locked' : 'verified'}: ${config.errors.length === 1 ? 'an entry' : `${config.errors.length} entries`} of ${config.file} cannot be used (above).`);
   // Rules are read before any server starts: a rules file the user named that is broken stops here.
   // The workspace is the current directory, as for ${workspaceFolder} (host.ts).
   const rules = RULED.has(command) ? readCliRules(args.rules, process.cwd()) : undefined;
@@ -164,6 +169,12 @@ async function main(args: CliArgs): Promise<ExitCode> {
         break;
       case 'pins':
         code = accepting ? await acceptPins(host, server!, tool, args.yes) : await listPins(host, config.file, args.json);
+        break;
+      case 'lock':
+        code = await lockCommand(host, { configFile: config.file, out: args.out, json: args.json });
+        break;
+      case 'verify':
+        code = await verifyCommand(host, { configFile: config.file, lock: args.lock, json: args.json });
         break;
       case 'serve':
         code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION, relay });

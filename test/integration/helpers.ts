@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import { CallPipeline } from '../../src/core/calls/callPipeline';
+import { CallPipeline, type CallPipelineOptions } from '../../src/core/calls/callPipeline';
 import type { TaskBoard } from '../../src/core/calls/taskBoard';
 import type { OAuthHost } from '../../src/core/auth/ports';
 import type { ApprovalDecision, ApprovalRequest, AuditLog, CallSink } from '../../src/core/calls/ports';
@@ -52,6 +52,8 @@ export interface HostOptions {
   readonly answer?: (request: ApprovalRequest) => ApprovalDecision;
   /** The values of `${input:...}` variables (secrets the connections mask). */
   readonly inputs?: Readonly<Record<string, string>>;
+  /** How a tool differs from a lockfile (the pipeline's lockDrift). */
+  readonly lockDrift?: CallPipelineOptions['lockDrift'];
 }
 
 /** A pool, a pipeline with a scripted approver, and everything they wrote, for one test. */
@@ -92,6 +94,7 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
     approveAll: () => options.approveAll === true,
     offlineSandboxClosed: () => options.offlineSandboxClosed === true,
     audit: options.audit,
+    lockDrift: options.lockDrift,
   });
   pool.apply(parseServers(servers, options.source ?? 'user'), { autoStart: false });
   return { pool, pipeline, logs, approvals, events, async close() { await pool.stopAll(); pool.dispose(); } };

@@ -26,6 +26,16 @@ export interface CallRules {
   readonly bindings: RuleBindings;
 }
 
+/**
+ * How a tool differs from a lockfile that locks its server (the team's, in the workspace): a call of
+ * it asks, whatever grants or allow rules say. `locked` is the definition locked, when the lockfile has the tool.
+ */
+export interface LockDrift {
+  readonly parts: readonly string[];
+  readonly locked?: PinnedDefinition;
+  readonly lockfile: string;
+}
+
 export interface ApprovalContext {
   readonly server: string;
   /** The server's launch (`launchKey`): grants are given and honoured for it only. */
@@ -38,6 +48,8 @@ export interface ApprovalContext {
   readonly validate: (args: Record<string, unknown>) => readonly SchemaProblem[];
   /** Without rules (or with none written), the annotations and grants decide alone. */
   readonly rules?: CallRules;
+  /** Set when the tool differs from the lockfile that locks its server: the call asks. */
+  readonly drift?: LockDrift;
 }
 
 /**
@@ -54,7 +66,7 @@ export type CallForecast =
       readonly reasons: readonly string[];
       /** A rule's sentence to show in the prompt (an ask rule, or an allow rule that approve-all overrides). */
       readonly rule?: string;
-      readonly changed?: { readonly parts: readonly string[]; readonly before: PinnedDefinition };
+      readonly changed?: { readonly parts: readonly string[]; readonly before: PinnedDefinition; readonly against?: string };
       /** An allow rule's binding to renew when the user allows a changed tool. */
       readonly rebind?: string;
       /** A grant would not hold against an ask rule, so none is offered. */
@@ -83,6 +95,20 @@ export function forecastCall(ctx: Omit<ApprovalContext, 'validate' | 'origin'>, 
   const rules = ctx.rules;
   const ruled = rules && rules.list.length > 0 ? loadRules().decideByRules(rules.list, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, rules.place(), rules.bindings) : NO_RULE;
   if (ruled.kind === 'deny') return { kind: 'denied', sentence: `${ruled.sentence} ${badges}` };
+  // A lockfile only adds a prompt: no grant or allow rule covers a tool that is not what the team locked.
+  if (ctx.drift) {
+    const drift = ctx.drift;
+    const reasons = [driftReason(drift), ...(ruled.kind === 'ask' ? [ruled.sentence] : []), ...reasonsOf(approvalNeed(ctx.annotations, { approveAll: ctx.approveAll }))];
+    return {
+      kind: 'asks',
+      sentence: `asks: ${reasons.join('; ')} ${badges}`,
+      reasons,
+      rule: ruled.kind === 'ask' ? ruled.sentence : undefined,
+      changed: drift.locked && { parts: drift.parts, before: drift.locked, against: drift.lockfile },
+      offerGrants: false,
+      offerRule: false,
+    };
+  }
   if (ruled.kind === 'allow' && !ctx.approveAll) return { kind: 'runs', sentence: `${ruled.sentence} ${badges}`, bind: ruled.bind };
   if (ruled.kind === 'allow' || ruled.kind === 'ask') {
     const reasons = [...(ruled.kind === 'ask' ? [ruled.sentence] : []), ...reasonsOf(approvalNeed(ctx.annotations, { approveAll: ctx.approveAll }))];
@@ -178,6 +204,10 @@ function bindSavedRule(raw: unknown, ctx: ApprovalContext, pin: ToolPin): void {
   const engine = loadRules();
   const saved = engine.decideByRules(engine.parseRules([raw], 'user').rules, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, ctx.rules.place(), ctx.rules.bindings);
   if (saved.kind === 'allow' && saved.bind) ctx.rules.bindings.bind(saved.bind, pin);
+}
+
+function driftReason(drift: LockDrift): string {
+  return drift.locked ? `is of a tool that differs from the lockfile ${drift.lockfile} (${drift.parts.join(', ')})` : `is of a tool not in the lockfile ${drift.lockfile}, which locks its server`;
 }
 
 function reasonsOf(need: ReturnType<typeof approvalNeed>): readonly string[] {

@@ -12,7 +12,7 @@ import { RateLimiter } from '../policy/rateLimiter';
 import { renderResult, type BinarySaver, type RawToolResult, type RenderedResult } from '../render/renderResult';
 import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
-import { approveCall, forecastCall, type CallForecast, type CallRules } from './approvalStep';
+import { approveCall, forecastCall, type CallForecast, type CallRules, type LockDrift } from './approvalStep';
 import { RuleBindings, memoryRuleBindings } from '../policy/ruleBindings';
 import type { RuleSet } from '../policy/ruleSource';
 import { describeCallError, type CallFailure } from './callErrors';
@@ -79,6 +79,8 @@ export interface CallPipelineOptions {
   readonly ruleBindings?: RuleBindings;
   /** The folder `${workspaceFolder}` in rules names. */
   readonly workspaceFolder?: () => string | undefined;
+  /** How a tool differs from a lockfile that locks its server (the workspace's), if it does: such a call asks. */
+  readonly lockDrift?: (server: string, tool: Tool) => LockDrift | undefined;
 }
 
 /**
@@ -164,7 +166,7 @@ export class CallPipeline {
     const { connection, tool } = found;
     const args = withoutNullOptionals(tool.inputSchema, request.args).args;
     const annotations = this._annotationsOf(connection, tool);
-    return forecastCall({ server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, approveAll: this.rules.approveAll(), rules: this._callRules(connection) }, this.grants);
+    return forecastCall({ server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, approveAll: this.rules.approveAll(), rules: this._callRules(connection), drift: this._options.lockDrift?.(request.server, tool) }, this.grants);
   }
 
   /** The tool's effective annotations; a server sandboxed offline counts as closed-world when the user chose so (closedBySandbox). */
@@ -282,7 +284,7 @@ export class CallPipeline {
 
     const annotations = this._annotationsOf(connection, tool);
     const approval = await approveCall(
-      { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection) },
+      { server: request.server, launch: launchKey(connection.definition.spec), tool, args, annotations, origin: request.origin, approveAll: this.rules.approveAll(), validate, rules: this._callRules(connection), drift: this._options.lockDrift?.(request.server, tool) },
       request.approver ?? this._approver,
       this.grants,
     );

@@ -21,8 +21,11 @@ export interface ApprovalRequest {
   /** The argument rule that decided to ask (or that "approve every call" overrode), in words. */
   readonly rule?: string;
   readonly origin: CallOrigin;
-  /** Set when a grant was suspended because the server changed the tool since it was given. */
-  readonly changed?: { readonly parts: readonly string[]; readonly before: PinnedDefinition };
+  /**
+   * Set when a grant was suspended because the server changed the tool since it was given, or when
+   * the tool differs from a lockfile (`against`: the lockfile, whose definition is `before`).
+   */
+  readonly changed?: { readonly parts: readonly string[]; readonly before: PinnedDefinition; readonly against?: string };
   /** "Allow this server for the session" is never offered for a destructive tool. */
   readonly offerServerGrant: boolean;
   /** No grant is offered when an ask rule holds (a grant would not outweigh it). */

@@ -41,7 +41,7 @@ export class QuickPickApprover implements Approver {
           await vscode.commands.executeCommand('mcpToolHost.rules.focus');
           continue;
         case 'show-changes':
-          if (request.changed) await this._views.showDefinitionChanges(request.server, request.tool, request.changed.before);
+          if (request.changed) await this._views.showDefinitionChanges(request.server, request.tool, request.changed.before, request.changed.against !== undefined);
           continue;
         case 'allow-like-this': {
           const added = await allowLikeThis(request, this._prompts);
@@ -69,7 +69,13 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
     const [head, tail] = splitRuleSentence(sanitizeLine(request.rule));
     list.push({ label: `$(law) ${head}`, action: 'show-rules', detail: tail ? `${tail} · ${vscode.l10n.t('Select to see the rules.')}` : vscode.l10n.t('Select to see the rules.') });
   }
-  if (request.changed) {
+  if (request.changed?.against) {
+    list.push({
+      label: `$(warning) ${vscode.l10n.t('This tool differs from the workspace lockfile: {0}', request.changed.parts.join(', '))}`,
+      action: 'show-changes',
+      detail: vscode.l10n.t('{0} locks another definition, so no approval covers it. Select to see the changes.', request.changed.against),
+    });
+  } else if (request.changed) {
     list.push({
       label: `$(warning) ${vscode.l10n.t('The server changed this tool since you allowed it: {0}', request.changed.parts.join(', ') || vscode.l10n.t('definition'))}`,
       action: 'show-changes',
