@@ -19,8 +19,8 @@ export const MEDIA_TOKENS = 1_600;
 const NOTE_TOKENS = 200;
 /** A token is rarely more than this many characters: text past budget × this is never counted (counting 50 MiB would stall the host). */
 const CHARS_PER_TOKEN_AT_MOST = 8;
-/** Under this many characters the whole result is counted exactly; over it the total is estimated from the head. */
-const EXACT_COUNT_CHARS = 1 << 20;
+/** Under this many characters the whole result is counted exactly (about 50 ms); over it the total is estimated from the head. */
+const EXACT_COUNT_CHARS = 1 << 18;
 
 /** Where a server's budgets come from: its definition (`resultTokens`, `toolResultTokens`) and where it was declared. */
 export interface BudgetSource {
@@ -51,7 +51,7 @@ export interface FittedText {
   /** Tokens of `head` (o200k_base). */
   readonly headTokens: number;
   readonly totalChars: number;
-  /** Tokens of the whole text: exact up to 1 MiB, estimated from the head past it. */
+  /** Tokens of the whole text: exact up to 256 Ki characters, estimated from the head past it. */
   readonly totalTokens: number;
   readonly exact: boolean;
   readonly cut: boolean;
