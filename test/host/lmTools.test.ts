@@ -93,7 +93,7 @@ describe('the hosted tools in every chat: language-model tools (issue 19)', func
     await allowDestructive('once');
     assert.equal(await answer, 'Your shopping note is gone.');
     const requests = await recorded();
-    assert.deepEqual(requests[0].toolNames.sort(), [LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_SEARCH_TOOL], 'the model starts with our three tools only, not the demo tools');
+    assert.deepEqual(requests[0].toolNames.sort(), [LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL, LM_SEARCH_TOOL], 'the model starts with our four tools only, not the demo tools');
     const found = requests[1].toolResults[0];
     assert.match(found, /"server": "demo",\s*"tool": "delete_note"/);
     assert.match(found, /"inputSchema":/);
