@@ -13,6 +13,7 @@ import { ECHO_SERVER, ROOT, Report, benchOptions, machine, mainThreadClock } fro
 import { idleMemory, soak, treeCore } from './memoryCases';
 import { bigResult, ERAS, listing, sequentialAndPipelined, spawnHandshake } from './protocolCases';
 import { searchCase } from './search/searchCase';
+import { budgetCase } from './budgetCase';
 import { startSpinners } from './busyMachine';
 
 async function main(): Promise<void> {
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
   if (want(10)) await searchCase(o, report);
   if (want(11)) await offerCases(o, report);
   if (want(12)) await gatewayCase(o, report);
+  if (want(13)) await budgetCase(o, report);
 
   spinners?.stop();
   const seconds = (Date.now() - started) / 1000;

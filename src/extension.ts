@@ -271,7 +271,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     interfaceEvents,
     promptConfirms,
     registerChatParticipant({ context, pool, pipeline, asks: chatAsks, openInterface, offers, confirms: promptConfirms, waitingServers: () => waiting.message }, loadChat),
-    registerLmTools({ pool, pipeline, offers }, loadChat),
+    registerLmTools({ pool, pipeline, offers, openInterface }, loadChat),
     ...rulesView.disposables,
     ...registerAll(
       commandTable({

@@ -27,6 +27,12 @@ function parseArgs(words) {
 
 const findTool = (names, tool, exact) => (exact ? tool : names.find((n) => n === tool) ?? names.find((n) => n.endsWith(`_${tool}`)) ?? tool);
 
+/** A step's input with "$HANDLE" replaced by the last result handle (mcpres_...) the tool results named: handles are random. */
+function withHandle(input, toolResults) {
+  const handle = toolResults.map((r) => /mcpres_[A-Za-z0-9_-]{24}/.exec(r)?.[0]).filter(Boolean).pop();
+  return Object.fromEntries(Object.entries(input).map(([k, v]) => [k, v === '$HANDLE' && handle ? handle : v]));
+}
+
 function record(messages, options) {
   const last = messages[messages.length - 1];
   const entry = {
@@ -68,7 +74,7 @@ exports.activate = (context) => {
         if (step) {
           if (step.delayMs) await new Promise((resolve) => { const t = setTimeout(resolve, step.delayMs); token.onCancellationRequested(() => { clearTimeout(t); resolve(); }); });
           if (step.text) progress.report(new vscode.LanguageModelTextPart(step.text));
-          (step.calls || []).forEach((c, i) => progress.report(new vscode.LanguageModelToolCallPart(`call-${requests.length}-${i}`, findTool(entry.toolNames, c.tool, c.exact), c.input || {})));
+          (step.calls || []).forEach((c, i) => progress.report(new vscode.LanguageModelToolCallPart(`call-${requests.length}-${i}`, findTool(entry.toolNames, c.tool, c.exact), withHandle(c.input || {}, entry.toolResults))));
           return;
         }
         if (entry.toolResults.length) {

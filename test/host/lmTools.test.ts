@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { McpToolHostApi } from '../../src/extension';
-import { LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_SEARCH_TOOL } from '../../src/core/chat/lmToolNames';
+import { LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL, LM_SEARCH_TOOL } from '../../src/core/chat/lmToolNames';
 import { CHAT_WAIT_MS, chatConfig, EXTENSION_ID, fakeModel, recorded, serverEntry, setScript, setServers, type ScriptStep, serversRunning } from './chatHarness';
 import { allowDestructive, promptShown, sleep, until } from './wait';
 
@@ -74,9 +74,9 @@ describe('the hosted tools in every chat: language-model tools (issue 19)', func
     await setServers(undefined);
   });
 
-  it('contributes the search, call and read-resource tools to every chat, with their schemas and tags', () => {
+  it('contributes the search, call, read-resource and read-result tools to every chat, with their schemas and tags', () => {
     const ours = vscode.lm.tools.filter((t) => t.tags.includes('mcpToolHost'));
-    assert.deepEqual(ours.map((t) => t.name).sort(), [LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_SEARCH_TOOL]);
+    assert.deepEqual(ours.map((t) => t.name).sort(), [LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL, LM_SEARCH_TOOL]);
     const call = ours.find((t) => t.name === LM_CALL_TOOL)!;
     assert.deepEqual((call.inputSchema as { required: string[] }).required, ['server', 'tool']);
     assert.match(call.description, /Calls one tool of the user's MCP servers/);
@@ -93,7 +93,7 @@ describe('the hosted tools in every chat: language-model tools (issue 19)', func
     await allowDestructive('once');
     assert.equal(await answer, 'Your shopping note is gone.');
     const requests = await recorded();
-    assert.deepEqual(requests[0].toolNames.sort(), [LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_SEARCH_TOOL], 'the model starts with our three tools only, not the demo tools');
+    assert.deepEqual(requests[0].toolNames.sort(), [LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL, LM_SEARCH_TOOL], 'the model starts with our four tools only, not the demo tools');
     const found = requests[1].toolResults[0];
     assert.match(found, /"server": "demo",\s*"tool": "delete_note"/);
     assert.match(found, /"inputSchema":/);

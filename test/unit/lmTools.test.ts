@@ -13,7 +13,7 @@ import {
   unreachableText,
   type LmCatalogTool,
 } from '../../src/core/chat/lmTools';
-import { LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_SEARCH_TOOL } from '../../src/core/chat/lmToolNames';
+import { LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL, LM_SEARCH_TOOL } from '../../src/core/chat/lmToolNames';
 import { effectiveAnnotations } from '../../src/core/tools/annotations';
 import { MODEL_TOOL_NAME } from '../../src/core/chat/modelToolNames';
 
@@ -36,7 +36,7 @@ const catalog = [
 describe('language-model tools: input (issue 19 B)', () => {
   it('the tool names are valid for every model and match package.json', () => {
     const pkg = JSON.parse(fs.readFileSync(path.join(__dirname, '../../../package.json'), 'utf8')) as { contributes: { languageModelTools: { name: string; toolReferenceName: string; when: string; tags: string[]; inputSchema: object }[] } };
-    assert.deepEqual(pkg.contributes.languageModelTools.map((t) => t.name), [LM_SEARCH_TOOL, LM_CALL_TOOL, LM_READ_RESOURCE_TOOL]);
+    assert.deepEqual(pkg.contributes.languageModelTools.map((t) => t.name), [LM_SEARCH_TOOL, LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL]);
     for (const t of pkg.contributes.languageModelTools) {
       assert.match(t.name, MODEL_TOOL_NAME);
       assert.equal(t.when, 'config.mcpToolHost.lmTools.enabled');

@@ -2,3 +2,4 @@
 export const LM_SEARCH_TOOL = 'mcpToolHost_searchTools';
 export const LM_CALL_TOOL = 'mcpToolHost_callTool';
 export const LM_READ_RESOURCE_TOOL = 'mcpToolHost_readResource';
+export const LM_READ_RESULT_TOOL = 'mcpToolHost_readResult';

@@ -41,6 +41,10 @@ export interface ServerDefinition {
   readonly maxTotalTimeoutSeconds: number;
   /** Per-tool overrides of timeoutSeconds, by tool name. */
   readonly toolTimeouts?: Readonly<Record<string, number>>;
+  /** Tokens one result may put before a model, for every tool of the server (chat's default when absent). */
+  readonly resultTokens?: number;
+  /** Per-tool overrides of resultTokens, by tool name. */
+  readonly toolResultTokens?: Readonly<Record<string, number>>;
   readonly trustAnnotations: boolean;
   /** What the server is told of the user's folders (roots.ts); absent: decided from the launch. */
   readonly roots?: 'workspace' | 'none' | readonly string[];
@@ -79,7 +83,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 600;
 
 /** The keys a server entry may have (our format; other hosts' entries are converted to these). */
-export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'trustAnnotations', 'roots', 'oauth', 'sandbox']);
+export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'resultTokens', 'toolResultTokens', 'trustAnnotations', 'roots', 'oauth', 'sandbox']);
 
 export interface ParsedServers {
   readonly servers: ServerDefinition[];
@@ -191,6 +195,8 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     timeoutSeconds: seconds('timeoutSeconds', DEFAULT_TIMEOUT_SECONDS),
     maxTotalTimeoutSeconds: seconds('maxTotalTimeoutSeconds', DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS),
     toolTimeouts: toolTimeouts(e.toolTimeouts, fail),
+    ...(e.resultTokens !== undefined && { resultTokens: tokenCount('resultTokens', e.resultTokens, fail) }),
+    ...(e.toolResultTokens !== undefined && { toolResultTokens: toolTokenCounts(e.toolResultTokens, fail) }),
     // A workspace can say anything about its own tools: its hints are trusted only when the user says so.
     trustAnnotations: source === 'user' ? declaredTrust : options.trustedWorkspaceServers?.includes(name) === true,
     roots: rootsSetting(e.roots, fail),
@@ -212,6 +218,17 @@ function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, 
   for (const [tool, v] of Object.entries(raw)) {
     if (typeof v !== 'number' || !Number.isFinite(v) || v <= 0) fail(`"toolTimeouts.${tool}" must be a positive number of seconds.`);
   }
+  return raw as Record<string, number>;
+}
+
+function tokenCount(key: string, v: unknown, fail: (m: string) => never): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) fail(`"${key}" must be a whole number of tokens, 1 or more.`);
+  return v as number;
+}
+
+function toolTokenCounts(raw: unknown, fail: (m: string) => never): Record<string, number> {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('"toolResultTokens" must map tool names to numbers of tokens.');
+  for (const [tool, v] of Object.entries(raw)) tokenCount(`toolResultTokens.${tool}`, v, fail);
   return raw as Record<string, number>;
 }
 

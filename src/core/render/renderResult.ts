@@ -25,6 +25,8 @@ export interface RenderedResult {
   readonly files: readonly string[];
   /** Resource links in the result, for "Open Resource Link..." (read through resources/read). */
   readonly links?: readonly { readonly uri: string; readonly name?: string; readonly mimeType?: string }[];
+  /** How many image and audio blocks the result held (a model's budget counts each at a fixed cost). */
+  readonly media?: number;
 }
 
 type Block = { type: string; [key: string]: unknown };
@@ -52,7 +54,9 @@ export async function renderResult(result: RawToolResult, save?: BinarySaver): P
   };
   // The text block that holds the structured content as JSON (the spec asks tools to send both) shows it once, pretty-printed.
   const twin = raw.structuredContent === undefined ? -1 : textTwinOf(raw.structuredContent, content);
+  let media = 0;
   for (const [i, block] of content.entries()) {
+    if (block.type === 'image' || block.type === 'audio') media++;
     if (block.type === 'resource_link' && typeof block.uri === 'string') links.push({ uri: block.uri, name: optionalString(block.name), mimeType: optionalString(block.mimeType) });
     const note = annotationNote(block);
     if (i === twin) {
@@ -66,7 +70,7 @@ export async function renderResult(result: RawToolResult, save?: BinarySaver): P
     add(`structuredContent:\n${prettyJson(raw.structuredContent)}`);
   }
   if (pieces.length === 0) pieces.push('(the tool returned no content)');
-  return { text: joinedLazily(pieces), pieces, isError: raw.isError === true, files, links };
+  return { text: joinedLazily(pieces), pieces, isError: raw.isError === true, files, links, ...(media > 0 && { media }) };
 }
 
 /** Texts longer than this are not parsed to compare with the structured content (shown then, as before). */

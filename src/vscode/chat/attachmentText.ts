@@ -1,7 +1,7 @@
 // A resource attached to a chat as the model gets it: cut to the token cap, framed as data.
 import * as vscode from 'vscode';
 import { visibleLine } from '../../core/render/sanitize';
-import { loadSearch } from '../../core/search/load';
+import { countTokens } from './resultBudgets';
 
 /** A token is rarely more than this many characters: text past cap × this is cut before it is counted (counting 50 MiB would stall the host). */
 const CHARS_PER_TOKEN_AT_MOST = 8;
@@ -19,7 +19,7 @@ export function chatAttachmentCap(): number {
  * cut further in proportion while it is over.
  */
 export function capTokens(text: string, cap: number): { text: string; tokens: number; tokensBefore?: number } {
-  const count = (t: string) => loadSearch().textTokens(t);
+  const count = countTokens;
   let shown = text.length > cap * CHARS_PER_TOKEN_AT_MOST ? text.slice(0, cap * CHARS_PER_TOKEN_AT_MOST) : text;
   let tokens = count(shown);
   const before = shown === text ? tokens : undefined;

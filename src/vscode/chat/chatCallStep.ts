@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { interfaceWanted } from '../apps/interfaceWanted';
 import type { CallOutcome } from '../../core/calls/callPipeline';
-import { callLine, toolResultText } from '../../core/chat/callReport';
+import { callLine } from '../../core/chat/callReport';
+import { budgetedResultText, type ModelBudget } from '../../core/chat/modelResult';
+import { cutLine } from './resultBudgets';
 import { shortArgs } from '../../core/chat/markdown';
 import { shownName } from '../../core/render/sanitize';
 import type { ChatDeps } from './chatDeps';
@@ -50,8 +52,11 @@ export function resultPart(callId: string, text: string): vscode.LanguageModelTo
   return new vscode.LanguageModelToolResultPart(callId, [new vscode.LanguageModelTextPart(text)]);
 }
 
-export function outcomePart(callId: string, outcome: CallOutcome): vscode.LanguageModelToolResultPart {
-  return resultPart(callId, toolResultText(outcome));
+/** The model's part for a call's outcome, its result within the budget; under the call, the chat says when it was cut. */
+export function outcomePart(callId: string, outcome: CallOutcome, budget: ModelBudget, stream: vscode.ChatResponseStream): { part: vscode.LanguageModelToolResultPart; cut: boolean } {
+  const answer = budgetedResultText(outcome, budget);
+  if (answer.fit?.cut) stream.markdown(cutLine(answer.fit, answer.handle !== undefined));
+  return { part: resultPart(callId, answer.text), cut: answer.handle !== undefined };
 }
 
 /** Tool input from a model is usually an object; anything else is passed as no arguments (the schema check reports it). */

@@ -4,6 +4,7 @@ import { loadSearch } from '../../core/search/load';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { modelToolNames, type ChatToolRef } from '../../core/chat/modelToolNames';
 import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/chat/searchTool';
+import { READ_RESULT_TOOL_NAME, readResultDefinition } from '../../core/chat/readResult';
 import { sanitizeLine } from '../../core/render/sanitize';
 import type { ChatCatalog, ChatTool } from './chatCatalog';
 import { resultPart } from './chatCallStep';
@@ -43,21 +44,30 @@ class ChatSearchIndex {
   }
 }
 
-/** What the model may call in one request: in search mode, `search_tools`, the pinned tools and what it found. */
+/**
+ * What the model may call in one request: in search mode, `search_tools`, the pinned tools and
+ * what it found; `read_result` once a result was cut.
+ */
 export class OfferedTools {
-  /** Every tool of the catalog by its model name (names stable across rounds), and the search tool's name. */
-  private readonly _names: Map<string, ChatTool | typeof SEARCH_REF>;
+  /** Every tool of the catalog by its model name (names stable across rounds), and the search and read tools' names. */
+  private readonly _names: Map<string, ChatTool | ChatToolRef>;
   private readonly _offered = new Map<string, ChatTool>();
   readonly searchName: string | undefined;
+  readonly readName: string;
+  /** Whether a result was cut this request, so the model gets the read tool from the next round on. */
+  reading = false;
 
   constructor(private readonly _catalog: ChatCatalog, initial: readonly ChatTool[], search: boolean) {
     // In search mode every tool gets its name up front, so a tool has the same name whenever it is found.
-    this._names = modelToolNames<ChatTool | typeof SEARCH_REF>(search ? [SEARCH_REF, ..._catalog.tools] : initial);
+    this._names = modelToolNames<ChatTool | ChatToolRef>([...(search ? [SEARCH_REF] : []), READ_REF, ...(search ? _catalog.tools : initial)]);
     const initialSet = new Set(initial);
+    let readName = READ_RESULT_TOOL_NAME;
     for (const [name, tool] of this._names) {
-      if (!isTool(tool)) this.searchName = name;
-      else if (initialSet.has(tool)) this._offered.set(name, tool);
+      if (tool === SEARCH_REF) this.searchName = name;
+      else if (tool === READ_REF) readName = name;
+      else if (isTool(tool) && initialSet.has(tool)) this._offered.set(name, tool);
     }
+    this.readName = readName;
   }
 
   /** The callable tool of this model name, if it was offered or found. */
@@ -72,7 +82,8 @@ export class OfferedTools {
   /** The tools for the next model request. */
   modelTools(): vscode.LanguageModelChatTool[] {
     const tools = [...this._offered].map(([name, tool]) => toModelTool(name, tool));
-    return this.searchName ? [searchModelTool(this.searchName, this._catalog.tools.length), ...tools] : tools;
+    const read = this.reading ? [readResultDefinition(this.readName)] : [];
+    return this.searchName ? [searchModelTool(this.searchName, this._catalog.tools.length), ...read, ...tools] : [...read, ...tools];
   }
 
   /** Makes found tools callable; returns their model names. */
@@ -88,9 +99,10 @@ export class OfferedTools {
   }
 }
 
-/** Stands for the search tool among the catalog's tools, so that names never clash. */
+/** Stand for the search and read tools among the catalog's tools, so that names never clash. */
 const SEARCH_REF: ChatToolRef = { server: '', tool: SEARCH_TOOL_NAME };
-const isTool = (ref: ChatTool | ChatToolRef): ref is ChatTool => ref !== SEARCH_REF;
+const READ_REF: ChatToolRef = { server: '', tool: READ_RESULT_TOOL_NAME };
+const isTool = (ref: ChatTool | ChatToolRef): ref is ChatTool => ref !== SEARCH_REF && ref !== READ_REF;
 
 /** Runs one `search_tools` call: finds, offers what it found, shows it, and answers the model with the definitions. */
 export function runSearch(

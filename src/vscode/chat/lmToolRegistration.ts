@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_SEARCH_TOOL } from '../../core/chat/lmToolNames';
+import { LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL, LM_SEARCH_TOOL } from '../../core/chat/lmToolNames';
 import type * as Later from './later';
 import type { LmToolDeps } from './lmTools';
 
@@ -21,5 +21,6 @@ export function registerLmTools(deps: LmToolDeps, later: () => typeof Later): vs
     vscode.lm.registerTool(LM_SEARCH_TOOL, lazy((chat) => chat.searchTool(deps))),
     vscode.lm.registerTool(LM_CALL_TOOL, lazy((chat) => chat.callTool(deps))),
     vscode.lm.registerTool(LM_READ_RESOURCE_TOOL, lazy((chat) => chat.readResourceTool(deps))),
+    vscode.lm.registerTool(LM_READ_RESULT_TOOL, lazy((chat) => chat.readResultTool(deps))),
   );
 }

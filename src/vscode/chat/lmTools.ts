@@ -2,13 +2,18 @@
 // call tools' bodies, loaded with dist/chat.js at their first use (lmToolRegistration.ts registers them).
 import * as vscode from 'vscode';
 import type { CallPipeline } from '../../core/calls/callPipeline';
-import { toolResultText } from '../../core/chat/callReport';
+import type { CallOutcome } from '../../core/calls/callPipeline';
+import { budgetedResultText } from '../../core/chat/modelResult';
+import { LM_READ_RESULT_TOOL } from '../../core/chat/lmToolNames';
+import { interfaceWanted } from '../apps/interfaceWanted';
+import { modelBudget, readKeptResult } from './resultBudgets';
 import {
   callInvocationParts,
   LM_TOOLS_OFF_TEXT,
   parseCallInput,
   parseSearchInput,
   searchInvocationQuery,
+  toolDefinitionText,
   searchResultText,
   serverDownText,
   unreachableText,
@@ -25,6 +30,8 @@ export interface LmToolDeps {
   readonly pipeline: CallPipeline;
   /** Resources for `#mcpResource`. */
   readonly offers?: SharedOffers;
+  /** Opens a called tool's interface (MCP Apps), as a call from the Tools view or `@mcp` does. */
+  readonly openInterface?: (call: { server: string; tool: string; args: Record<string, unknown>; fromChat: true }) => Promise<((outcome: CallOutcome) => void) | undefined>;
 }
 
 const textResult = (text: string) => new vscode.LanguageModelToolResult([new vscode.LanguageModelTextPart(text)]);
@@ -89,12 +96,37 @@ export function callTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
       }
       const abort = new AbortController();
       const cancelled = token.onCancellationRequested(() => abort.abort());
+      // A tool with its own interface (MCP Apps) opens it beside the chat, fed the arguments and the result.
+      const withInterface = deps.openInterface !== undefined && interfaceWanted(deps.pool, server, tool);
+      const toInterface = deps.openInterface && withInterface ? deps.openInterface({ server, tool, args, fromChat: true }) : undefined;
       try {
-        const outcome = await deps.pipeline.call({ server, tool, args, origin: 'lm-tool', signal: abort.signal });
-        return textResult(toolResultText(outcome));
+        const outcome = await deps.pipeline.call({ server, tool, args, origin: 'lm-tool', signal: abort.signal, keepRaw: withInterface });
+        if (toInterface) void toInterface.then((send) => send?.(outcome));
+        // The chat's own budget for a tool's output, when it gives one, caps ours.
+        const answer = budgetedResultText(outcome, modelBudget(deps.pool, { server, tool }, LM_READ_RESULT_TOOL, options.tokenizationOptions?.tokenBudget));
+        const found = catalog.tools.find((t) => t.server === server && t.tool === tool);
+        // Arguments that miss the schema get the definition again: the search that found the tool may be rounds behind.
+        return textResult(outcome.kind === 'invalid-arguments' && found ? `${answer.text}\n\n${toolDefinitionText(found)}` : answer.text);
       } finally {
         cancelled.dispose();
       }
+    },
+  };
+}
+
+/** `mcpToolHost_readResult`: more of a result `mcpToolHost_callTool` cut to its budget, a page or a search. */
+export function readResultTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
+  return {
+    prepareInvocation(options) {
+      const input = (typeof options.input === 'object' && options.input !== null ? options.input : {}) as { pattern?: unknown; offset?: unknown };
+      const message = typeof input.pattern === 'string'
+        ? vscode.l10n.t('Searching a cut MCP tool result for {0}', searchInvocationQuery({ query: input.pattern, limit: 1 }))
+        : vscode.l10n.t('Reading a cut MCP tool result from offset {0}', String(typeof input.offset === 'number' ? input.offset : 0));
+      return { invocationMessage: new vscode.MarkdownString(message) };
+    },
+    invoke(options) {
+      if (!lmToolsEnabled()) return textResult(LM_TOOLS_OFF_TEXT);
+      return textResult(readKeptResult(deps.pool, options.input, LM_READ_RESULT_TOOL, options.tokenizationOptions?.tokenBudget));
     },
   };
 }

@@ -5,6 +5,7 @@ import { mdCode, mdText } from '../../core/chat/markdown';
 import { MAX_CHAT_TOOLS, namedTools, selectTools } from '../../core/chat/toolBudget';
 import { chatCatalog, waitForStartingServers, type ChatCatalog, type ChatTool } from './chatCatalog';
 import { asArguments, outcomePart, resultPart, runChatCall, type ChatCallRecord } from './chatCallStep';
+import { modelBudget, readKeptResult } from './resultBudgets';
 import { historyMessages, INSTRUCTIONS, pinnedServers } from './chatMessages';
 import { readChatSettings, type ChatSettings } from './chatSettings';
 import { chatAttachmentCap } from './attachmentText';
@@ -90,7 +91,11 @@ export async function runToolLoop(
       }
       messages.push(vscode.LanguageModelChatMessage.Assistant(asked));
       const results: vscode.LanguageModelToolResultPart[] = [];
-      for (const part of asked) results.push(part.name === offered.searchName ? runSearch(part, search) : await runAsked(deps, part, offered, settings, calls, stream, abort.signal));
+      for (const part of asked) {
+        if (part.name === offered.searchName) results.push(runSearch(part, search));
+        else if (part.name === offered.readName && offered.reading) results.push(runRead(deps, part, offered, model, stream));
+        else results.push(await runAsked(deps, part, offered, settings, calls, stream, abort.signal, model));
+      }
       stream.markdown('\n'); // ends the list of calls: the model's next words are a paragraph of their own
       messages.push(vscode.LanguageModelChatMessage.User(results));
       if (token.isCancellationRequested) {
@@ -119,7 +124,7 @@ async function streamRound(model: vscode.LanguageModelChat, messages: vscode.Lan
 }
 
 /** One call the model asked for: mapped back to its server, counted against the limit, run, answered. */
-async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, offered: OfferedTools, settings: ChatSettings, calls: ChatCallRecord[], stream: vscode.ChatResponseStream, signal: AbortSignal): Promise<vscode.LanguageModelToolResultPart> {
+async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, offered: OfferedTools, settings: ChatSettings, calls: ChatCallRecord[], stream: vscode.ChatResponseStream, signal: AbortSignal, model: vscode.LanguageModelChat): Promise<vscode.LanguageModelToolResultPart> {
   const target = offered.get(part.name);
   if (!target) {
     calls.push({ server: '', tool: part.name, modelName: part.name, outcome: 'unknown-tool' });
@@ -139,7 +144,23 @@ async function runAsked(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, 
   }
   const outcome = await runChatCall(deps, { server: target.server, tool: target.tool, args }, stream, signal);
   calls.push({ server: target.server, tool: target.tool, modelName: part.name, outcome: outcome.kind });
-  return outcomePart(part.callId, outcome);
+  const answer = outcomePart(part.callId, outcome, modelBudget(deps.pool, target, offered.readName, roomOf(model)), stream);
+  offered.reading ||= answer.cut;
+  return answer.part;
+}
+
+/** One `read_result` call: a page or a search of a result cut earlier, shown as a line of its own. */
+function runRead(deps: ChatDeps, part: vscode.LanguageModelToolCallPart, offered: OfferedTools, model: vscode.LanguageModelChat, stream: vscode.ChatResponseStream): vscode.LanguageModelToolResultPart {
+  const text = readKeptResult(deps.pool, part.input, offered.readName, roomOf(model));
+  const input = asArguments(part.input);
+  const what = typeof input.pattern === 'string' ? vscode.l10n.t('searched a cut result for {0}', mdCode(input.pattern.slice(0, 80))) : vscode.l10n.t('read a cut result from offset {0}', mdCode(String(input.offset ?? 0)));
+  stream.markdown(`- ${what}\n`);
+  return resultPart(part.callId, text);
+}
+
+/** The most tokens one result may take of this model's context: half of what it accepts. */
+function roomOf(model: vscode.LanguageModelChat): number | undefined {
+  return model.maxInputTokens > 0 ? Math.floor(model.maxInputTokens / 2) : undefined;
 }
 
 /** Says up front which servers are down, whether the model searches the tools, and which tools did not fit the budget. */
