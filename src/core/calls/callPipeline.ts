@@ -23,7 +23,7 @@ import { PROGRESS_PER_SECOND, ProgressCoalescer } from './progressCoalescer';
 import { launchKey, type ServerDefinition } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
 import type { ServerConnection } from '../connection/serverConnection';
-import type { CallOptions } from '../connection/eraClient';
+import { inputRoundOf, type CallOptions, type InputRound, type RelayedInput } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
 import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
 import { READ_TOOL, readAnnotations } from './readApproval';
@@ -42,6 +42,8 @@ export interface CallRequest {
   readonly keepRaw?: boolean;
   /** Who decides this call if it asks, instead of the pipeline's own Approver (a gateway's client, asked through elicitation). */
   readonly approver?: Approver;
+  /** A 2026-07-28 server's rounds that ask go back to the caller (outcome `input-required`): a gateway's 2026-07-28 client answers them. */
+  readonly input?: RelayedInput;
 }
 
 /** What the audit record tells of a call: the approval decision, and the arguments that were sent (edited or not). */
@@ -60,6 +62,8 @@ export type CallOutcome =
   /** `rule`: the rule that denied it, in words ("denied by rule 'no env files' (user settings): ..."); none when the user did. */
   | { readonly kind: 'denied'; readonly rule?: string }
   | { readonly kind: 'cancelled' }
+  /** The server asks for input (a 2026-07-28 round, secrets masked) that the caller's own client answers (CallRequest.input). */
+  | { readonly kind: 'input-required'; readonly round: InputRound; readonly durationMs: number }
   | CallFailure;
 
 export interface CallPipelineOptions {
@@ -307,6 +311,7 @@ export class CallPipeline {
           request.onTaskStarted?.();
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
+        input: request.input,
       }),
     );
   }
@@ -321,7 +326,7 @@ export class CallPipeline {
     tool: Tool | string,
     connection: ServerConnection,
     limits: { timeoutSeconds: number; maxTotalSeconds: number },
-    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean },
+    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean; input?: RelayedInput },
     send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressCoalescer; watch: TaskWatch }) => Promise<RawToolResult>,
   ): Promise<CallOutcome> {
     const { signal, onProgress } = caller;
@@ -347,6 +352,12 @@ export class CallPipeline {
     try {
       const raw = await send({ signal: stop.signal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus: watch.onStatus, progress, watch });
       flushProgress();
+      const round = caller.input && inputRoundOf(raw);
+      if (round) {
+        watch.settled('input-required', undefined);
+        sink.line(callId, `input required: the server asks for ${Object.keys(round.inputRequests).map((k) => `"${sanitizeLine(k)}"`).join(', ')}; passed to the caller's client to answer`);
+        return { kind: 'input-required', round, durationMs: performance.now() - started };
+      }
       const result = await renderResult(raw, this._options.saveBinary?.(callId));
       const durationMs = performance.now() - started;
       const outputWarning = typeof tool === 'string' ? undefined : this._checkOutput(callId, tool, raw);
@@ -396,9 +407,9 @@ function callLimits(def: ServerDefinition, tool: string): { timeoutSeconds: numb
  * The raw result with the secrets masked in every string; one too deep to walk is dropped (the
  * interface then gets the rendered text instead).
  */
-function maskRaw(raw: RawToolResult, secrets: readonly string[]): RawToolResult | undefined {
+function maskRaw<T extends object>(raw: T, secrets: readonly string[]): T | undefined {
   try {
-    return JSON.parse(JSON.stringify(raw), (_key, value: unknown) => (typeof value === 'string' ? maskSecrets(value, secrets) : value)) as RawToolResult;
+    return JSON.parse(JSON.stringify(raw), (_key, value: unknown) => (typeof value === 'string' ? maskSecrets(value, secrets) : value)) as T;
   } catch {
     return undefined;
   }
@@ -410,6 +421,8 @@ function maskOutcome(outcome: CallOutcome, secrets: readonly string[] | undefine
   // The pieces go: a secret may span two of them. The masked text is whole (and copied whole).
   if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets), pieces: undefined }, ...('raw' in outcome && outcome.raw ? { raw: maskRaw(outcome.raw, secrets) } : {}) };
   if ('message' in outcome) return { ...outcome, message: maskSecrets(outcome.message, secrets) };
+  // What a round asks reaches the caller's client: masked as a result is (its requestState is passed back as sent, never shown).
+  if (outcome.kind === 'input-required') return { ...outcome, round: { ...outcome.round, inputRequests: maskRaw(outcome.round.inputRequests, secrets) ?? {} } };
   // A schema problem quotes the server's pattern or the value: either may hold a secret.
   if (outcome.kind === 'invalid-arguments') return { ...outcome, problems: outcome.problems.map((p) => ({ ...p, message: maskSecrets(p.message, secrets), property: p.property === undefined ? undefined : maskSecrets(p.property, secrets) })) };
   return outcome;
@@ -440,6 +453,8 @@ function summaryLine(outcome: Exclude<CallOutcome, { kind: 'ok' | 'tool-error' }
       return outcome.rule ? `not sent: ${outcome.rule}.` : 'not sent: the user denied this call.';
     case 'cancelled':
       return 'cancelled by user.';
+    case 'input-required':
+      return 'input required: the server asked for input, passed to the caller\'s client.';
     case 'protocol-error':
       return `protocol error ${outcome.code}: ${outcome.message}`;
     case 'timeout':

@@ -14,6 +14,8 @@ import { levelPasses, type CallClient } from './backendRelay';
 import type { GatewayOffers } from './gatewayOffers';
 import { INVALID_PARAMS, serveOffers, type ClientState } from './offerHandlers';
 import { modernApprover, type ApprovalRounds, type AskedRound } from './approvalRounds';
+import { relayedInput, relayRound, type RelayTarget } from './inputRelay';
+import type { Approver } from '../calls/ports';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
 const INSTRUCTIONS = 'The tools, resources and prompts of the MCP servers configured in MCP Tool Host, tools and prompts named <server>_<name>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
@@ -42,7 +44,7 @@ export function gatewayServer(core: GatewayCore): Server {
   // A 2026-07-28 request is asked as an input_required round (modernApprover), an earlier era's by a pushed form.
   const approverFor = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) =>
     deps.asks !== 'client' ? undefined : modernApprover(core.rounds, ctx, denials, asked) ?? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials);
-  serveOffers(server, core.offers, () => catalog.ready(), approverFor, state, (line) => deps.log?.warn(line));
+  serveOffers(server, core.offers, () => catalog.ready(), approverFor, state, (line) => deps.log?.warn(line), deps.relay && core.rounds);
   server.onclose = () => {
     for (const watch of state.watched.values()) watch.dispose();
     state.watched.clear();
@@ -80,7 +82,11 @@ export function gatewayServer(core: GatewayCore): Server {
       const progressToken = request.params._meta?.progressToken;
       const denials: { reason?: string } = {};
       const asked: AskedRound = {};
-      const approver = approverFor(ctx, denials, asked);
+      // A 2026-07-28 client answers the server's own rounds too, where the gateway passes a server's prompts on (relay).
+      const target: RelayTarget = { what: 'tool', server: backend, name: tool.name, args: toolArgs };
+      const resumed = deps.relay ? relayedInput(core.rounds, ctx, target) : undefined;
+      if (resumed?.kind === 'refused') return toolError(resumed.reason);
+      const approval = noteApproval(resumed?.approved ? ALREADY_APPROVED : approverFor(ctx, denials, asked));
       // What the server sends during the call (its forms, its log messages) goes to this client.
       const client: CallClient = {
         session: server,
@@ -94,17 +100,41 @@ export function gatewayServer(core: GatewayCore): Server {
         origin: 'gateway',
         keepRaw: true,
         signal: ctx.mcpReq.signal,
-        approver,
+        approver: approval.approver,
+        input: resumed?.input,
         onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
       });
       const outcome = await (deps.relay ? deps.relay.during(backend, client, run) : run());
       if (asked.result) return asked.result;
+      if (outcome.kind === 'input-required' && resumed) {
+        const relayed = await relayRound(core.rounds, ctx, target, outcome.round, { approved: resumed.approved || approval.approved(), round: resumed.round });
+        return 'problem' in relayed ? toolError(`Stopped: ${relayed.problem}`) : relayed;
+      }
       const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
       return result;
     }
   });
   server.onerror = (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
   return server;
+}
+
+/** The approver of a retry whose call the person approved in an earlier round: the call is not put to them again. */
+const ALREADY_APPROVED: Approver = { approve: () => Promise.resolve('allow-once') };
+
+/** An approver that notes whether it allowed the call (a relayed round carries that on); none: the pipeline's own. */
+function noteApproval(approver: Approver | undefined): { readonly approver: Approver | undefined; approved(): boolean } {
+  let allowed = false;
+  if (!approver) return { approver, approved: () => false };
+  return {
+    approver: {
+      approve: async (request) => {
+        const decision = await approver.approve(request);
+        allowed = typeof decision === 'string' && decision !== 'deny';
+        return decision;
+      },
+    },
+    approved: () => allowed,
+  };
 }
 
 /** The annotations the pipeline judges the tool by; a server gone meanwhile: its hints at their worst. */
