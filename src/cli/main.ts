@@ -114,7 +114,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   const signIn = { secrets: lazySecretStore(store), ...(command !== 'login' && { loginCommand: (name: string) => loginCommand(name, config.file) }) };
   // The gateway passes a server's forms and log messages during a call to the client that made it.
   const relay = command === 'serve' ? new (loadGateway().BackendRelay)((line) => console.error(line)) : undefined;
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn });
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), sample: relay?.sample, logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   try {

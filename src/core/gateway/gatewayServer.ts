@@ -39,6 +39,7 @@ export function gatewayServer(core: GatewayCore): Server {
   const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, requestState: { verify: core.rounds.verify } });
   const state: ClientState = { watched: new Map() };
   const canElicit = () => server.getClientCapabilities()?.elicitation !== undefined;
+  const canSample = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined && server.getClientCapabilities()?.sampling !== undefined;
   // A 2026-07-28 request is asked as an input_required round (modernApprover), an earlier era's by a pushed form.
   const approverFor = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) =>
     deps.asks !== 'client' ? undefined : modernApprover(core.rounds, ctx, denials, asked) ?? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials);
@@ -85,6 +86,8 @@ export function gatewayServer(core: GatewayCore): Server {
       const client: CallClient = {
         session: server,
         elicit: canElicit() ? (params, signal, timeout) => ctx.mcpReq.elicitInput(params, { signal, timeout }) : undefined,
+        // Pushed to a client of an earlier era only: a 2026-07-28 request has no channel for a request of ours.
+        sample: canSample(ctx) ? (params, signal, timeout) => ctx.mcpReq.requestSampling(params, { signal, timeout }) : undefined,
         log: (level, data) => levelPasses(level, state.logLevel) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
       };
       const run = () => deps.pipeline.call({
