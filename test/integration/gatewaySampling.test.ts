@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as path from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { Client, LOG_LEVEL_META_KEY, ProtocolError, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI, runCli } from './cliRun';
 import { fixture, gatewayFolder, textOf } from './gatewayClients';
@@ -81,6 +82,72 @@ describe("gateway: a server's sampling during a call, relayed to the client that
       assert.equal(asked.length, 10);
     } finally {
       await client.close();
+    }
+  });
+});
+
+/** `mcp-tool-host serve --http --config FILE` as a real child process: its URL (token in the path) from stderr. */
+async function httpServe(config: string, stateDir: string): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--config', config], { env: { PATH: process.env.PATH ?? '', HOME: stateDir, XDG_STATE_HOME: path.join(stateDir, 'state') }, stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stderr.setEncoding('utf8').on('data', (t: string) => {
+      stderr += t;
+      const found = /http:\/\/127\.0\.0\.1:\d+\/\S+\/mcp/.exec(stderr)?.[0];
+      if (found) resolve(found);
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
+  });
+  return { url, stop: () => void child.kill('SIGTERM') };
+}
+
+/** The official SDK client at the 2026-07-28 revision, declaring no capabilities; `statuses` has the HTTP status of each answer. */
+async function modernClient(url: string): Promise<{ client: Client; statuses: number[] }> {
+  const statuses: number[] = [];
+  const client = new Client({ name: 'gateway-2026-sampling-test', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  const fetching: typeof fetch = async (input, init) => {
+    const response = await fetch(input, init);
+    statuses.push(response.status);
+    return response;
+  };
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { fetch: fetching }));
+  return { client, statuses };
+}
+
+describe('gateway: what a 2026-07-28 client did not declare or ask for (mcp-tool-host serve --http)', function () {
+  this.timeout(90_000);
+  const folder = gatewayFolder();
+  after(() => folder.cleanup());
+
+  it("answers -32021 (HTTP 400) naming sampling when a server's call needed the client's model and the client did not declare sampling", async () => {
+    const served = await httpServe(folder.config({ sampler: fixture('samples.cjs', { MODERN: '1' }) }), folder.dir);
+    const { client, statuses } = await modernClient(served.url);
+    try {
+      const refused = await client.callTool({ name: 'sampler_ask', arguments: {} }).then(() => undefined, (err: unknown) => err);
+      assert.ok(refused instanceof ProtocolError, `not refused: ${String(refused)}`);
+      assert.equal(refused.code, -32021);
+      assert.deepEqual((refused.data as { requiredCapabilities?: unknown }).requiredCapabilities, { sampling: {} });
+      assert.match(refused.message, /"sampler" needed the client's sampling/);
+      assert.equal(statuses.at(-1), 400);
+    } finally {
+      await client.close();
+      served.stop();
+    }
+  });
+
+  it("sends no server's log messages to a request that did not ask for a log level, and those at or above the level one asked for", async () => {
+    const served = await httpServe(folder.config({ logs: fixture('log-levels.cjs') }), folder.dir);
+    const { client } = await modernClient(served.url);
+    const messages: unknown[] = [];
+    client.setNotificationHandler('notifications/message', (n) => void messages.push(n.params));
+    try {
+      assert.equal(textOf(await client.callTool({ name: 'logs_chatty', arguments: {} })), 'logged');
+      assert.deepEqual(messages, []);
+      assert.equal(textOf(await client.callTool({ name: 'logs_chatty', arguments: {}, _meta: { [LOG_LEVEL_META_KEY]: 'warning' } })), 'logged');
+      assert.deepEqual(messages.map((m) => (m as { level: string }).level), ['warning', 'error']);
+    } finally {
+      await client.close();
+      served.stop();
     }
   });
 });

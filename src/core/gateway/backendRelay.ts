@@ -26,6 +26,8 @@ export interface CallClient {
   readonly elicit?: (params: ElicitRequestFormParams, signal: AbortSignal | undefined, timeoutMs: number) => Promise<{ action: string; content?: Record<string, unknown> }>;
   /** Has the client's model answer a sampling request; absent when the client did not declare sampling (or cannot be sent one). */
   readonly sample?: (params: SamplingParams, signal: AbortSignal | undefined, timeoutMs: number) => Promise<SamplingAnswer>;
+  /** Hears that the server needed something of the client it could not be sent (`sampling`): the client may not have declared it. */
+  readonly lacks?: (capability: 'sampling') => void;
   /** Sends the client a log message of the server (the client's chosen level decides). */
   readonly log: (level: LogLevel, data: string) => void;
 }
@@ -104,7 +106,10 @@ export class BackendRelay {
       return refuse(` ${when}`, `The gateway refused the sampling request: it came ${when}.`);
     }
     const client = clients[0];
-    if (!client.sample) return refuse(', and its client did not declare sampling', 'The gateway cannot pass on the sampling request: the gateway\'s client did not declare sampling (a 2026-07-28 client cannot be sent one during a call).');
+    if (!client.sample) {
+      client.lacks?.('sampling');
+      return refuse(', and its client did not declare sampling', 'The gateway cannot pass on the sampling request: the gateway\'s client did not declare sampling (a 2026-07-28 client cannot be sent one during a call).');
+    }
     const size = jsonBytes(request.params);
     if (size > MAX_SAMPLING_BYTES) return refuse(` with ${size} bytes`, `The gateway refused the sampling request: it is larger than the ${MAX_SAMPLING_BYTES / 1024 / 1024} MiB the gateway passes on (${size} bytes).`);
     let answer: SamplingAnswer;
