@@ -47,7 +47,8 @@ export async function serve(host: CliHost, options: ServeOptions): Promise<ExitC
   // Trust on first use: a tool that changed since the gateway first listed it (or since `pins accept`) is withheld.
   const file = cliPins(host);
   file.launches(''); // a damaged pins file stops here (exit 2), before a client is served
-  const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``);
+  // `pins accept` in another terminal reaches the clients at once: they are told to list the tools again.
+  const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``, (listener) => file.watch(listener, (line) => console.error(`gateway: ${line}`)));
   const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins, audit, relay: options.relay };
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
