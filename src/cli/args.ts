@@ -71,7 +71,7 @@ commands:
                                  else in $XDG_STATE_HOME/mcp-tool-host/auth/credentials.json
                                  (~/.local/state without it), readable by you alone;
                                  MCP_TOOL_HOST_CREDENTIALS=keychain or =file picks one
-  serve [--http [--port N]] [--tools all|search]
+  serve [--http [--port N]] [--tools all|search] [--rate-limit PER_SECOND[/BURST]]
                                  be one MCP server that offers the tools of every configured
                                  server, each call through the policy (rules, approvals, pins,
                                  rate limits, masking, audit) with origin "gateway": stdio by
@@ -80,8 +80,10 @@ commands:
                                  A call that needs approval asks the client (elicitation), or is
                                  denied with the reason. --tools search offers only search_tools
                                  and call_tool. A tool that changed since it was pinned is listed
-                                 as withheld and not called (pins accept). Runs until stdin ends
-                                 (stdio), SIGINT or SIGTERM
+                                 as withheld and not called (pins accept), and an accept in
+                                 another terminal tells the clients at once. A server's forms and
+                                 sampling requests during a call go to the client that made it.
+                                 Runs until stdin ends (stdio), SIGINT or SIGTERM
   pins [SERVER]                  each tool against the definition pinned for it (trust on first
                                  use: serve pins each tool when it first lists it): pinned,
                                  changed (with a diff of pinned and now, escapes visible), not
