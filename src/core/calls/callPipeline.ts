@@ -283,7 +283,7 @@ export class CallPipeline {
     if (problems.length > 0) return { kind: 'invalid-arguments', problems };
     const slot = this._rateLimiter.take(request.server);
     if (!slot.ok) {
-      return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, settings mcpToolHost.rateLimit.*): nothing was sent. Try again in ${slot.retryInMs} ms.` };
+      return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, ${this._rateLimiter.setBy}): nothing was sent. Try again in ${slot.retryInMs} ms.` };
     }
 
     const annotations = this._annotationsOf(connection, tool);

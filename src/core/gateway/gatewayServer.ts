@@ -1,4 +1,4 @@
-import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { CallPipeline } from '../calls/callPipeline';
 import { effectiveAnnotations } from '../tools/annotations';
@@ -11,6 +11,7 @@ import type { GatewayDeps } from './gatewayTypes';
 import { offeredDefinition } from './offeredDefinition';
 import { shownDefinition, withheldCall } from './pinCheck';
 import { levelPasses, type CallClient } from './backendRelay';
+import { LOG_LEVELS, type LogLevel } from '../offers/offerTypes';
 import type { GatewayOffers } from './gatewayOffers';
 import { INVALID_PARAMS, serveOffers, type ClientState } from './offerHandlers';
 import { modernApprover, type ApprovalRounds, type AskedRound } from './approvalRounds';
@@ -41,6 +42,21 @@ export function gatewayServer(core: GatewayCore): Server {
   const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, requestState: { verify: core.rounds.verify } });
   const state: ClientState = { watched: new Map() };
   const canElicit = () => server.getClientCapabilities()?.elicitation !== undefined;
+  const canSample = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined && server.getClientCapabilities()?.sampling !== undefined;
+  // A 2026-07-28 request declares its capabilities and its log level itself (no level: no log messages);
+  // an earlier era's client declared them at initialize and set a level for its session (none set: all).
+  const envelopeOf = (ctx: ServerContext): Record<string, unknown> | undefined => ctx.mcpReq.envelope;
+  const declared = (ctx: ServerContext) => {
+    const envelope = envelopeOf(ctx);
+    const capabilities = envelope === undefined ? server.getClientCapabilities() : envelope[CLIENT_CAPABILITIES_META_KEY];
+    return typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {};
+  };
+  const wantsLog = (ctx: ServerContext, level: LogLevel) => {
+    const envelope = envelopeOf(ctx);
+    if (envelope === undefined) return levelPasses(level, state.logLevel);
+    const least = envelope[LOG_LEVEL_META_KEY];
+    return typeof least === 'string' && (LOG_LEVELS as readonly string[]).includes(least) && levelPasses(level, least as LogLevel);
+  };
   // A 2026-07-28 request is asked as an input_required round (modernApprover), an earlier era's by a pushed form.
   const approverFor = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) =>
     deps.asks !== 'client' ? undefined : modernApprover(core.rounds, ctx, denials, asked) ?? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials);
@@ -87,11 +103,16 @@ export function gatewayServer(core: GatewayCore): Server {
       const resumed = deps.relay ? relayedInput(core.rounds, ctx, target) : undefined;
       if (resumed?.kind === 'refused') return toolError(resumed.reason);
       const approval = noteApproval(resumed?.approved ? ALREADY_APPROVED : approverFor(ctx, denials, asked));
-      // What the server sends during the call (its forms, its log messages) goes to this client.
+      // What the server needed of the client during the call that the client did not declare.
+      const lacking = new Set<string>();
+      // What the server sends during the call (its forms, its sampling requests, its log messages) goes to this client.
       const client: CallClient = {
         session: server,
         elicit: canElicit() ? (params, signal, timeout) => ctx.mcpReq.elicitInput(params, { signal, timeout }) : undefined,
-        log: (level, data) => levelPasses(level, state.logLevel) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
+        // Pushed to a client of an earlier era only: a 2026-07-28 request has no channel for a request of ours.
+        sample: canSample(ctx) ? (params, signal, timeout) => ctx.mcpReq.requestSampling(params, { signal, timeout }) : undefined,
+        lacks: (capability) => void (declared(ctx)[capability] === undefined && lacking.add(capability)),
+        log: (level, data) => wantsLog(ctx, level) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
       };
       const run = () => deps.pipeline.call({
         server: backend,
@@ -110,6 +131,8 @@ export function gatewayServer(core: GatewayCore): Server {
         const relayed = await relayRound(core.rounds, ctx, target, outcome.round, { approved: resumed.approved || approval.approved(), round: resumed.round });
         return 'problem' in relayed ? toolError(`Stopped: ${relayed.problem}`) : relayed;
       }
+      // A call that failed for want of a capability the 2026-07-28 request did not declare is that error, not a tool's result.
+      if (lacking.size > 0 && ctx.mcpReq.envelope !== undefined && outcome.kind !== 'ok' && outcome.kind !== 'tool-error') throw missingCapabilities(backend, lacking);
       const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
       return result;
     }
@@ -135,6 +158,12 @@ function noteApproval(approver: Approver | undefined): { readonly approver: Appr
     },
     approved: () => allowed,
   };
+}
+
+/** MissingRequiredClientCapabilityError (-32021, HTTP 400) naming what the server needed of the client. */
+function missingCapabilities(server: string, lacking: ReadonlySet<string>): MissingRequiredClientCapabilityError {
+  const names = [...lacking];
+  return new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(names.map((n) => [n, {}])) }, `The server "${shownName(server)}" needed the client's ${names.join(' and ')} capability during the call, which the request did not declare.`);
 }
 
 /** The annotations the pipeline judges the tool by; a server gone meanwhile: its hints at their worst. */
