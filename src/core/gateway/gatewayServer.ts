@@ -15,7 +15,7 @@ import { LOG_LEVELS, type LogLevel } from '../offers/offerTypes';
 import type { GatewayOffers } from './gatewayOffers';
 import { INVALID_PARAMS, serveOffers, type ClientState } from './offerHandlers';
 import { modernApprover, type ApprovalRounds, type AskedRound } from './approvalRounds';
-import { relayedInput, relayRound, type RelayTarget } from './inputRelay';
+import { relayedInput, relayRound, type RelayProblem, type RelayTarget } from './inputRelay';
 import type { Approver } from '../calls/ports';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
@@ -129,7 +129,11 @@ export function gatewayServer(core: GatewayCore): Server {
       if (asked.result) return asked.result;
       if (outcome.kind === 'input-required' && resumed) {
         const relayed = await relayRound(core.rounds, ctx, target, outcome.round, { approved: resumed.approved || approval.approved(), round: resumed.round });
-        return 'problem' in relayed ? toolError(`Stopped: ${relayed.problem}`) : relayed;
+        if (!('problem' in relayed)) return relayed;
+        const { problem, missing } = relayed as RelayProblem;
+        // Nothing to relay but what the client did not declare: that is the protocol's error, as for a form pushed.
+        if (missing) throw missingCapabilities(backend, new Set(missing));
+        return toolError(`Stopped: ${problem}`);
       }
       // A call that failed for want of a capability the 2026-07-28 request did not declare is that error, not a tool's result.
       if (lacking.size > 0 && ctx.mcpReq.envelope !== undefined && outcome.kind !== 'ok' && outcome.kind !== 'tool-error') throw missingCapabilities(backend, lacking);

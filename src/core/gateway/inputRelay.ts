@@ -82,11 +82,11 @@ export function relayedInput(rounds: ApprovalRounds, ctx: ServerContext, target:
  * The client's answer to a server's round that asks: the requests it may answer and the gateway's
  * state, or why the round is not passed on (a sentence for the client).
  */
-export async function relayRound(rounds: ApprovalRounds, ctx: ServerContext, target: RelayTarget, round: InputRound, resumed: { readonly approved: boolean; readonly round: number }): Promise<InputRequiredResult | { readonly problem: string }> {
+export async function relayRound(rounds: ApprovalRounds, ctx: ServerContext, target: RelayTarget, round: InputRound, resumed: { readonly approved: boolean; readonly round: number }): Promise<InputRequiredResult | RelayProblem> {
   const next = resumed.round + 1;
   if (next > MAX_INPUT_ROUNDS) return { problem: `the server still asked for input after ${MAX_INPUT_ROUNDS} rounds; the call was stopped.` };
   const requests = relayedRequests(round.inputRequests, modernDeclared(ctx) ?? {});
-  if ('problem' in requests) return { problem: `the server asked for input the gateway does not pass on: ${requests.problem}` };
+  if ('problem' in requests) return { ...requests, problem: `the server asked for input the gateway does not pass on: ${requests.problem}` };
   const own = round.requestState;
   if (own !== undefined && typeof own !== 'string') return { problem: 'the server asked for input with a requestState that is not a string.' };
   if (own !== undefined && own.length > MAX_STATE_CHARS) return { problem: `the server asked for input with a requestState too large to pass on (${Math.ceil(own.length / 1024)} KB, at most ${MAX_STATE_CHARS / 1024} KB).` };
@@ -120,8 +120,17 @@ function formsDeclared(declared: Record<string, unknown>): boolean {
   return isObject(e) && (e.form !== undefined || e.url === undefined);
 }
 
+/**
+ * Why a round is not passed on; `missing`: the capabilities the client did not declare that were all
+ * the round asked for (the client is then answered MissingRequiredClientCapabilityError, -32021).
+ */
+export interface RelayProblem {
+  readonly problem: string;
+  readonly missing?: readonly string[];
+}
+
 /** The round's requests the client may answer, each checked; a round the gateway does not pass on says why. */
-function relayedRequests(inputRequests: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> | { problem: string } {
+function relayedRequests(inputRequests: Record<string, unknown>, declared: Record<string, unknown>): Record<string, unknown> | RelayProblem {
   const entries = Object.entries(inputRequests);
   if (entries.length > MAX_REQUESTS) return { problem: `it embeds ${entries.length} requests at once (at most ${MAX_REQUESTS}).` };
   const chars = JSON.stringify(inputRequests).length;
@@ -129,6 +138,7 @@ function relayedRequests(inputRequests: Record<string, unknown>, declared: Recor
   const can = { elicitation: formsDeclared(declared), sampling: isObject(declared.sampling), roots: isObject(declared.roots) };
   const relayed: Record<string, unknown> = {};
   const withheld: string[] = [];
+  const missing = new Set<string>();
   for (const [key, entry] of entries) {
     const shownKey = `"${shownName(key.slice(0, MAX_KEY_CHARS))}"`;
     if (key.length > MAX_KEY_CHARS) return { problem: `an input's key is longer than ${MAX_KEY_CHARS} characters (${shownKey}...).` };
@@ -141,11 +151,15 @@ function relayedRequests(inputRequests: Record<string, unknown>, declared: Recor
     const link = kind === 'elicitation' && (params as { mode?: unknown }).mode === 'url';
     if (!can[kind] || link) {
       withheld.push(`${shownKey} (${link ? 'a page to open' : method})`);
+      if (!link) missing.add(kind);
       continue;
     }
     relayed[key] = { method, params: kind === 'elicitation' ? safeForm(params as Record<string, unknown>) : params };
   }
-  if (Object.keys(relayed).length === 0) return { problem: `it asked only for what this client cannot answer: ${withheld.join(', ')} (a kind the client did not declare, or a page to open, which the gateway does not pass on).` };
+  if (Object.keys(relayed).length === 0) {
+    const problem = `it asked only for what this client cannot answer: ${withheld.join(', ')} (a kind the client did not declare, or a page to open, which the gateway does not pass on).`;
+    return missing.size === withheld.length ? { problem, missing: [...missing] } : { problem };
+  }
   return relayed;
 }
 
