@@ -2,8 +2,11 @@ import { sanitizeLine } from '../render/sanitize';
 
 /** How a call failed once it was sent: the end of a CallOutcome (callPipeline.ts) that describeCallError gives. */
 export type CallFailure =
-  /** The server answered with a JSON-RPC error (unknown tool, invalid params, internal error). */
-  | { readonly kind: 'protocol-error'; readonly code: number; readonly message: string }
+  /**
+   * The server answered with a JSON-RPC error (unknown tool, invalid params, internal error).
+   * `requiredCapabilities`: the client capabilities a -32021 (missing client capability) names.
+   */
+  | { readonly kind: 'protocol-error'; readonly code: number; readonly message: string; readonly requiredCapabilities?: readonly string[] }
   | { readonly kind: 'timeout'; readonly message: string }
   | { readonly kind: 'failed'; readonly message: string };
 
@@ -25,7 +28,8 @@ export function describeCallError(err: unknown, limits: { timeoutSeconds: number
   if (e && typeof e.code === 'number' && e.code !== -32001 && e.code !== -32000) {
     const name = JSON_RPC_NAMES[e.code];
     const said = `${stripPrefix(message)}${dataText(e.data)}`;
-    return { kind: 'protocol-error', code: e.code, message: name ? `${name}: ${said}` : said };
+    const required = e.code === MISSING_CAPABILITY ? capabilityNames(e.data) : [];
+    return { kind: 'protocol-error', code: e.code, message: name ? `${name}: ${said}` : said, ...(required.length > 0 && { requiredCapabilities: required }) };
   }
   if (e?.code === 'REQUEST_TIMEOUT' || e?.code === -32001 || /timed out|timeout/i.test(message)) {
     const total = /maximum total timeout|maxTotalTimeout/i.test(message) || e?.data?.maxTotalTimeout !== undefined;
@@ -37,6 +41,16 @@ export function describeCallError(err: unknown, limits: { timeoutSeconds: number
     };
   }
   return { kind: 'failed', message };
+}
+
+/** MissingRequiredClientCapabilityError: the request needed a client capability it did not declare. */
+export const MISSING_CAPABILITY = -32021;
+
+/** The capabilities a -32021's `data.requiredCapabilities` names: the input kinds only (what a server sends is not trusted further). */
+function capabilityNames(data: unknown): string[] {
+  const required = typeof data === 'object' && data !== null ? (data as { requiredCapabilities?: unknown }).requiredCapabilities : undefined;
+  if (typeof required !== 'object' || required === null || Array.isArray(required)) return [];
+  return ['sampling', 'elicitation', 'roots'].filter((name) => Object.hasOwn(required, name));
 }
 
 /** What an error's `data` adds, on one line: `reason: ...` for an object, the text for a string; at most 500 characters. */

@@ -135,7 +135,9 @@ export function gatewayServer(core: GatewayCore): Server {
         if (missing) throw missingCapabilities(backend, new Set(missing));
         return toolError(`Stopped: ${problem}`);
       }
-      // A call that failed for want of a capability the 2026-07-28 request did not declare is that error, not a tool's result.
+      // A call that failed for want of a capability the 2026-07-28 request did not declare is that error, not a tool's result:
+      // the host found it out, or the server said so itself (it is told the client's capabilities where rounds are relayed).
+      if (ctx.mcpReq.envelope !== undefined && outcome.kind === 'protocol-error' && outcome.requiredCapabilities) throw missingCapabilities(backend, new Set(outcome.requiredCapabilities));
       if (lacking.size > 0 && ctx.mcpReq.envelope !== undefined && outcome.kind !== 'ok' && outcome.kind !== 'tool-error') throw missingCapabilities(backend, lacking);
       const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
       return result;
