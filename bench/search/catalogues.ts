@@ -28,14 +28,26 @@ export function realisticTools(): SearchableTool[] {
   return [...referenceTools(), ...searchable(read('catalogue.json').servers)];
 }
 
+/**
+ * The held-out catalogue: 11 real npm servers (Slack, Google Maps, Notion, Desktop Commander,
+ * Kubernetes, MongoDB, AntV charts, Airtable, Todoist, Firecrawl, CircleCI) as they listed their tools
+ * (`heldout-tools.json`, recorded by recordHeldout.ts), none of them in the catalogue the search was tuned on.
+ */
+export function heldOutTools(): SearchableTool[] {
+  return searchable(read('heldout-tools.json').servers);
+}
+
 /** A labelled request: what a user asks, and the `server/tool`s search should find in its top 5. */
 export interface LabelledRequest {
   readonly request: string;
   readonly tools: readonly string[];
 }
 
-/** The labelled requests the engine was tuned on (`requests.json`), or the held-out ones it never saw (`heldout.json`). */
-export function labelledRequests(file: 'requests.json' | 'heldout.json' = 'requests.json'): LabelledRequest[] {
+/**
+ * The labelled requests the engine was tuned on (`requests.json`), the held-out ones over the same
+ * catalogue (`heldout.json`), or the held-out ones over the held-out servers (`heldout-servers.json`).
+ */
+export function labelledRequests(file: 'requests.json' | 'heldout.json' | 'heldout-servers.json' = 'requests.json'): LabelledRequest[] {
   return (JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')) as { requests: LabelledRequest[] }).requests;
 }
 
