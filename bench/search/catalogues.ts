@@ -31,10 +31,15 @@ export function realisticTools(): SearchableTool[] {
 /**
  * The held-out catalogue: 11 real npm servers (Slack, Google Maps, Notion, Desktop Commander,
  * Kubernetes, MongoDB, AntV charts, Airtable, Todoist, Firecrawl, CircleCI) as they listed their tools
- * (`heldout-tools.json`, recorded by recordHeldout.ts), none of them in the catalogue the search was tuned on.
+ * (`heldout-tools.json`, recorded by recordServers.ts), none of them in the catalogue the search was tuned on.
  */
 export function heldOutTools(): SearchableTool[] {
   return searchable(read('heldout-tools.json').servers);
+}
+
+/** The tuning catalogue: 6 other real npm servers (Puppeteer, Brave Search, Sentry, Jira, Tavily, YouTube transcripts), `tuning-tools.json`. */
+export function tuningTools(): SearchableTool[] {
+  return searchable(read('tuning-tools.json').servers);
 }
 
 /** A labelled request: what a user asks, and the `server/tool`s search should find in its top 5. */
@@ -44,10 +49,11 @@ export interface LabelledRequest {
 }
 
 /**
- * The labelled requests the engine was tuned on (`requests.json`), the held-out ones over the same
- * catalogue (`heldout.json`), or the held-out ones over the held-out servers (`heldout-servers.json`).
+ * Labelled requests: the ones the engine was tuned on (`requests.json` over the realistic catalogue,
+ * `tuning.json` over the tuning servers), or held out: `heldout.json` over the realistic catalogue,
+ * `heldout-servers.json` over the held-out servers.
  */
-export function labelledRequests(file: 'requests.json' | 'heldout.json' | 'heldout-servers.json' = 'requests.json'): LabelledRequest[] {
+export function labelledRequests(file: 'requests.json' | 'tuning.json' | 'heldout.json' | 'heldout-servers.json' = 'requests.json'): LabelledRequest[] {
   return (JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')) as { requests: LabelledRequest[] }).requests;
 }
 

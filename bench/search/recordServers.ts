@@ -1,8 +1,9 @@
-// Regenerates bench/search/heldout-tools.json: the tool lists of real npm MCP servers that the search
-// was never tuned on, each started as a real process and listed through the SDK client, its
-// definitions kept as the server gave them, with the package and version that gave them.
-// usage: install the packages below into a scratch folder outside the repository (npm install
-// --ignore-scripts ...), then: npx tsc -p . && node out/bench/search/recordHeldout.js <that folder>
+// Regenerates bench/search/heldout-tools.json (the held-out catalogue: real npm MCP servers the search
+// was never tuned on) or tuning-tools.json (other real servers, for tuning): each server started as a
+// real process and listed through the SDK client, its definitions kept as the server gave them, with
+// the package and version that gave them.
+// usage: install the packages of a set below into a scratch folder outside the repository (npm install
+// --ignore-scripts ...), then: npx tsc -p . && node out/bench/search/recordServers.js heldout|tuning <that folder>
 // The servers start without accounts: a placeholder key is enough to list tools, and no tool is called.
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -11,8 +12,6 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { ROOT } from '../harness';
 
-/** Where the recorded lists live (the bench and the tests read them). */
-export const HELDOUT_TOOLS = path.join(ROOT, 'bench/search/heldout-tools.json');
 
 interface Candidate {
   readonly server: string;
@@ -24,7 +23,7 @@ interface Candidate {
 }
 
 /** Servers from npm, none of them the reference servers or the GitLab/GitHub/Playwright shapes of catalogue.json. */
-const CANDIDATES: readonly Candidate[] = [
+const HELDOUT: readonly Candidate[] = [
   { server: 'slack', npm: '@modelcontextprotocol/server-slack', main: 'dist/index.js', env: { SLACK_BOT_TOKEN: 'xoxb-0', SLACK_TEAM_ID: 'T0' } },
   { server: 'google-maps', npm: '@modelcontextprotocol/server-google-maps', main: 'dist/index.js', env: { GOOGLE_MAPS_API_KEY: '0' } },
   { server: 'notion', npm: '@notionhq/notion-mcp-server', main: 'bin/cli.mjs', env: { NOTION_TOKEN: 'ntn_0' } },
@@ -37,6 +36,22 @@ const CANDIDATES: readonly Candidate[] = [
   { server: 'firecrawl', npm: 'firecrawl-mcp', main: 'dist/index.js', env: { FIRECRAWL_API_KEY: 'fc-0' } },
   { server: 'circleci', npm: '@circleci/mcp-server-circleci', main: 'dist/index.js', env: { CIRCLECI_TOKEN: '0' } },
 ];
+
+/** Other servers again, none of them held out: what the search may be tuned on. */
+const TUNING: readonly Candidate[] = [
+  { server: 'puppeteer', npm: '@modelcontextprotocol/server-puppeteer', main: 'dist/index.js' },
+  { server: 'brave-search', npm: '@brave/brave-search-mcp-server', main: 'dist/index.js', env: { BRAVE_API_KEY: '0' } },
+  { server: 'sentry', npm: '@sentry/mcp-server', main: 'dist/index.js', args: ['--access-token=0'] },
+  { server: 'jira', npm: '@aashari/mcp-server-atlassian-jira', main: 'dist/index.js', env: { ATLASSIAN_SITE_NAME: 'x', ATLASSIAN_USER_EMAIL: 'a@example.com', ATLASSIAN_API_TOKEN: '0' } },
+  { server: 'tavily', npm: 'tavily-mcp', main: 'build/index.js', env: { TAVILY_API_KEY: '0' } },
+  { server: 'youtube', npm: '@kimtaeyoon83/mcp-server-youtube-transcript', main: 'dist/index.js' },
+];
+
+/** Each set: its servers and the file its lists are written to (the bench and the tests read them). */
+const SETS = {
+  heldout: { candidates: HELDOUT, file: path.join(ROOT, 'bench/search/heldout-tools.json') },
+  tuning: { candidates: TUNING, file: path.join(ROOT, 'bench/search/tuning-tools.json') },
+} as const;
 
 async function list(folder: string, c: Candidate, home: string) {
   const dir = path.join(folder, 'node_modules', c.npm);
@@ -66,14 +81,15 @@ function fixture(servers: readonly (Record<string, unknown> & { tools: readonly 
 }
 
 async function main(): Promise<void> {
-  const folder = process.argv[2];
-  if (!folder || !fs.existsSync(path.join(folder, 'node_modules'))) throw new Error('usage: node out/bench/search/recordHeldout.js <folder where the packages are installed>');
+  const [name, folder] = process.argv.slice(2);
+  const set = name === 'heldout' || name === 'tuning' ? SETS[name] : undefined;
+  if (!set || !folder || !fs.existsSync(path.join(folder, 'node_modules'))) throw new Error('usage: node out/bench/search/recordServers.js heldout|tuning <folder where the packages are installed>');
   const home = fs.mkdtempSync(path.join(os.tmpdir(), 'heldout-home-'));
   try {
     const servers = [];
-    for (const c of CANDIDATES) servers.push(await list(path.resolve(folder), c, home));
-    fs.writeFileSync(HELDOUT_TOOLS, fixture(servers));
-    console.log(`${HELDOUT_TOOLS}: ${servers.map((s) => `${s.server} (${s.npm}@${s.version}) ${s.tools.length}`).join(', ')}`);
+    for (const c of set.candidates) servers.push(await list(path.resolve(folder), c, home));
+    fs.writeFileSync(set.file, fixture(servers));
+    console.log(`${set.file}: ${servers.map((s) => `${s.server} (${s.npm}@${s.version}) ${s.tools.length}`).join(', ')}`);
   } finally {
     fs.rmSync(home, { recursive: true, force: true });
   }
