@@ -84,8 +84,9 @@ export function syntheticTools(count: number): SearchableTool[] {
   while (tools.length < count) {
     const base = real[Math.floor(next() * real.length)];
     const area = AREAS[Math.floor(next() * AREAS.length)];
-    const server = `${base.server}-${area}`;
-    if (taken.has(`${server}/${base.tool}`)) continue;
+    // Past 20 copies of a tool (10,000 tools), a copy goes to a second server of the area.
+    let server = `${base.server}-${area}`;
+    for (let n = 2; taken.has(`${server}/${base.tool}`); n++) server = `${base.server}-${area}-${n}`;
     taken.add(`${server}/${base.tool}`);
     const definition: Tool = { ...base.definition, description: `${base.definition.description ?? ''} (${area} workspace)` };
     tools.push({ server, tool: base.tool, title: base.title, description: definition.description, definition });

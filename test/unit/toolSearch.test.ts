@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { MAX_HITS, SEARCH_LIMITS, ToolIndex, ToolIndexCache, type SearchableTool } from '../../src/core/search/toolSearch';
 import { queryTerms, queryWords, searchTerm, splitWords } from '../../src/core/search/searchWords';
-import { labelledRequests, realisticTools } from '../../bench/search/catalogues';
+import { heldOutTools, labelledRequests, realisticTools } from '../../bench/search/catalogues';
 import { recallAt5 } from '../../bench/search/searchCase';
 import { TOKENIZER, textTokens, toolTokens, toolsTokens } from '../../src/core/search/toolTokens';
 
@@ -29,11 +29,14 @@ describe('tool search: words (issue 19)', () => {
   });
 
   it('lowers case, stems plural and -ing/-ed endings alike, and drops stop words', () => {
-    assert.equal(searchTerm('Issues'), 'issue');
+    assert.equal(searchTerm('Issues'), searchTerm('issue'));
+    for (const form of ['completes', 'completed', 'completing', 'completion']) assert.equal(searchTerm(form), searchTerm('complete'), form);
+    assert.equal(searchTerm('creation'), searchTerm('create'));
     assert.equal(searchTerm('entities'), 'entity');
     assert.equal(searchTerm('listing'), 'list');
     assert.equal(searchTerm('branches'), 'branch');
     assert.equal(searchTerm('added'), 'add');
+    assert.equal(searchTerm('processes'), 'process');
     assert.equal(searchTerm('status'), 'status');
     assert.equal(searchTerm('the'), null);
   });
@@ -187,5 +190,21 @@ describe('tool search: queries and the labelled requests (issue 19)', () => {
     const { recall, misses } = recallAt5(new ToolIndex(realisticTools()), labelledRequests());
     assert.ok(labelledRequests().length >= 100);
     assert.ok(recall >= 0.95, `recall@5 ${recall.toFixed(3)}; misses:\n${misses.join('\n')}`);
+  });
+
+  it('reads the values a parameter takes and everyday words: "undo the rollout" finds a tool whose enum says undo, "press" finds click', () => {
+    const rollout = tool('k8s', 'kubectl_rollout', 'Manage the rollout of a resource', { subCommand: { type: 'string', enum: ['history', 'pause', 'restart', 'undo'] } } as Record<string, { type: string }>);
+    const index = new ToolIndex([rollout, tool('browser', 'click', 'Click an element on the page'), ...CATALOG]);
+    assert.equal(first(index, 'undo'), 'kubectl_rollout');
+    assert.equal(first(index, 'press the OK button'), 'click');
+    assert.ok(queryTerms('press')?.includes('click'));
+  });
+
+  it('finds the wanted tools of 11 real servers it was never tuned on (heldout-servers.json: recall@5 >= 0.60, was 0.56)', () => {
+    // The goal is 0.95; this floor keeps what the general stems and everyday words won.
+    const { recall } = recallAt5(new ToolIndex(heldOutTools()), labelledRequests('heldout-servers.json'));
+    assert.ok(labelledRequests('heldout-servers.json').length >= 150);
+    assert.ok(heldOutTools().length >= 150);
+    assert.ok(recall >= 0.6, `held-out recall@5 ${recall.toFixed(3)}`);
   });
 });

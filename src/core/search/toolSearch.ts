@@ -54,16 +54,22 @@ interface Doc {
 
 const cut = (text: string | undefined, max: number) => sanitizeLine((text ?? '').slice(0, max));
 
+/** A parameter's description and the values it takes (an `enum` of "undo", "restart" says what the tool does). */
+function paramWords(schema: unknown, into: string[]): void {
+  const properties = schema && typeof schema === 'object' ? (schema as { properties?: unknown }).properties : undefined;
+  if (!properties || typeof properties !== 'object') return;
+  for (const [key, value] of Object.entries(properties).slice(0, SEARCH_LIMITS.params)) {
+    if (into.length >= SEARCH_LIMITS.params * 3) return;
+    const v = value && typeof value === 'object' ? (value as { description?: unknown; enum?: unknown }) : {};
+    into.push(cut(key, SEARCH_LIMITS.name), typeof v.description === 'string' ? cut(v.description, SEARCH_LIMITS.paramDescription) : '');
+    if (Array.isArray(v.enum)) into.push(cut(v.enum.filter((e) => typeof e === 'string').join(' '), SEARCH_LIMITS.paramDescription));
+  }
+}
+
 /** The words a tool is found by, sanitised and cut to SEARCH_LIMITS. */
 function docOf(tool: SearchableTool, id: number): Doc {
-  const properties = tool.definition?.inputSchema?.properties;
   const params: string[] = [];
-  if (properties && typeof properties === 'object') {
-    for (const [key, value] of Object.entries(properties).slice(0, SEARCH_LIMITS.params)) {
-      const description = value && typeof value === 'object' && typeof (value as { description?: unknown }).description === 'string' ? (value as { description: string }).description : '';
-      params.push(cut(key, SEARCH_LIMITS.name), cut(description, SEARCH_LIMITS.paramDescription));
-    }
-  }
+  paramWords(tool.definition?.inputSchema, params);
   return {
     id,
     name: cut(tool.tool, SEARCH_LIMITS.name),
