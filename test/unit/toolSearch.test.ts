@@ -200,6 +200,13 @@ describe('tool search: queries and the labelled requests (issue 19)', () => {
     assert.ok(queryTerms('press')?.includes('click'));
   });
 
+  it('finds a table word in any form: "subtitles" looks for what "subtitle" does, "tickets" what "ticket" does', () => {
+    assert.deepEqual(queryTerms('subtitles'), queryTerms('subtitle'));
+    assert.deepEqual(queryTerms('tickets'), queryTerms('ticket'));
+    const transcript = tool('youtube', 'get_transcript', 'Extract the transcript of a YouTube video', { url: { type: 'string' } });
+    assert.equal(first(new ToolIndex([transcript, ...CATALOG]), 'get the subtitles of this talk'), 'get_transcript');
+  });
+
   it('finds the wanted tools of 11 real servers it was never tuned on (heldout-servers.json: recall@5 >= 0.60, was 0.56)', () => {
     // The goal is 0.95; this floor keeps what the general stems and everyday words won.
     const { recall } = recallAt5(new ToolIndex(heldOutTools()), labelledRequests('heldout-servers.json'));

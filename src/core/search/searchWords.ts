@@ -71,6 +71,11 @@ const SYNONYMS: Record<string, readonly string[]> = {
   bug: ['issue'], ticket: ['issue'],
 };
 
+/** The tables by stem too: "subtitles" finds what "subtitle" does. */
+const byStem = (table: Record<string, readonly string[]>) => new Map(Object.entries(table).map(([word, also]) => [stem(word), also]));
+const SYNONYMS_BY_STEM = byStem(SYNONYMS);
+const EVERYDAY_BY_STEM = byStem(EVERYDAY);
+
 /** How much a synonym's match counts against the word's own. */
 export const SYNONYM_WEIGHT = 0.5;
 
@@ -90,7 +95,7 @@ export function queryTerms(term: string): string[] | null {
   const own = searchTerm(term);
   if (own === null) return null;
   const lower = term.toLowerCase();
-  const more = SYNONYMS[lower] ?? SYNONYMS[own] ?? [];
-  const everyday = EVERYDAY[lower] ?? EVERYDAY[own] ?? [];
+  const more = SYNONYMS[lower] ?? SYNONYMS_BY_STEM.get(own) ?? [];
+  const everyday = EVERYDAY[lower] ?? EVERYDAY_BY_STEM.get(own) ?? [];
   return [...new Set([own, ...more.map(stem), ...everyday.map(stem)])];
 }
