@@ -224,11 +224,11 @@ describe('tool search: queries and the labelled requests (issue 19)', () => {
     assert.equal(first(new ToolIndex([transcript, ...CATALOG]), 'get the subtitles of this talk'), 'get_transcript');
   });
 
-  it('finds the wanted tools of 11 real servers it was never tuned on (heldout-servers.json: recall@5 >= 0.60, was 0.56)', () => {
+  it('finds the wanted tools of 11 real servers it was never tuned on (heldout-servers.json: recall@5 >= 0.62, was 0.56)', () => {
     // The goal is 0.95; this floor keeps what the general stems and everyday words won.
     const { recall } = recallAt5(new ToolIndex(heldOutTools()), labelledRequests('heldout-servers.json'));
     assert.ok(labelledRequests('heldout-servers.json').length >= 150);
     assert.ok(heldOutTools().length >= 150);
-    assert.ok(recall >= 0.6, `held-out recall@5 ${recall.toFixed(3)}`);
+    assert.ok(recall >= 0.62, `held-out recall@5 ${recall.toFixed(3)}`);
   });
 });
