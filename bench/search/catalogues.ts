@@ -28,14 +28,32 @@ export function realisticTools(): SearchableTool[] {
   return [...referenceTools(), ...searchable(read('catalogue.json').servers)];
 }
 
+/**
+ * The held-out catalogue: 11 real npm servers (Slack, Google Maps, Notion, Desktop Commander,
+ * Kubernetes, MongoDB, AntV charts, Airtable, Todoist, Firecrawl, CircleCI) as they listed their tools
+ * (`heldout-tools.json`, recorded by recordServers.ts), none of them in the catalogue the search was tuned on.
+ */
+export function heldOutTools(): SearchableTool[] {
+  return searchable(read('heldout-tools.json').servers);
+}
+
+/** The tuning catalogue: 6 other real npm servers (Puppeteer, Brave Search, Sentry, Jira, Tavily, YouTube transcripts), `tuning-tools.json`. */
+export function tuningTools(): SearchableTool[] {
+  return searchable(read('tuning-tools.json').servers);
+}
+
 /** A labelled request: what a user asks, and the `server/tool`s search should find in its top 5. */
 export interface LabelledRequest {
   readonly request: string;
   readonly tools: readonly string[];
 }
 
-/** The labelled requests the engine was tuned on (`requests.json`), or the held-out ones it never saw (`heldout.json`). */
-export function labelledRequests(file: 'requests.json' | 'heldout.json' = 'requests.json'): LabelledRequest[] {
+/**
+ * Labelled requests: the ones the engine was tuned on (`requests.json` over the realistic catalogue,
+ * `tuning.json` over the tuning servers), or held out: `heldout.json` over the realistic catalogue,
+ * `heldout-servers.json` over the held-out servers.
+ */
+export function labelledRequests(file: 'requests.json' | 'tuning.json' | 'heldout.json' | 'heldout-servers.json' = 'requests.json'): LabelledRequest[] {
   return (JSON.parse(fs.readFileSync(path.join(DIR, file), 'utf8')) as { requests: LabelledRequest[] }).requests;
 }
 
@@ -66,8 +84,9 @@ export function syntheticTools(count: number): SearchableTool[] {
   while (tools.length < count) {
     const base = real[Math.floor(next() * real.length)];
     const area = AREAS[Math.floor(next() * AREAS.length)];
-    const server = `${base.server}-${area}`;
-    if (taken.has(`${server}/${base.tool}`)) continue;
+    // Past 20 copies of a tool (10,000 tools), a copy goes to a second server of the area.
+    let server = `${base.server}-${area}`;
+    for (let n = 2; taken.has(`${server}/${base.tool}`); n++) server = `${base.server}-${area}-${n}`;
     taken.add(`${server}/${base.tool}`);
     const definition: Tool = { ...base.definition, description: `${base.definition.description ?? ''} (${area} workspace)` };
     tools.push({ server, tool: base.tool, title: base.title, description: definition.description, definition });

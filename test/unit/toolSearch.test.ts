@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { Tool } from '@modelcontextprotocol/client';
 import { MAX_HITS, SEARCH_LIMITS, ToolIndex, ToolIndexCache, type SearchableTool } from '../../src/core/search/toolSearch';
 import { queryTerms, queryWords, searchTerm, splitWords } from '../../src/core/search/searchWords';
-import { labelledRequests, realisticTools } from '../../bench/search/catalogues';
+import { heldOutTools, labelledRequests, realisticTools, syntheticTools } from '../../bench/search/catalogues';
 import { recallAt5 } from '../../bench/search/searchCase';
 import { TOKENIZER, textTokens, toolTokens, toolsTokens } from '../../src/core/search/toolTokens';
 
@@ -29,11 +29,14 @@ describe('tool search: words (issue 19)', () => {
   });
 
   it('lowers case, stems plural and -ing/-ed endings alike, and drops stop words', () => {
-    assert.equal(searchTerm('Issues'), 'issue');
+    assert.equal(searchTerm('Issues'), searchTerm('issue'));
+    for (const form of ['completes', 'completed', 'completing', 'completion']) assert.equal(searchTerm(form), searchTerm('complete'), form);
+    assert.equal(searchTerm('creation'), searchTerm('create'));
     assert.equal(searchTerm('entities'), 'entity');
     assert.equal(searchTerm('listing'), 'list');
     assert.equal(searchTerm('branches'), 'branch');
     assert.equal(searchTerm('added'), 'add');
+    assert.equal(searchTerm('processes'), 'process');
     assert.equal(searchTerm('status'), 'status');
     assert.equal(searchTerm('the'), null);
   });
@@ -112,6 +115,15 @@ describe('tool search: ToolIndex (issue 19)', () => {
     assert.equal(index.search('odd schema', 10).length, odd.length);
   });
 
+  it('finds the same hits each time a query is asked over 10,000 tools (the arrays one search adds into are cleared for the next)', () => {
+    // How fast is the bench's (case 10), never a timed test's.
+    const index = new ToolIndex(syntheticTools(10_000));
+    const queries = labelledRequests().map((r) => r.request);
+    const firstHits = queries.map((q) => index.search(q, 10));
+    for (const q of queries) index.search(q, 5);
+    queries.forEach((q, i) => assert.deepEqual(index.search(q, 10), firstHits[i], q));
+  });
+
   it('builds its index at the first search, not before', () => {
     let read = 0;
     const counting = CATALOG.map((t) => ({ ...t, get description() { read++; return t.description; } }));
@@ -187,5 +199,28 @@ describe('tool search: queries and the labelled requests (issue 19)', () => {
     const { recall, misses } = recallAt5(new ToolIndex(realisticTools()), labelledRequests());
     assert.ok(labelledRequests().length >= 100);
     assert.ok(recall >= 0.95, `recall@5 ${recall.toFixed(3)}; misses:\n${misses.join('\n')}`);
+  });
+
+  it('reads the values a parameter takes and everyday words: "undo the rollout" finds a tool whose enum says undo, "press" finds click', () => {
+    const rollout = tool('k8s', 'kubectl_rollout', 'Manage the rollout of a resource', { subCommand: { type: 'string', enum: ['history', 'pause', 'restart', 'undo'] } } as Record<string, { type: string }>);
+    const index = new ToolIndex([rollout, tool('browser', 'click', 'Click an element on the page'), ...CATALOG]);
+    assert.equal(first(index, 'undo'), 'kubectl_rollout');
+    assert.equal(first(index, 'press the OK button'), 'click');
+    assert.ok(queryTerms('press')?.includes('click'));
+  });
+
+  it('finds a table word in any form: "subtitles" looks for what "subtitle" does, "tickets" what "ticket" does', () => {
+    assert.deepEqual(queryTerms('subtitles'), queryTerms('subtitle'));
+    assert.deepEqual(queryTerms('tickets'), queryTerms('ticket'));
+    const transcript = tool('youtube', 'get_transcript', 'Extract the transcript of a YouTube video', { url: { type: 'string' } });
+    assert.equal(first(new ToolIndex([transcript, ...CATALOG]), 'get the subtitles of this talk'), 'get_transcript');
+  });
+
+  it('finds the wanted tools of 11 real servers it was never tuned on (heldout-servers.json: recall@5 >= 0.62, was 0.56)', () => {
+    // The goal is 0.95; this floor keeps what the general stems and everyday words won.
+    const { recall } = recallAt5(new ToolIndex(heldOutTools()), labelledRequests('heldout-servers.json'));
+    assert.ok(labelledRequests('heldout-servers.json').length >= 150);
+    assert.ok(heldOutTools().length >= 150);
+    assert.ok(recall >= 0.62, `held-out recall@5 ${recall.toFixed(3)}`);
   });
 });

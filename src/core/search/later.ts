@@ -3,3 +3,4 @@
 // (esbuild.mjs); elsewhere import these modules as types only and reach them through loadSearch() (load.ts).
 export { MAX_HITS, SEARCH_LIMITS, ToolIndex, ToolIndexCache } from './toolSearch';
 export { TOKENIZER, textTokens, toolTokens, toolsTokens } from './toolTokens';
+export type { QueryTerm } from './termIndex';

@@ -1,5 +1,6 @@
 // The words tool search reads: how text splits into terms, and how a term is normalised, the same
 // for what is indexed and for a query.
+import { EVERYDAY } from './everydayWords';
 
 /** Words of a text: snake_case, camelCase, kebab-case and dotted names split; letters and digits only. */
 export function splitWords(text: string): string[] {
@@ -29,13 +30,16 @@ export function searchTerm(term: string): string | null {
 
 function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
-  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
   if (/(ss|us|is)$/.test(word)) return word;
-  if (/(ches|shes|sses|xes)$/.test(word)) return word.slice(0, -2);
-  if (word.endsWith('s')) return word.slice(0, -1);
-  if (word.endsWith('ing') && word.length > 5) return undouble(word.slice(0, -3));
-  if (word.endsWith('ed') && word.length > 4) return undouble(word.slice(0, -2));
-  return word;
+  let w = word;
+  if (w.endsWith('ies') && w.length > 4) w = `${w.slice(0, -3)}y`;
+  else if (/(ches|shes|sses|xes)$/.test(w)) w = w.slice(0, -2);
+  else if (w.endsWith('s')) w = w.slice(0, -1);
+  else if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
+  else if (/[ct]ion$/.test(w) && w.length > 6) w = w.slice(0, -3);
+  // "complete", "completes", "completed", "completing" and "completion" meet at "complet".
+  return w.endsWith('e') && w.length > 4 ? w.slice(0, -1) : w;
 }
 
 /** "running" -> "runn" -> "run"; "added" -> "add" stays. */
@@ -67,6 +71,11 @@ const SYNONYMS: Record<string, readonly string[]> = {
   bug: ['issue'], ticket: ['issue'],
 };
 
+/** The tables by stem too: "subtitles" finds what "subtitle" does. */
+const byStem = (table: Record<string, readonly string[]>) => new Map(Object.entries(table).map(([word, also]) => [stem(word), also]));
+const SYNONYMS_BY_STEM = byStem(SYNONYMS);
+const EVERYDAY_BY_STEM = byStem(EVERYDAY);
+
 /** How much a synonym's match counts against the word's own. */
 export const SYNONYM_WEIGHT = 0.5;
 
@@ -85,6 +94,8 @@ export function queryWords(text: string): string[] {
 export function queryTerms(term: string): string[] | null {
   const own = searchTerm(term);
   if (own === null) return null;
-  const more = SYNONYMS[term.toLowerCase()] ?? SYNONYMS[own] ?? [];
-  return [own, ...more.map(stem)];
+  const lower = term.toLowerCase();
+  const more = SYNONYMS[lower] ?? SYNONYMS_BY_STEM.get(own) ?? [];
+  const everyday = EVERYDAY[lower] ?? EVERYDAY_BY_STEM.get(own) ?? [];
+  return [...new Set([own, ...more.map(stem), ...everyday.map(stem)])];
 }

@@ -1,10 +1,10 @@
 // Full-text search over tool definitions: what `search_tools` in @mcp and the
 // language-model search tool answer with. Loaded through loadSearch() (src/core/search/load.ts):
 // minisearch stays out of dist/extension.js.
-import MiniSearch from 'minisearch';
 import type { Tool } from '@modelcontextprotocol/client';
 import { sanitizeLine } from '../render/sanitize';
 import { queryTerms, queryWords, searchTerm, splitWords, SYNONYM_WEIGHT } from './searchWords';
+import { TermIndex, type QueryTerm } from './termIndex';
 
 /** A tool that search may find: its server, its name, and the words it is found by. */
 export interface SearchableTool {
@@ -41,10 +41,9 @@ export const MAX_HITS = 50;
 
 /** Fields and how much a match in each counts (tuned on bench/search/requests.json). */
 const BOOST = { name: 3, server: 1.5, title: 2, description: 1, params: 0.7 } as const;
-const FIELDS = Object.keys(BOOST);
+const FIELDS = ['name', 'server', 'title', 'description', 'params'] as const;
 
 interface Doc {
-  readonly id: number;
   readonly name: string;
   readonly server: string;
   readonly title: string;
@@ -54,18 +53,23 @@ interface Doc {
 
 const cut = (text: string | undefined, max: number) => sanitizeLine((text ?? '').slice(0, max));
 
-/** The words a tool is found by, sanitised and cut to SEARCH_LIMITS. */
-function docOf(tool: SearchableTool, id: number): Doc {
-  const properties = tool.definition?.inputSchema?.properties;
-  const params: string[] = [];
-  if (properties && typeof properties === 'object') {
-    for (const [key, value] of Object.entries(properties).slice(0, SEARCH_LIMITS.params)) {
-      const description = value && typeof value === 'object' && typeof (value as { description?: unknown }).description === 'string' ? (value as { description: string }).description : '';
-      params.push(cut(key, SEARCH_LIMITS.name), cut(description, SEARCH_LIMITS.paramDescription));
-    }
+/** A parameter's description and the values it takes (an `enum` of "undo", "restart" says what the tool does). */
+function paramWords(schema: unknown, into: string[]): void {
+  const properties = schema && typeof schema === 'object' ? (schema as { properties?: unknown }).properties : undefined;
+  if (!properties || typeof properties !== 'object') return;
+  for (const [key, value] of Object.entries(properties).slice(0, SEARCH_LIMITS.params)) {
+    if (into.length >= SEARCH_LIMITS.params * 3) return;
+    const v = value && typeof value === 'object' ? (value as { description?: unknown; enum?: unknown }) : {};
+    into.push(cut(key, SEARCH_LIMITS.name), typeof v.description === 'string' ? cut(v.description, SEARCH_LIMITS.paramDescription) : '');
+    if (Array.isArray(v.enum)) into.push(cut(v.enum.filter((e) => typeof e === 'string').join(' '), SEARCH_LIMITS.paramDescription));
   }
+}
+
+/** The words a tool is found by, sanitised and cut to SEARCH_LIMITS. */
+function docOf(tool: SearchableTool): Doc {
+  const params: string[] = [];
+  paramWords(tool.definition?.inputSchema, params);
   return {
-    id,
     name: cut(tool.tool, SEARCH_LIMITS.name),
     // "The github tool that ...": the server's name is a word of each of its tools.
     server: cut(tool.server, SEARCH_LIMITS.name),
@@ -79,11 +83,11 @@ function docOf(tool: SearchableTool, id: number): Doc {
  * A search index over a fixed list of tools (the enabled tools of running servers: build it from
  * what the user allows, and nothing else can be found). Names are split at snake_case, camelCase
  * and kebab-case; every text is sanitised and cut (SEARCH_LIMITS) before it is read. The
- * minisearch index is built at the first search, not in the constructor; a changed tool list
+ * index (termIndex.ts) is built at the first search, not in the constructor; a changed tool list
  * needs a new ToolIndex (ToolIndexCache keeps one per list).
  */
 export class ToolIndex {
-  private _search: MiniSearch<Doc> | undefined;
+  private _search: TermIndex | undefined;
 
   constructor(private readonly _tools: readonly SearchableTool[]) {}
 
@@ -101,31 +105,34 @@ export class ToolIndex {
     const text = cut(query, SEARCH_LIMITS.query);
     if (max === 0 || splitWords(text).length === 0) return [];
     // A synonym's match counts less than the word's own.
-    const own = new Set(queryWords(text).map(searchTerm));
-    const results = this._index().search(text, {
-      tokenize: queryWords,
-      processTerm: queryTerms,
-      boostTerm: (term) => (own.has(term) ? 1 : SYNONYM_WEIGHT),
-      boost: BOOST,
-      prefix: (term) => term.length >= 3,
-      fuzzy: (term) => (term.length >= 5 ? 0.2 : false),
-      combineWith: 'OR',
-    });
-    return results.slice(0, max).map((r) => {
-      const tool = this._tools[r.id as number];
-      return { server: tool.server, tool: tool.tool, score: r.score };
-    });
+    const words = queryWords(text);
+    const own = new Set(words.map(searchTerm));
+    const terms: QueryTerm[] = [];
+    for (const word of words) {
+      for (const term of queryTerms(word) ?? []) {
+        terms.push({ term, boost: own.has(term) ? 1 : SYNONYM_WEIGHT, prefix: term.length >= 3, fuzzy: term.length >= 5 ? 0.2 : false });
+      }
+    }
+    return this._index()
+      .search(terms, max)
+      .map(({ doc, score }) => ({ server: this._tools[doc].server, tool: this._tools[doc].tool, score }));
   }
 
-  private _index(): MiniSearch<Doc> {
+  private _index(): TermIndex {
     if (this._search) return this._search;
-    const search = new MiniSearch<Doc>({
-      fields: FIELDS,
-      tokenize: splitWords,
-      processTerm: searchTerm,
-    });
-    search.addAll(this._tools.map(docOf));
-    return (this._search = search);
+    // Tools share most of their words: each is normalised once.
+    const normal = new Map<string, string | null>();
+    const term = (word: string) => {
+      let t = normal.get(word);
+      if (t === undefined) normal.set(word, (t = searchTerm(word)));
+      return t;
+    };
+    const words = (i: number) => {
+      const doc = docOf(this._tools[i]);
+      return FIELDS.map((f) => splitWords(doc[f]));
+    };
+    this._search = new TermIndex(this._tools.length, words, term, FIELDS.map((f) => BOOST[f]));
+    return this._search;
   }
 }
 
