@@ -27,6 +27,7 @@ import type { CallOptions } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
 import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
 import { READ_TOOL, readAnnotations } from './readApproval';
+import { NO_SPAN, NO_TELEMETRY, type CallSpan, type Telemetry } from '../telemetry/telemetry';
 
 export interface CallRequest {
   readonly server: string;
@@ -48,6 +49,8 @@ export interface CallRequest {
 interface CallTrace {
   decision: string;
   sentArgs: Record<string, unknown>;
+  /** The call's span: its `traceparent` goes in the request's `_meta`. */
+  readonly span: CallSpan;
 }
 
 /** How a call ended; every surface reports exactly one of these. */
@@ -79,6 +82,8 @@ export interface CallPipelineOptions {
   readonly ruleBindings?: RuleBindings;
   /** The folder `${workspaceFolder}` in rules names. */
   readonly workspaceFolder?: () => string | undefined;
+  /** Where each call's span goes (asked at each call: telemetry may be turned on or off meanwhile); none when absent. */
+  readonly telemetry?: () => Telemetry;
 }
 
 /**
@@ -225,9 +230,13 @@ export class CallPipeline {
     // Names come from the server (or a model): one line each, so they cannot forge lines of the log, and hidden characters shown.
     this._sink.begin({ callId, server: shownName(request.server), tool: shownName(request.tool), origin: request.origin, args: request.args, startedAt });
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
-    const trace: CallTrace = { decision: 'none', sentArgs: request.args };
-    const secrets = this._pool.get(request.server)?.secrets;
+    const connection = this._pool.get(request.server);
+    const telemetry = this._options.telemetry?.() ?? NO_TELEMETRY;
+    const span = guardedSpan(() => telemetry.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin }));
+    const trace: CallTrace = { decision: 'none', sentArgs: request.args, span };
+    const secrets = connection?.secrets;
     const outcome = maskOutcome(await run(callId, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
+    span.end({ outcome, decision: trace.decision, sentArgs: trace.sentArgs, secrets });
     await this._sink.end(callId, summaryParts(outcome));
     this._options.audit?.append({
       time: startedAt.toISOString(),
@@ -305,6 +314,7 @@ export class CallPipeline {
           request.onTaskStarted?.();
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
+        ...(trace.span.traceparent !== undefined && { meta: { traceparent: trace.span.traceparent } }),
       }),
     );
   }
@@ -381,6 +391,25 @@ export class CallPipeline {
     }
     if (warning) this._sink.line(callId, `warning: ${warning}`);
     return warning;
+  }
+}
+
+/** Telemetry never fails a call: a fault in it leaves the call as it was (and its span unsent). */
+function guardedSpan(start: () => CallSpan): CallSpan {
+  try {
+    const span = start();
+    return {
+      traceparent: span.traceparent,
+      end: (end) => {
+        try {
+          span.end(end);
+        } catch {
+          // The call has its outcome; the span is lost, nothing else.
+        }
+      },
+    };
+  } catch {
+    return NO_SPAN;
   }
 }
 
