@@ -27,7 +27,7 @@ import type { CallOptions } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
 import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
 import { READ_TOOL, readAnnotations } from './readApproval';
-import { NO_SPAN, NO_TELEMETRY, type CallSpan, type Telemetry } from '../telemetry/telemetry';
+import { NO_SPAN, type CallSpan, type Telemetry } from '../telemetry/telemetry';
 
 export interface CallRequest {
   readonly server: string;
@@ -83,7 +83,7 @@ export interface CallPipelineOptions {
   /** The folder `${workspaceFolder}` in rules names. */
   readonly workspaceFolder?: () => string | undefined;
   /** Where each call's span goes (asked at each call: telemetry may be turned on or off meanwhile); none when absent. */
-  readonly telemetry?: () => Telemetry;
+  readonly telemetry?: () => Telemetry | undefined;
 }
 
 /**
@@ -231,8 +231,7 @@ export class CallPipeline {
     this._sink.begin({ callId, server: shownName(request.server), tool: shownName(request.tool), origin: request.origin, args: request.args, startedAt });
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
     const connection = this._pool.get(request.server);
-    const telemetry = this._options.telemetry?.() ?? NO_TELEMETRY;
-    const span = guardedSpan(() => telemetry.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin }));
+    const span = this._options.telemetry?.()?.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin }) ?? NO_SPAN;
     const trace: CallTrace = { decision: 'none', sentArgs: request.args, span };
     const secrets = connection?.secrets;
     const outcome = maskOutcome(await run(callId, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
@@ -391,25 +390,6 @@ export class CallPipeline {
     }
     if (warning) this._sink.line(callId, `warning: ${warning}`);
     return warning;
-  }
-}
-
-/** Telemetry never fails a call: a fault in it leaves the call as it was (and its span unsent). */
-function guardedSpan(start: () => CallSpan): CallSpan {
-  try {
-    const span = start();
-    return {
-      traceparent: span.traceparent,
-      end: (end) => {
-        try {
-          span.end(end);
-        } catch {
-          // The call has its outcome; the span is lost, nothing else.
-        }
-      },
-    };
-  } catch {
-    return NO_SPAN;
   }
 }
 

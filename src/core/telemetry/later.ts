@@ -4,3 +4,4 @@
 export { startOtelTelemetry } from './otelExport';
 export { watchServers } from './serverWatch';
 export { TelemetrySettingsError, telemetryFromEnv, telemetryFromSettings, parseOtlpHeaders, OPT_IN_VARIABLE, CONTENT_VARIABLE } from './telemetrySettings';
+export { UserTelemetry } from './userTelemetry';

@@ -8,7 +8,7 @@ import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import type { CallEnd, CallSpan, CallStart, LifecycleEvent, ServerFacts, Telemetry } from './telemetry';
+import { NO_SPAN, type CallEnd, type CallSpan, type CallStart, type LifecycleEvent, type ServerFacts, type Telemetry } from './telemetry';
 import type { TelemetrySettings } from './telemetrySettings';
 import { callRecord } from './callRecord';
 import { serverFacts } from './serverWatch';
@@ -37,32 +37,48 @@ export function startOtelTelemetry(settings: TelemetrySettings, log: (line: stri
   const operationDuration = meter.createHistogram('mcp.client.operation.duration', { unit: 's', description: 'The duration of an MCP request as the client sees it.' });
   const lifecycleEvents = meter.createCounter('mcp_tool_host.server.lifecycle', { description: 'Servers started, crashed and stopped.' });
 
+  function startCallSpan(start: CallStart): CallSpan {
+    const began = performance.now();
+    const span = tracer.startSpan(`tools/call ${start.tool}`, {
+      kind: SpanKind.CLIENT,
+      attributes: { ...serverAttributes(start.connection ? serverFacts(start.connection) : { server: start.server, transport: 'stdio' }), 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': start.tool, 'mcp_tool_host.call.origin': start.origin },
+    });
+    const endSpan = (end: CallEnd) => {
+      const record = callRecord(end, settings.exportContent.has(start.server));
+      const attributes: Attributes = { 'mcp_tool_host.call.outcome': record.outcome, 'mcp_tool_host.call.decision': record.decision };
+      if (record.errorType !== undefined) attributes['error.type'] = record.errorType;
+      if (record.statusCode !== undefined) attributes['rpc.response.status_code'] = record.statusCode;
+      if (record.arguments !== undefined) attributes['gen_ai.tool.call.arguments'] = record.arguments;
+      if (record.result !== undefined) attributes['gen_ai.tool.call.result'] = record.result;
+      span.setAttributes(attributes);
+      // The status's description is the error's text only where content is exported: else the kind of error.
+      if (record.errorType !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: record.errorMessage ?? record.errorType });
+      span.end();
+      operationDuration.record((performance.now() - began) / 1000, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': start.tool, ...(record.errorType !== undefined && { 'error.type': record.errorType }) });
+    };
+    const context = span.spanContext();
+    return {
+      traceparent: `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 1) === 1 ? '01' : '00'}`,
+      end(end: CallEnd) {
+        try {
+          endSpan(end);
+        } catch {
+          // The call has its outcome; the span is lost, nothing else.
+        }
+      },
+    };
+  }
+
   return {
     startCall(start: CallStart): CallSpan {
-      const began = performance.now();
-      const span = tracer.startSpan(`tools/call ${start.tool}`, {
-        kind: SpanKind.CLIENT,
-        attributes: { ...serverAttributes(start.connection ? serverFacts(start.connection) : { server: start.server, transport: 'stdio' }), 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': start.tool, 'mcp_tool_host.call.origin': start.origin },
-      });
-      const context = span.spanContext();
-      return {
-        traceparent: `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 1) === 1 ? '01' : '00'}`,
-        end(end: CallEnd) {
-          const record = callRecord(end, settings.exportContent.has(start.server));
-          const attributes: Attributes = { 'mcp_tool_host.call.outcome': record.outcome, 'mcp_tool_host.call.decision': record.decision };
-          if (record.errorType !== undefined) attributes['error.type'] = record.errorType;
-          if (record.statusCode !== undefined) attributes['rpc.response.status_code'] = record.statusCode;
-          if (record.arguments !== undefined) attributes['gen_ai.tool.call.arguments'] = record.arguments;
-          if (record.result !== undefined) attributes['gen_ai.tool.call.result'] = record.result;
-          span.setAttributes(attributes);
-          // The status's description is the error's text only where content is exported: else the kind of error.
-          if (record.errorType !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: record.errorMessage ?? record.errorType });
-          span.end();
-          operationDuration.record((performance.now() - began) / 1000, { 'mcp.method.name': 'tools/call', 'gen_ai.tool.name': start.tool, ...(record.errorType !== undefined && { 'error.type': record.errorType }) });
-        },
-      };
+      // Telemetry never fails a call: a fault here loses the span, nothing else.
+      try {
+        return startCallSpan(start);
+      } catch {
+        return NO_SPAN;
+      }
     },
-    listing(facts, record) {
+        listing(facts, record) {
       const endTime = Date.now();
       const span = tracer.startSpan('tools/list', { kind: SpanKind.CLIENT, startTime: endTime - record.durationMs, attributes: { ...serverAttributes(facts), 'mcp.method.name': 'tools/list', ...(record.tools !== undefined && { 'mcp_tool_host.tools.count': record.tools }) } });
       if (record.error !== undefined) {

@@ -41,6 +41,7 @@ export interface CallSpan {
 export type LifecycleEvent = 'start' | 'crash' | 'stop';
 
 export interface Telemetry {
+  /** Never throws, nor does its span's `end`: telemetry never fails a call. */
   startCall(start: CallStart): CallSpan;
   /** One `tools/list` of a server (every page): how long, how many tools, or why it failed. */
   listing(facts: ServerFacts, record: { readonly durationMs: number; readonly tools?: number; readonly error?: string }): void;
