@@ -37,7 +37,7 @@ const LAZY = [
   ...VSCODE_DOORS.map(({ entry, file }) => ({ file, entryPoints: [entry] })),
 ];
 /** Packages that must never be in dist/extension.js: the lazy ones and what they pull in. */
-const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js|minisearch|gpt-tokenizer|tldts|tldts-core|node-forge|fflate)\//;
+const NOT_AT_ACTIVATION = /node_modules\/(@anthropic-ai|@opentelemetry|@modelcontextprotocol|ajv|ajv-formats|zod|fast-uri|fast-deep-equal|json-schema-traverse|jsonc-parser|re2js|minisearch|gpt-tokenizer|tldts|tldts-core|node-forge|fflate)\//;
 /** The budget for the code loaded at activation, checked on the production build. */
 const ACTIVATION_BUDGET_BYTES = 150 * 1024;
 

@@ -18,7 +18,7 @@ const NODE_GLOBALS = /** @type {Record<string, 'readonly'>} */ (Object.fromEntri
 // packages/ is the door to the packages a running server needs (the SDK, ajv, RE2, jsonc-parser): every
 // folder may load through it. Every folder of src/core is in one row (LAYERED below lints it;
 // test/unit/layerRules.test.ts checks the list).
-export const CORE_LAYERS = [['packages'], ['render', 'tools', 'transport', 'elicitation'], ['config', 'auth', 'search'], ['install'], ['connection'], ['policy'], ['calls'], ['offers'], ['chat', 'apps'], ['gateway']];
+export const CORE_LAYERS = [['packages'], ['render', 'tools', 'transport', 'elicitation'], ['config', 'auth', 'search'], ['install'], ['connection'], ['policy', 'telemetry'], ['calls'], ['offers'], ['chat', 'apps'], ['gateway']];
 const coreDir = (/** @type {string} */ folder) => `src/core/${folder}`;
 // The VS Code adapter's rooms, one folder a feature, lowest first, the same way. Each room registers
 // its part at activation and keeps what it loads later behind its door (later.ts); lazy/ bundles the
@@ -78,6 +78,10 @@ const AUTH_FILES = ['src/core/auth/later.ts', ...AUTH_MODULES.map(coreFile)];
 // minisearch and gpt-tokenizer's encoding are imported by these modules only, reached through loadSearch().
 const SEARCH_MODULES = exportedTo('search.js');
 const SEARCH_FILES = ['src/core/search/later.ts', ...SEARCH_MODULES.map(coreFile)];
+// Telemetry through OpenTelemetry is a lazy bundle of its own too (telemetry/later.ts, dist/telemetry.js):
+// the OpenTelemetry packages are imported by its modules only, reached through loadTelemetry() when telemetry is on.
+const TELEMETRY_MODULES = exportedTo('telemetry.js');
+const TELEMETRY_FILES = ['src/core/telemetry/later.ts', ...TELEMETRY_MODULES.map(coreFile)];
 // The link check is a lazy bundle of its own too (elicitation/links.ts, apps/links.ts; dist/links.js): the
 // Public Suffix List (tldts) is imported by its modules only (the links a server may have the user open,
 // the origins a tool interface may reach), reached through loadLinks() and loadCsp().
@@ -98,6 +102,7 @@ const HEAVY_PATTERNS = [
 // From another core folder a door is `../transport/later` (a room of src/vscode may have a door of that name).
 const CORE_DOOR_PATTERN = { regex: `^\\.\\./(${DOORS.map((d) => d.door).join('|')})$`, allowTypeImports: true, message: LAZY_MESSAGE };
 const RULE_PATTERN = { regex: `(^|/)(${baseNames(RULE_MODULES)})$`, allowTypeImports: true, message: 'Load the rule engine through loadRules() (src/core/policy/load.ts); import it here only as a type.' };
+const TELEMETRY_PATTERN = { regex: `^@opentelemetry/|(^|/)(${baseNames(TELEMETRY_MODULES)})$`, allowTypeImports: true, message: 'Load telemetry through loadTelemetry() (src/core/telemetry/load.ts); import it here only as a type.' };
 const SEARCH_PATTERN = { regex: `^(minisearch|gpt-tokenizer)(/|$)|(^|/)(${baseNames(SEARCH_MODULES)})$`, allowTypeImports: true, message: 'Load tool search and token counts through loadSearch() (src/core/search/load.ts); import them here only as types.' };
 const LINK_PATTERN = { regex: `^tldts(-core)?(/|$)|(^|/)(${baseNames(LINK_MODULES)})$`, allowTypeImports: true, message: 'Load the link check through loadLinks() (src/core/elicitation/load.ts) or loadCsp() (src/core/apps/load.ts); import it here only as a type.' };
 const SESSION_PATTERN = { regex: `(^|/)(${baseNames(SESSION_MODULES)})$`, allowTypeImports: true, message: 'Load the session client through loadSession() (src/core/connection/loadSession.ts); import it here only as a type.' };
@@ -174,52 +179,59 @@ export default tseslint.config(
   {
     // The rule engine (RULE_MODULES above) loads with dist/rules.js, the sign-in (AUTH_MODULES) with dist/auth.js, not at activation.
     files: ['src/**/*.ts'],
-    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES, ...SESSION_FILES],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...TELEMETRY_FILES, ...LINK_FILES, ...LAZY_FILES, ...SESSION_FILES],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, SESSION_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, SESSION_PATTERN, TELEMETRY_PATTERN] }],
     },
   },
   {
     // The same in src/core, where another folder's door is named from its folder.
     files: ['src/core/**/*.ts'],
-    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...LINK_FILES, ...LAZY_FILES, ...SESSION_FILES],
+    ignores: [...RULE_FILES, ...AUTH_FILES, ...SEARCH_FILES, ...TELEMETRY_FILES, ...LINK_FILES, ...LAZY_FILES, ...SESSION_FILES],
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, SESSION_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, SESSION_PATTERN, TELEMETRY_PATTERN] }],
     },
   },
   {
     // The session client's own files: the heavy packages as types only, and the other lazy bundles.
     files: SESSION_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, TELEMETRY_PATTERN] }],
     },
   },
   {
     // The rule engine's own files: the heavy packages and the leaf modules still as types only, and the sign-in.
     files: RULE_FILES.filter((f) => !LAZY_FILES.includes(f)),
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, TELEMETRY_PATTERN] }],
     },
   },
   {
     // The sign-in's own files: likewise, and the rule engine.
     files: AUTH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, SEARCH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, SEARCH_PATTERN, LINK_PATTERN, TELEMETRY_PATTERN] }],
     },
   },
   {
     // Tool search's own files: the heavy packages as types only, and the rule engine and sign-in.
     files: SEARCH_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, LINK_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, LINK_PATTERN, TELEMETRY_PATTERN] }],
     },
   },
   {
     // The link check's own files: the heavy packages as types only, and the other lazy bundles.
     files: LINK_FILES,
     rules: {
-      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN] }],
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, TELEMETRY_PATTERN] }],
+    },
+  },
+  {
+    // Telemetry's own files: the heavy packages as types only, and the other lazy bundles.
+    files: TELEMETRY_FILES,
+    rules: {
+      '@typescript-eslint/no-restricted-imports': ['error', { patterns: [...HEAVY_PATTERNS, CORE_DOOR_PATTERN, RULE_PATTERN, AUTH_PATTERN, SEARCH_PATTERN, LINK_PATTERN, SESSION_PATTERN] }],
     },
   },
   {

@@ -70,6 +70,7 @@ import { ResourceCommands, type ServerArg } from './vscode/resources/resourceCom
 import { LogLevelSetting } from './vscode/resources/logLevelSetting';
 import { GatewayHost } from './vscode/gateway/gatewayHost';
 import type { GatewayAddress } from './vscode/gateway/gatewayProvider';
+import { telemetrySwitch, type TelemetrySwitch } from './vscode/shared/telemetrySwitch';
 
 /**
  * The extension-host tests' hooks into the running extension. activate() hands them out only
@@ -114,6 +115,7 @@ export interface McpToolHostApi {
 }
 
 let pool: ServerPool | undefined;
+let telemetry: TelemetrySwitch | undefined;
 /** How long after activation the results folder is pruned: activation itself stays within its budget (ARCHITECTURE.md "Limits"). */
 const PRUNE_DELAY_MS = 5_000;
 /** How long after activation the sandbox check runs (it loads dist/forms.js and dist/core.js). */
@@ -175,9 +177,11 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   // The approval prompt loads with the first call that needs one (dist/forms.js).
   let approver: QuickPickApprover | undefined;
   const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
+  telemetry = telemetrySwitch(pool, output);
   // The team's lockfile in a workspace folder: a tool that differs from it asks before each call.
   const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output, loadForms);
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
+    telemetry: telemetry.current,
     lockDrift: (server, tool) => workspaceLock.driftOf(server, tool),
     approveAll: approveAllCalls,
     offlineSandboxClosed,
@@ -405,4 +409,7 @@ function registerAll(table: Record<string, CommandHandler>): vscode.Disposable[]
 export async function deactivate(): Promise<void> {
   await pool?.stopAll();
   pool = undefined;
+  // The settings listener ends and the last spans (the servers' stops among them) are sent, within a bound.
+  await telemetry?.dispose();
+  telemetry = undefined;
 }

@@ -106,7 +106,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
     },
   };
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
-  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: resultSaver(options.filesDir), audit, ...ruleOptions(host, options.rules) });
+  const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: resultSaver(options.filesDir), audit, telemetry: host.telemetry, ...ruleOptions(host, options.rules) });
   // Ctrl+C cancels the call (and a task the server runs for it); a second one quits at once.
   const stop = new AbortController();
   const interrupted = () => {

@@ -15,12 +15,16 @@ import { eraFile } from './eraFile';
 import { DEFAULT_RESULTS_MAX_MIB } from '../core/render/resultBudget';
 import { ResultFolder } from '../core/render/resultFolder';
 import type { BinarySaver } from '../core/render/renderResult';
+import { NO_TELEMETRY, type Telemetry } from '../core/telemetry/telemetry';
+import { loadTelemetry } from '../core/telemetry/load';
 
 export interface CliHost {
   readonly pool: ServerPool;
   readonly validator: SchemaValidator;
   /** What `${workspaceFolder}` and friends resolve against: the current directory. */
   readonly variables: VariableContext;
+  /** Where calls, listings and server lifecycles are traced: off unless MCP_TOOL_HOST_OTEL=1 (docs/telemetry.md). */
+  readonly telemetry: () => Telemetry;
   close(): Promise<void>;
 }
 
@@ -48,15 +52,39 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     eraMemory: rememberedEra(eras, definition),
   }));
   pool.apply({ servers: [...servers], errors: [] }, { autoStart: false });
+  const telemetry = telemetryFromEnvironment();
+  const watch = telemetry === NO_TELEMETRY ? undefined : loadTelemetry().watchServers(pool, () => telemetry);
   return {
     pool,
     validator,
     variables,
+    telemetry: () => telemetry,
     async close() {
       await pool.stopAll();
+      watch?.dispose();
       pool.dispose();
+      // What is still queued is sent, within a bound: a collector that hangs does not hold the exit.
+      await telemetry.shutdown();
     },
   };
+}
+
+/**
+ * Telemetry from the environment: the OpenTelemetry variables (OTEL_EXPORTER_OTLP_ENDPOINT, ...)
+ * count only with MCP_TOOL_HOST_OTEL=1, so a variable a CI job sets for other tools starts nothing
+ * here. A bad value is said on stderr and leaves telemetry off: telemetry never stops a command.
+ */
+function telemetryFromEnvironment(): Telemetry {
+  if (process.env.MCP_TOOL_HOST_OTEL === undefined) return NO_TELEMETRY;
+  const later = loadTelemetry();
+  try {
+    const settings = later.telemetryFromEnv(process.env);
+    return settings ? later.startOtelTelemetry(settings, (line) => console.error(line)) : NO_TELEMETRY;
+  } catch (err) {
+    if (!(err instanceof later.TelemetrySettingsError)) throw err;
+    console.error(`telemetry is off: ${err.message}`);
+    return NO_TELEMETRY;
+  }
 }
 
 /** The server's own log messages (`notifications/message`, written "[level] ..."), on stderr under its name; the host's lines stay out. */

@@ -43,7 +43,7 @@ const STDERR: ServerLog = { info: (m) => console.error(m), warn: (m) => console.
 export async function serve(host: CliHost, options: ServeOptions): Promise<ExitCode> {
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
-  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules), rateLimiter: new RateLimiter(() => limit, undefined, 'serve --rate-limit') });
+  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, telemetry: host.telemetry, ...ruleOptions(host, options.rules), rateLimiter: new RateLimiter(() => limit, undefined, 'serve --rate-limit') });
   const gateway = loadGateway();
   // Trust on first use: a tool that changed since the gateway first listed it (or since `pins accept`) is withheld.
   const file = cliPins(host);

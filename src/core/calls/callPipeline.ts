@@ -27,6 +27,7 @@ import { inputRoundOf, type CallOptions, type InputRound, type RelayedInput } fr
 import type { TaskBoard } from './taskBoard';
 import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
 import { READ_TOOL, readAnnotations } from './readApproval';
+import { NO_SPAN, type CallSpan, type Telemetry } from '../telemetry/telemetry';
 
 export interface CallRequest {
   readonly server: string;
@@ -50,6 +51,8 @@ export interface CallRequest {
 interface CallTrace {
   decision: string;
   sentArgs: Record<string, unknown>;
+  /** The call's span: its `traceparent` goes in the request's `_meta`. */
+  readonly span: CallSpan;
 }
 
 /** How a call ended; every surface reports exactly one of these. */
@@ -85,6 +88,8 @@ export interface CallPipelineOptions {
   readonly workspaceFolder?: () => string | undefined;
   /** How a tool differs from a lockfile that locks its server (the workspace's), if it does: such a call asks. */
   readonly lockDrift?: (server: string, tool: Tool) => LockDrift | undefined;
+  /** Where each call's span goes (asked at each call: telemetry may be turned on or off meanwhile); none when absent. */
+  readonly telemetry?: () => Telemetry | undefined;
 }
 
 /**
@@ -231,9 +236,12 @@ export class CallPipeline {
     // Names come from the server (or a model): one line each, so they cannot forge lines of the log, and hidden characters shown.
     this._sink.begin({ callId, server: shownName(request.server), tool: shownName(request.tool), origin: request.origin, args: request.args, startedAt });
     this._onDidChangeCallsInFlight.fire(++this._callsInFlight);
-    const trace: CallTrace = { decision: 'none', sentArgs: request.args };
-    const secrets = this._pool.get(request.server)?.secrets;
+    const connection = this._pool.get(request.server);
+    const span = this._options.telemetry?.()?.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin }) ?? NO_SPAN;
+    const trace: CallTrace = { decision: 'none', sentArgs: request.args, span };
+    const secrets = connection?.secrets;
     const outcome = maskOutcome(await run(callId, trace).finally(() => this._onDidChangeCallsInFlight.fire(--this._callsInFlight)), secrets);
+    span.end({ outcome, decision: trace.decision, sentArgs: trace.sentArgs, secrets });
     await this._sink.end(callId, summaryParts(outcome));
     this._options.audit?.append({
       time: startedAt.toISOString(),
@@ -312,6 +320,7 @@ export class CallPipeline {
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
         input: request.input,
+        ...(trace.span.traceparent !== undefined && { meta: { traceparent: trace.span.traceparent } }),
       }),
     );
   }

@@ -20,6 +20,8 @@ export interface CallOptions {
   readonly onTaskStatus?: (status: TaskStatus) => void;
   /** A 2026-07-28 server's input_required goes back to the caller instead of being answered here (RelayedInput). */
   readonly input?: RelayedInput;
+  /** Keys for the request's `_meta` (a W3C `traceparent`, so the server's spans join the call's trace). */
+  readonly meta?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -157,7 +159,8 @@ export interface WireExtras {
  */
 export function rawCall(session: EraSession, tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight, wire?: WireExtras): Promise<Record<string, unknown>> {
   const progress = options.onprogress && session.raw.watchProgress(options.onprogress);
-  const meta = wire?.meta;
+  // The era's envelope goes last: a caller's key never replaces one of the protocol's.
+  const meta = options.meta ? { ...options.meta, ...wire?.meta } : wire?.meta;
   const _meta = progress ? { ...meta, progressToken: progress.token } : meta;
   const params: Record<string, unknown> = _meta ? { name: tool.name, arguments: args, _meta } : { name: tool.name, arguments: args };
   if (wire?.params) Object.assign(params, wire.params);

@@ -20,7 +20,7 @@ import { ServerView } from './serverView';
 import type { OfferNotice } from './sdkClient';
 import { loadSession } from './loadSession';
 import type { SkillsAccess } from './skills';
-import { ToolCatalog } from './toolCatalog';
+import { ToolCatalog, type ListingRecord } from './toolCatalog';
 
 export { HANDSHAKE_TIMEOUT_MS, type ConnectionDeps, type EraMemory } from './connectionDeps';
 
@@ -35,6 +35,8 @@ export class ServerConnection implements Disposable {
   readonly onDidChangeState: Event<ServerState>;
   /** Fires with the new list after each successful listing. */
   readonly onDidChangeTools: Event<readonly Tool[]>;
+  /** Each listing of the live server's tools, changed or not, failed or not. */
+  readonly onDidList: Event<ListingRecord>;
   /** Fires when the running session's server tells of a change to its resources or prompts (only the current launch's). */
   readonly onOfferNotice: Event<OfferNotice>;
   private readonly _offerNotices = new Emitter<OfferNotice>();
@@ -68,6 +70,7 @@ export class ServerConnection implements Disposable {
     });
     this.onDidChangeState = this._view.onDidChange;
     this.onDidChangeTools = this._catalog.onDidChange;
+    this.onDidList = this._catalog.onDidList;
     this.onOfferNotice = this._offerNotices.event;
   }
 

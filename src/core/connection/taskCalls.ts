@@ -43,9 +43,10 @@ export class TaskCalls {
     let execution: ToolExecution<unknown, CallInFlight | undefined>;
     // The package's requests bypass the SDK's progress tracking: a token of ours carries the call's progress.
     const progress = options.onprogress && this._s.raw.watchProgress(options.onprogress);
+    const metadata = progress ? { ...options.meta, progressToken: progress.token } : options.meta;
     const send = () =>
       session.callTool(tool.name, args as never, {
-        ...(progress && { metadata: { progressToken: progress.token } }),
+        ...(metadata && { metadata }),
         declaration: { name: tool.name, inputSchema: tool.inputSchema as never, ...(taskSupport && { taskSupport }) },
         resultCodec: ANY_RESULT as never,
         // What the server asks during this call (input_required) is this call's (answerInput).

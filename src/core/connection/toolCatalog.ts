@@ -10,6 +10,13 @@ export const TTL_BOUNDS_MS = { min: 2_000, max: 60 * 60_000 } as const;
 /** list_changed notifications often come in bursts: one `tools/list` after the last of them. */
 const LIST_CHANGED_DEBOUNCE_MS = 250;
 
+/** One listing: how long it took, and how many tools it found or why it failed. */
+export interface ListingRecord {
+  readonly durationMs: number;
+  readonly tools?: number;
+  readonly error?: string;
+}
+
 /** Where the last-known tool list of a server is kept, so the tree can show it at once. */
 export interface ToolCache {
   load(): readonly Tool[] | undefined;
@@ -29,6 +36,9 @@ export interface ToolLister {
 export class ToolCatalog implements Disposable {
   private readonly _onDidChange = new Emitter<readonly Tool[]>();
   readonly onDidChange = this._onDidChange.event;
+  private readonly _onDidList = new Emitter<ListingRecord>();
+  /** Fires after each listing of the live server, whether it changed anything or failed (telemetry hears it). */
+  readonly onDidList = this._onDidList.event;
 
   private _tools: readonly Tool[] = [];
   private _byName: { readonly listed: readonly Tool[]; readonly byName: ReadonlyMap<string, Tool> } | undefined;
@@ -90,9 +100,11 @@ export class ToolCatalog implements Disposable {
 
   private async _list(lister: ToolLister, isCurrent: () => boolean): Promise<void> {
     if (!lister.offersTools) return;
+    const started = performance.now();
     try {
       const listed = mergeDuplicateTools(await lister.listTools());
       if (!isCurrent()) return;
+      this._onDidList.fire({ durationMs: performance.now() - started, tools: listed.tools.length });
       const tools = listed.tools;
       for (const name of listed.duplicates) this._log.warn(`The server lists several tools named "${sanitizeLine(name)}": shown once, and every call to it is treated at the riskiest of them.`);
       this._tools = tools;
@@ -112,6 +124,7 @@ export class ToolCatalog implements Disposable {
       if (!isCurrent()) return;
       this._listingError = `Listing tools failed: ${err instanceof Error ? err.message : String(err)}`;
       this._log.error(this._listingError);
+      this._onDidList.fire({ durationMs: performance.now() - started, error: this._listingError });
     }
   }
 
@@ -139,6 +152,7 @@ export class ToolCatalog implements Disposable {
   dispose(): void {
     this.cancelRelist();
     this._onDidChange.dispose();
+    this._onDidList.dispose();
   }
 }
 

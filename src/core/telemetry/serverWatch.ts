@@ -1,0 +1,68 @@
+import type { ServerConnection } from '../connection/serverConnection';
+import type { ServerPool } from '../connection/serverPool';
+import type { Disposable } from '../events';
+import { safeText } from '../render/secrets';
+import type { ServerFacts, Telemetry } from './telemetry';
+
+/** What every record of this server carries (its URL for an HTTP server; the protocol once running). */
+export function serverFacts(connection: ServerConnection): ServerFacts {
+  const spec = connection.definition.spec;
+  const state = connection.state;
+  const facts: { -readonly [K in keyof ServerFacts]: ServerFacts[K] } = { server: connection.name, transport: spec.type === 'stdio' ? 'stdio' : 'http' };
+  if (spec.type === 'http') facts.url = spec.url;
+  if (state.kind === 'running' && state.protocolVersion !== undefined) facts.protocolVersion = state.protocolVersion;
+  return facts;
+}
+
+interface Watched {
+  kind: string;
+  since: number;
+  readonly subscriptions: Disposable[];
+}
+
+/**
+ * Tells `telemetry()` of every server's start (with how long it took), crash, stop and listing,
+ * from the pool's servers as they come and go. `telemetry()` is asked each time: turning
+ * telemetry on or off needs no new watch.
+ */
+export function watchServers(pool: ServerPool, telemetry: () => Telemetry): Disposable {
+  const watched = new Map<ServerConnection, Watched>();
+  const changed = (connection: ServerConnection, entry: Watched) => {
+    const state = connection.state;
+    const was = entry.kind;
+    if (state.kind === was) return;
+    const now = performance.now();
+    const facts = serverFacts(connection);
+    if (state.kind === 'running' && was === 'starting') telemetry().lifecycle(facts, 'start', { durationMs: now - entry.since });
+    else if (state.kind === 'error' && (was === 'running' || was === 'starting')) telemetry().lifecycle(facts, 'crash', { error: safeText(state.message, connection.secrets) });
+    else if (state.kind === 'stopped' && (was === 'running' || was === 'starting')) telemetry().lifecycle(facts, 'stop', {});
+    entry.kind = state.kind;
+    entry.since = now;
+  };
+  const sync = () => {
+    const current = new Set(pool.connections);
+    for (const [connection, entry] of watched) {
+      if (current.has(connection)) continue;
+      for (const s of entry.subscriptions) s.dispose();
+      watched.delete(connection);
+    }
+    for (const connection of current) {
+      if (watched.has(connection)) continue;
+      const entry: Watched = { kind: connection.state.kind, since: performance.now(), subscriptions: [] };
+      entry.subscriptions.push(
+        connection.onDidChangeState(() => changed(connection, entry)),
+        connection.onDidList((record) => telemetry().listing(serverFacts(connection), record.error === undefined ? record : { ...record, error: safeText(record.error, connection.secrets) })),
+      );
+      watched.set(connection, entry);
+    }
+  };
+  sync();
+  const subscription = pool.onDidChange(sync);
+  return {
+    dispose() {
+      subscription.dispose();
+      for (const entry of watched.values()) for (const s of entry.subscriptions) s.dispose();
+      watched.clear();
+    },
+  };
+}
