@@ -9,6 +9,7 @@ import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { CrashRestarts } from './crashRestarts';
+import { DevWatch } from './devWatch';
 import type { CallOptions, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { LaunchAttempt } from './launchAttempt';
 import { floodGuardedLog } from './logFlood';
@@ -55,6 +56,8 @@ export class ServerConnection implements Disposable {
   private readonly _facts = new FactRecorder();
   /** The log level asked for this server (none: the server's own default), applied to each launch. */
   private _logLevel: string | undefined;
+  /** Dev mode's watch of the server's files (devWatch.ts), when its definition asks for one and the host can watch. */
+  private readonly _devWatch: DevWatch | undefined;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
     this._restarts = new CrashRestarts(_deps.restartPolicy);
@@ -69,6 +72,8 @@ export class ServerConnection implements Disposable {
     this.onDidChangeState = this._view.onDidChange;
     this.onDidChangeTools = this._catalog.onDidChange;
     this.onOfferNotice = this._offerNotices.event;
+    const watch = _definition.spec.type === 'stdio' ? _definition.spec.dev?.watch : undefined;
+    if (watch?.length && _deps.dev && 'watch' in _deps.dev) this._devWatch = new DevWatch(_deps.dev, watch, (file) => void this._restartForChange(file));
   }
 
   get name(): string {
@@ -79,6 +84,10 @@ export class ServerConnection implements Disposable {
   }
   get state(): ServerState {
     return this._view.state;
+  }
+  /** Whether the server runs in dev mode here: its definition has a `dev` entry and the host honours it (a trusted workspace). */
+  get devMode(): boolean {
+    return this._definition.spec.type === 'stdio' && this._definition.spec.dev !== undefined && !!this._deps.dev && 'watch' in this._deps.dev;
   }
   /** The tools as last listed; with secrets in the launch, their titles and descriptions masked (a server may echo them). */
   get tools(): readonly Tool[] {
@@ -131,6 +140,7 @@ export class ServerConnection implements Disposable {
 
   private async _launch(automatic: boolean, byUser = false): Promise<void> {
     if (this._definition.disabled) return this._view.set(ServerState.disabled);
+    this._devNotes();
     const attempt = new LaunchAttempt();
     void this._attempt?.dispose();
     this._attempt = attempt;
@@ -162,6 +172,30 @@ export class ServerConnection implements Disposable {
 
   private _afterCrash(message: string, detail: readonly string[] | undefined): ServerState {
     return this._restarts.afterCrash(message, detail, this._log, () => void this._launch(true));
+  }
+
+  /**
+   * Dev mode: a watched file changed. A server that runs, starts or failed starts again (the user's
+   * Stop is kept); its calls in flight fail saying so, and its tools are listed again with the launch.
+   */
+  private async _restartForChange(file: string): Promise<void> {
+    const kind = this.state.kind;
+    if (kind !== 'running' && kind !== 'starting' && kind !== 'error') return;
+    this._log.info(`Dev mode: restarting, ${file} changed.`);
+    this._attempt?.endWith(`The server restarted because ${file} changed (dev mode); the call did not finish.`);
+    this._restarts.cancel();
+    await this._teardown();
+    this._restarts.reset();
+    await this._launch(false);
+  }
+
+  /** What dev mode will not do for this launch, said in the log rather than ignored. */
+  private _devNotes(): void {
+    const dev = this._definition.spec.type === 'stdio' ? this._definition.spec.dev : undefined;
+    if (!dev) return;
+    const host = this._deps.dev;
+    if (!host || !('watch' in host)) return this._log.warn(`Dev mode ("dev") is off: ${host?.unavailable ?? 'this host does not watch files or attach debuggers'}. The server starts as usual.`);
+    if (dev.debug && dev.debug.type !== 'node') this._log.warn(`Dev mode: debugger type "${dev.debug.type}" is not supported (only "node"); the server starts without a debugger.`);
   }
 
   /** Tells a running server that the workspace folders changed (`roots/list_changed`). */
@@ -268,6 +302,7 @@ export class ServerConnection implements Disposable {
   }
 
   dispose(): void {
+    this._devWatch?.dispose();
     void this.stop();
     this._view.dispose();
     this._catalog.dispose();
