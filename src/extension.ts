@@ -34,7 +34,6 @@ import { importSources, scanImportSources } from './core/config/importSources';
 import { DefinitionReview } from './vscode/approvals/definitionReview';
 import type { ResultFolder } from './core/render/resultFolder';
 import { ServerLogs } from './vscode/shared/serverLogs';
-import { vscodeDevHost } from './vscode/servers/devHost';
 import { ServerCommands, type ServerTarget } from './vscode/servers/serverCommands';
 import { approveAllCalls, offlineSandboxClosed, listingLimits, maxMessageBytes, maxResourceBytes, maxResultChars, rateLimit, resultsBudget, SECTION } from './vscode/config/settings';
 import { ToolSchemaDocuments } from './vscode/calls/showSchema';
@@ -151,7 +150,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       // While it waits, the task rows it belongs to say what they wait for.
       elicit: (request) => loadForms().tasks.askingFor(tasks, request, () => (elicitor ??= loadForms().prompts.vscodeElicitor(prompts, chatAsks))(request)),
       oauth: vscodeOAuthHost(context.secrets, loadForms),
-      dev: vscodeDevHost((server) => logs.logFor(server)),
+      // Dev mode's watcher and debugger load (dist/forms.js) only for a server whose definition has a "dev".
+      ...(definition.spec.type === 'stdio' && definition.spec.dev && { dev: loadForms().servers.vscodeDevHost((server) => logs.logFor(server)) }),
     };
   });
   // Saved results are held to the user's budget: pruned at each save, and once soon after activation, off its path.

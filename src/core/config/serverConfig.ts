@@ -182,7 +182,7 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     const url = optionalString('url');
     if (!url) return fail('"url" is required for an http server.');
     if (e.sandbox !== undefined) fail('"sandbox" is for stdio servers: a remote server runs on another machine.');
-    if (e.dev !== undefined) fail('"dev" is for stdio servers: a remote server is restarted and debugged where it runs.');
+    if (e.dev !== undefined) fail('"dev" is for stdio servers.');
     if (!/^https?:\/\//i.test(url)) fail(`"url" must start with http:// or https:// (got "${url}").`);
     const headers = stringMap('headers', false) as Record<string, string>;
     if (e.oauth !== undefined && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) fail('"oauth" and an Authorization header both say how to authenticate: keep one.');

@@ -1,5 +1,6 @@
+import type { DevSettings } from '../config/devConfig';
 import type { Disposable } from '../events';
-import { insideFolders } from '../config/launch';
+import type { ServerLog } from '../serverLog';
 
 /**
  * What dev mode needs of the editor: a file watcher and a debugger. The core decides when a
@@ -23,7 +24,7 @@ export interface DevUnavailable {
 export const DEV_RESTART_DEBOUNCE_MS = 300;
 
 /**
- * Watches a server's files and calls `restart` with the first file of each burst of changes, once
+ * Watches a server's files and calls `restart` with what to say of the first file of each burst of changes, once
  * the burst is over. A file outside the workspace folders (a link the pattern led through) does
  * not count: a repository's server learns nothing of files elsewhere.
  */
@@ -32,15 +33,16 @@ export class DevWatch implements Disposable {
   private _first: string | undefined;
   private readonly _watcher: Disposable;
 
-  constructor(host: DevHost, patterns: readonly string[], private readonly _restart: (file: string) => void, debounceMs = DEV_RESTART_DEBOUNCE_MS) {
+  /** `inside`: whether a changed file (links followed) is inside a workspace folder. */
+  constructor(host: DevHost, patterns: readonly string[], inside: (file: string) => boolean, private readonly _restart: (logLine: string, callFailure: string) => void, debounceMs = DEV_RESTART_DEBOUNCE_MS) {
     this._watcher = host.watch(patterns, (file) => {
-      if (!insideFolders(file, host.folders())) return;
+      if (!inside(file)) return;
       this._first ??= file;
       clearTimeout(this._timer);
       this._timer = setTimeout(() => {
         const changed = this._first!;
         this._first = this._timer = undefined;
-        this._restart(changed);
+        this._restart(`Dev mode: restarting, ${changed} changed.`, `The server restarted because ${changed} changed (dev mode); the call did not finish.`);
       }, debounceMs);
     });
   }
@@ -49,4 +51,10 @@ export class DevWatch implements Disposable {
     clearTimeout(this._timer);
     this._watcher.dispose();
   }
+}
+
+/** What dev mode will not do for a launch (no watcher or debugger here, a debugger type not supported), said in the log rather than ignored. */
+export function devNotes(dev: DevSettings, host: DevHost | DevUnavailable | undefined, log: ServerLog): void {
+  if (!host || !('watch' in host)) return log.warn(`Dev mode ("dev") is off: ${host?.unavailable ?? 'this host does not watch files or attach debuggers'}. The server starts as usual.`);
+  if (dev.debug && dev.debug.type !== 'node') log.warn(`Dev mode: debugger type "${dev.debug.type}" is not supported (only "node"); the server starts without a debugger.`);
 }

@@ -14,21 +14,8 @@ import { loadConfigOptions } from '../config/load';
 import { policyFiles } from '../config/policyPaths';
 import { loadInstall } from '../install/load';
 import { openSession } from './transportChoice';
-import { loadTransport } from '../transport/load';
+import { loadConnection } from './load';
 
-/** The log, also noting the ports of Node inspectors that announce themselves on stderr. */
-function inspectorsNoted(log: ServerLog, ports: number[]): ServerLog {
-  return {
-    info: (m) => log.info(m),
-    warn: (m) => log.warn(m),
-    error: (m) => log.error(m),
-    stderr: (line) => {
-      const port = loadTransport().inspectorPort(line);
-      if (port !== undefined) ports.push(port);
-      log.stderr(line);
-    },
-  };
-}
 
 /** What a launch shows of itself on its connection (serverView.ts). */
 export interface LaunchView {
@@ -77,8 +64,8 @@ export class LaunchAttempt {
     let launch = await deps.resolveLaunch(definition);
     if (this.over) return undefined;
     // Dev mode's debugger: the inspector on loopback at a free port, added after the allowlist judged the launch as written.
-    const debug = launch.type === 'stdio' && definition.spec.type === 'stdio' && definition.spec.dev?.debug?.type === 'node' && deps.dev && 'attach' in deps.dev ? deps.dev : undefined;
-    if (debug && launch.type === 'stdio') launch = { ...launch, launch: loadTransport().withInspector(launch.launch, await loadTransport().freeLoopbackPort()) };
+    const debug = definition.spec.type === 'stdio' && definition.spec.dev?.debug ? loadConnection().debugging(definition.name, definition.spec.dev, deps.dev, host.log) : undefined;
+    if (debug) launch = await debug.launch(launch);
     if (this.over) return undefined;
     host.view.resolved(launch);
     const shown = maskSecrets(launch.type === 'http' ? launch.url : formatCommandLine(launch.launch.command, launch.launch.args), launch.secrets);
@@ -92,10 +79,9 @@ export class LaunchAttempt {
     if (this.over) return undefined;
     host.view.launching(shown);
     host.facts.spawned = false;
-    const inspectors: number[] = [];
     const { client } = await openSession(launch, shown, {
       onSpawn: () => (host.facts.spawned = true),
-      log: debug ? inspectorsNoted(host.log, inspectors) : host.log,
+      log: debug?.log ?? host.log,
       handshakeTimeoutMs: deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       maxMessageBytes: deps.maxMessageBytes,
       knownLegacy: deps.eraMemory?.load() === 'legacy',
@@ -110,12 +96,7 @@ export class LaunchAttempt {
     // Stopped during the handshake: dispose has run, so the client it finished with is closed here.
     if (this.over) return void (await client.close());
     this.signIn?.accepted(); // the handshake went through with the token (if one was needed)
-    // The Node process that answered the handshake started last (npx's own Node comes first).
-    const port = inspectors.at(-1);
-    if (debug && port !== undefined) {
-      host.log.info(`Dev mode: attaching the debugger to the Node inspector on 127.0.0.1:${port}.`);
-      debug.attach(definition.name, port);
-    } else if (debug) host.log.warn('Dev mode: no Node inspector announced itself on stderr, so no debugger is attached (is the server a Node program?).');
+    debug?.attach();
     return client;
   }
 

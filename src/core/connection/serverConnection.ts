@@ -9,7 +9,9 @@ import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { CrashRestarts } from './crashRestarts';
-import { DevWatch } from './devWatch';
+import type { DevWatch } from './devWatch';
+import { insideFolders } from '../config/launch';
+import { loadConnection } from './load';
 import type { CallOptions, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { LaunchAttempt } from './launchAttempt';
 import { floodGuardedLog } from './logFlood';
@@ -73,7 +75,8 @@ export class ServerConnection implements Disposable {
     this.onDidChangeTools = this._catalog.onDidChange;
     this.onOfferNotice = this._offerNotices.event;
     const watch = _definition.spec.type === 'stdio' ? _definition.spec.dev?.watch : undefined;
-    if (watch?.length && _deps.dev && 'watch' in _deps.dev) this._devWatch = new DevWatch(_deps.dev, watch, (file) => void this._restartForChange(file));
+    const dev = _deps.dev;
+    if (watch?.length && dev && 'watch' in dev) this._devWatch = new (loadConnection().DevWatch)(dev, watch, (file) => insideFolders(file, dev.folders()), (logLine, callFailure) => void this._restartForChange(logLine, callFailure));
   }
 
   get name(): string {
@@ -87,7 +90,9 @@ export class ServerConnection implements Disposable {
   }
   /** Whether the server runs in dev mode here: its definition has a `dev` entry and the host honours it (a trusted workspace). */
   get devMode(): boolean {
-    return this._definition.spec.type === 'stdio' && this._definition.spec.dev !== undefined && !!this._deps.dev && 'watch' in this._deps.dev;
+    // Only a stdio spec has the key, and only when the definition gives it.
+    const host = this._deps.dev;
+    return 'dev' in this._definition.spec && !!host && 'watch' in host;
   }
   /** The tools as last listed; with secrets in the launch, their titles and descriptions masked (a server may echo them). */
   get tools(): readonly Tool[] {
@@ -140,7 +145,7 @@ export class ServerConnection implements Disposable {
 
   private async _launch(automatic: boolean, byUser = false): Promise<void> {
     if (this._definition.disabled) return this._view.set(ServerState.disabled);
-    this._devNotes();
+    if (this._definition.spec.type === 'stdio' && this._definition.spec.dev) loadConnection().devNotes(this._definition.spec.dev, this._deps.dev, this._log);
     const attempt = new LaunchAttempt();
     void this._attempt?.dispose();
     this._attempt = attempt;
@@ -178,24 +183,13 @@ export class ServerConnection implements Disposable {
    * Dev mode: a watched file changed. A server that runs, starts or failed starts again (the user's
    * Stop is kept); its calls in flight fail saying so, and its tools are listed again with the launch.
    */
-  private async _restartForChange(file: string): Promise<void> {
+  private async _restartForChange(logLine: string, callFailure: string): Promise<void> {
     const kind = this.state.kind;
     if (kind !== 'running' && kind !== 'starting' && kind !== 'error') return;
-    this._log.info(`Dev mode: restarting, ${file} changed.`);
-    this._attempt?.endWith(`The server restarted because ${file} changed (dev mode); the call did not finish.`);
-    this._restarts.cancel();
-    await this._teardown();
-    this._restarts.reset();
-    await this._launch(false);
-  }
-
-  /** What dev mode will not do for this launch, said in the log rather than ignored. */
-  private _devNotes(): void {
-    const dev = this._definition.spec.type === 'stdio' ? this._definition.spec.dev : undefined;
-    if (!dev) return;
-    const host = this._deps.dev;
-    if (!host || !('watch' in host)) return this._log.warn(`Dev mode ("dev") is off: ${host?.unavailable ?? 'this host does not watch files or attach debuggers'}. The server starts as usual.`);
-    if (dev.debug && dev.debug.type !== 'node') this._log.warn(`Dev mode: debugger type "${dev.debug.type}" is not supported (only "node"); the server starts without a debugger.`);
+    this._log.info(logLine);
+    this._attempt?.endWith(callFailure);
+    await this.stop();
+    await this.start();
   }
 
   /** Tells a running server that the workspace folders changed (`roots/list_changed`). */
