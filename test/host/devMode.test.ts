@@ -36,9 +36,9 @@ describe('dev mode for server authors (real VS Code watcher and debugger)', func
     await until('the server in dev mode running', () => server()?.state.kind === 'running' && server()!.tools.length > 0, 40_000);
   });
   after(async () => {
-    await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
-    // The sessions of launches that ended have lost their inspector: stopping them may fail, which is fine.
+    // Detach before the server goes: a session whose inspector is gone may fail to stop, which is fine.
     await Promise.resolve(vscode.debug.stopDebugging()).catch(() => undefined);
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
