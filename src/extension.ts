@@ -155,6 +155,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       // While it waits, the task rows it belongs to say what they wait for.
       elicit: (request) => loadForms().tasks.askingFor(tasks, request, () => (elicitor ??= loadForms().prompts.vscodeElicitor(prompts, chatAsks))(request)),
       oauth: vscodeOAuthHost(context.secrets, loadForms),
+      // Dev mode's watcher and debugger load (dist/forms.js) only for a server whose definition has a "dev".
+      ...(definition.spec.type === 'stdio' && definition.spec.dev && { dev: loadForms().servers.vscodeDevHost((server) => logs.logFor(server)) }),
     };
   });
   // Saved results are held to the user's budget: pruned at each save, and once soon after activation, off its path.

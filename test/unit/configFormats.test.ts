@@ -21,11 +21,11 @@ describe('configuration file formats', () => {
     const out = detectAndConvert(text, '/w/.vscode/mcp.json');
     assert.equal(out.format, 'vscode');
     assert.deepEqual(out.servers, {
-      fs: { type: 'stdio', command: 'npx', args: ['-y', 'pkg'], env: { PORT: '8080', KEY: '${input:api-key}' } },
+      fs: { type: 'stdio', command: 'npx', args: ['-y', 'pkg'], env: { PORT: '8080', KEY: '${input:api-key}' }, dev: { watch: 'src/**' } },
       remote: { type: 'http', url: 'https://example.com/sse', headers: { X: '1' } },
     });
     assert.deepEqual(out.inputs, [{ id: 'api-key', type: 'promptString', description: 'API key', password: true, default: undefined, options: undefined }]);
-    assert.deepEqual(out.warnings, ['Server "fs": ignored "dev" (not supported by MCP Tool Host).']);
+    assert.deepEqual(out.warnings, []);
     const parsed = parseServers(out.servers, 'workspace');
     assert.deepEqual(parsed.errors, []);
     assert.deepEqual(parsed.servers.map((s) => s.spec.type), ['stdio', 'http']);

@@ -167,7 +167,7 @@ function originOf(url: string): string {
 }
 
 /** Whether `file` (symbolic links followed where it exists) is inside one of the folders (theirs followed too). */
-function insideFolders(file: string, folders: readonly { readonly path: string }[]): boolean {
+export function insideFolders(file: string, folders: readonly { readonly path: string }[]): boolean {
   const real = (p: string) => {
     try {
       return fs.realpathSync(p);

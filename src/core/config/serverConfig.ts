@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors';
 import type { OAuthSettings } from './oauthConfig';
 import type { SandboxSettings } from './sandboxConfig';
+import type { DevSettings } from './devConfig';
 import { loadConfigOptions } from './load';
 
 /** Where a definition came from: user settings are trusted more than a workspace's. */
@@ -18,6 +19,8 @@ export interface StdioServerSpec {
   readonly cwd?: string;
   /** What its process may read, write and reach (sandboxConfig.ts); false: explicitly unsandboxed; absent: not configured. */
   readonly sandbox?: SandboxSettings | false;
+  /** Dev mode for the server's author (devConfig.ts): restart on a change of its files, a debugger attached. Part of the launch: a change asks again. */
+  readonly dev?: DevSettings;
 }
 
 export interface HttpServerSpec {
@@ -83,7 +86,7 @@ export const DEFAULT_TIMEOUT_SECONDS = 60;
 export const DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS = 600;
 
 /** The keys a server entry may have (our format; other hosts' entries are converted to these). */
-export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'resultTokens', 'toolResultTokens', 'trustAnnotations', 'roots', 'oauth', 'sandbox']);
+export const SERVER_ENTRY_KEYS: ReadonlySet<string> = new Set(['type', 'command', 'args', 'env', 'envFile', 'cwd', 'url', 'headers', 'disabled', 'timeoutSeconds', 'maxTotalTimeoutSeconds', 'toolTimeouts', 'resultTokens', 'toolResultTokens', 'trustAnnotations', 'roots', 'oauth', 'sandbox', 'dev']);
 
 export interface ParsedServers {
   readonly servers: ServerDefinition[];
@@ -177,11 +180,13 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     const args = e.args ?? [];
     if (!Array.isArray(args) || args.some((a) => typeof a !== 'string')) fail('"args" must be an array of strings.');
     if (e.oauth !== undefined) fail('"oauth" is for http servers (a stdio server gets its credentials through "env").');
-    spec = { type: 'stdio', command: command!, args: args as string[], env: stringMap('env', true), envFile: optionalString('envFile'), cwd: optionalString('cwd'), ...(e.sandbox !== undefined && { sandbox: loadConfigOptions().parseSandbox(e.sandbox, fail) }) };
+    // `dev` last and only when given: the fingerprints of launches without it stay what they were.
+    spec = { type: 'stdio', command: command!, args: args as string[], env: stringMap('env', true), envFile: optionalString('envFile'), cwd: optionalString('cwd'), ...(e.sandbox !== undefined && { sandbox: loadConfigOptions().parseSandbox(e.sandbox, fail) }), ...(e.dev !== undefined && { dev: loadConfigOptions().parseDev(e.dev, fail) }) };
   } else {
     const url = optionalString('url');
     if (!url) return fail('"url" is required for an http server.');
     if (e.sandbox !== undefined) fail('"sandbox" is for stdio servers: a remote server runs on another machine.');
+    if (e.dev !== undefined) fail('"dev" is for stdio servers.');
     if (!/^https?:\/\//i.test(url)) fail(`"url" must start with http:// or https:// (got "${url}").`);
     const headers = stringMap('headers', false) as Record<string, string>;
     if (e.oauth !== undefined && Object.keys(headers).some((h) => h.toLowerCase() === 'authorization')) fail('"oauth" and an Authorization header both say how to authenticate: keep one.');

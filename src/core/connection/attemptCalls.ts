@@ -8,6 +8,7 @@ import type { LaunchAttempt } from './launchAttempt';
 import type { CallInFlight, PromptGate } from './promptGate';
 import type { SdkClient } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
+import { McpHostError } from '../errors';
 
 /**
  * The frame of one call (or followed task) in a running launch: its prompts are its own until it
@@ -24,6 +25,8 @@ export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: Pro
   if (cancelled) signal?.addEventListener('abort', cancelled, { once: true });
   const failed = (err: unknown): never => {
     endFrame(gate, call, signal, cancelled, loadElicitation().callEndOf(err, signal, attempt.client !== client));
+    // A restart of ours (dev mode) ended the session: say that, not how the process was stopped.
+    if (attempt.endReason) throw new McpHostError(attempt.endReason, { cause: err });
     // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
     throw ServerFailure.duringCall(serverEnd(transport), err) ?? err;
   };

@@ -8,6 +8,7 @@ import type { Sampler } from './samplingRequests';
 import type { RestartPolicy } from './restartPolicy';
 import type { ToolCache } from './toolCatalog';
 import type { ListingLimits } from './listingLimits';
+import type { DevHost, DevUnavailable } from './devWatch';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
 
@@ -52,6 +53,8 @@ export interface ConnectionDeps {
    * 2026-07-28 probe costs its timeout (2 s) at every start; remembered, the next start skips it.
    */
   readonly eraMemory?: EraMemory;
+  /** Dev mode (a definition's `dev`): the editor's file watcher and debugger, or why there are none here (the log says it). */
+  readonly dev?: DevHost | DevUnavailable;
 }
 
 /** Where a launch's protocol era is kept between starts (the extension: its state, for a day). */

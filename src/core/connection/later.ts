@@ -7,3 +7,5 @@ export { stderrReason } from './stderrReason';
 export { paramHeaderValues, scanParamHeaders } from './paramHeaders';
 export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from './taskSession';
 export { skillsOf } from './skills';
+export { DevWatch, devNotes } from './devWatch';
+export { debugging } from './devDebugger';

@@ -14,6 +14,8 @@ import { loadConfigOptions } from '../config/load';
 import { policyFiles } from '../config/policyPaths';
 import { loadInstall } from '../install/load';
 import { openSession } from './transportChoice';
+import { loadConnection } from './load';
+
 
 /** What a launch shows of itself on its connection (serverView.ts). */
 export interface LaunchView {
@@ -45,6 +47,7 @@ export interface LaunchHost {
  */
 export class LaunchAttempt {
   private readonly _ended = new AbortController();
+  private _endReason: string | undefined;
   client: SdkClient | undefined;
   transport: Transport | undefined;
   signIn: OAuthSignIn | undefined;
@@ -58,7 +61,11 @@ export class LaunchAttempt {
     const { definition, deps } = host;
     await loadConfigOptions().checkRegistryNames(policyFiles(), (patterns, url) => loadInstall().registryNameRuns(patterns, url));
     if (this.over) return undefined;
-    const launch = await deps.resolveLaunch(definition);
+    let launch = await deps.resolveLaunch(definition);
+    if (this.over) return undefined;
+    // Dev mode's debugger: the inspector on loopback at a free port, added after the allowlist judged the launch as written.
+    const debug = definition.spec.type === 'stdio' && definition.spec.dev?.debug ? loadConnection().debugging(definition.name, definition.spec.dev, deps.dev, host.log) : undefined;
+    if (debug) launch = await debug.launch(launch);
     if (this.over) return undefined;
     host.view.resolved(launch);
     const shown = maskSecrets(launch.type === 'http' ? launch.url : formatCommandLine(launch.launch.command, launch.launch.args), launch.secrets);
@@ -74,7 +81,7 @@ export class LaunchAttempt {
     host.facts.spawned = false;
     const { client } = await openSession(launch, shown, {
       onSpawn: () => (host.facts.spawned = true),
-      log: host.log,
+      log: debug?.log ?? host.log,
       handshakeTimeoutMs: deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       maxMessageBytes: deps.maxMessageBytes,
       knownLegacy: deps.eraMemory?.load() === 'legacy',
@@ -89,7 +96,16 @@ export class LaunchAttempt {
     // Stopped during the handshake: dispose has run, so the client it finished with is closed here.
     if (this.over) return void (await client.close());
     this.signIn?.accepted(); // the handshake went through with the token (if one was needed)
+    debug?.attach();
     return client;
+  }
+
+  /** Why the host is about to end this launch (a dev-mode restart): its calls in flight fail with this sentence. */
+  endWith(reason: string): void {
+    this._endReason = reason;
+  }
+  get endReason(): string | undefined {
+    return this._endReason;
   }
 
   /** Disposed: superseded, stopped, or its session ended. */

@@ -9,6 +9,9 @@ import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { CrashRestarts } from './crashRestarts';
+import type { DevWatch } from './devWatch';
+import { insideFolders } from '../config/launch';
+import { loadConnection } from './load';
 import type { CallOptions, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { LaunchAttempt } from './launchAttempt';
 import { floodGuardedLog } from './logFlood';
@@ -57,6 +60,8 @@ export class ServerConnection implements Disposable {
   private readonly _facts = new FactRecorder();
   /** The log level asked for this server (none: the server's own default), applied to each launch. */
   private _logLevel: string | undefined;
+  /** Dev mode's watch of the server's files (devWatch.ts), when its definition asks for one and the host can watch. */
+  private readonly _devWatch: DevWatch | undefined;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
     this._restarts = new CrashRestarts(_deps.restartPolicy);
@@ -72,6 +77,9 @@ export class ServerConnection implements Disposable {
     this.onDidChangeTools = this._catalog.onDidChange;
     this.onDidList = this._catalog.onDidList;
     this.onOfferNotice = this._offerNotices.event;
+    const watch = _definition.spec.type === 'stdio' ? _definition.spec.dev?.watch : undefined;
+    const dev = _deps.dev;
+    if (watch?.length && dev && 'watch' in dev) this._devWatch = new (loadConnection().DevWatch)(dev, watch, (file) => insideFolders(file, dev.folders()), (logLine, callFailure) => void this._restartForChange(logLine, callFailure));
   }
 
   get name(): string {
@@ -82,6 +90,12 @@ export class ServerConnection implements Disposable {
   }
   get state(): ServerState {
     return this._view.state;
+  }
+  /** Whether the server runs in dev mode here: its definition has a `dev` entry and the host honours it (a trusted workspace). */
+  get devMode(): boolean {
+    // Only a stdio spec has the key, and only when the definition gives it.
+    const host = this._deps.dev;
+    return 'dev' in this._definition.spec && !!host && 'watch' in host;
   }
   /** The tools as last listed; with secrets in the launch, their titles and descriptions masked (a server may echo them). */
   get tools(): readonly Tool[] {
@@ -134,6 +148,7 @@ export class ServerConnection implements Disposable {
 
   private async _launch(automatic: boolean, byUser = false): Promise<void> {
     if (this._definition.disabled) return this._view.set(ServerState.disabled);
+    if (this._definition.spec.type === 'stdio' && this._definition.spec.dev) loadConnection().devNotes(this._definition.spec.dev, this._deps.dev, this._log);
     const attempt = new LaunchAttempt();
     void this._attempt?.dispose();
     this._attempt = attempt;
@@ -165,6 +180,19 @@ export class ServerConnection implements Disposable {
 
   private _afterCrash(message: string, detail: readonly string[] | undefined): ServerState {
     return this._restarts.afterCrash(message, detail, this._log, () => void this._launch(true));
+  }
+
+  /**
+   * Dev mode: a watched file changed. A server that runs, starts or failed starts again (the user's
+   * Stop is kept); its calls in flight fail saying so, and its tools are listed again with the launch.
+   */
+  private async _restartForChange(logLine: string, callFailure: string): Promise<void> {
+    const kind = this.state.kind;
+    if (kind !== 'running' && kind !== 'starting' && kind !== 'error') return;
+    this._log.info(logLine);
+    this._attempt?.endWith(callFailure);
+    await this.stop();
+    await this.start();
   }
 
   /** Tells a running server that the workspace folders changed (`roots/list_changed`). */
@@ -271,6 +299,7 @@ export class ServerConnection implements Disposable {
   }
 
   dispose(): void {
+    this._devWatch?.dispose();
     void this.stop();
     this._view.dispose();
     this._catalog.dispose();

@@ -8,3 +8,4 @@ export { MessagePump } from './messagePump';
 export { OffThreadJsonParser } from './offThreadJson';
 export { stopTree } from './processTree';
 export { explainToolFailure, installHint, sandboxCheck, sandboxDenial, sandboxFacts, wrapLaunch } from './sandbox';
+export { freeLoopbackPort, inspectorPort, withInspector } from './inspector';

@@ -7,3 +7,4 @@ export { openServerConfiguration } from './serverLocation';
 export { runDoctor } from './doctorCommand';
 export { askToLaunch } from './launchPrompt';
 export { markSandboxSupport, sandboxEveryServer } from './sandboxOffer';
+export { vscodeDevHost } from './devHost';

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { envEntries, httpSends } from '../../core/config/launchReview';
+import type { DevSettings } from '../../core/config/devConfig';
 import type { ServerDefinition } from '../../core/config/serverConfig';
 import { sanitizeLine, visibleLine } from '../../core/render/sanitize';
 import type { PromptEvents } from '../shared/promptEvents';
@@ -106,7 +107,18 @@ export function launchFacts(def: ServerDefinition): string[] {
     ),
     ...(spec.envFile ? [vscode.l10n.t('$(blank) the variables of the file {0}', visibleLine(spec.envFile))] : []),
     spec.sandbox ? vscode.l10n.t('$(lock) In a sandbox') : vscode.l10n.t('$(unlock) Not in a sandbox: it can do what you can'),
+    ...devFacts(spec.dev),
     trust,
+  ];
+}
+
+/** Dev mode: the files watched, and the inspector that lets any local process run code in the server. */
+function devFacts(dev: DevSettings | undefined): string[] {
+  if (!dev) return [];
+  return [
+    ...(dev.watch.length ? rows(vscode.l10n.t('Dev mode: restarts when its files change: {0}', dev.watch.map(visibleLine).join(', ')), '$(eye)') : []),
+    ...(dev.debug?.type === 'node' ? [vscode.l10n.t('$(warning) Dev mode: runs with the Node inspector on 127.0.0.1 and attaches the debugger; while it listens, any process on this machine can run code in the server')] : []),
+    ...(dev.debug && dev.debug.type !== 'node' ? [vscode.l10n.t('$(info) Dev mode: debugger type "{0}" is not supported (only "node")', visibleLine(dev.debug.type))] : []),
   ];
 }
 

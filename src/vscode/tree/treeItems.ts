@@ -67,6 +67,8 @@ export function serverItem(connection: ServerConnection, expanded: boolean): vsc
   if (!connection.definition.trustAnnotations) item.description = `${item.description} · ${vscode.l10n.t('hints not trusted')}`;
   const spec = connection.definition.spec;
   if (spec.type === 'stdio' && spec.sandbox) item.description = `${item.description} · ${vscode.l10n.t('sandboxed')}`;
+  // Restarts when its files change, maybe under a debugger: the author should see why it comes and goes.
+  if (connection.devMode) item.description = `${item.description} · ${vscode.l10n.t('dev')}`;
   return item;
 }
 

@@ -1,0 +1,60 @@
+import type { DevSettings } from '../config/devConfig';
+import type { Disposable } from '../events';
+import type { ServerLog } from '../serverLog';
+
+/**
+ * What dev mode needs of the editor: a file watcher and a debugger. The core decides when a
+ * server restarts and where its inspector listens; the host only watches and attaches.
+ */
+export interface DevHost {
+  /** The workspace folders: patterns are relative to the first, and a changed file counts only inside one of them. */
+  folders(): readonly { readonly path: string }[];
+  /** Watches files matching the patterns (relative to the first workspace folder); `changed` hears each created, changed or deleted file's path. */
+  watch(patterns: readonly string[], changed: (file: string) => void): Disposable;
+  /** Attaches a debugger to the Node inspector of `server` on 127.0.0.1:`port`. */
+  attach(server: string, port: number): void;
+}
+
+/** Where dev mode cannot run (an untrusted workspace, the CLI): why, for the server's log. */
+export interface DevUnavailable {
+  readonly unavailable: string;
+}
+
+/** A burst of saves (a build writing many files) is one restart: the last change waits this long for the next. */
+export const DEV_RESTART_DEBOUNCE_MS = 300;
+
+/**
+ * Watches a server's files and calls `restart` with what to say of the first file of each burst of changes, once
+ * the burst is over. A file outside the workspace folders (a link the pattern led through) does
+ * not count: a repository's server learns nothing of files elsewhere.
+ */
+export class DevWatch implements Disposable {
+  private _timer: NodeJS.Timeout | undefined;
+  private _first: string | undefined;
+  private readonly _watcher: Disposable;
+
+  /** `inside`: whether a changed file (links followed) is inside a workspace folder. */
+  constructor(host: DevHost, patterns: readonly string[], inside: (file: string) => boolean, private readonly _restart: (logLine: string, callFailure: string) => void, debounceMs = DEV_RESTART_DEBOUNCE_MS) {
+    this._watcher = host.watch(patterns, (file) => {
+      if (!inside(file)) return;
+      this._first ??= file;
+      clearTimeout(this._timer);
+      this._timer = setTimeout(() => {
+        const changed = this._first!;
+        this._first = this._timer = undefined;
+        this._restart(`Dev mode: restarting, ${changed} changed.`, `The server restarted because ${changed} changed (dev mode); the call did not finish.`);
+      }, debounceMs);
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this._timer);
+    this._watcher.dispose();
+  }
+}
+
+/** What dev mode will not do for a launch (no watcher or debugger here, a debugger type not supported), said in the log rather than ignored. */
+export function devNotes(dev: DevSettings, host: DevHost | DevUnavailable | undefined, log: ServerLog): void {
+  if (!host || !('watch' in host)) return log.warn(`Dev mode ("dev") is off: ${host?.unavailable ?? 'this host does not watch files or attach debuggers'}. The server starts as usual.`);
+  if (dev.debug && dev.debug.type !== 'node') log.warn(`Dev mode: debugger type "${dev.debug.type}" is not supported (only "node"); the server starts without a debugger.`);
+}

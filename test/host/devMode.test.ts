@@ -1,0 +1,74 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { McpToolHostApi } from '../../src/extension';
+import type { CallOutcome } from '../../src/core/calls/callPipeline';
+import { FIXTURES } from './treeHarness';
+import { until } from './wait';
+
+/** Dev mode in the real extension host: VS Code's file watcher restarts the server, VS Code's debugger attaches to it. */
+describe('dev mode for server authors (real VS Code watcher and debugger)', function () {
+  this.timeout(90_000);
+  let api: McpToolHostApi;
+  let dir: string;
+  let toolsFile: string;
+  const config = () => vscode.workspace.getConfiguration('mcpToolHost');
+  const server = () => api.pool.get('authored');
+  /** The process id the server's tool answers with, through the one call path. */
+  const pid = async () => {
+    const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'authored', tool: server()!.tools[0].name, args: {} });
+    return Number(outcome.kind === 'ok' ? outcome.result.text : 0);
+  };
+
+  before(async () => {
+    api = await vscode.extensions.getExtension<McpToolHostApi>('mcp-tool-host.mcp-tool-host')!.activate();
+    assert.ok(vscode.workspace.isTrusted, 'the test workspace is trusted');
+    const folder = vscode.workspace.workspaceFolders![0].uri.fsPath;
+    const name = `dev-${Date.now()}`;
+    dir = path.join(folder, name);
+    fs.mkdirSync(path.join(dir, 'build'), { recursive: true });
+    toolsFile = path.join(dir, 'build', 'tools.json');
+    fs.writeFileSync(toolsFile, JSON.stringify(['first']));
+    const authored = { command: process.execPath, args: [path.join(FIXTURES, 'dev-server.cjs'), toolsFile], env: { ELECTRON_RUN_AS_NODE: '1' }, dev: { watch: `${name}/build/**`, debug: { type: 'node' } } };
+    await config().update('servers', { authored }, vscode.ConfigurationTarget.Global);
+    await until('the server in dev mode running', () => server()?.state.kind === 'running' && server()!.tools.length > 0, 40_000);
+  });
+  after(async () => {
+    // Detach before the server goes: a session whose inspector is gone may fail to stop, which is fine.
+    await Promise.resolve(vscode.debug.stopDebugging()).catch(() => undefined);
+    await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('the row says "dev"; the debugger attached to the inspector on 127.0.0.1, which lists the server as its target', async () => {
+    api.tree.getChildren(undefined);
+    const item = api.tree.getTreeItem(api.tree.serverNode('authored')!);
+    assert.match(String(item.description), /· dev$/);
+    const session = await until('the debug session', () => vscode.debug.activeDebugSession ?? false, 30_000);
+    assert.equal(session.name, 'MCP server: authored');
+    assert.equal(session.configuration.address, '127.0.0.1');
+    const port = session.configuration.port as number;
+    assert.match(server()!.launchLine ?? '', new RegExp(` --inspect=127\\.0\\.0\\.1:${port} `));
+    const targets = await new Promise<{ url: string }[]>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port, path: '/json/list' }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve(JSON.parse(body) as { url: string }[]));
+      }).on('error', reject);
+    });
+    assert.match(targets[0].url, /dev-server\.cjs$/);
+  });
+
+  it('saving a watched file restarts the server (a new process) and lists its tools again; Restart still works', async () => {
+    const before = await pid();
+    assert.ok(before > 0);
+    fs.writeFileSync(toolsFile, JSON.stringify(['second']));
+    await until('the restarted server with its new tools', () => server()?.state.kind === 'running' && server()!.tools[0]?.name === 'second', 30_000);
+    const after = await pid();
+    assert.ok(after > 0 && after !== before, `${before} -> ${after}`);
+    await vscode.commands.executeCommand('mcpToolHost.restartServer', 'authored');
+    await until('the server restarted by the user', async () => server()?.state.kind === 'running' && (await pid()) !== after, 30_000);
+  });
+});

@@ -1,0 +1,160 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as http from 'node:http';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { resolveLaunch } from '../../src/core/config/launch';
+import { parseServers, type ServerDefinition } from '../../src/core/config/serverConfig';
+import type { DevHost } from '../../src/core/connection/devWatch';
+import { ServerConnection, type ConnectionDeps } from '../../src/core/connection/serverConnection';
+import { SchemaValidator } from '../../src/core/tools/schemaValidator';
+import { FIXTURES, until } from './helpers';
+
+const CALL = { timeoutMs: 20_000, maxTotalTimeoutMs: 20_000 };
+
+/**
+ * A workspace folder with a server under development: tools.json lists its tools. The host's
+ * watcher is scripted (VS Code's own is exercised in test/host/devMode.test.ts): `touch` writes a
+ * file and tells what VS Code's watcher would tell.
+ */
+function devServer(dev: Record<string, unknown>, extra: Partial<ConnectionDeps> = {}, source: 'user' | 'workspace' = 'workspace') {
+  const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-dev-')));
+  fs.mkdirSync(path.join(folder, 'build'));
+  const toolsFile = path.join(folder, 'build', 'tools.json');
+  fs.writeFileSync(toolsFile, JSON.stringify(['first']));
+  const [def] = parseServers({ s: { command: process.execPath, args: [path.join(FIXTURES, 'dev-server.cjs'), toolsFile], dev } }, source).servers as [ServerDefinition];
+  const logs: string[] = [];
+  const heard: ((file: string) => void)[] = [];
+  const attached: number[] = [];
+  const host: DevHost = {
+    folders: () => [{ path: folder }],
+    watch: (patterns, changed) => {
+      assert.deepEqual(patterns, ['build/**']);
+      heard.push(changed);
+      return { dispose: () => heard.splice(heard.indexOf(changed), 1) };
+    },
+    attach: (_server, port) => attached.push(port),
+  };
+  const c = new ServerConnection(def, {
+    validator: new SchemaValidator(),
+    clientVersion: 'test',
+    log: { info: (m) => logs.push(m), warn: (m) => logs.push(`warn ${m}`), error: (m) => logs.push(`error ${m}`), stderr: (m) => logs.push(`stderr ${m}`) },
+    resolveLaunch: async (d) => resolveLaunch(d, { workspaceFolders: [{ name: 'w', path: folder }], env: process.env }),
+    dev: host,
+    ...extra,
+  });
+  const touch = (file: string, text: string) => {
+    fs.writeFileSync(file, text);
+    for (const h of heard) h(file);
+  };
+  const pid = async () => ((await c.callTool(c.tools[0].name, {}, CALL)) as { content: { text: string }[] }).content[0].text;
+  return { c, logs, folder, toolsFile, touch, heard, attached, pid };
+}
+
+describe('dev mode: restart on change, debugger attach (real child processes)', function () {
+  this.timeout(60_000);
+  const open: ServerConnection[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((c) => (c.dispose(), c.stop())));
+  });
+
+  it('a change of a watched file restarts the server (a new process), lists its tools again and keeps its log, with a line naming the file', async () => {
+    const s = devServer({ watch: 'build/**' });
+    open.push(s.c);
+    await s.c.start();
+    await s.c.listed();
+    assert.deepEqual(s.c.tools.map((t) => t.name), ['first', 'wait']);
+    const before = await s.pid();
+    s.touch(s.toolsFile, JSON.stringify(['second']));
+    await until('the restarted server', () => s.c.state.kind === 'running' && s.c.tools[0]?.name === 'second', 15_000);
+    assert.deepEqual(s.c.tools.map((t) => t.name), ['second', 'wait']);
+    assert.notEqual(await s.pid(), before);
+    const restartLine = s.logs.indexOf(`Dev mode: restarting, ${s.toolsFile} changed.`);
+    assert.ok(restartLine > 0, s.logs.join('\n'));
+    // The first launch's lines are still there, before the restart's.
+    assert.ok(s.logs.findIndex((l) => l.startsWith('Starting:')) < restartLine);
+    assert.ok(s.logs.map((l) => l.startsWith('Starting:')).lastIndexOf(true) > restartLine);
+  });
+
+  it('a burst of saves is one restart, and a server the user stopped stays stopped', async () => {
+    const s = devServer({ watch: ['build/**'] });
+    open.push(s.c);
+    await s.c.start();
+    await s.c.listed();
+    for (let i = 0; i < 5; i++) {
+      s.touch(s.toolsFile, JSON.stringify([`t${i}`]));
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await until('the restarted server', () => s.c.state.kind === 'running' && s.c.tools[0]?.name === 't4', 15_000);
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(s.logs.filter((l) => l.startsWith('Starting:')).length, 2, s.logs.join('\n'));
+    assert.equal(s.logs.filter((l) => l.startsWith('Dev mode: restarting')).length, 1);
+    await s.c.stop();
+    s.touch(s.toolsFile, JSON.stringify(['again']));
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(s.c.state.kind, 'stopped');
+    assert.equal(s.logs.filter((l) => l.startsWith('Starting:')).length, 2);
+  });
+
+  it('a call in flight when the server restarts fails at once, saying which file changed', async () => {
+    const s = devServer({ watch: 'build/**' });
+    open.push(s.c);
+    await s.c.start();
+    await s.c.listed();
+    const began = Date.now();
+    const call = s.c.callTool('wait', { ms: 30_000 }, CALL);
+    await new Promise((r) => setTimeout(r, 200));
+    s.touch(s.toolsFile, JSON.stringify(['second']));
+    await assert.rejects(call, (err: Error) => err.message === `The server restarted because ${s.toolsFile} changed (dev mode); the call did not finish.`);
+    assert.ok(Date.now() - began < 10_000);
+  });
+
+  it('a file outside the workspace (reached through a link) does not restart the server', async () => {
+    const s = devServer({ watch: 'build/**' });
+    open.push(s.c);
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-dev-outside-'));
+    fs.symlinkSync(elsewhere, path.join(s.folder, 'build', 'linked'));
+    await s.c.start();
+    await s.c.listed();
+    s.touch(path.join(s.folder, 'build', 'linked', 'secret.txt'), 'x');
+    await new Promise((r) => setTimeout(r, 800));
+    assert.equal(s.logs.filter((l) => l.startsWith('Starting:')).length, 1, s.logs.join('\n'));
+  });
+
+  it('debug: the server runs with the Node inspector on 127.0.0.1 at a free port, and the debugger is asked to attach to it', async () => {
+    const s = devServer({ debug: { type: 'node' } });
+    open.push(s.c);
+    await s.c.start();
+    assert.equal(s.c.state.kind, 'running', s.logs.join('\n'));
+    assert.equal(s.attached.length, 1);
+    const port = s.attached[0];
+    assert.match(s.c.launchLine ?? '', new RegExp(`node\\S* --inspect=127\\.0\\.0\\.1:${port} `));
+    const targets = await new Promise<{ type: string; url: string }[]>((resolve, reject) => {
+      http.get({ host: '127.0.0.1', port, path: '/json/list' }, (res) => {
+        let body = '';
+        res.on('data', (d: Buffer) => (body += d.toString()));
+        res.on('end', () => resolve(JSON.parse(body) as { type: string; url: string }[]));
+      }).on('error', reject);
+    });
+    assert.equal(targets[0].type, 'node');
+    assert.match(targets[0].url, /dev-server\.cjs$/);
+    // Nothing answers on another interface of this machine at that port.
+    const other = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
+    if (other) await assert.rejects(new Promise((resolve, reject) => http.get({ host: other.address, port, path: '/json/list' }, resolve).on('error', reject)));
+  });
+
+  it('says in the log what it will not do: another debugger type, or dev mode where the host has none', async () => {
+    const s = devServer({ watch: 'build/**', debug: { type: 'debugpy' } });
+    open.push(s.c);
+    await s.c.start();
+    assert.ok(s.logs.includes('warn Dev mode: debugger type "debugpy" is not supported (only "node"); the server starts without a debugger.'), s.logs.join('\n'));
+    assert.ok(!s.c.launchLine?.includes('--inspect'));
+    const off = devServer({ watch: 'build/**', debug: { type: 'node' } }, { dev: { unavailable: 'this workspace is not trusted' } });
+    open.push(off.c);
+    await off.c.start();
+    assert.ok(off.logs.includes('warn Dev mode ("dev") is off: this workspace is not trusted. The server starts as usual.'), off.logs.join('\n'));
+    assert.equal(off.c.devMode, false);
+    assert.ok(!off.c.launchLine?.includes('--inspect'));
+    assert.equal(off.heard.length, 0);
+  });
+});
