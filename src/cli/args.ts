@@ -1,5 +1,6 @@
 import { parseBrowserCommand } from './browserCommand';
 import { LOG_LEVELS, type LogLevel } from '../core/offers/offerTypes';
+import { DEFAULT_RATE_LIMIT, type RateLimit } from '../core/policy/rateLimiter';
 
 /** The CLI's exit codes; --help documents them and scripts rely on them. */
 export const Exit = {
@@ -72,7 +73,7 @@ commands:
                                  else in $XDG_STATE_HOME/mcp-tool-host/auth/credentials.json
                                  (~/.local/state without it), readable by you alone;
                                  MCP_TOOL_HOST_CREDENTIALS=keychain or =file picks one
-  serve [--http [--port N]] [--tools all|search]
+  serve [--http [--port N]] [--tools all|search] [--rate-limit PER_SECOND[/BURST]]
                                  be one MCP server that offers the tools of every configured
                                  server, each call through the policy (rules, approvals, pins,
                                  rate limits, masking, audit) with origin "gateway": stdio by
@@ -81,8 +82,10 @@ commands:
                                  A call that needs approval asks the client (elicitation), or is
                                  denied with the reason. --tools search offers only search_tools
                                  and call_tool. A tool that changed since it was pinned is listed
-                                 as withheld and not called (pins accept). Runs until stdin ends
-                                 (stdio), SIGINT or SIGTERM
+                                 as withheld and not called (pins accept), and an accept in
+                                 another terminal tells the clients at once. A server's forms and
+                                 sampling requests during a call go to the client that made it.
+                                 Runs until stdin ends (stdio), SIGINT or SIGTERM
   pins [SERVER]                  each tool against the definition pinned for it (trust on first
                                  use: serve pins each tool when it first lists it): pinned,
                                  changed (with a diff of pinned and now, escapes visible), not
@@ -156,6 +159,11 @@ options:
                      2026-07-28: sent with each request) and print them on stderr as they come
   --http, --port N   serve: Streamable HTTP on 127.0.0.1 (port N, default any free one)
   --tools all|search serve: every tool (default), or search_tools and call_tool only
+  --rate-limit PER_SECOND[/BURST]
+                     serve: the calls each server may get, a second (at least 0.1) after a burst
+                     of BURST at once (a whole number; default 20, or PER_SECOND when higher),
+                     as VS Code's mcpToolHost.rateLimit.perSecond and .burst; over it a call is
+                     refused with "Too many calls" and nothing is sent. Default 10/20
   -h, --help         this text
   --                 every word after it is a SERVER or TOOL name, even one starting with "-"
 
@@ -243,12 +251,14 @@ export interface CliArgs {
   readonly http: boolean;
   readonly port?: number;
   readonly tools?: 'all' | 'search';
+  /** serve: the calls each server may get (--rate-limit PER_SECOND[/BURST]); none: the core's default. */
+  readonly rateLimit?: RateLimit;
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace', '--sandbox', '--http']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--lock', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set', '--port', '--tools']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--lock', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set', '--port', '--rate-limit', '--tools']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules', '--set']);
 
@@ -303,6 +313,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (port !== undefined && !(Number.isInteger(port) && port >= 0 && port <= 65535)) throw new CliError(`--port must be a port number (0 to 65535), not "${portText}".`, Exit.usage, true);
   const tools = values.get('--tools');
   if (tools !== undefined && tools !== 'all' && tools !== 'search') throw new CliError(`--tools must be all or search, not "${tools}".`, Exit.usage, true);
+  const rateText = values.get('--rate-limit');
+  const rateLimit = rateText === undefined ? undefined : parseRateLimit(rateText);
   const [command, ...rest] = positional;
   return {
     elicitation,
@@ -335,5 +347,25 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     http: booleans.has('--http'),
     port,
     tools,
+    rateLimit,
   };
+}
+
+/** The settings' least values (mcpToolHost.rateLimit.perSecond and .burst): a server may always get a call now and then. */
+const MIN_PER_SECOND = 0.1;
+const MIN_BURST = 1;
+
+/** `--rate-limit PER_SECOND[/BURST]` as a RateLimit; a bad value is a usage error that says what is wrong. */
+export function parseRateLimit(text: string): RateLimit {
+  const wrong = (why?: string) => new CliError(`--rate-limit must be PER_SECOND[/BURST]: calls a second a server may get (at least ${MIN_PER_SECOND}), then how many it may get at once (a whole number, at least ${MIN_BURST}), not "${text}"${why ? `: ${why}` : ''}.`, Exit.usage, true);
+  const match = /^([^/]+)(?:\/([^/]+))?$/.exec(text.trim());
+  const number = (t: string | undefined) => (t === undefined ? undefined : /^(\d+(\.\d*)?|\.\d+)$/.test(t.trim()) ? Number(t) : NaN);
+  const perSecond = number(match?.[1]);
+  const burst = number(match?.[2]);
+  if (perSecond === undefined || !Number.isFinite(perSecond) || (burst !== undefined && !Number.isFinite(burst))) throw wrong();
+  if (perSecond < MIN_PER_SECOND) throw wrong(`the rate is below ${MIN_PER_SECOND}`);
+  if (burst === undefined) return { perSecond, burst: Math.max(DEFAULT_RATE_LIMIT.burst, Math.ceil(perSecond)) };
+  if (burst < MIN_BURST) throw wrong(`the burst is below ${MIN_BURST}`);
+  if (!Number.isInteger(burst)) throw wrong('the burst is not a whole number');
+  return { perSecond, burst };
 }

@@ -146,6 +146,7 @@ function exitCodeOf(outcome: CallOutcome): ExitCode {
     case 'denied':
       return Exit.approval;
     case 'cancelled':
+    case 'input-required':
     case 'protocol-error':
     case 'timeout':
     case 'failed':

@@ -8,6 +8,7 @@ import { silentLog, type ServerLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
 import { cliOAuthHost, type BrowserChoice, type CliSignInOptions } from './oauthHost';
 import type { Elicitor } from '../core/elicitation/formElicitation';
+import type { Sampler } from '../core/connection/samplingRequests';
 import { rememberedEra } from '../core/connection/eraMemory';
 import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
 import { eraFile } from './eraFile';
@@ -24,7 +25,7 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog }): CliHost {
   const cwd = process.cwd();
   const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
   const validator = new SchemaValidator();
@@ -40,6 +41,8 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
     elicit: options.elicit,
+    // Only serve has a model to ask (its client's): elsewhere the servers are not offered sampling.
+    sample: options.sample,
     // But a server's prompts that the host declined on its own are said, once each, as the other declines are.
     promptsDeclined: (sentence) => console.error(`"${sanitizeLine(name)}": ${sentence}`),
     eraMemory: rememberedEra(eras, definition),

@@ -62,7 +62,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   if (command === 'logout' && (!server || tool)) throw new CliError('logout needs one SERVER.', Exit.usage, true);
   if (command === 'auth' && (server !== 'status' || tool)) throw new CliError('auth takes one command: auth status.', Exit.usage, true);
   if (command === 'logout' && !args.config) return logout(server!, await everyCredentialStore());
-  if (command !== 'serve' && (args.http || args.port !== undefined || args.tools !== undefined)) throw new CliError('--http, --port and --tools are for serve.', Exit.usage, true);
+  if (command !== 'serve' && (args.http || args.port !== undefined || args.tools !== undefined || args.rateLimit !== undefined)) throw new CliError('--http, --port, --tools and --rate-limit are for serve.', Exit.usage, true);
   if (command === 'serve' && server) throw new CliError('serve takes no SERVER: it offers every server of --config.', Exit.usage, true);
   if (command === 'serve' && args.port !== undefined && !args.http) throw new CliError('--port is for serve --http.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
@@ -119,7 +119,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
   const signIn = { secrets: lazySecretStore(store), ...(command !== 'login' && { loginCommand: (name: string) => loginCommand(name, config.file) }) };
   // The gateway passes a server's forms and log messages during a call to the client that made it.
   const relay = command === 'serve' ? new (loadGateway().BackendRelay)((line) => console.error(line)) : undefined;
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn });
+  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), sample: relay?.sample, logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   try {
@@ -177,7 +177,7 @@ async function main(args: CliArgs): Promise<ExitCode> {
         code = await verifyCommand(host, { configFile: config.file, lock: args.lock, json: args.json });
         break;
       case 'serve':
-        code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION, relay });
+        code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION, relay, rateLimit: args.rateLimit });
         break;
       case 'session':
         code = await runSession(host, { yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });

@@ -1,7 +1,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { PinPersistence, ServerPins } from '../core/policy/definitionPins';
+import type { Disposable } from '../core/events';
 import { CliError } from './args';
+
+/** Changes to the file that come together (a write, then its rename) are one change, read this long after the last. */
+const SETTLE_MS = 100;
+/** Where the folder cannot be watched (no inotify left, a network drive), its file is looked at this often. */
+const POLL_MS = 1_000;
 
 /** What the file holds: per server name, per launch (`launchKey`: another command under the same name is another server), its pins. */
 type PinsByServer = Record<string, Record<string, ServerPins>>;
@@ -13,6 +19,11 @@ export interface PinsFile extends PinPersistence {
   version(): string;
   /** Every pinned launch of `server` (for `pins`: pins of a launch no longer configured are listed too). */
   launches(server: string): Record<string, ServerPins>;
+  /**
+   * Hears each change another process makes to the file (`pins accept`), once it settled and only
+   * when the file can be read: a damaged one is left to the next listing, which refuses it.
+   */
+  watch(listener: () => void, warn: (line: string) => void): Disposable;
 }
 
 /**
@@ -38,9 +49,20 @@ export function pinsFile(file: string, launchOf: (server: string) => string | un
     cached = { version: now, pins: now === 'none' ? {} : parse(file) };
     return cached.pins;
   };
+  /** The version this process last wrote: its own writes are no news to it. */
+  let written: string | undefined;
   return {
     file,
     version,
+    watch: (listener, warn) => watchFile(file, version, () => written, () => {
+      try {
+        read();
+      } catch (err) {
+        warn(`${(err as Error).message} The pins stay as they were read before.`);
+        return;
+      }
+      listener();
+    }),
     launches: (server) => (Object.hasOwn(read(), server) ? read()[server] : {}),
     load(server) {
       const launch = launchOf(server);
@@ -57,6 +79,53 @@ export function pinsFile(file: string, launchOf: (server: string) => string | un
       fs.writeFileSync(temp, JSON.stringify(next, null, 1), { mode: 0o600 });
       fs.renameSync(temp, file);
       cached = { version: version(), pins: next };
+      written = cached.version;
+    },
+  };
+}
+
+/**
+ * Calls `changed` SETTLE_MS after the file's folder last changed, when the file's version differs
+ * from the one last seen and from this process's own last write. The folder is watched, not the
+ * file: a save renames a new file over it, and a missing file may come later.
+ */
+function watchFile(file: string, version: () => string, written: () => string | undefined, changed: () => void): Disposable {
+  let seen = version();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const settled = () => {
+    timer = undefined;
+    const now = version();
+    if (now === seen) return;
+    seen = now;
+    if (now !== written()) changed();
+  };
+  const poke = () => {
+    clearTimeout(timer);
+    timer = setTimeout(settled, SETTLE_MS);
+    timer.unref();
+  };
+  const name = path.basename(file);
+  const poll = () => {
+    fs.watchFile(file, { interval: POLL_MS, persistent: false }, poke);
+    return () => fs.unwatchFile(file, poke);
+  };
+  let stop: () => void;
+  try {
+    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const watcher = fs.watch(path.dirname(file), { persistent: false }, (_event, changedName) => (changedName === null || changedName === name) && poke());
+    // A watch that fails later (its folder removed) falls back to looking at the file.
+    watcher.on('error', () => {
+      watcher.close();
+      stop = poll();
+    });
+    stop = () => watcher.close();
+  } catch {
+    stop = poll();
+  }
+  return {
+    dispose() {
+      clearTimeout(timer);
+      stop();
     },
   };
 }

@@ -3,7 +3,7 @@ import type { Approver, CallSink } from '../core/calls/ports';
 import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
 import { loadGateway } from '../core/gateway/load';
 import type { RuleSet } from '../core/policy/ruleSource';
-import { RateLimiter, type RateLimit } from '../core/policy/rateLimiter';
+import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimit } from '../core/policy/rateLimiter';
 import type { ServerLog } from '../core/serverLog';
 import type { BackendRelay } from '../core/gateway/backendRelay';
 import { Exit, type ExitCode } from './args';
@@ -22,7 +22,7 @@ export interface ServeOptions {
   readonly rules: RuleSet;
   readonly auditFile?: string;
   readonly clientVersion: string;
-  /** The calls each server may take (default: the core's, burst 20 and 10 a second); the bench raises it to time the path itself. */
+  /** The calls each server may take (--rate-limit; default: the core's, burst 20 and 10 a second); the bench raises it to time the path itself. */
   readonly rateLimit?: RateLimit;
   /** The servers' forms and log messages during a call, passed to the client that made it. */
   readonly relay?: BackendRelay;
@@ -41,13 +41,15 @@ const STDERR: ServerLog = { info: (m) => console.error(m), warn: (m) => console.
  * SIGTERM. Either way the caller then stops every server it started.
  */
 export async function serve(host: CliHost, options: ServeOptions): Promise<ExitCode> {
+  const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
-  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules), ...(options.rateLimit && { rateLimiter: new RateLimiter(() => options.rateLimit!) }) });
+  const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, ...ruleOptions(host, options.rules), rateLimiter: new RateLimiter(() => limit, undefined, 'serve --rate-limit') });
   const gateway = loadGateway();
   // Trust on first use: a tool that changed since the gateway first listed it (or since `pins accept`) is withheld.
   const file = cliPins(host);
   file.launches(''); // a damaged pins file stops here (exit 2), before a client is served
-  const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``);
+  // `pins accept` in another terminal reaches the clients at once: they are told to list the tools again.
+  const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``, (listener) => file.watch(listener, (line) => console.error(`gateway: ${line}`)));
   const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins, audit, relay: options.relay };
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());

@@ -28,7 +28,8 @@ describe('gateway over Streamable HTTP (loopback, token), driven by the official
   let gateway: RunningHttpGateway;
   let port: number;
   before(async () => {
-    gateway = await startHttpGateway({ pool: host.pool, pipeline: host.pipeline, asks: 'client', offers: (s) => s !== 'untrusted', clientVersion: 'test' });
+    // A flood budget small enough that the flood test floods whatever the machine's speed (the default refills 100 a second).
+    gateway = await startHttpGateway({ pool: host.pool, pipeline: host.pipeline, asks: 'client', offers: (s) => s !== 'untrusted', clientVersion: 'test' }, { flood: { burst: 60, perSecond: 2 } });
     port = Number(new URL(gateway.url).port);
   });
   after(async () => {

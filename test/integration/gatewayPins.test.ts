@@ -66,6 +66,50 @@ describe('gateway: a tool that changed since it was pinned is withheld until acc
     }
   });
 
+  it('an accept in another process reaches a running serve at once: its client is sent tools/list_changed and lists the real description; a missing or damaged file loses nothing', async () => {
+    const file = config();
+    const { client } = await stdioClient(file, folder.dir);
+    let changes = 0;
+    client.setNotificationHandler('notifications/tools/list_changed', () => void changes++);
+    const listed = async () => (await client.listTools()).tools.find((t) => t.name === 'pinned_greet')!;
+    const until = async (what: string, done: () => boolean | Promise<boolean>) => {
+      for (let i = 0; i < 50; i++) if (await done()) return;
+      else await new Promise((r) => setTimeout(r, 100));
+      assert.fail(`not within 5 s: ${what}`);
+    };
+    try {
+      await listed();
+      await client.callTool({ name: 'pinned_change', arguments: { description: 'Says hello, and more.' } });
+      await until('the change is withheld', async () => /^Withheld/.test((await listed()).description ?? ''));
+      // The server's own list_changed has come and gone: from here on only the accept may send one.
+      await new Promise((r) => setTimeout(r, 500));
+      changes = 0;
+
+      const accepted = await runCli(['pins', 'accept', 'pinned', 'greet', '--config', file, '--yes'], { env });
+      assert.equal(accepted.code, 0, accepted.stderr);
+      await until('tools/list_changed after the accept', () => changes > 0);
+      assert.match((await listed()).description ?? '', /^Says hello, and more./);
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(changes, 1, 'one notice for one accept (the gateway\'s own writes send none)');
+
+      // The file gone: nothing breaks, and calls run (their tools are pinned anew as they are).
+      fs.rmSync(pinsJson);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.equal(textOf(await client.callTool({ name: 'pinned_greet', arguments: { name: 'f' } })), 'hello f');
+      // A damaged file: the gateway stays up, sends no notice, and never writes over it.
+      changes = 0;
+      fs.writeFileSync(pinsJson, '{"pinned": [');
+      await new Promise((r) => setTimeout(r, 500));
+      assert.equal(changes, 0);
+      await client.callTool({ name: 'pinned_greet', arguments: { name: 'g' } }).catch(() => undefined);
+      assert.equal(fs.readFileSync(pinsJson, 'utf8'), '{"pinned": [');
+      fs.rmSync(pinsJson);
+      assert.equal(textOf(await client.callTool({ name: 'pinned_greet', arguments: { name: 'h' } })), 'hello h');
+    } finally {
+      await client.close();
+    }
+  });
+
   it('pins persist across runs: a tool that changed while no gateway ran is withheld at the first listing, also through call_tool (--tools search); y on a terminal accepts it', async () => {
     const file = config();
     const first = await stdioClient(file, folder.dir);

@@ -33,3 +33,34 @@ describe('CLI arguments', () => {
     usage(['tools', '--yes=1'], /--yes takes no value/);
   });
 });
+
+describe('CLI arguments: --rate-limit PER_SECOND[/BURST] (serve)', () => {
+  it('reads the calls a second and the burst, mirroring the mcpToolHost.rateLimit.* settings', () => {
+    assert.deepEqual(parseArgs(['serve', '--rate-limit', '50/100']).rateLimit, { perSecond: 50, burst: 100 });
+    assert.deepEqual(parseArgs(['serve', '--rate-limit=0.5/2']).rateLimit, { perSecond: 0.5, burst: 2 });
+    // Without a burst: the default one (20), or the rate itself where that is more.
+    assert.deepEqual(parseArgs(['serve', '--rate-limit', '5']).rateLimit, { perSecond: 5, burst: 20 });
+    assert.deepEqual(parseArgs(['serve', '--rate-limit', '50']).rateLimit, { perSecond: 50, burst: 50 });
+    assert.equal(parseArgs(['serve']).rateLimit, undefined);
+  });
+
+  it('refuses a rate or burst out of range, or not a number, saying which and what it takes', () => {
+    const refused = (value: string) => {
+      try {
+        parseArgs(['serve', '--rate-limit', value]);
+      } catch (err) {
+        assert.ok(err instanceof CliError);
+        assert.equal(err.code, 2);
+        return err.message;
+      }
+      return assert.fail(`--rate-limit ${value} was taken`);
+    };
+    const usage = 'PER_SECOND[/BURST]: calls a second a server may get (at least 0.1), then how many it may get at once (a whole number, at least 1)';
+    assert.equal(refused('fast'), `--rate-limit must be ${usage}, not "fast".`);
+    assert.equal(refused('0'), `--rate-limit must be ${usage}, not "0": the rate is below 0.1.`);
+    assert.equal(refused('5/0'), `--rate-limit must be ${usage}, not "5/0": the burst is below 1.`);
+    assert.equal(refused('5/2.5'), `--rate-limit must be ${usage}, not "5/2.5": the burst is not a whole number.`);
+    assert.equal(refused('5/'), `--rate-limit must be ${usage}, not "5/".`);
+    assert.equal(refused('1e400'), `--rate-limit must be ${usage}, not "1e400".`);
+  });
+});

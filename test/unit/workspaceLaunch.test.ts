@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveLaunch } from '../../src/core/config/launch';
-import { envEntries, httpSends, loadsCode } from '../../src/core/config/launchReview';
+import { envEntries, httpSends } from '../../src/core/config/launchReview';
+import { loadsCode } from '../../src/core/config/codeLoading';
 import { parseServers, type ConfigSource, type HttpServerSpec, type ServerDefinition, type StdioServerSpec } from '../../src/core/config/serverConfig';
 
 const JWT = 'eyJhbGciOiJSUzI1NiJ9.eyJzdWIiOiJqYW5lIn0.c2ln';

@@ -17,6 +17,7 @@ import type { SchemaProblem } from '../tools/schemaProblems';
 import { ProgressCoalescer } from './progressCoalescer';
 import { launchKey } from '../config/serverConfig';
 import type { ServerConnection } from '../connection/serverConnection';
+import type { InputRound, RelayedInput } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
 import type { TaskResultRequest } from './taskFollowUp';
 import type { CallRunner } from './callRunner';
@@ -38,6 +39,8 @@ export interface CallRequest {
   readonly keepRaw?: boolean;
   /** Who decides this call if it asks, instead of the pipeline's own Approver (a gateway's client, asked through elicitation). */
   readonly approver?: Approver;
+  /** A 2026-07-28 server's rounds that ask go back to the caller (outcome `input-required`): a gateway's 2026-07-28 client answers them. */
+  readonly input?: RelayedInput;
 }
 
 /** How a call ended; every surface reports exactly one of these. */
@@ -50,6 +53,8 @@ export type CallOutcome =
   /** `rule`: the rule that denied it, in words ("denied by rule 'no env files' (user settings): ..."); none when the user did. */
   | { readonly kind: 'denied'; readonly rule?: string }
   | { readonly kind: 'cancelled' }
+  /** The server asks for input (a 2026-07-28 round, secrets masked) that the caller's own client answers (CallRequest.input). */
+  | { readonly kind: 'input-required'; readonly round: InputRound; readonly durationMs: number }
   | CallFailure;
 
 export interface CallPipelineOptions {

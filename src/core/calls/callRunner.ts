@@ -18,7 +18,7 @@ import type { ProgressCoalescer, Progress } from './progressCoalescer';
 import type { ServerDefinition } from '../config/serverConfig';
 import { argumentsHash } from './auditHash';
 import type { ServerConnection } from '../connection/serverConnection';
-import type { CallOptions } from '../connection/eraClient';
+import { inputRoundOf, type CallOptions, type RelayedInput } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
 import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
 import { READ_TOOL, readAnnotations } from './readApproval';
@@ -188,7 +188,7 @@ export class CallRunner {
     if (problems.length > 0) return { kind: 'invalid-arguments', problems };
     const slot = parts.rateLimiter.take(request.server);
     if (!slot.ok) {
-      return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, settings mcpToolHost.rateLimit.*): nothing was sent. Try again in ${slot.retryInMs} ms.` };
+      return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, ${parts.rateLimiter.setBy}): nothing was sent. Try again in ${slot.retryInMs} ms.` };
     }
 
     const annotations = parts.annotationsOf(connection, tool);
@@ -216,6 +216,7 @@ export class CallRunner {
           request.onTaskStarted?.();
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
+        input: request.input,
       }),
     );
   }
@@ -230,7 +231,7 @@ export class CallRunner {
     tool: Tool | string,
     connection: ServerConnection,
     limits: { timeoutSeconds: number; maxTotalSeconds: number },
-    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean },
+    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean; input?: RelayedInput },
     send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressCoalescer; watch: TaskWatch }) => Promise<RawToolResult>,
   ): Promise<CallOutcome> {
     const { signal, onProgress } = caller;
@@ -256,6 +257,12 @@ export class CallRunner {
     try {
       const raw = await send({ signal: stop.signal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus: watch.onStatus, progress, watch });
       flushProgress();
+      const round = caller.input && inputRoundOf(raw);
+      if (round) {
+        watch.settled('input-required', undefined);
+        sink.line(callId, `input required: the server asks for ${Object.keys(round.inputRequests).map((k) => `"${sanitizeLine(k)}"`).join(', ')}; passed to the caller's client to answer`);
+        return { kind: 'input-required', round, durationMs: performance.now() - started };
+      }
       const result = await this._parts.render(raw, this._parts.saveBinary?.(callId));
       const durationMs = performance.now() - started;
       const outputWarning = typeof tool === 'string' ? undefined : this._checkOutput(callId, tool, raw);
@@ -306,9 +313,9 @@ function callLimits(def: ServerDefinition, tool: string): { timeoutSeconds: numb
  * The raw result with the secrets masked in every string; one too deep to walk is dropped (the
  * interface then gets the rendered text instead).
  */
-function maskRaw(raw: RawToolResult, secrets: readonly string[]): RawToolResult | undefined {
+function maskRaw<T extends object>(raw: T, secrets: readonly string[]): T | undefined {
   try {
-    return JSON.parse(JSON.stringify(raw), (_key, value: unknown) => (typeof value === 'string' ? maskSecrets(value, secrets) : value)) as RawToolResult;
+    return JSON.parse(JSON.stringify(raw), (_key, value: unknown) => (typeof value === 'string' ? maskSecrets(value, secrets) : value)) as T;
   } catch {
     return undefined;
   }
@@ -320,6 +327,8 @@ function maskOutcome(outcome: CallOutcome, secrets: readonly string[] | undefine
   // The pieces go: a secret may span two of them. The masked text is whole (and copied whole).
   if ('result' in outcome) return { ...outcome, result: { ...outcome.result, text: maskSecrets(outcome.result.text, secrets), pieces: undefined }, ...('raw' in outcome && outcome.raw ? { raw: maskRaw(outcome.raw, secrets) } : {}) };
   if ('message' in outcome) return { ...outcome, message: maskSecrets(outcome.message, secrets) };
+  // What a round asks reaches the caller's client: masked as a result is (its requestState is passed back as sent, never shown).
+  if (outcome.kind === 'input-required') return { ...outcome, round: { ...outcome.round, inputRequests: maskRaw(outcome.round.inputRequests, secrets) ?? {} } };
   // A schema problem quotes the server's pattern or the value: either may hold a secret.
   if (outcome.kind === 'invalid-arguments') return { ...outcome, problems: outcome.problems.map((p) => ({ ...p, message: maskSecrets(p.message, secrets), property: p.property === undefined ? undefined : maskSecrets(p.property, secrets) })) };
   return outcome;

@@ -26,6 +26,8 @@ function summaryLine(outcome: Exclude<CallOutcome, { kind: 'ok' | 'tool-error' }
       return outcome.rule ? `not sent: ${outcome.rule}.` : 'not sent: the user denied this call.';
     case 'cancelled':
       return 'cancelled by user.';
+    case 'input-required':
+      return 'input required: the server asked for input, passed to the caller\'s client.';
     case 'protocol-error':
       return `protocol error ${outcome.code}: ${outcome.message}`;
     case 'timeout':

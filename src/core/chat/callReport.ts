@@ -27,6 +27,8 @@ export function toolResultText(outcome: CallOutcome): string {
       return 'The user denied this call; it was not sent. Do not call this tool again for this request; tell the user the call was denied.';
     case 'cancelled':
       return 'The user cancelled this call.';
+    case 'input-required':
+      return 'The server asked for input that this host did not give; the call did not complete.';
     case 'protocol-error':
       return `The server answered with an error (${outcome.code}): ${outcome.message}`;
     case 'timeout':
@@ -49,6 +51,8 @@ export function outcomeWords(outcome: CallOutcome): string {
       return outcome.rule ? `**${mdText(outcome.rule)}**: not sent` : '**denied by you**: not sent';
     case 'cancelled':
       return 'cancelled';
+    case 'input-required':
+      return 'the server asked for input: not completed';
     case 'protocol-error':
       return `protocol error ${outcome.code}: ${mdText(outcome.message)}`;
     case 'timeout':

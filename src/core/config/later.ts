@@ -6,3 +6,4 @@ export { oauthStrings, parseOAuthSettings, resolveOAuth } from './oauthConfig';
 export { argumentFolders, describeSandbox, fromVsCode, parseSandbox, withDefaultSandbox } from './sandboxConfig';
 export { checkRegistryNames, launchRefusal, readAllowlists, recordRegistryNames, registryNameMatches, registryNamesToCheck, urlWithoutQuery } from './serverAllowlist';
 export { launchPackages } from './launchPackages';
+export { loadsCode } from './codeLoading';

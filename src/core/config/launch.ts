@@ -6,7 +6,7 @@ import type { StdioLaunch } from '../transport/commandLine';
 import type { ResolvedOAuth } from './oauthConfig';
 import { loadConfigOptions } from './load';
 import type { SandboxSettings } from './sandboxConfig';
-import { httpSends, loadsCode } from './launchReview';
+import { httpSends } from './launchReview';
 import { policyFiles } from './policyPaths';
 import { maskSecrets } from '../render/secrets';
 import type { HttpServerSpec, ServerDefinition } from './serverConfig';
@@ -144,7 +144,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
 /** The launch, unless the administrator's allowlist of servers refuses it (a ConfigError saying why and which policy). */
 function allowedLaunch(def: ServerDefinition, launch: ResolvedLaunch, setEnv: readonly string[]): ResolvedLaunch {
   const options = loadConfigOptions();
-  const refusal = options.launchRefusal(options.readAllowlists(policyFiles()), launch, setEnv.filter(loadsCode));
+  const refusal = options.launchRefusal(options.readAllowlists(policyFiles()), launch, setEnv);
   if (refusal) throw new ConfigError(def.name, maskSecrets(refusal, launch.secrets ?? []));
   return launch;
 }

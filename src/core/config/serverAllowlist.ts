@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import type { ResolvedLaunch } from './launch';
+import { loadsCode } from './codeLoading';
 import { launchPackages } from './launchPackages';
 
 /**
@@ -122,18 +123,18 @@ function readPolicyFile(file: string): ServerAllowlist | string | undefined {
 
 /**
  * Why the administrator's lists refuse this launch, or undefined when they allow it (or there are
- * none). `codeLoading`: the variables the definition itself sets (its `env` and `envFile`) that
- * change which code runs (NODE_OPTIONS, PATH, npm_config_registry...): they would run other code
- * under an allowed name, so no entry vouches for such a launch. The caller masks the launch's
- * secrets in what is said.
+ * none). `setEnv`: the variables the definition itself sets (its `env` and `envFile`); one that
+ * changes which code runs (NODE_OPTIONS, PATH, npm_config_registry...) would run other code under
+ * an allowed name, so no entry vouches for such a launch. The caller masks the launch's secrets in
+ * what is said.
  */
-export function launchRefusal(read: AllowlistRead, launch: ResolvedLaunch, codeLoading: readonly string[]): string | undefined {
+export function launchRefusal(read: AllowlistRead, launch: ResolvedLaunch, setEnv: readonly string[]): string | undefined {
   if ('problem' in read) return `Not started: ${read.problem} It is the administrator's policy, so whether this server may run is not known. Ask your administrator.`;
   for (const list of read.lists) {
     if (list.entries.some((entry) => allows(entry, launch))) continue;
     return `Not started: the administrator's policy (${list.file}) allows only the servers it lists, and this one is not among them: it runs ${whatRuns(launch)}.${unanswered(list)} Ask your administrator to allow it.`;
   }
-  const loading = launch.type === 'stdio' ? codeLoading : [];
+  const loading = launch.type === 'stdio' ? setEnv.filter(loadsCode) : [];
   if (read.lists.length > 0 && loading.length > 0) {
     return `Not started: the administrator's policy (${read.lists[0].file}) allows only the servers it lists, and this definition sets ${loading.join(', ')}, which changes the code that runs: an allowed name would not be the program that starts. Remove ${loading.length === 1 ? 'it' : 'them'} from the server's "env" (or its envFile).`;
   }

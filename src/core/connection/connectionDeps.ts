@@ -4,6 +4,7 @@ import type { OAuthHost } from '../auth/ports';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import type { ServerLog } from '../serverLog';
 import type { Elicitor } from '../elicitation/formElicitation';
+import type { Sampler } from './samplingRequests';
 import type { RestartPolicy } from './restartPolicy';
 import type { ToolCache } from './toolCatalog';
 import type { ListingLimits } from './listingLimits';
@@ -35,6 +36,11 @@ export interface ConnectionDeps {
   readonly oauth?: OAuthHost;
   /** Answers a server's form in the middle of a call (elicitation); without it the host does not offer elicitation. */
   readonly elicit?: Elicitor;
+  /**
+   * Has a model answer a server's sampling request in the middle of a call; without it the host does
+   * not offer sampling. Only a surface that can pass it on has one (the gateway, to its client).
+   */
+  readonly sample?: Sampler;
   /**
    * Hears, once each, why the host declined a server's prompts on its own (outside its calls, past
    * a cap: promptGate.ts); the server's log has the same sentence. The CLI, whose server logs go

@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { loadConnection } from './load';
 import type { RawToolResult } from '../render/renderResult';
 import { withLinkConsent } from './elicitationRequests';
-import { asToolResult, LIST_TIMEOUT_MS, rawCall, rawRequest, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type TaskReference, type TaskStatus } from './eraClient';
+import { asToolResult, LIST_TIMEOUT_MS, rawCall, rawRequest, taskSupportOf, type CallOptions, type EraClient, type EraSession, type PlainRequestOptions, type RelayedInput, type TaskReference, type TaskStatus } from './eraClient';
 import { completeAnswer } from './inputRounds';
 import type { CallInFlight } from './promptGate';
 import { ANY_ANSWER, TaskCalls } from './taskCalls';
@@ -10,6 +10,11 @@ import { listAllTools } from './toolListing';
 
 /** The `_meta` key of the level a request's log messages should start at (2026-07-28 logging). */
 const LOG_LEVEL_KEY = 'io.modelcontextprotocol/logLevel';
+
+/** The `_meta` key of the capabilities the client declares (2026-07-28 envelope). */
+const CLIENT_CAPABILITIES_KEY = 'io.modelcontextprotocol/clientCapabilities';
+/** The capabilities that say which embedded requests a client answers: a relayed request declares its caller's instead. */
+const INPUT_CAPABILITIES = ['elicitation', 'sampling', 'roots'];
 
 /** The longest a timer can wait: a `subscriptions/listen` request stays open for the whole session. */
 const FOR_THE_SESSION_MS = 2_147_483_647;
@@ -81,18 +86,26 @@ export class Era2026Client implements EraClient {
   /** No async frame of its own: every 2026-07-28 call runs this (BENCHMARKS.md case 2). */
   private _plainCall(tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight, headers: Record<string, string> | undefined): Promise<RawToolResult> {
     const s = this._s;
-    const first = { meta: this._envelope, headers };
+    const first = { meta: options.input ? this._relayedEnvelope(options.input) : this._envelope, headers };
     const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawCall(s, tool, args, retry ? { ...options, maxTotalTimeoutMs: remainingMs } : options, call, retry ? { ...first, params: retry } : first);
-    const send = () => completeAnswer(leg, 'tools/call', s.prompts, call, options.maxTotalTimeoutMs, options.signal);
+    const send = () => completeAnswer(leg, 'tools/call', s.prompts, call, options.maxTotalTimeoutMs, options.signal, options.input);
     return asToolResult(withLinkConsent(send, tool.name, s.prompts.askFor({ kind: 'call', call }), s.log, s.completions, options.signal));
   }
 
   /** Framed with the era's `_meta` envelope (the caller's own `_meta` kept beside it), `input_required` rounds answered. */
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
     const own = params?._meta;
-    const framed = { ...params, _meta: typeof own === 'object' && own !== null ? { ...own, ...this._envelope } : this._envelope };
+    const envelope = options.input ? this._relayedEnvelope(options.input) : this._envelope;
+    const framed = { ...params, _meta: typeof own === 'object' && own !== null ? { ...own, ...envelope } : envelope };
     const leg = (retry: Record<string, unknown> | undefined, remainingMs: number) => rawRequest(this._s, method, retry ? { ...framed, ...retry } : framed, { timeoutMs: remainingMs, signal: options.signal });
-    return completeAnswer(leg, method, this._s.prompts, undefined, options.timeoutMs, options.signal);
+    return completeAnswer(leg, method, this._s.prompts, undefined, options.timeoutMs, options.signal, options.input);
+  }
+
+  /** The envelope of a relayed request: the server is told the input kinds the caller's client answers, not the host's. */
+  private _relayedEnvelope(input: RelayedInput): Record<string, unknown> {
+    const own = { ...(this._envelope[CLIENT_CAPABILITIES_KEY] as Record<string, unknown>) };
+    for (const kind of INPUT_CAPABILITIES) delete own[kind];
+    return { ...this._envelope, [CLIENT_CAPABILITIES_KEY]: { ...own, ...input.capabilities } };
   }
 
   resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, call: CallInFlight): Promise<RawToolResult> {

@@ -18,6 +18,34 @@ export interface CallOptions {
   readonly onTask?: (task: StartedTask) => void;
   /** A running task's status as the server reports it (each poll that tells something new). */
   readonly onTaskStatus?: (status: TaskStatus) => void;
+  /** A 2026-07-28 server's input_required goes back to the caller instead of being answered here (RelayedInput). */
+  readonly input?: RelayedInput;
+}
+
+/**
+ * A request whose 2026-07-28 `input_required` rounds the caller's own client answers (a gateway's
+ * 2026-07-28 client): a round that asks comes back as the answer, unanswered (InputRound), and the
+ * caller sends the request again with what its client answered. Rounds that carry only
+ * `requestState` are still taken here. A task of a server's tasks extension is followed as always.
+ */
+export interface RelayedInput {
+  /** What the caller's client answered the last round with, and the server's `requestState` as it sent it; none: nothing to send back. */
+  readonly retry?: { readonly inputResponses?: Record<string, unknown>; readonly requestState?: string };
+  /** The input kinds the caller's client declared (elicitation, sampling, roots): the server is told these, not the host's own. */
+  readonly capabilities: Record<string, unknown>;
+}
+
+/** A 2026-07-28 round that asks, as the server sent it (RelayedInput). */
+export interface InputRound {
+  readonly inputRequests: Record<string, unknown>;
+  readonly requestState?: unknown;
+}
+
+/** An answer of a relayed request that is a round to pass on, or undefined. */
+export function inputRoundOf(answer: object): InputRound | undefined {
+  const a = answer as { resultType?: unknown; inputRequests?: unknown; requestState?: unknown };
+  if (a.resultType !== 'input_required' || typeof a.inputRequests !== 'object' || a.inputRequests === null || Array.isArray(a.inputRequests)) return undefined;
+  return { inputRequests: a.inputRequests as Record<string, unknown>, requestState: a.requestState };
 }
 
 /** Where a task can be found again, in this session or the next (the Tasks package's serialized reference, JSON). */
@@ -86,6 +114,8 @@ export interface EraClient {
 export interface PlainRequestOptions {
   readonly timeoutMs: number;
   readonly signal?: AbortSignal;
+  /** Its 2026-07-28 input_required rounds go back to the caller (RelayedInput). */
+  readonly input?: RelayedInput;
 }
 
 /** What both eras share of one session: the SDK client, the path past it, and how a call's prompts reach the user. */

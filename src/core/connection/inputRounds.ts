@@ -1,7 +1,8 @@
 import type { CallInFlight } from './promptGate';
 import type { CallPrompts } from './callPrompts';
 import { OpenedPages } from './elicitationRequests';
-import { MAX_INPUT_ROUNDS } from './taskCalls';
+import { MAX_INPUT_ROUNDS } from './promptLimits';
+import type { RelayedInput } from './eraClient';
 
 /** The pause before retrying a round that carries no question (only `requestState`): nothing else slows that loop. */
 const STATE_ONLY_PACING_MS = 250;
@@ -20,15 +21,18 @@ export type Leg = (retry: Record<string, unknown> | undefined, remainingMs: numb
  * is waited on first: the server learns from the retried request whether it is done, so that goes
  * out once the user (or the server's notice) says so. A complete answer comes back
  * without its `resultType`; an answer without one is read as complete, as an earlier era's is.
+ * With `relay`, the first send carries what the caller's client answered, and a round that asks
+ * is the answer, as the server sent it (the caller's client answers it).
  */
-export function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined): Promise<Record<string, unknown>> {
+export function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined, relay?: RelayedInput): Promise<Record<string, unknown>> {
   const startedAt = Date.now();
+  const retry = relay?.retry && { ...relay.retry };
   // Most answers are complete at once: rounds get an async frame, the first leg none (BENCHMARKS.md case 2).
-  return leg(undefined, totalMs).then((first) => (first.resultType === 'input_required' ? inputRounds(first, leg, method, prompts, call, totalMs, signal, startedAt) : completed(first, method)));
+  return leg(retry, totalMs).then((first) => (first.resultType === 'input_required' ? inputRounds(first, leg, method, prompts, call, totalMs, signal, startedAt, relay !== undefined) : completed(first, method)));
 }
 
-/** The `input_required` rounds after the first answer, up to a complete one. */
-async function inputRounds(first: Record<string, unknown>, leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined, startedAt: number): Promise<Record<string, unknown>> {
+/** The `input_required` rounds after the first answer, up to a complete one (or, relayed, up to one that asks). */
+async function inputRounds(first: Record<string, unknown>, leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined, startedAt: number, relayed: boolean): Promise<Record<string, unknown>> {
   // Between legs no request is in flight to time the call: from the first round a timer closes a prompt
   // still open at the total limit, so the call ends on time (armed only then: most calls have no round).
   let limit: (() => void) | undefined;
@@ -41,6 +45,7 @@ async function inputRounds(first: Record<string, unknown>, leg: Leg, method: str
       const requests = isObject(answer.inputRequests) ? Object.entries(answer.inputRequests) : [];
       const state = answer.requestState;
       if (requests.length === 0 && typeof state !== 'string') throw new Error(`${method}: the server asked for input (input_required) with neither inputRequests nor requestState.`);
+      if (relayed && requests.length > 0) return answer;
       if (call && !limit) limit = prompts.endAtLimit(call, Math.max(0, totalMs - (Date.now() - startedAt)));
       if (requests.length === 0) await pause(STATE_ONLY_PACING_MS, signal);
       const responses = await Promise.all(requests.map(async ([key, entry]) => [key, await prompts.answerInput(inputOf(key, entry), call, undefined, pages)] as const));

@@ -12,6 +12,7 @@ import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import { answerElicitation, type AskForCalls } from './elicitationRequests';
 import type { CallInFlight, PromptGate } from './promptGate';
 import { CallPrompts } from './callPrompts';
+import { SAMPLING_DECLINED, type SampleForCalls } from './samplingRequests';
 import type { CallOptions, EraClient, EraSession, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { Era2025Client } from './era2025Client';
 import { Era2026Client } from './era2026Client';
@@ -49,7 +50,9 @@ export interface SdkClientOptions {
   readonly endpointId?: string;
   /** Asks the user a server's form or link (elicitation, both modes); without it the capability is not declared. */
   readonly elicit?: AskForCalls;
-  /** Which of the server's prompts reach `elicit`: only its calls', only so many (promptGate.ts). */
+  /** Has a model answer the server's sampling request (only where the host relays it); without it the capability is not declared. */
+  readonly sample?: SampleForCalls;
+  /** Which of the server's prompts reach `elicit` and `sample`: only its calls', only so many (promptGate.ts). */
   readonly prompts: PromptGate;
 }
 
@@ -77,8 +80,8 @@ export class SdkClient {
     const { roots, log } = options;
     this._options = options;
     this._prompts = options.prompts;
-    this._calls = new CallPrompts(options.elicit, options.prompts, roots, log, this._completions);
-    this._capabilities = { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }) };
+    this._calls = new CallPrompts(options.elicit, options.prompts, roots, log, this._completions, options.sample);
+    this._capabilities = { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }), ...(options.sample && { sampling: {} }) };
     this._client = new (loadSdk().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {
@@ -101,6 +104,15 @@ export class SdkClient {
         const id = sanitizeLine(String(n.params.elicitationId)).slice(0, 200);
         if (this._completions.complete(n.params.elicitationId)) log.info(`The server says the page it asked the user to open is done (elicitation ${id}).`);
         else log.warn(`The server says elicitation ${id} is done, but the host opened no page under that id: ignored.`);
+      });
+    }
+    const sample = options.sample;
+    if (sample) {
+      // Through the same gate as forms: during the server's own calls, counted against the same shares.
+      client.setRequestHandler('sampling/createMessage', (request, ctx) => {
+        const admitted = this._prompts.admit({ kind: 'request', params: request.params });
+        if (!admitted) throw new Error(SAMPLING_DECLINED);
+        return sample(request.params, admitted, ctx.mcpReq.signal);
       });
     }
     client.setNotificationHandler('notifications/tools/list_changed', () => options.onToolsChanged());

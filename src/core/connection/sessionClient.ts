@@ -5,6 +5,7 @@ import type { ServerLog } from '../serverLog';
 import type { ConnectionDeps } from './connectionDeps';
 import type { PromptGate } from './promptGate';
 import { SdkClient, type OfferNotice } from './sdkClient';
+import { safeSampling } from './samplingRequests';
 
 /** What a session's client needs of its connection. */
 export interface SessionClientHost {
@@ -26,7 +27,7 @@ export interface SessionClientHost {
  */
 export function newSessionClient(host: SessionClientHost): SdkClient {
   const { definition, deps } = host;
-  const elicit = deps.elicit;
+  const { elicit, sample } = deps;
   host.prompts.newSession();
   return new SdkClient({
     clientVersion: deps.clientVersion,
@@ -36,6 +37,15 @@ export function newSessionClient(host: SessionClientHost): SdkClient {
     // While the user answers, the calls are held as answering: their idle timers stand still.
     // The server may withdraw its request (notifications/cancelled): the prompt closes as when its calls end.
     elicit: elicit && (({ withdrawn, ...asked }, { calls, tasks, callsEnded, endsAt, hold }) => loadElicitation().whileAnswering(hold, () => elicit({ ...asked, calls, tasks, callsEnded: loadElicitation().endedOrWithdrawn(callsEnded, withdrawn), endsAt, server: definition.name, message: safeText(asked.message, host.secrets()) }), asked.mode === 'url' ? asked.completion : undefined)),
+    // A sampling request likewise: its calls held as answering, its texts made safe and masked for the server's secrets.
+    sample: sample && (async (params, { calls, callsEnded, hold }, withdrawn) => {
+      const release = hold();
+      try {
+        return await sample({ server: definition.name, params: safeSampling(params, host.secrets()), calls, callsEnded: loadElicitation().endedOrWithdrawn(callsEnded, withdrawn) });
+      } finally {
+        release();
+      }
+    }),
     prompts: host.prompts,
     log: host.serverMessages,
     listingLimits: deps.listingLimits,

@@ -6,13 +6,11 @@ import { withLinkConsent } from './elicitationRequests';
 import { resultOf, type CallOptions, type EraSession, type TaskReference, type TaskStatus } from './eraClient';
 import { taskEnded } from './taskEnded';
 import type { CallInFlight } from './promptGate';
-import { MAX_PROMPTS_PER_CALL } from './promptLimits';
+import { MAX_INPUT_ROUNDS } from './promptLimits';
 import type { OpenedTaskSession } from './taskSession';
 
 /** The longest task id followed; a longer one is refused (and the board would not keep it either, taskBoard.ts). */
 const MAX_TASK_ID = 200;
-/** At most this many input_required rounds one 2026-07-28 call may take: past the prompts a call may raise, a round only loops. */
-export const MAX_INPUT_ROUNDS = 2 * MAX_PROMPTS_PER_CALL;
 
 /** A result schema that accepts any answer: we check what we use ourselves (toolListing.ts, renderResult.ts). */
 export const ANY_ANSWER: StandardSchemaV1<unknown, unknown> = { '~standard': { version: 1, vendor: 'mcp-tool-host', validate: (value) => ({ value }) } };

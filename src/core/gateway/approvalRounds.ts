@@ -1,4 +1,4 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, randomBytes, randomUUID } from 'node:crypto';
 import { CLIENT_CAPABILITIES_META_KEY, PROTOCOL_VERSION_META_KEY, createRequestStateCodec, inputRequired, type InputRequiredResult, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
 import type { Approver, ApprovalRequest } from '../calls/ports';
 import { canonicalJson } from '../policy/toolPin';
@@ -16,15 +16,23 @@ const MODERN_ERA = '2026-07-28';
  * request (its client is asked by a pushed form).
  */
 export function modernApprover(rounds: ApprovalRounds, ctx: ServerContext, denials: { reason?: string }, asked: AskedRound): Approver | undefined {
+  const declared = modernDeclared(ctx);
+  if (!declared) return undefined;
+  return declared.elicitation !== undefined ? rounds.approver(ctx, denials, asked) : unaskedApprover(denials);
+}
+
+/** What a 2026-07-28 request's client declared (its envelope's capabilities); undefined for an earlier era's request. */
+export function modernDeclared(ctx: ServerContext): Record<string, unknown> | undefined {
   const envelope: Record<string, unknown> = ctx.mcpReq.envelope ?? {};
   const version = envelope[PROTOCOL_VERSION_META_KEY];
   if (typeof version !== 'string' || version < MODERN_ERA) return undefined;
-  const declared = envelope[CLIENT_CAPABILITIES_META_KEY] as { elicitation?: unknown } | undefined;
-  return declared?.elicitation !== undefined ? rounds.approver(ctx, denials, asked) : unaskedApprover(denials);
+  const declared = envelope[CLIENT_CAPABILITIES_META_KEY];
+  return typeof declared === 'object' && declared !== null && !Array.isArray(declared) ? (declared as Record<string, unknown>) : {};
 }
 
 /** What the gateway's requestState of an approval round says: which call, exactly, was put to the person. */
 interface ApprovalState {
+  readonly kind: 'approval';
   readonly server: string;
   readonly tool: string;
   /** sha256 of the canonical arguments as they will be sent. */
@@ -50,6 +58,8 @@ export interface AskedRound {
  */
 export class ApprovalRounds {
   private readonly _codec: RequestStateCodec<unknown>;
+  /** Seals what a state carries that its client must not read (a server's own requestState, inputRelay.ts). */
+  private readonly _sealKey = randomBytes(32);
   /** Nonces answered, with when their state expires (after that the codec refuses it anyway). */
   private readonly _spent = new Map<string, number>();
   private readonly _ttlMs: number;
@@ -89,6 +99,32 @@ export class ApprovalRounds {
     };
   }
 
+  /** A state of this gateway for `payload`, bound to the request's method, expiring with the time a person has to answer. */
+  mint(payload: unknown, ctx: ServerContext): Promise<string> {
+    return this._codec.mint(payload, ctx);
+  }
+
+  /** True the first time a state's nonce is answered, false ever after (one answer, one request). */
+  spend(nonce: string): boolean {
+    return this._spend(nonce);
+  }
+
+  /** `text` encrypted and authenticated (AES-256-GCM) under this gateway's key: a client holding it reads nothing. */
+  seal(text: string): string {
+    const iv = randomBytes(12);
+    const cipher = createCipheriv('aes-256-gcm', this._sealKey, iv);
+    const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+    return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64url');
+  }
+
+  /** What `seal` sealed; throws on anything else. */
+  unseal(sealed: string): string {
+    const bytes = Buffer.from(sealed, 'base64url');
+    const decipher = createDecipheriv('aes-256-gcm', this._sealKey, bytes.subarray(0, 12));
+    decipher.setAuthTag(bytes.subarray(12, 28));
+    return Buffer.concat([decipher.update(bytes.subarray(28)), decipher.final()]).toString('utf8');
+  }
+
   private _spend(nonce: string): boolean {
     const now = Date.now();
     for (const [n, until] of this._spent) if (until < now) this._spent.delete(n);
@@ -99,21 +135,22 @@ export class ApprovalRounds {
 }
 
 function stateOf(request: ApprovalRequest): ApprovalState {
-  return { server: request.server, tool: request.tool.name, args: argsDigest(request.args), nonce: randomUUID() };
+  return { kind: 'approval', server: request.server, tool: request.tool.name, args: argsDigest(request.args), nonce: randomUUID() };
 }
 
 function sameCall(state: ApprovalState, request: ApprovalRequest): boolean {
   return state.server === request.server && state.tool === request.tool.name && state.args === argsDigest(request.args);
 }
 
-function argsDigest(args: Record<string, unknown>): string {
+/** sha256 of the canonical arguments: a state names the arguments of its call without carrying them. */
+export function argsDigest(args: Record<string, unknown>): string {
   return createHash('sha256').update(canonicalJson(args)).digest('hex');
 }
 
 function isApprovalState(value: unknown): value is ApprovalState {
   if (typeof value !== 'object' || value === null) return false;
   const s = value as Record<string, unknown>;
-  return typeof s.server === 'string' && typeof s.tool === 'string' && typeof s.args === 'string' && typeof s.nonce === 'string';
+  return s.kind === 'approval' && typeof s.server === 'string' && typeof s.tool === 'string' && typeof s.args === 'string' && typeof s.nonce === 'string';
 }
 
 /** A bare form answer as the client sends it back: `{ action, content? }` (untrusted: only its shape is read). */

@@ -4,6 +4,7 @@ import type { UrlRequest } from '../elicitation/urlElicitation';
 import { LOG_LEVELS, type LogLevel } from '../offers/offerTypes';
 import { sanitizeLine, sanitizeText, shownName } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
+import type { Sampler, SamplingAnswer, SamplingParams } from '../connection/samplingRequests';
 
 /** How long the person at the client has to answer a server's form. */
 const ANSWER_MS = 10 * 60_000;
@@ -12,6 +13,10 @@ const MAX_MESSAGE_CHARS = 8 * 1024;
 /** A form's texts are cut here, and its schema read no deeper (a form is flat: formFields checked it). */
 const MAX_FORM_TEXT = 2_000;
 const MAX_SCHEMA_DEPTH = 6;
+/** A sampling request, and the model's answer, may be this large (as JSON): a prompt with a few images, not a data dump. */
+export const MAX_SAMPLING_BYTES = 1024 * 1024;
+/** Where a relayed sampling request names the server that asks (its own `_meta` is not passed on). */
+const SERVER_META = 'mcp-tool-host/server';
 
 /** The client of one gateway call, as a backend's prompts and log messages reach it. */
 export interface CallClient {
@@ -19,18 +24,22 @@ export interface CallClient {
   readonly session: object;
   /** Puts a form to the client; absent when the client did not declare elicitation. */
   readonly elicit?: (params: ElicitRequestFormParams, signal: AbortSignal | undefined, timeoutMs: number) => Promise<{ action: string; content?: Record<string, unknown> }>;
+  /** Has the client's model answer a sampling request; absent when the client did not declare sampling (or cannot be sent one). */
+  readonly sample?: (params: SamplingParams, signal: AbortSignal | undefined, timeoutMs: number) => Promise<SamplingAnswer>;
+  /** Hears that the server needed something of the client it could not be sent (`sampling`): the client may not have declared it. */
+  readonly lacks?: (capability: 'sampling') => void;
   /** Sends the client a log message of the server (the client's chosen level decides). */
   readonly log: (level: LogLevel, data: string) => void;
 }
 
 /**
  * What a server sends during a call the gateway made for a client, passed on to that client: its
- * forms (`elicitation/create`) and its log messages. The connection has already let the form
- * through its gate (only during the server's own calls, at most so many a call). A server's
- * request does not say which of its calls it belongs to, so a form goes to the client when all
- * the server's calls in flight are that one client's; with calls of several clients it is
- * declined (it could reach the wrong person). Links (URL mode) are declined: the gateway's
- * client is not asked to open a page a server names.
+ * forms (`elicitation/create`), its sampling requests and its log messages. The connection has
+ * already let a form or a sampling request through its gate (only during the server's own calls,
+ * at most so many a call and a minute). A server's request does not say which of its calls it
+ * belongs to, so it goes to the client when all the server's calls in flight are that one
+ * client's; with calls of several clients it is refused (it could reach the wrong person). Links
+ * (URL mode) are declined: the gateway's client is not asked to open a page a server names.
  */
 export class BackendRelay {
   private readonly _calls = new Map<string, CallClient[]>();
@@ -79,6 +88,42 @@ export class BackendRelay {
     }
   };
 
+  /**
+   * The host's way to answer a server's sampling request (ConnectionDeps.sample) when it serves as
+   * the gateway: the calling client's model answers, if it declared sampling. The client sees the
+   * request as the server's (named in its system prompt and `_meta`), with no context of other
+   * servers asked for: to the client the gateway is all of them. Refusals throw, saying why.
+   */
+  readonly sample: Sampler = async (request) => {
+    const clients = this._clientsOf(request.server);
+    const who = `"${shownName(request.server)}" asked the client's model for a completion (sampling)`;
+    const refuse = (why: string, toServer: string): never => {
+      this._say(`gateway: ${who}${why}: refused.`);
+      throw new Error(toServer);
+    };
+    if (clients.length !== 1) {
+      const when = clients.length === 0 ? 'outside any gateway call' : 'while calls of more than one client ran (it cannot say whose)';
+      return refuse(` ${when}`, `The gateway refused the sampling request: it came ${when}.`);
+    }
+    const client = clients[0];
+    if (!client.sample) {
+      client.lacks?.('sampling');
+      return refuse(', and its client did not declare sampling', 'The gateway cannot pass on the sampling request: the gateway\'s client did not declare sampling (a 2026-07-28 client cannot be sent one during a call).');
+    }
+    const size = jsonBytes(request.params);
+    if (size > MAX_SAMPLING_BYTES) return refuse(` with ${size} bytes`, `The gateway refused the sampling request: it is larger than the ${MAX_SAMPLING_BYTES / 1024 / 1024} MiB the gateway passes on (${size} bytes).`);
+    let answer: SamplingAnswer;
+    try {
+      answer = await client.sample(asServers(request.server, request.params), request.callsEnded, ANSWER_MS);
+    } catch (err) {
+      const why = sanitizeLine(err instanceof Error ? err.message : String(err)).slice(0, MAX_FORM_TEXT);
+      return refuse(`; the client did not answer (${why})`, `The gateway's client did not answer the sampling request: ${why}`);
+    }
+    const answered = jsonBytes(answer);
+    if (answered > MAX_SAMPLING_BYTES) return refuse(`; the client's answer has ${answered} bytes`, `The gateway refused the client's answer to the sampling request: it is larger than the ${MAX_SAMPLING_BYTES / 1024 / 1024} MiB the gateway passes on.`);
+    return answer;
+  };
+
   /** A server's log (ConnectionDeps.log) that also passes its own messages, "[level] text", to the clients of its calls in flight. */
   logFor(server: string, base: ServerLog): ServerLog {
     const relay = (line: string) => {
@@ -101,6 +146,21 @@ export class BackendRelay {
     return [...sessions.values()];
   }
 }
+
+/** The request as the client is shown it: whose it is, said first in its system prompt and in `_meta`, and no other server's context. */
+function asServers(server: string, params: SamplingParams): SamplingParams {
+  // eslint-disable-next-line @typescript-eslint/no-unused-vars -- the server's own _meta stays with it: its keys mean nothing the client should act on
+  const { _meta, ...asked } = params;
+  const said = `The MCP server "${shownName(server)}" asks this through the MCP Tool Host gateway.`;
+  return {
+    ...asked,
+    systemPrompt: asked.systemPrompt === undefined ? said : `${said}\n\n${asked.systemPrompt}`,
+    ...(asked.includeContext !== undefined && { includeContext: 'none' }),
+    _meta: { [SERVER_META]: server },
+  };
+}
+
+const jsonBytes = (value: unknown) => Buffer.byteLength(JSON.stringify(value) ?? '');
 
 /** How the connection writes a server's `notifications/message` in its log (sdkClient.ts). */
 const SERVER_MESSAGE = new RegExp(`^\\[(${LOG_LEVELS.join('|')})\\] ([\\s\\S]*)$`);

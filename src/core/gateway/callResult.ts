@@ -30,6 +30,8 @@ export function callResult(outcome: CallOutcome): GatewayCallResult {
       return toolError(`Not sent: the arguments do not match the tool's input schema: ${outcome.problems.map(problemText).join('; ')}`);
     case 'cancelled':
       return toolError('Cancelled: the call was stopped before it ended.');
+    case 'input-required':
+      return toolError('Stopped: the server asked for input, and this client cannot be asked for it.');
     case 'timeout':
       return toolError(`Timed out: ${sanitizeLine(outcome.message)}`);
     case 'protocol-error':

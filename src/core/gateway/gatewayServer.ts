@@ -1,4 +1,4 @@
-import { ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { CallPipeline } from '../calls/callPipeline';
 import { effectiveAnnotations } from '../tools/annotations';
@@ -11,9 +11,12 @@ import type { GatewayDeps } from './gatewayTypes';
 import { offeredDefinition } from './offeredDefinition';
 import { shownDefinition, withheldCall } from './pinCheck';
 import { levelPasses, type CallClient } from './backendRelay';
+import { LOG_LEVELS, type LogLevel } from '../offers/offerTypes';
 import type { GatewayOffers } from './gatewayOffers';
 import { INVALID_PARAMS, serveOffers, type ClientState } from './offerHandlers';
 import { modernApprover, type ApprovalRounds, type AskedRound } from './approvalRounds';
+import { relayedInput, relayRound, type RelayProblem, type RelayTarget } from './inputRelay';
+import type { Approver } from '../calls/ports';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
 const INSTRUCTIONS = 'The tools, resources and prompts of the MCP servers configured in MCP Tool Host, tools and prompts named <server>_<name>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
@@ -39,10 +42,25 @@ export function gatewayServer(core: GatewayCore): Server {
   const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, requestState: { verify: core.rounds.verify } });
   const state: ClientState = { watched: new Map() };
   const canElicit = () => server.getClientCapabilities()?.elicitation !== undefined;
+  const canSample = (ctx: ServerContext) => ctx.mcpReq.envelope === undefined && server.getClientCapabilities()?.sampling !== undefined;
+  // A 2026-07-28 request declares its capabilities and its log level itself (no level: no log messages);
+  // an earlier era's client declared them at initialize and set a level for its session (none set: all).
+  const envelopeOf = (ctx: ServerContext): Record<string, unknown> | undefined => ctx.mcpReq.envelope;
+  const declared = (ctx: ServerContext) => {
+    const envelope = envelopeOf(ctx);
+    const capabilities = envelope === undefined ? server.getClientCapabilities() : envelope[CLIENT_CAPABILITIES_META_KEY];
+    return typeof capabilities === 'object' && capabilities !== null ? (capabilities as Record<string, unknown>) : {};
+  };
+  const wantsLog = (ctx: ServerContext, level: LogLevel) => {
+    const envelope = envelopeOf(ctx);
+    if (envelope === undefined) return levelPasses(level, state.logLevel);
+    const least = envelope[LOG_LEVEL_META_KEY];
+    return typeof least === 'string' && (LOG_LEVELS as readonly string[]).includes(least) && levelPasses(level, least as LogLevel);
+  };
   // A 2026-07-28 request is asked as an input_required round (modernApprover), an earlier era's by a pushed form.
   const approverFor = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) =>
     deps.asks !== 'client' ? undefined : modernApprover(core.rounds, ctx, denials, asked) ?? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials);
-  serveOffers(server, core.offers, () => catalog.ready(), approverFor, state, (line) => deps.log?.warn(line));
+  serveOffers(server, core.offers, () => catalog.ready(), approverFor, state, (line) => deps.log?.warn(line), deps.relay && core.rounds);
   server.onclose = () => {
     for (const watch of state.watched.values()) watch.dispose();
     state.watched.clear();
@@ -80,12 +98,21 @@ export function gatewayServer(core: GatewayCore): Server {
       const progressToken = request.params._meta?.progressToken;
       const denials: { reason?: string } = {};
       const asked: AskedRound = {};
-      const approver = approverFor(ctx, denials, asked);
-      // What the server sends during the call (its forms, its log messages) goes to this client.
+      // A 2026-07-28 client answers the server's own rounds too, where the gateway passes a server's prompts on (relay).
+      const target: RelayTarget = { what: 'tool', server: backend, name: tool.name, args: toolArgs };
+      const resumed = deps.relay ? relayedInput(core.rounds, ctx, target) : undefined;
+      if (resumed?.kind === 'refused') return toolError(resumed.reason);
+      const approval = noteApproval(resumed?.approved ? ALREADY_APPROVED : approverFor(ctx, denials, asked));
+      // What the server needed of the client during the call that the client did not declare.
+      const lacking = new Set<string>();
+      // What the server sends during the call (its forms, its sampling requests, its log messages) goes to this client.
       const client: CallClient = {
         session: server,
         elicit: canElicit() ? (params, signal, timeout) => ctx.mcpReq.elicitInput(params, { signal, timeout }) : undefined,
-        log: (level, data) => levelPasses(level, state.logLevel) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
+        // Pushed to a client of an earlier era only: a 2026-07-28 request has no channel for a request of ours.
+        sample: canSample(ctx) ? (params, signal, timeout) => ctx.mcpReq.requestSampling(params, { signal, timeout }) : undefined,
+        lacks: (capability) => void (declared(ctx)[capability] === undefined && lacking.add(capability)),
+        log: (level, data) => wantsLog(ctx, level) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
       };
       const run = () => deps.pipeline.call({
         server: backend,
@@ -94,17 +121,53 @@ export function gatewayServer(core: GatewayCore): Server {
         origin: 'gateway',
         keepRaw: true,
         signal: ctx.mcpReq.signal,
-        approver,
+        approver: approval.approver,
+        input: resumed?.input,
         onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
       });
       const outcome = await (deps.relay ? deps.relay.during(backend, client, run) : run());
       if (asked.result) return asked.result;
+      if (outcome.kind === 'input-required' && resumed) {
+        const relayed = await relayRound(core.rounds, ctx, target, outcome.round, { approved: resumed.approved || approval.approved(), round: resumed.round });
+        if (!('problem' in relayed)) return relayed;
+        const { problem, missing } = relayed as RelayProblem;
+        // Nothing to relay but what the client did not declare: that is the protocol's error, as for a form pushed.
+        if (missing) throw missingCapabilities(backend, new Set(missing));
+        return toolError(`Stopped: ${problem}`);
+      }
+      // A call that failed for want of a capability the 2026-07-28 request did not declare is that error, not a tool's result.
+      if (lacking.size > 0 && ctx.mcpReq.envelope !== undefined && outcome.kind !== 'ok' && outcome.kind !== 'tool-error') throw missingCapabilities(backend, lacking);
       const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
       return result;
     }
   });
   server.onerror = (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
   return server;
+}
+
+/** The approver of a retry whose call the person approved in an earlier round: the call is not put to them again. */
+const ALREADY_APPROVED: Approver = { approve: () => Promise.resolve('allow-once') };
+
+/** An approver that notes whether it allowed the call (a relayed round carries that on); none: the pipeline's own. */
+function noteApproval(approver: Approver | undefined): { readonly approver: Approver | undefined; approved(): boolean } {
+  let allowed = false;
+  if (!approver) return { approver, approved: () => false };
+  return {
+    approver: {
+      approve: async (request) => {
+        const decision = await approver.approve(request);
+        allowed = typeof decision === 'string' && decision !== 'deny';
+        return decision;
+      },
+    },
+    approved: () => allowed,
+  };
+}
+
+/** MissingRequiredClientCapabilityError (-32021, HTTP 400) naming what the server needed of the client. */
+function missingCapabilities(server: string, lacking: ReadonlySet<string>): MissingRequiredClientCapabilityError {
+  const names = [...lacking];
+  return new MissingRequiredClientCapabilityError({ requiredCapabilities: Object.fromEntries(names.map((n) => [n, {}])) }, `The server "${shownName(server)}" needed the client's ${names.join(' and ')} capability during the call, which the request did not declare.`);
 }
 
 /** The annotations the pipeline judges the tool by; a server gone meanwhile: its hints at their worst. */

@@ -27,10 +27,10 @@ interface Session {
  * flood limit and a body size cap. 2025-era clients get a session (so list_changed and
  * elicitation reach them); 2026-07-28 clients are served per request.
  */
-export async function startHttpGateway(deps: GatewayDeps, options: { port?: number } = {}): Promise<RunningHttpGateway> {
+export async function startHttpGateway(deps: GatewayDeps, options: { port?: number; flood?: { readonly burst: number; readonly perSecond: number } } = {}): Promise<RunningHttpGateway> {
   const token = randomBytes(32).toString('base64url');
   const sessions = new Map<string, Session>();
-  const flood = new FloodLimit();
+  const flood = new FloodLimit(options.flood?.burst, options.flood?.perSecond);
   const onerror = (err: Error) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
   const parts = gatewayParts(deps, (list) => {
     modern.notify[NOTIFY[list]]();

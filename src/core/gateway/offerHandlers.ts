@@ -1,6 +1,7 @@
 import { ProtocolError, type PromptMessage, type ReadResourceResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { Approver } from '../calls/ports';
-import type { AskedRound } from './approvalRounds';
+import type { ApprovalRounds, AskedRound } from './approvalRounds';
+import { relayedInput, relayRound, type RelayTarget } from './inputRelay';
 import type { Disposable } from '../events';
 import { LOG_LEVELS, type LogLevel, type PromptMessagePart, type ResourcePart } from '../offers/offerTypes';
 import { sanitizeLine, shownName } from '../render/sanitize';
@@ -23,9 +24,10 @@ export type ReadApprover = (ctx: ServerContext, denials: { reason?: string }, as
 /**
  * resources/*, prompts/*, completion/complete and logging/setLevel for one gateway instance:
  * names and URIs from GatewayOffers, every read through the host's audited, capped read, decided
- * as a read the model asked for (the client may be an agent acting for one).
+ * as a read the model asked for (the client may be an agent acting for one). With
+ * `relayRounds`, a prompt's input_required rounds go to a 2026-07-28 client to answer (inputRelay.ts).
  */
-export function serveOffers(server: Server, offers: GatewayOffers, ready: () => Promise<void>, approverFor: ReadApprover, state: ClientState, log: (line: string) => void): void {
+export function serveOffers(server: Server, offers: GatewayOffers, ready: () => Promise<void>, approverFor: ReadApprover, state: ClientState, log: (line: string) => void, relayRounds?: ApprovalRounds): void {
   server.setRequestHandler('resources/list', async () => {
     await ready();
     return { resources: await offers.resourceList() };
@@ -77,7 +79,16 @@ export function serveOffers(server: Server, offers: GatewayOffers, ready: () => 
     await ready();
     const owner = await offers.promptOwner(request.params.name);
     if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: no prompt named "${shownName(request.params.name)}" (list the prompts again: they may have changed).`);
-    const outcome = await offers.prompts.get({ server: owner.server, name: owner.name, args: request.params.arguments ?? {}, origin: 'gateway', signal: ctx.mcpReq.signal });
+    const args = request.params.arguments ?? {};
+    const target: RelayTarget = { what: 'prompt', server: owner.server, name: owner.name, args };
+    const resumed = relayRounds && relayedInput(relayRounds, ctx, target);
+    if (resumed?.kind === 'refused') throw new ProtocolError(INVALID_PARAMS, resumed.reason);
+    const outcome = await offers.prompts.getRelayed({ server: owner.server, name: owner.name, args, origin: 'gateway', signal: ctx.mcpReq.signal, input: resumed?.input });
+    if (outcome.kind === 'input-required') {
+      const relayed = await relayRound(relayRounds!, ctx, target, outcome.round, { approved: false, round: resumed!.round });
+      if ('problem' in relayed) throw new ProtocolError(INTERNAL_ERROR, `Stopped: ${relayed.problem}`);
+      return relayed;
+    }
     if (outcome.kind === 'failed') throw new ProtocolError(INTERNAL_ERROR, outcome.message);
     return { ...(outcome.description !== undefined && { description: outcome.description }), messages: outcome.messages.map(messageOf) };
   });

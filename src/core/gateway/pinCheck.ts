@@ -35,9 +35,10 @@ export function withheldCall(pins: GatewayPins | undefined, offered: OfferedTool
  * GatewayPins over a DefinitionPins (the CLI's pins file): the first listing of each server is
  * pinned in one write; a later definition that differs is a change until accepted. The answer for a
  * server is kept while its tool list and the store (`version`: another process may accept a change
- * meanwhile) stay the same, so a call costs a lookup, not a hash of the tool.
+ * meanwhile) stay the same, so a call costs a lookup, not a hash of the tool. `onDidAccept` hears
+ * the store change elsewhere (the CLI: its file, written by `pins accept` in another process).
  */
-export function storedPins(store: DefinitionPins, pool: ServerPool, version: () => string, acceptHint: GatewayPins['acceptHint']): GatewayPins {
+export function storedPins(store: DefinitionPins, pool: ServerPool, version: () => string, acceptHint: GatewayPins['acceptHint'], onDidAccept?: GatewayPins['onDidAccept']): GatewayPins {
   const reviewed = new Map<string, { readonly tools: readonly Tool[]; readonly version: string; readonly changed: ReadonlyMap<string, readonly string[]> }>();
   // Calls that arrive together (one read of the client's pipe) share one look at the store: they are simultaneous anyway.
   let now: string | undefined;
@@ -50,6 +51,7 @@ export function storedPins(store: DefinitionPins, pool: ServerPool, version: () 
   };
   return {
     acceptHint,
+    onDidAccept,
     changeOf(server, tool) {
       const connection = pool.get(server);
       const tools = connection?.tools.includes(tool) ? connection.tools : [tool];

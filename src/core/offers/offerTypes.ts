@@ -2,6 +2,7 @@ import type { Disposable, Event } from '../events';
 import type { CallPipeline } from '../calls/callPipeline';
 import type { Approver, AuditLog, CallOrigin } from '../calls/ports';
 import type { ServerPool } from '../connection/serverPool';
+import type { InputRound, RelayedInput } from '../connection/eraClient';
 
 // What a server offers besides tools (resources, resource templates, prompts, completion, its log
 // level), as every surface sees it: listed to the end within limits, each entry checked, every read
@@ -96,6 +97,9 @@ export type PromptOutcome =
   | { readonly kind: 'ok'; readonly description?: string; readonly messages: readonly PromptMessagePart[] }
   | { readonly kind: 'failed'; readonly message: string };
 
+/** A prompt whose rounds go back to the caller: also `input-required`, a round (secrets masked) the caller's own client answers. */
+export type RelayedPromptOutcome = PromptOutcome | { readonly kind: 'input-required'; readonly round: InputRound };
+
 export interface PromptRequest {
   readonly server: string;
   readonly name: string;
@@ -147,6 +151,8 @@ export interface PromptOffers extends Disposable {
   readonly onDidChange: Event<string>;
   prompts(server: string): Promise<OfferList<PromptEntry>>;
   get(request: PromptRequest): Promise<PromptOutcome>;
+  /** `get` whose 2026-07-28 rounds that ask go back to the caller (a gateway's 2026-07-28 client answers them); without `input`, as `get`. */
+  getRelayed(request: PromptRequest & { readonly input: RelayedInput | undefined }): Promise<RelayedPromptOutcome>;
   complete(request: CompletionRequest): Promise<CompletionAnswer>;
   /** 2025: `logging/setLevel`; 2026-07-28: the level sent with each request. Remembered across restarts. */
   setLogLevel(server: string, level: LogLevel): Promise<void>;

@@ -4,12 +4,18 @@ import type { ServerConnection } from '../connection/serverConnection';
 import { ServerState } from '../connection/serverState';
 import type { Disposable, Event, Listener } from '../events';
 import { shownName } from '../render/sanitize';
-import { safeText } from '../render/secrets';
+import { maskSecrets, safeText } from '../render/secrets';
 import { completionValues, NO_COMPLETION } from './completionValues';
-import { LOG_LEVELS, type CompletionAnswer, type CompletionRequest, type LogLevel, type OfferHost, type OfferList, type PromptEntry, type PromptOffers, type PromptOutcome, type PromptRequest } from './offerTypes';
+import { LOG_LEVELS, type CompletionAnswer, type CompletionRequest, type LogLevel, type OfferHost, type OfferList, type PromptEntry, type PromptOffers, type PromptOutcome, type PromptRequest, type RelayedPromptOutcome } from './offerTypes';
 import { listAllPrompts } from './promptListing';
 import { safePromptMessages } from './promptMessages';
 import { PromptCache } from './promptCache';
+import { inputRoundOf, type RelayedInput } from '../connection/eraClient';
+
+/** A value with the server's secrets masked in each of its strings. */
+function maskedJson(value: Record<string, unknown>, secrets: readonly string[]): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(value), (_key, v: unknown) => (typeof v === 'string' ? maskSecrets(v, secrets) : v)) as Record<string, unknown>;
+}
 
 /** How long one page of `prompts/list` or a `prompts/get` may take. */
 export const PROMPT_TIMEOUT_MS = 60_000;
@@ -71,6 +77,11 @@ class ServerPromptOffers implements PromptOffers {
   }
 
   async get(request: PromptRequest): Promise<PromptOutcome> {
+    // Without `input` no round comes back: the connection answers them.
+    return (await this.getRelayed({ ...request, input: undefined })) as PromptOutcome;
+  }
+
+  async getRelayed(request: PromptRequest & { readonly input: RelayedInput | undefined }): Promise<RelayedPromptOutcome> {
     const started = new Date();
     const outcome = await this._get(request);
     this._host.audit?.append({
@@ -87,7 +98,7 @@ class ServerPromptOffers implements PromptOffers {
     return outcome;
   }
 
-  private async _get(request: PromptRequest): Promise<PromptOutcome> {
+  private async _get(request: PromptRequest & { readonly input: RelayedInput | undefined }): Promise<RelayedPromptOutcome> {
     const connection = this._host.pool.get(request.server);
     if (!connection || !ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(request.server)}" is not running.` };
     if (!connection.serverCapabilities.prompts) return { kind: 'failed', message: `Server "${shownName(request.server)}" offers no prompts (it does not declare "prompts").` };
@@ -97,11 +108,13 @@ class ServerPromptOffers implements PromptOffers {
     const secrets = connection.secrets;
     let result: Record<string, unknown>;
     try {
-      result = await connection.request('prompts/get', { name: request.name, arguments: { ...request.args } }, { timeoutMs: PROMPT_TIMEOUT_MS, signal: request.signal });
+      result = await connection.request('prompts/get', { name: request.name, arguments: { ...request.args } }, { timeoutMs: PROMPT_TIMEOUT_MS, signal: request.signal, input: request.input });
     } catch (err) {
       if (request.signal?.aborted) return { kind: 'failed', message: 'Cancelled.' };
       return { kind: 'failed', message: `prompts/get ${shownName(request.name)}: ${safeText(err instanceof Error ? err.message : String(err), secrets)}` };
     }
+    const round = request.input && inputRoundOf(result);
+    if (round) return { kind: 'input-required', round: { ...round, inputRequests: maskedJson(round.inputRequests, secrets) } };
     const safe = safePromptMessages(result, secrets);
     if ('problem' in safe) return { kind: 'failed', message: `The prompt "${shownName(request.name)}" was not used: ${safe.problem}.` };
     return { kind: 'ok', ...safe };

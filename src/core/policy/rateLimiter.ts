@@ -14,7 +14,12 @@ export const DEFAULT_RATE_LIMIT: RateLimit = { burst: 20, perSecond: 10 };
 export class RateLimiter {
   private readonly _buckets = new Map<string, { tokens: number; at: number }>();
 
-  constructor(private readonly _limit: () => RateLimit = () => DEFAULT_RATE_LIMIT, private readonly _now: () => number = () => performance.now()) {}
+  /** `setBy`: where the user sets the limit, as a refused call names it. */
+  constructor(
+    private readonly _limit: () => RateLimit = () => DEFAULT_RATE_LIMIT,
+    private readonly _now: () => number = () => performance.now(),
+    readonly setBy = 'settings mcpToolHost.rateLimit.*',
+  ) {}
 
   /** Takes one call's token; returns how long until one is free when there is none. */
   take(server: string): { ok: true } | { ok: false; retryInMs: number } {

@@ -169,6 +169,8 @@ function resultForApp(outcome: CallOutcome): { content: { type: string; text: st
       return error(`Invalid arguments: ${outcome.problems.map((p) => p.message).join('; ')}`);
     case 'cancelled':
       return error('The call was cancelled.');
+    case 'input-required':
+      return error('The server asked for input; the call did not complete.');
     default:
       return error(outcome.message);
   }
