@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 /** The lazy bundle that holds each door: dist/core.js, the session runtime, unless named here. */
-const BUNDLE_OF = { 'connection/sessionRuntime': 'session.js', 'offers/later': 'offers.js', 'install/later': 'install.js', 'packages/jsonc': 'jsonc.js', 'policy/later': 'rules.js', 'auth/later': 'auth.js', 'search/later': 'search.js', 'telemetry/later': 'telemetry.js', 'gateway/later': 'gateway.js', 'elicitation/links': 'links.js', 'apps/links': 'links.js' };
+const BUNDLE_OF = { 'connection/sessionRuntime': 'session.js', 'offers/later': 'offers.js', 'calls/later': 'calls.js', 'install/later': 'install.js', 'packages/jsonc': 'jsonc.js', 'policy/later': 'rules.js', 'auth/later': 'auth.js', 'search/later': 'search.js', 'telemetry/later': 'telemetry.js', 'gateway/later': 'gateway.js', 'elicitation/links': 'links.js', 'apps/links': 'links.js' };
 
 /**
  * Every door of src/core under `root`: its loader, the request the loader makes, the door's file,

@@ -60,6 +60,7 @@ describe('activation and the tree, measured for the bench (issue 7)', () => {
     measured.coreBytes = fs.existsSync(core) ? fs.statSync(core).size : null;
     assert.equal(require.cache[core], undefined, 'dist/core.js is not loaded at activation');
     assert.equal(require.cache[search], undefined, 'dist/search.js (minisearch, the tokenizer) is not loaded at activation');
+    assert.equal(require.cache[path.join(ext.extensionPath, 'dist', 'calls.js')], undefined, 'dist/calls.js (what runs a call) is not loaded at activation');
   });
 
   it(`loads dist/core.js when servers start: ${SERVERS} servers with ${TOOLS} tools each`, async function () {

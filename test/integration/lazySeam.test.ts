@@ -14,6 +14,7 @@ import type * as Csp from '../../src/core/apps/links';
 import type * as Auth from '../../src/core/auth/later';
 import { loadAuth } from '../../src/core/auth/load';
 import { loadConfigOptions } from '../../src/core/config/load';
+import { loadCalls } from '../../src/core/calls/load';
 import { loadConnection } from '../../src/core/connection/load';
 import type * as Links from '../../src/core/elicitation/links';
 import { loadElicitation, loadLinks } from '../../src/core/elicitation/load';
@@ -107,6 +108,7 @@ describe('the lazy seam (each core folder\'s load.ts and doors, esbuild.mjs): pr
     assert.match(code, /require\("\.\/forms\.js"\)/);
     assert.match(code, /require\("\.\/auth\.js"\)/);
     assert.match(code, /require\("\.\/session\.js"\)/);
+    assert.match(code, /require\("\.\/calls\.js"\)/);
     assert.doesNotMatch(code, /require\("\.\/(later|links|jsonc|chat|forms|sessionRuntime)"\)/);
     // The link check is loaded by what may open a link: the session's prompts, the forms, the sign-in.
     for (const bundle of ['session.js', 'forms.js', 'auth.js']) assert.match(fs.readFileSync(path.join(dist, bundle), 'utf8'), /require\("\.\/links\.js"\)/, bundle);
@@ -161,6 +163,29 @@ describe('the lazy seam (each core folder\'s load.ts and doors, esbuild.mjs): pr
       const source = fs.readFileSync(path.join(ROOT, shared.slice(shared.indexOf('src/'))), 'utf8');
       assert.doesNotMatch(source, /^\s*(export\s+)?class\s|^(export\s+)?let\s/m, `${shared} is in both bundles but holds a class or module state`);
     }
+  });
+
+  it('the call pipeline past validation (approval, the call, its task, errors, the audit record) is in dist/calls.js, not in the activation bundle', () => {
+    const sources = (file: string) => (JSON.parse(fs.readFileSync(path.join(dist, `${file}.map`), 'utf8')) as { sources: string[] }).sources.map((s) => s.replace(/^(\.\.\/)+/, ''));
+    const atActivation = sources('extension.js');
+    const calls = sources('calls.js');
+    const moved = ['callRunner', 'approvalStep', 'taskFollowUp', 'callErrors', 'readApproval', 'callSummary', 'auditHash'].map((m) => `src/core/calls/${m}.ts`);
+    for (const file of moved) {
+      assert.ok(!atActivation.some((s) => s.endsWith(file)), `${file} loads with the first call, not at activation`);
+      assert.ok(calls.some((s) => s.endsWith(file)), `${file} is in dist/calls.js`);
+    }
+    // Activation builds the pipeline; what holds state or a class (the pipeline, its counters, the progress coalescer) stays there, lent to the runner.
+    for (const file of ['callPipeline', 'progressCoalescer'].map((m) => `src/core/calls/${m}.ts`)) {
+      assert.ok(atActivation.some((s) => s.endsWith(file)), `${file} is in dist/extension.js`);
+      assert.ok(!calls.some((s) => s.endsWith(file)), `${file} is not copied into dist/calls.js`);
+    }
+    assert.deepEqual(calls.filter((s) => s.includes('node_modules/')), [], 'dist/calls.js holds no package');
+    for (const shared of calls.filter((s) => atActivation.includes(s))) {
+      const source = fs.readFileSync(path.join(ROOT, shared.slice(shared.indexOf('src/'))), 'utf8');
+      assert.doesNotMatch(source, /^\s*(export\s+)?class\s|^(export\s+)?let\s/m, `${shared} is in both bundles but holds a class or module state`);
+    }
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    assert.deepEqual(shape(require(path.join(dist, 'calls.js')) as object), shape(loadCalls()));
   });
 
   it('OAuth sign-in is in dist/auth.js, not in the activation bundle, and reaches the SDK through dist/core.js', () => {

@@ -24,7 +24,7 @@ export class ProgressCoalescer {
 
   constructor(
     private readonly _show: (progress: Progress) => void,
-    perSecond = PROGRESS_PER_SECOND,
+    readonly perSecond = PROGRESS_PER_SECOND,
     now?: () => number,
   ) {
     this._budget = new PerSecondBudget(perSecond, now);
