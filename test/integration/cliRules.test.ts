@@ -117,7 +117,7 @@ describe('argument rules in the CLI (node dist/cli.js, a server that records its
     assert.equal(received().length, 1);
   });
 
-  it('a policy file\'s deny beats the user\'s allow (and --yes); a broken policy file makes every call ask', async () => {
+  it('a policy file\'s deny beats the user\'s allow (and --yes); a broken policy file makes every call ask, and no server start', async () => {
     const policy = path.join(dir, 'policy.json');
     fs.writeFileSync(policy, JSON.stringify([{ name: 'frozen', server: 'files', tool: '*', when: [{ pointer: '/path', under: project }], effect: 'deny', reason: 'the project is frozen' }]));
     const env = { MCP_TOOL_HOST_POLICY_FILE: policy };
@@ -127,9 +127,10 @@ describe('argument rules in the CLI (node dist/cli.js, a server that records its
     assert.deepEqual(received(), []);
     fs.writeFileSync(policy, '[{"name": "frozen",');
     const broken = await cli(read(path.join(dir, 'outside', 'a.txt')), { env });
-    assert.equal(broken.code, 3);
+    // It may hold the administrator's allowlist of servers too, so no server starts until it is fixed (exit 4, saying so).
+    assert.equal(broken.code, 4);
     assert.match(broken.stderr, new RegExp(`^rules: warning: The rules file ${policy.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is not valid JSON \\(.*\\)\\. Every call asks until it is fixed\\.\n`));
-    assert.match(broken.stderr, /not sent: denied, approval required: read_file needs approval by policy rule/);
+    assert.match(broken.stderr, /did not start: .*policy\.json is not valid JSON\. It is the administrator's policy, so whether this server may run is not known/);
     assert.deepEqual(received(), []);
   });
 

@@ -136,5 +136,6 @@ describe("the administrator's allowlist of servers", () => {
     assert.match(String(parseAllowlist('f', { allowedServers: {} })), /is not a list/);
     assert.match(String(parseAllowlist('f', { allowedServers: [{ registryName: 'io.github.acme/*', package: 'x' }] })), /a registry name stands alone/);
     assert.equal(parseAllowlist('f', { rules: [] }), undefined);
+    assert.equal(parseAllowlist('f', [{ name: 'a rule', server: '*', tool: '*', effect: 'deny' }]), undefined, 'a policy file that is a list of rules holds no allowlist');
   });
 });

@@ -58,7 +58,9 @@ const REGISTRY_ANSWER_MS = 10 * 60_000;
 
 /** Parses one policy file's `allowedServers`; undefined when it has none, a string says what is wrong. */
 export function parseAllowlist(file: string, policy: unknown): ServerAllowlist | string | undefined {
-  if (typeof policy !== 'object' || policy === null || Array.isArray(policy)) return `The policy file ${file} is not a JSON object.`;
+  // A list is a rules file of its own shape (`[...rules]`): it holds no allowlist.
+  if (Array.isArray(policy)) return undefined;
+  if (typeof policy !== 'object' || policy === null) return `The policy file ${file} is not a JSON object.`;
   const list = (policy as Record<string, unknown>).allowedServers;
   if (list === undefined) return undefined;
   if (!Array.isArray(list)) return `"allowedServers" in ${file} is not a list.`;
