@@ -62,6 +62,9 @@ export class ServerConnection implements Disposable {
   private _logLevel: string | undefined;
   /** Dev mode's watch of the server's files (devWatch.ts), when its definition asks for one and the host can watch. */
   private readonly _devWatch: DevWatch | undefined;
+  /** Stops so far, and whether the connection was let go: a restart for a change starts nothing after either. */
+  private _stops = 0;
+  private _disposed = false;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
     this._restarts = new CrashRestarts(_deps.restartPolicy);
@@ -191,7 +194,10 @@ export class ServerConnection implements Disposable {
     if (kind !== 'running' && kind !== 'starting' && kind !== 'error') return;
     this._log.info(logLine);
     this._attempt?.endWith(callFailure);
+    const stops = this._stops;
     await this.stop();
+    // Stopped or let go meanwhile (the user's Stop, the window closing): the change starts nothing, or it would orphan a server.
+    if (this._disposed || this._stops !== stops + 1) return;
     await this.start();
   }
 
@@ -201,6 +207,7 @@ export class ServerConnection implements Disposable {
   }
 
   async stop(): Promise<void> {
+    this._stops++;
     this._restarts.cancel();
     await this._teardown();
     this._view.set(this._definition.disabled ? ServerState.disabled : ServerState.stopped);
@@ -299,6 +306,7 @@ export class ServerConnection implements Disposable {
   }
 
   dispose(): void {
+    this._disposed = true;
     this._devWatch?.dispose();
     void this.stop();
     this._view.dispose();
