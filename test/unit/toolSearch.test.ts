@@ -168,6 +168,12 @@ describe('tool tokens (issue 19)', () => {
     assert.equal(toolsTokens(CATALOG.map((t) => t.definition)), CATALOG.reduce((n, t) => n + toolTokens(t.definition), 0));
   });
 
+  it("counts a hostile server's description of one 200,000-character word at all (the tokenizer is quadratic on a run without spaces: it took minutes)", function () {
+    this.timeout(20_000); // a hang detector, not a speed check: the bench times the counts
+    const d: Tool = { name: 'flood', description: 'a'.repeat(200_000), inputSchema: { type: 'object' } };
+    assert.ok(toolTokens(d) >= 200_000 / 256, String(toolTokens(d)));
+  });
+
   it('caches per definition object: a new listing is counted again', () => {
     const d: Tool = { name: 'x', description: 'one two three', inputSchema: { type: 'object' } };
     const before = toolTokens(d);

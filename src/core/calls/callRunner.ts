@@ -22,7 +22,7 @@ import { inputRoundOf, type CallOptions, type RelayedInput } from '../connection
 import type { TaskBoard } from './taskBoard';
 import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
 import { READ_TOOL, readAnnotations } from './readApproval';
-import type { CallOutcome, CallPipelineOptions, CallRequest } from './callPipeline';
+import type { CallOutcome, CallPipelineOptions, CallRequest } from './callTypes';
 import { summaryParts } from './callSummary';
 import { NO_SPAN, type CallSpan } from '../telemetry/telemetry';
 

@@ -1,4 +1,4 @@
-import type { CallOutcome } from './callPipeline';
+import type { CallOutcome } from './callTypes';
 import { problemText } from '../tools/schemaProblems';
 
 /** The closing line of a call, as every sink prints it. */

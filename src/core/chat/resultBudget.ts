@@ -1,6 +1,9 @@
 // How much of a tool result a model gets: a budget of tokens per server and per tool, the head of
 // a longer result cut on a clean boundary, and the note that tells the model how to read the rest.
 import { headOf, totalLength } from '../render/longText';
+import { boundedCount, safeEnd } from '../tokenRuns';
+
+export { boundedCount, safeEnd };
 
 /** Tokens one result may put before the model unless a setting says otherwise (Claude Code warns at 10,000 tokens of MCP output). */
 export const DEFAULT_RESULT_TOKENS = 10_000;
@@ -101,13 +104,6 @@ export function cleanCut(text: string, max: number): string {
   return text.slice(0, safeEnd(text, limit));
 }
 
-/** `end`, or one less when it would fall between a high and a low surrogate. */
-export function safeEnd(text: string, end: number): number {
-  if (end <= 0 || end >= text.length) return Math.max(0, Math.min(end, text.length));
-  const before = text.charCodeAt(end - 1);
-  const after = text.charCodeAt(end);
-  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff ? end - 1 : end;
-}
 
 /** What a budgeted result is made of: its text and how many images or audio clips it holds. */
 export interface BudgetedResult {
@@ -146,44 +142,4 @@ export function cutNote(fit: ResultFit, handle: string | undefined, readTool: st
   const head = `[The host cut this result to fit its budget of ${n(fit.budget)} tokens: shown are characters 0 to ${n(fit.text.head.length)} (${n(fit.text.headTokens)} tokens) of ${total}${media}.`;
   if (!handle) return `${head} The rest is too large to keep for reading; the user has the whole result in the "MCP Tool Host" output channel.]`;
   return `${head} The whole result is kept as handle "${handle}": call ${readTool} with {"handle": "${handle}", "offset": ${fit.text.head.length}} to read on, or {"handle": "${handle}", "pattern": "some text"} to find the lines that contain it.]`;
-}
-
-/** A run without whitespace longer than this is counted in slices of this size. */
-const RUN_CHARS = 256;
-/** Text between long runs is counted in parts of about this size, cut before a space. */
-const PART_CHARS = 8_192;
-
-/**
- * Tokens of `text` by `count`, in bounded time: byte-pair encoding is quadratic in the length of
- * a run without spaces (80,000 × "a" takes 18 s with o200k_base), so a long run is counted in
- * slices of 256 units. A slice boundary can only add tokens, so the count never falls short.
- */
-export function boundedCount(text: string, count: (text: string) => number): number {
-  let total = 0;
-  let from = 0;
-  const long = new RegExp(`\\S{${RUN_CHARS},}`, 'g');
-  for (let run = long.exec(text); run; run = long.exec(text)) {
-    total += countParts(text, from, run.index, count);
-    for (let at = run.index; at < run.index + run[0].length; ) {
-      const end = safeEnd(text, Math.min(run.index + run[0].length, at + RUN_CHARS));
-      total += count(text.slice(at, end > at ? end : at + 2));
-      at = end > at ? end : at + 2;
-    }
-    from = run.index + run[0].length;
-  }
-  return total + countParts(text, from, text.length, count);
-}
-
-function countParts(text: string, from: number, to: number, count: (text: string) => number): number {
-  let total = 0;
-  for (let at = from; at < to; ) {
-    let end = Math.min(to, at + PART_CHARS);
-    if (end < to) {
-      const space = text.lastIndexOf(' ', end);
-      if (space > at) end = space;
-    }
-    total += count(text.slice(at, end));
-    at = end;
-  }
-  return total;
 }

@@ -2,9 +2,8 @@ import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ConfigError } from '../errors';
-import type { StdioLaunch } from '../transport/commandLine';
-import type { ResolvedOAuth } from './oauthConfig';
 import { loadConfigOptions } from './load';
+import type { ResolvedLaunch } from './resolvedLaunch';
 import type { SandboxSettings } from './sandboxConfig';
 import { httpSends } from './launchReview';
 import { policyFiles } from './policyPaths';
@@ -12,14 +11,7 @@ import { maskSecrets } from '../render/secrets';
 import type { HttpServerSpec, ServerDefinition } from './serverConfig';
 import { inputIds, substitute, type VariableContext } from './variables';
 
-/** A launch with every variable resolved: what actually runs or is contacted. */
-export type ResolvedLaunch = (
-  | { readonly type: 'stdio'; readonly launch: StdioLaunch; readonly sandbox?: SandboxSettings }
-  | { readonly type: 'http'; readonly url: string; readonly headers: Readonly<Record<string, string>>; readonly oauth?: ResolvedOAuth }
-) & {
-  /** Secret values substituted into the launch (`${input:...}`): masked wherever it is shown. */
-  readonly secrets?: readonly string[];
-};
+export type { ResolvedLaunch } from './resolvedLaunch';
 
 /** Every string of a definition that variables may appear in. */
 export function definitionStrings(def: ServerDefinition): string[] {

@@ -1,5 +1,5 @@
 import * as fs from 'node:fs';
-import type { ResolvedLaunch } from './launch';
+import type { ResolvedLaunch } from './resolvedLaunch';
 import { loadsCode } from './codeLoading';
 import { launchPackages } from './launchPackages';
 

@@ -3,6 +3,7 @@
 // The encoding is ~2 MB of data: loaded through loadSearch() (src/core/search/load.ts), never at activation.
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { Tool } from '@modelcontextprotocol/client';
+import { boundedCount } from '../tokenRuns';
 
 /** The tokenizer the counts use, as the UI names it. */
 export const TOKENIZER = 'o200k_base';
@@ -12,8 +13,12 @@ const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
 const counted = new WeakMap<object, number>();
 
-/** Tokens of any text with o200k_base. */
+/** Tokens of any text with o200k_base, in bounded time (a server's description may be one long run without spaces). */
 export function textTokens(text: string): number {
+  return boundedCount(text, rawTokens);
+}
+
+function rawTokens(text: string): number {
   return countTokens(text, AS_TEXT);
 }
 
