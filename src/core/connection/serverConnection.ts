@@ -62,8 +62,7 @@ export class ServerConnection implements Disposable {
   private _logLevel: string | undefined;
   /** Dev mode's watch of the server's files (devWatch.ts), when its definition asks for one and the host can watch. */
   private readonly _devWatch: DevWatch | undefined;
-  /** Stops so far, and whether the connection was let go: a restart for a change starts nothing after either. */
-  private _stops = 0;
+  /** Let go (dispose): a restart for a file change that was under way starts nothing after it. */
   private _disposed = false;
 
   constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
@@ -194,10 +193,9 @@ export class ServerConnection implements Disposable {
     if (kind !== 'running' && kind !== 'starting' && kind !== 'error') return;
     this._log.info(logLine);
     this._attempt?.endWith(callFailure);
-    const stops = this._stops;
     await this.stop();
-    // Stopped or let go meanwhile (the user's Stop, the window closing): the change starts nothing, or it would orphan a server.
-    if (this._disposed || this._stops !== stops + 1) return;
+    // Let go meanwhile (the window closing, the server removed): the change starts nothing, or it would orphan a server.
+    if (this._disposed) return;
     await this.start();
   }
 
@@ -207,7 +205,6 @@ export class ServerConnection implements Disposable {
   }
 
   async stop(): Promise<void> {
-    this._stops++;
     this._restarts.cancel();
     await this._teardown();
     this._view.set(this._definition.disabled ? ServerState.disabled : ServerState.stopped);
