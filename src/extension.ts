@@ -13,7 +13,7 @@ import { registerRulesView } from './vscode/rules/rulesView';
 import { loadChat, loadForms } from './vscode/lazy/load';
 import type { Elicitor } from './core/elicitation/formElicitation';
 import { CallPipeline } from './core/calls/callPipeline';
-import { resolveLaunch } from './core/config/launch';
+import { resolveLaunchAsking } from './core/config/launch';
 import { ServerPool } from './core/connection/serverPool';
 import { SchemaValidator } from './core/tools/schemaValidator';
 import type { QuickPickApprover } from './vscode/approvals/approvalPicker';
@@ -146,8 +146,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       listingLimits: listingLimits(),
       roots: offer.kind === 'offered' ? offer.roots : undefined,
       rootsWhy: offer.why,
-      // A workspace's remote server may send the user's environment only as the launch prompt shows it (launchGate.ts).
-      resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }, { envInWorkspaceRequests: 'shown' }),
+      // A workspace's remote server may send the user's environment only as the launch prompt shows it (launchGate.ts);
+      // the administrator's allowlist judges the launch before any ${input:...} is asked.
+      resolveLaunch: (def) => resolveLaunchAsking(def, { workspaceFolders: folders(), env: process.env }, () => inputs.resolve(def), { envInWorkspaceRequests: 'shown' }),
       confirmLaunch: (def, shown, waiting, byUser) => gate.confirm(def, shown, waiting, byUser),
       toolCache: toolCacheFor(context.globalState, definition),
       eraMemory: eraMemoryFor(context.globalState, definition),
@@ -364,6 +365,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.stopServer': (t?: ServerTarget) => servers.stop(t),
     'mcpToolHost.restartServer': (t?: ServerTarget) => servers.restart(t),
     'mcpToolHost.showServerLog': (t?: ServerTarget) => servers.showLog(t),
+    'mcpToolHost.openPolicyFile': (t?: ServerTarget) => servers.openPolicyFile(t),
     'mcpToolHost.showOutput': () => servers.showOutput(),
     'mcpToolHost.openServerConfiguration': (t?: ViewTarget) => view.openServerConfiguration(t),
     'mcpToolHost.runDoctor': (t?: ViewTarget) => view.runDoctor(t),

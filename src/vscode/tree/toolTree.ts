@@ -177,8 +177,11 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     const message = (text: string, tone: 'error' | 'info'): TreeNode => ({ kind: 'message', server, text, tone, id: `message:${server}` });
     const state = c.state;
     switch (state.kind) {
-      case 'error':
-        return [message(state.message, 'error'), ...(['showLog', 'restart', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];
+      case 'error': {
+        // A refusal is fixed by the policy, not the server: the way to read it comes first; Restart tries again once it changed.
+        const actions = state.refusedBy !== undefined ? (['openPolicy', 'restart', 'showLog'] as const) : (['showLog', 'restart', 'runDoctor'] as const);
+        return [message(state.message, 'error'), ...actions.map((action): TreeNode => ({ kind: 'action', server, action }))];
+      }
       case 'disabled':
         return [message(vscode.l10n.t('Disabled in its configuration ("disabled": true).'), 'info'), { kind: 'action', server, action: 'openConfiguration' }];
       case 'stopped':

@@ -111,7 +111,11 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   const md = untrustedMarkdown();
   const state = connection.state;
   md.appendMarkdown(`**${hoverMarkdown(shownName(connection.name))}** — ${state.kind}`);
-  if (state.kind === 'error') {
+  if (state.kind === 'error' && state.refusedBy !== undefined) {
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Refused by the administrator\'s policy')}**\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(state.message)));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Policy file:')} `).appendMarkdown(hoverMarkdown(sanitizeLine(state.refusedBy)));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Open the Policy (under the server) shows what it allows; Restart tries again once it changed.')}`);
+  } else if (state.kind === 'error') {
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Error')}**\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(state.message)));
     if (state.restartInMs) md.appendMarkdown(`\n\n${vscode.l10n.t('Restarting automatically in {0} s.', Math.round(state.restartInMs / 1000))}`);
     const tail = state.detail?.slice(-5) ?? [];

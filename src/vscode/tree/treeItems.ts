@@ -51,7 +51,9 @@ export function serverItem(connection: ServerConnection, expanded: boolean): vsc
     }
     case 'error':
       item.iconPath = icon('error', 'testing.iconFailed');
-      item.description = state.restartInMs ? vscode.l10n.t('crashed · restarting in {0} s', Math.round(state.restartInMs / 1000)) : vscode.l10n.t('error');
+      // Refused by the administrator, not broken: the row says so before anyone opens it.
+      if (state.refusedBy !== undefined) item.description = vscode.l10n.t('refused by policy');
+      else item.description = state.restartInMs ? vscode.l10n.t('crashed · restarting in {0} s', Math.round(state.restartInMs / 1000)) : vscode.l10n.t('error');
       break;
     case 'stopped':
       item.iconPath = cached ? icon('history', 'descriptionForeground') : icon('circle-large-outline');
@@ -232,6 +234,8 @@ function actionOf(action: ServerAction): { label: string; icon: string; descript
       return { label: vscode.l10n.t('Start'), icon: 'debug-start', description: vscode.l10n.t('to list its tools'), command: 'mcpToolHost.startServer' };
     case 'openConfiguration':
       return { label: vscode.l10n.t('Open Configuration'), icon: 'gear', description: vscode.l10n.t('where it is defined'), command: 'mcpToolHost.openServerConfiguration' };
+    case 'openPolicy':
+      return { label: vscode.l10n.t('Open the Policy'), icon: 'law', description: vscode.l10n.t("the administrator's file that refused it"), command: 'mcpToolHost.openPolicyFile' };
     default:
       return assertNever(action);
   }
