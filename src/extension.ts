@@ -179,10 +179,12 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const tasks = new TaskBoard(fileTasks((context.storageUri ?? context.globalStorageUri).fsPath));
   // The approval prompt loads with the first call that needs one (dist/forms.js).
   let approver: QuickPickApprover | undefined;
-  const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
+  const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges, acceptLockDrift })).approve(request) };
   telemetry = telemetrySwitch(pool, output);
   // The team's lockfile in a workspace folder: a tool that differs from it asks before each call.
-  const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output, loadForms);
+  const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output, loadForms, context.globalState);
+  context.subscriptions.push(workspaceLock);
+  const acceptLockDrift: NonNullable<ConstructorParameters<typeof QuickPickApprover>[1]['acceptLockDrift']> = (server, tool, changed) => workspaceLock.accept(server, tool, { parts: changed.parts, locked: changed.before, lockfile: changed.against });
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     telemetry: telemetry.current,
     lockDrift: (server, tool) => workspaceLock.driftOf(server, tool),
@@ -225,7 +227,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const offers = new SharedOffers({ pool, pipeline, audit, maxReadBytes: maxResourceBytes });
   const offerRows = new OfferRowSource(pool, offers, loadForms);
   const resourceFs = new ResourceFileSystem(() => offers.resources());
-  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows);
+  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows, workspaceLock);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true, dragAndDropController: new BundleDropController() });
   const reload = () => {
     waiting.update();

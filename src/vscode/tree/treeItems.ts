@@ -81,18 +81,19 @@ export function serverItem(connection: ServerConnection, expanded: boolean): vsc
  * once per distinct annotations, and the rest is read from `vscode` once (in the bundle each
  * `vscode.X` is a getter, and `l10n.t` looks its text up each time).
  */
-export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[]): vscode.TreeItem {
+export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[], lockDrift = false): vscode.TreeItem {
   const facts = definitionFacts(node.definition);
   const look = claimedLook(node.definition, annotations) ?? rowLook(annotations);
   const words = rowWords();
   const item = new words.TreeItem(facts.label, words.none);
   item.id = node.id;
   // A tool with its own interface (MCP Apps): said on the row, and "Open Interface" in its menus.
-  const marked = changed !== undefined || facts.withInterface;
-  item.description = marked ? `${changed ? `${words.changed} · ` : ''}${look.description}${facts.withInterface ? ` · ${words.interface}` : ''}` : look.description;
+  // One that differs from the team's lockfile is marked as a changed one is (its tooltip says against what).
+  const marked = changed !== undefined || lockDrift || facts.withInterface;
+  item.description = marked ? `${changed ? `${words.changed} · ` : ''}${lockDrift ? `${words.lockDrift} · ` : ''}${look.description}${facts.withInterface ? ` · ${words.interface}` : ''}` : look.description;
   item.iconPath = look.icon;
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
-  item.contextValue = marked ? `${look.contextValue}${changed ? 'changed;' : ''}${facts.withInterface ? 'interface;' : ''}` : look.contextValue;
+  item.contextValue = marked ? `${look.contextValue}${changed ? 'changed;' : ''}${lockDrift ? 'lockDrift;' : ''}${facts.withInterface ? 'interface;' : ''}` : look.contextValue;
   item.command = { command: 'mcpToolHost.callTool', title: words.callTool, arguments: [{ server: node.server, tool: node.tool }] };
   item.accessibilityInformation = { label: `${facts.label}, ${item.description}` };
   return item;
@@ -117,6 +118,7 @@ interface RowWords {
   readonly none: vscode.TreeItemCollapsibleState;
   readonly callTool: string;
   readonly changed: string;
+  readonly lockDrift: string;
   readonly interface: string;
 }
 
@@ -157,7 +159,7 @@ function claimedLook(definition: ToolNode['definition'], annotations: EffectiveA
 // Read once: the display language is fixed for the window's life.
 let wordsRead: RowWords | undefined;
 function rowWords(): RowWords {
-  return (wordsRead ??= { TreeItem: vscode.TreeItem, none: vscode.TreeItemCollapsibleState.None, callTool: vscode.l10n.t('Call Tool'), changed: vscode.l10n.t('changed!'), interface: vscode.l10n.t('interface') });
+  return (wordsRead ??= { TreeItem: vscode.TreeItem, none: vscode.TreeItemCollapsibleState.None, callTool: vscode.l10n.t('Call Tool'), changed: vscode.l10n.t('changed!'), lockDrift: vscode.l10n.t('differs from lockfile!'), interface: vscode.l10n.t('interface') });
 }
 
 /**
