@@ -13,7 +13,7 @@ import { registerRulesView } from './vscode/rules/rulesView';
 import { loadChat, loadForms } from './vscode/lazy/load';
 import type { Elicitor } from './core/elicitation/formElicitation';
 import { CallPipeline } from './core/calls/callPipeline';
-import { resolveLaunch } from './core/config/launch';
+import { resolveLaunchAsking } from './core/config/launch';
 import { ServerPool } from './core/connection/serverPool';
 import { SchemaValidator } from './core/tools/schemaValidator';
 import type { QuickPickApprover } from './vscode/approvals/approvalPicker';
@@ -146,8 +146,9 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
       listingLimits: listingLimits(),
       roots: offer.kind === 'offered' ? offer.roots : undefined,
       rootsWhy: offer.why,
-      // A workspace's remote server may send the user's environment only as the launch prompt shows it (launchGate.ts).
-      resolveLaunch: async (def) => resolveLaunch(def, { workspaceFolders: folders(), env: process.env, inputs: await inputs.resolve(def) }, { envInWorkspaceRequests: 'shown' }),
+      // A workspace's remote server may send the user's environment only as the launch prompt shows it (launchGate.ts);
+      // the administrator's allowlist judges the launch before any ${input:...} is asked.
+      resolveLaunch: (def) => resolveLaunchAsking(def, { workspaceFolders: folders(), env: process.env }, () => inputs.resolve(def), { envInWorkspaceRequests: 'shown' }),
       confirmLaunch: (def, shown, waiting, byUser) => gate.confirm(def, shown, waiting, byUser),
       toolCache: toolCacheFor(context.globalState, definition),
       eraMemory: eraMemoryFor(context.globalState, definition),
@@ -178,10 +179,12 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const tasks = new TaskBoard(fileTasks((context.storageUri ?? context.globalStorageUri).fsPath));
   // The approval prompt loads with the first call that needs one (dist/forms.js).
   let approver: QuickPickApprover | undefined;
-  const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges })).approve(request) };
+  const approvals = { approve: (request: Parameters<QuickPickApprover['approve']>[0]) => (approver ??= new (loadForms().approvals.QuickPickApprover)(prompts, { showReadOnly, showDefinitionChanges, acceptLockDrift })).approve(request) };
   telemetry = telemetrySwitch(pool, output);
   // The team's lockfile in a workspace folder: a tool that differs from it asks before each call.
-  const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output, loadForms);
+  const workspaceLock = new WorkspaceLock(() => folders().map((f) => f.path), () => pool?.connections.map((c) => c.name) ?? [], output, loadForms, context.globalState);
+  context.subscriptions.push(workspaceLock);
+  const acceptLockDrift: NonNullable<ConstructorParameters<typeof QuickPickApprover>[1]['acceptLockDrift']> = (server, tool, changed) => workspaceLock.accept(server, tool, { parts: changed.parts, locked: changed.before, lockfile: changed.against });
   const pipeline = new CallPipeline(pool, validator, approvals, sink, {
     telemetry: telemetry.current,
     lockDrift: (server, tool) => workspaceLock.driftOf(server, tool),
@@ -224,7 +227,7 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   const offers = new SharedOffers({ pool, pipeline, audit, maxReadBytes: maxResourceBytes });
   const offerRows = new OfferRowSource(pool, offers, loadForms);
   const resourceFs = new ResourceFileSystem(() => offers.resources());
-  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows);
+  const tree = new ToolTreeProvider(pool, loadForms, pipeline.rules, review, tasks, waiting, offerRows, workspaceLock);
   const view = vscode.window.createTreeView('mcpToolHost.tools', { treeDataProvider: tree, showCollapseAll: true, dragAndDropController: new BundleDropController() });
   const reload = () => {
     waiting.update();
@@ -364,6 +367,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.stopServer': (t?: ServerTarget) => servers.stop(t),
     'mcpToolHost.restartServer': (t?: ServerTarget) => servers.restart(t),
     'mcpToolHost.showServerLog': (t?: ServerTarget) => servers.showLog(t),
+    'mcpToolHost.openPolicyFile': (t?: ServerTarget) => servers.openPolicyFile(t),
     'mcpToolHost.showOutput': () => servers.showOutput(),
     'mcpToolHost.openServerConfiguration': (t?: ViewTarget) => view.openServerConfiguration(t),
     'mcpToolHost.runDoctor': (t?: ViewTarget) => view.runDoctor(t),

@@ -13,6 +13,13 @@ export class ConfigError extends McpHostError {
   }
 }
 
+/** The administrator's policy refuses to run a server: the sentence says why, `policyFile` is the file that refused. */
+export class PolicyRefusal extends ConfigError {
+  constructor(serverName: string, message: string, readonly policyFile: string) {
+    super(serverName, message);
+  }
+}
+
 /** The server process could not be started or died before the handshake finished. */
 export class ServerStartError extends McpHostError {
   constructor(message: string, readonly stderrTail: readonly string[] = [], options?: { cause?: unknown }) {

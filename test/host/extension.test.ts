@@ -154,6 +154,37 @@ describe('MCP Tool Host in the real extension host', () => {
     }
   });
 
+  it("a server the allowlist refuses is refused before it asks for its ${input:...} values, and its row names the policy and opens it", async () => {
+    const current = servers().inspect<Record<string, unknown>>('servers')?.globalValue ?? {};
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-allowlist-'));
+    const policy = path.join(dir, 'policy.json');
+    fs.writeFileSync(policy, JSON.stringify({ allowedServers: [{ command: process.execPath, args: [path.join(FIXTURES, 'notes.cjs')] }] }));
+    process.env.MCP_TOOL_HOST_POLICY_FILE = policy;
+    try {
+      await setServers({ ...current, asksfirst: { command: process.execPath, args: ['-e', '0'], env: { ELECTRON_RUN_AS_NODE: '1', TOKEN: '${input:asksfirst_token}' } } });
+      // Asking first would leave it starting behind a password box for a token it may never use.
+      await until('asksfirst refused', () => api.pool.get('asksfirst')?.state.kind === 'error', 10_000);
+      const state = api.pool.get('asksfirst')!.state;
+      assert.equal(state.kind === 'error' && state.refusedBy, policy, 'the state names the policy file that refused it');
+      const row = items().find((i) => i.item.label === 'asksfirst')!;
+      assert.equal(row.item.description, 'refused by policy');
+      const tooltip = api.tree.resolveTreeItem(row.item, row.node).tooltip as vscode.MarkdownString;
+      assert.match(tooltip.value, /Refused by the administrator's policy/);
+      assert.ok(tooltip.value.replace(/\\/g, '').includes(`Policy file: ${policy}`), `the tooltip names the file: ${tooltip.value}`);
+      const children = items(row.node).map((c) => String(c.item.label));
+      assert.match(children[0], /allows only the servers it lists/);
+      assert.deepEqual(children.slice(1), ['Open the Policy', 'Restart', 'Show Log']);
+      await vscode.commands.executeCommand('mcpToolHost.openPolicyFile', 'asksfirst');
+      await until('the policy file open', () => vscode.window.activeTextEditor?.document.uri.fsPath === policy);
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      delete process.env.MCP_TOOL_HOST_POLICY_FILE;
+      await setServers(current);
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('changing only a timeout keeps the server running (no restart)', async () => {
     const before = api.pool.get('demo');
     const current = servers().inspect<Record<string, Record<string, unknown>>>('servers')?.globalValue ?? {};

@@ -4,7 +4,7 @@
 // no code of ours at runtime but each other's leaves (lint): a bundle of its own holds the one copy.
 export { oauthStrings, parseOAuthSettings, resolveOAuth } from './oauthConfig';
 export { argumentFolders, describeSandbox, fromVsCode, parseSandbox, withDefaultSandbox } from './sandboxConfig';
-export { checkRegistryNames, launchRefusal, readAllowlists, recordRegistryNames, registryNameMatches, registryNamesToCheck, urlWithoutQuery } from './serverAllowlist';
+export { checkRegistryNames, readAllowlists, refusalOf, recordRegistryNames, registryNameMatches, registryNamesToCheck, urlWithoutQuery } from './serverAllowlist';
 export { launchPackages } from './launchPackages';
 export { loadsCode } from './codeLoading';
 export { describeDev, parseDev } from './devConfig';

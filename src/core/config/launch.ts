@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { ConfigError } from '../errors';
+import { ConfigError, PolicyRefusal } from '../errors';
 import { loadConfigOptions } from './load';
 import type { ResolvedLaunch } from './resolvedLaunch';
 import type { SandboxSettings } from './sandboxConfig';
@@ -133,12 +133,47 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
   return allowedLaunch(def, launch, setEnv);
 }
 
-/** The launch, unless the administrator's allowlist of servers refuses it (a ConfigError saying why and which policy). */
+/** The launch, unless the administrator's allowlist of servers refuses it (a PolicyRefusal saying why and which policy). */
 function allowedLaunch(def: ServerDefinition, launch: ResolvedLaunch, setEnv: readonly string[]): ResolvedLaunch {
-  const options = loadConfigOptions();
-  const refusal = options.launchRefusal(options.readAllowlists(policyFiles()), launch, setEnv);
-  if (refusal) throw new ConfigError(def.name, maskSecrets(refusal, launch.secrets ?? []));
+  const refusal = policyRefusal(def, launch, setEnv);
+  if (refusal) throw refusal;
   return launch;
+}
+
+function policyRefusal(def: ServerDefinition, launch: ResolvedLaunch, setEnv: readonly string[]): PolicyRefusal | undefined {
+  const options = loadConfigOptions();
+  const refusal = options.refusalOf(options.readAllowlists(policyFiles()), launch, setEnv);
+  return refusal && new PolicyRefusal(def.name, maskSecrets(refusal.reason, launch.secrets ?? []), refusal.policyFile);
+}
+
+/**
+ * Resolves a launch whose `${input:...}` values are asked (`ask`), the administrator's allowlist
+ * first: a server it refuses is refused before anything is asked, so no one types a token for a
+ * server that may not run. That is known when what the allowlist judges (the command and its
+ * arguments, or the URL) needs no input; when it does, the launch is judged once the values are given.
+ */
+export async function resolveLaunchAsking(def: ServerDefinition, ctx: Omit<VariableContext, 'inputs'>, ask: () => Promise<Record<string, string>>, policy?: LaunchPolicy): Promise<ResolvedLaunch> {
+  if (requiredInputs(def).length > 0) {
+    const refusal = refusalBeforeInputs(def, ctx);
+    if (refusal) throw refusal;
+  }
+  return resolveLaunch(def, { ...ctx, inputs: await ask() }, policy);
+}
+
+/** The allowlist's refusal of what a definition runs, judged without its input values; undefined when they decide it. */
+function refusalBeforeInputs(def: ServerDefinition, ctx: VariableContext): PolicyRefusal | undefined {
+  const spec = def.spec;
+  const judged = spec.type === 'http' ? [spec.url] : [spec.command, ...spec.args];
+  if (inputIds(judged).length > 0) return undefined;
+  let launch: ResolvedLaunch;
+  try {
+    launch = spec.type === 'http' ? { type: 'http', url: substitute(spec.url, ctx), headers: {} } : { type: 'stdio', launch: { command: substitute(spec.command, ctx), args: spec.args.map((a) => substitute(a, ctx)), env: {} } };
+  } catch {
+    return undefined; // a variable that cannot be resolved: resolveLaunch says which
+  }
+  // The names "env" sets are known without their values; an envFile's only once it is read, with the launch.
+  const setEnv = spec.type === 'stdio' ? Object.entries(spec.env).filter(([, v]) => v !== null).map(([k]) => k) : [];
+  return policyRefusal(def, launch, setEnv);
 }
 
 /** A workspace's http definition that would send the user's environment, where nothing shows it first: refused, naming what and where. */

@@ -49,7 +49,7 @@ export interface ServerAllowlist {
 }
 
 /** Every list of the policy files, or the file that could not be read. */
-export type AllowlistRead = { readonly lists: readonly ServerAllowlist[] } | { readonly problem: string };
+export type AllowlistRead = { readonly lists: readonly ServerAllowlist[] } | { readonly problem: string; readonly file: string };
 
 const MAX_POLICY_BYTES = 1024 * 1024;
 const ENTRY_KEYS = new Set(['package', 'command', 'args', 'url', 'registryName']);
@@ -92,7 +92,7 @@ export function readAllowlists(files: readonly string[]): AllowlistRead {
   for (const file of files) {
     const read = readPolicyFile(file);
     if (read === undefined) continue;
-    if (typeof read === 'string') return { problem: read };
+    if (typeof read === 'string') return { problem: read, file };
     lists.push(read);
   }
   return { lists };
@@ -123,6 +123,12 @@ function readPolicyFile(file: string): ServerAllowlist | string | undefined {
   return read;
 }
 
+/** Why the administrator's lists refuse a launch, and the policy file that refused it. */
+export interface LaunchRefusal {
+  readonly reason: string;
+  readonly policyFile: string;
+}
+
 /**
  * Why the administrator's lists refuse this launch, or undefined when they allow it (or there are
  * none). `setEnv`: the variables the definition itself sets (its `env` and `envFile`); one that
@@ -131,14 +137,22 @@ function readPolicyFile(file: string): ServerAllowlist | string | undefined {
  * what is said.
  */
 export function launchRefusal(read: AllowlistRead, launch: ResolvedLaunch, setEnv: readonly string[]): string | undefined {
-  if ('problem' in read) return `Not started: ${read.problem} It is the administrator's policy, so whether this server may run is not known. Ask your administrator.`;
+  return refusalOf(read, launch, setEnv)?.reason;
+}
+
+/** launchRefusal, with the policy file that refused (the editor offers to open it). */
+export function refusalOf(read: AllowlistRead, launch: ResolvedLaunch, setEnv: readonly string[]): LaunchRefusal | undefined {
+  if ('problem' in read) return { reason: `Not started: ${read.problem} It is the administrator's policy, so whether this server may run is not known. Ask your administrator.`, policyFile: read.file };
   for (const list of read.lists) {
     if (list.entries.some((entry) => allows(entry, launch))) continue;
-    return `Not started: the administrator's policy (${list.file}) allows only the servers it lists, and this one is not among them: it runs ${whatRuns(launch)}.${unanswered(list)} Ask your administrator to allow it.`;
+    return { reason: `Not started: the administrator's policy (${list.file}) allows only the servers it lists, and this one is not among them: it runs ${whatRuns(launch)}.${unanswered(list)} Ask your administrator to allow it.`, policyFile: list.file };
   }
   const loading = launch.type === 'stdio' ? setEnv.filter(loadsCode) : [];
   if (read.lists.length > 0 && loading.length > 0) {
-    return `Not started: the administrator's policy (${read.lists[0].file}) allows only the servers it lists, and this definition sets ${loading.join(', ')}, which changes the code that runs: an allowed name would not be the program that starts. Remove ${loading.length === 1 ? 'it' : 'them'} from the server's "env" (or its envFile).`;
+    return {
+      reason: `Not started: the administrator's policy (${read.lists[0].file}) allows only the servers it lists, and this definition sets ${loading.join(', ')}, which changes the code that runs: an allowed name would not be the program that starts. Remove ${loading.length === 1 ? 'it' : 'them'} from the server's "env" (or its envFile).`,
+      policyFile: read.lists[0].file,
+    };
   }
   return undefined;
 }

@@ -17,6 +17,7 @@ import { LaunchAttempt } from './launchAttempt';
 import { floodGuardedLog } from './logFlood';
 import { PromptGate } from './promptGate';
 import { RunningSession } from './runningSession';
+import { PolicyRefusal } from '../errors';
 import { ServerFailure, serverEnd } from './serverFailures';
 import { ServerState } from './serverState';
 import { ServerView } from './serverView';
@@ -176,6 +177,8 @@ export class ServerConnection implements Disposable {
       this._log.error(message);
       const detail = error.stderrTail;
       for (const line of detail) this._log.error(`  stderr: ${line}`);
+      // A policy's refusal is not a crash: starting again would be refused the same way until the policy changes.
+      if (err instanceof PolicyRefusal) return this._view.set({ kind: 'error', message, detail, refusedBy: err.policyFile });
       this._view.set(automatic ? this._afterCrash(message, detail) : { kind: 'error', message, detail });
     }
   }

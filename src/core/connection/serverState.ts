@@ -26,6 +26,8 @@ export type ServerState =
       readonly detail?: readonly string[];
       /** When an automatic restart is scheduled: in how long. */
       readonly restartInMs?: number;
+      /** The administrator's policy file that refused to run it (the message says why). */
+      readonly refusedBy?: string;
     };
 
 export namespace ServerState {

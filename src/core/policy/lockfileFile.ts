@@ -46,10 +46,38 @@ export function readLockfile(file: string): Lockfile | undefined {
  */
 export function readWorkspaceLockfile(file: string, configured: readonly string[]): { readonly lock?: Lockfile; readonly problem?: string; readonly strangers: readonly string[] } {
   try {
+    refuseLinkOutside(file);
     const lock = readLockfile(file);
     return { lock, strangers: lock ? [...lock.servers.keys()].filter((s) => !configured.includes(s)) : [] };
   } catch (err) {
     return { problem: (err as Error).message, strangers: [] };
+  }
+}
+
+/**
+ * A repository's lockfile that is a link to a file outside its folder (a key, a device, a file of
+ * /proc) is not read: the editor reads it unasked, even in a folder not trusted yet.
+ */
+function refuseLinkOutside(file: string): void {
+  let target: string;
+  try {
+    if (!fs.lstatSync(file).isSymbolicLink()) return;
+    target = fs.realpathSync(file);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' && !isLink(file)) return;
+    throw new LockfileError(`The lockfile ${file} is a link that leads nowhere readable (${code ?? (err as Error).message}); it is not used.`);
+  }
+  const folder = fs.realpathSync(path.dirname(file));
+  const relative = path.relative(folder, target);
+  if (relative === '..' || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) throw new LockfileError(`The lockfile ${file} is a link to ${target}, outside its folder, so it is not read.`);
+}
+
+function isLink(file: string): boolean {
+  try {
+    return fs.lstatSync(file).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -93,6 +93,8 @@ function lockedTool(value: unknown, where: string, name: string): LockedTool {
   for (const key of Object.keys(definition)) if (!(DEFINITION_KEYS as readonly string[]).includes(key)) throw new LockfileError(`${where} has an unknown definition key ${shown(key)}`);
   if (definition.name !== name) throw new LockfileError(`${where} has the definition of ${shown(definition.name)}`);
   for (const key of ['title', 'description'] as const) if (definition[key] !== undefined && typeof definition[key] !== 'string') throw new LockfileError(`${where} has a ${key} that is not a string`);
+  // Checked before it is hashed: hashing and comparing walk it by recursion, and no lockfile this tool writes nests deeper.
+  if (deeperThan(definition, MAX_LOCKED_DEPTH)) throw new LockfileError(`${where} nests deeper than ${MAX_LOCKED_DEPTH} levels, deeper than any lockfile mcp-tool-host writes`);
   const hash = createHash('sha256').update(canonicalJson(definition)).digest('hex');
   if (hash !== value.hash) throw new LockfileError(`${where}: its hash is not the hash of its definition (edited by hand?); write it again with mcp-tool-host lock`);
   return { hash, definition: definition as unknown as PinnedDefinition };

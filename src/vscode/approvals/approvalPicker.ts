@@ -9,7 +9,7 @@ import { allowLikeThis } from '../rules/ruleProposalFlow';
 
 interface DecisionItem extends vscode.QuickPickItem {
   readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' } | { kind: 'rule-added' }>;
-  readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes' | 'allow-like-this' | 'show-rules';
+  readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes' | 'allow-like-this' | 'show-rules' | 'accept-lock-drift';
 }
 
 /**
@@ -20,7 +20,12 @@ export class QuickPickApprover implements Approver {
   /** `views` open read-only documents; they keep state, so they come from dist/extension.js, where this file is not. */
   constructor(
     private readonly _prompts: PromptEvents,
-    private readonly _views: { readonly showReadOnly: typeof showReadOnly; readonly showDefinitionChanges: typeof showDefinitionChanges },
+    private readonly _views: {
+      readonly showReadOnly: typeof showReadOnly;
+      readonly showDefinitionChanges: typeof showDefinitionChanges;
+      /** Keeps, on this machine only, the tool's definition as accepted against the workspace lockfile that differs. */
+      readonly acceptLockDrift?: (server: string, tool: ApprovalRequest['tool'], changed: { readonly parts: readonly string[]; readonly before: NonNullable<ApprovalRequest['changed']>['before']; readonly against: string }) => Promise<void>;
+    },
   ) {}
 
   /** Waits its turn among the other prompts (PromptEvents.oneAtATime): an approval never hides an open elicitation. */
@@ -31,8 +36,14 @@ export class QuickPickApprover implements Approver {
   private async _approve(request: ApprovalRequest): Promise<ApprovalDecision> {
     const args = request.args;
     for (;;) {
-      const picked = await pickDecision(request, this._prompts);
+      const picked = await pickDecision(request, this._prompts, this._views.acceptLockDrift !== undefined);
       switch (picked?.action) {
+        case 'accept-lock-drift': {
+          const changed = request.changed;
+          if (changed?.against !== undefined) await this._views.acceptLockDrift?.(request.server, request.tool, { ...changed, against: changed.against });
+          // This call is allowed once like any; the next ones are decided as if the lockfile agreed.
+          return 'allow-once';
+        }
         case 'show-arguments': {
           await this._views.showReadOnly(`/arguments/${encodeURIComponent(request.server)}/${encodeURIComponent(request.tool.name)} arguments.json`, visibleJson(args, 2));
           continue;
@@ -60,7 +71,7 @@ export class QuickPickApprover implements Approver {
   }
 }
 
-function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
+function items(request: ApprovalRequest, argsText: string, canAccept: boolean): DecisionItem[] {
   // The rule that decided to ask gets a row of its own (in full), the other reasons stay with "Allow once".
   const others = request.reasons.filter((r) => r !== request.rule);
   const why = others.length > 0 ? vscode.l10n.t('This call {0}.', others.join(' and ')) : undefined;
@@ -75,6 +86,13 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
       action: 'show-changes',
       detail: vscode.l10n.t('{0} locks another definition, so no approval covers it. Select to see the changes.', request.changed.against),
     });
+    if (canAccept) {
+      list.push({
+        label: `$(check-all) ${vscode.l10n.t('Accept this definition on this machine, and allow this call')}`,
+        action: 'accept-lock-drift',
+        detail: vscode.l10n.t('The lockfile is not changed (it is the team\'s: update it with mcp-tool-host lock, in review). Calls ask again as any call would, and again here if the tool or the lockfile changes.'),
+      });
+    }
   } else if (request.changed) {
     list.push({
       label: `$(warning) ${vscode.l10n.t('The server changed this tool since you allowed it: {0}', request.changed.parts.join(', ') || vscode.l10n.t('definition'))}`,
@@ -118,7 +136,7 @@ function items(request: ApprovalRequest, argsText: string): DecisionItem[] {
 /** How long after it appears the approval prompt starts taking an "allow" (a person reads before allowing). */
 const APPROVAL_ARM_MS = 500;
 
-async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Promise<DecisionItem | undefined> {
+async function pickDecision(request: ApprovalRequest, prompts: PromptEvents, canAccept: boolean): Promise<DecisionItem | undefined> {
   // Arguments as they will be sent, with hidden and direction characters shown as escapes.
   const argsText = shownArguments(request.args);
   const qp = vscode.window.createQuickPick<DecisionItem>();
@@ -140,7 +158,7 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
     qp.placeholder = vscode.l10n.t('Arguments: {0}', argsText.length > 300 ? `${argsText.slice(0, 297)}…` : argsText);
     qp.ignoreFocusOut = true;
     qp.matchOnDetail = true;
-    qp.items = items(request, argsText);
+    qp.items = items(request, argsText, canAccept);
     // An approval is a deliberate act: a destructive call starts on "Deny", so a hurried Enter
     // (the second of a double Enter that finished the arguments) cannot allow it.
     const preselected = qp.items.find((i) => i.decision === (request.annotations.destructive.value ? 'deny' : 'allow-once'));
@@ -150,7 +168,7 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents): Pr
       qp.onDidAccept(() => {
         const picked = qp.selectedItems[0];
         // A keystroke typed before the prompt could be read never allows anything.
-        const allows = picked?.decision?.startsWith('allow') === true || picked?.action === 'allow-like-this';
+        const allows = picked?.decision?.startsWith('allow') === true || picked?.action === 'allow-like-this' || picked?.action === 'accept-lock-drift';
         if (allows && performance.now() - shownAt < APPROVAL_ARM_MS) return;
         resolve(picked);
       });

@@ -5,6 +5,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { LockDrift } from '../../core/calls/approvalStep';
 import { LOCKFILE_NAME } from '../../core/policy/lockfileName';
 import type { Lockfile } from '../../core/policy/toolLock';
+import { pinTool } from '../../core/policy/toolPin';
 import { sanitizeLine, shownName } from '../../core/render/sanitize';
 import type * as Later from './later';
 
@@ -14,24 +15,60 @@ interface Read {
   readonly lock?: Lockfile;
 }
 
+/** Where the definitions the user accepted against a lockfile on this machine are kept. */
+const ACCEPTED_KEY = 'mcpToolHost.lockfileAccepted';
+
 /**
  * The team's lockfile (`mcp-tools.lock.json` in a workspace folder, as `mcp-tool-host lock` writes
- * it), which only tightens: a tool that differs from it asks before each call, and nothing in it
- * makes a tool trusted, a hint believed or a prompt skipped. It is read even in a folder not
- * trusted yet, since it can only add prompts; it is looked for at a call (a stat), never at
- * activation, and the code that reads and compares it loads only when there is one. Bounded in
- * size; a file that cannot be used is said once and loosens nothing.
+ * it), which only tightens: a tool that differs from it asks before each call and is marked in the
+ * Tools view, and nothing in it makes a tool trusted, a hint believed or a prompt skipped. It is
+ * read even in a folder not trusted yet, since it can only add prompts; it is looked for at a call
+ * or a tool row (a stat), never at activation, and the code that reads and compares it loads only
+ * when there is one. Bounded in size; a file that cannot be used is said once and loosens nothing.
+ *
+ * The user may accept a drifted definition for this machine: kept here (not in the file, which is
+ * the team's and changes only through `mcp-tool-host lock` and review), for that exact definition
+ * against that exact locked one; either changing asks again.
  */
-export class WorkspaceLock {
+export class WorkspaceLock implements vscode.Disposable {
   private readonly _reads = new Map<string, Read>();
   private _problem: string | undefined;
+  private readonly _onDidChange = new vscode.EventEmitter<void>();
+  /** Fires when a lockfile appears, changes or goes, or a drift is accepted: the marks may differ. */
+  readonly onDidChange = this._onDidChange.event;
+  private readonly _watchers: vscode.Disposable[];
 
   constructor(
     private readonly _folders: () => readonly string[],
     private readonly _configured: () => readonly string[],
     private readonly _output: vscode.OutputChannel,
     private readonly _later: () => { readonly approvals: Pick<typeof Later, 'readWorkspaceLockfile' | 'driftOfTool'> },
-  ) {}
+    private readonly _accepted?: vscode.Memento,
+  ) {
+    this._watchers = (vscode.workspace.workspaceFolders ?? []).map((folder) => {
+      const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, LOCKFILE_NAME));
+      const fire = () => this._onDidChange.fire();
+      return vscode.Disposable.from(watcher, watcher.onDidCreate(fire), watcher.onDidChange(fire), watcher.onDidDelete(fire));
+    });
+  }
+
+  dispose(): void {
+    for (const w of this._watchers) w.dispose();
+    this._onDidChange.dispose();
+  }
+
+  /**
+   * Accepts on this machine the tool's definition as it is now, against the lockfile's: later calls
+   * of that definition are decided as if the lockfile agreed (they still ask as any call would).
+   */
+  async accept(server: string, tool: Tool, drift: LockDrift): Promise<void> {
+    if (!this._accepted || !drift.locked) return;
+    const all = { ...this._accepted.get<Record<string, string>>(ACCEPTED_KEY, {}) };
+    all[acceptedKey(drift.lockfile, server, tool.name)] = pairOf(drift.locked, tool);
+    await this._accepted.update(ACCEPTED_KEY, all);
+    this._output.appendLine(vscode.l10n.t('Accepted on this machine the definition of "{0}" on {1} that differs from {2} (the lockfile is unchanged).', shownName(tool.name), shownName(server), drift.lockfile));
+    this._onDidChange.fire();
+  }
 
   /** Why a workspace lockfile is not used (the last one read), for tests and the log. */
   get problem(): string | undefined {
@@ -44,9 +81,14 @@ export class WorkspaceLock {
       const file = path.join(folder, LOCKFILE_NAME);
       const lock = this._read(file);
       const drift = lock && this._later().approvals.driftOfTool(lock, server, tool);
-      if (drift) return { ...drift, lockfile: file };
+      if (drift && !this._isAccepted(file, server, tool, drift.locked)) return { ...drift, lockfile: file };
     }
     return undefined;
+  }
+
+  private _isAccepted(lockfile: string, server: string, tool: Tool, locked: LockDrift['locked']): boolean {
+    if (!this._accepted || !locked) return false;
+    return this._accepted.get<Record<string, string>>(ACCEPTED_KEY, {})[acceptedKey(lockfile, server, tool.name)] === pairOf(locked, tool);
   }
 
   private _read(file: string): Lockfile | undefined {
@@ -71,3 +113,9 @@ export class WorkspaceLock {
     return read.lock;
   }
 }
+
+/** The key of one tool of one server against one lockfile; NUL cannot occur in a path, so the parts stay apart. */
+const acceptedKey = (lockfile: string, server: string, tool: string) => `${lockfile}\u0000${server}\u0000${tool}`;
+
+/** The definition locked and the one accepted, as one value: a change of either is not accepted. */
+const pairOf = (locked: NonNullable<LockDrift['locked']>, tool: Tool) => `${pinTool(locked as unknown as Tool).hash}>${pinTool(tool).hash}`;

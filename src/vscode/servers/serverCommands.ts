@@ -42,6 +42,24 @@ export class ServerCommands {
     if (name) await this._deps.pool.get(name)?.restart();
   }
 
+  /** Opens the administrator's policy file that refused to run a server, read-only: the user sees what it allows. */
+  async openPolicyFile(target?: ServerTarget): Promise<void> {
+    const refusedBy = (name: string | undefined) => {
+      const state = name === undefined ? undefined : this._deps.pool.get(name)?.state;
+      return state?.kind === 'error' ? state.refusedBy : undefined;
+    };
+    const name = serverOf(target) ?? (await pickServer(this._deps.pool, vscode.l10n.t('Open the policy that refused which server?'), (c) => refusedBy(c.name) !== undefined));
+    const file = refusedBy(name);
+    if (!file) return;
+    try {
+      const document = await vscode.workspace.openTextDocument(vscode.Uri.file(file));
+      await vscode.window.showTextDocument(document, { preview: true });
+      await vscode.commands.executeCommand('workbench.action.files.setActiveEditorReadonlyInSession');
+    } catch (err) {
+      void vscode.window.showErrorMessage(vscode.l10n.t('The policy file {0} cannot be opened: {1}', file, err instanceof Error ? err.message : String(err)));
+    }
+  }
+
   async showLog(target?: ServerTarget): Promise<void> {
     const name = serverOf(target) ?? (await pickServer(this._deps.pool, vscode.l10n.t('Show the log of which server?')));
     if (name) this._deps.logs.channel(name).show(true);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../../core/connection/serverPool';
 import type { ServerConnection } from '../../core/connection/serverConnection';
 import { assertNever, type Disposable } from '../../core/events';
@@ -25,6 +26,12 @@ const EXPAND_MAX_TOOLS = 100;
 export interface ChangeLookup {
   changeOf(server: string, tool: string): { readonly parts: readonly string[] } | undefined;
   readonly onDidChange: (listener: (server: string) => void) => { dispose(): void };
+}
+
+/** Which tools differ from a workspace lockfile that locks their server (WorkspaceLock). */
+export interface LockMarks {
+  driftOf(server: string, tool: Tool): { readonly parts: readonly string[]; readonly lockfile: string } | undefined;
+  readonly onDidChange: (listener: () => void) => { dispose(): void };
 }
 
 /**
@@ -58,6 +65,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     private readonly _waiting?: Pick<WaitingServersNotice, 'current' | 'onDidChange'>,
     /** Resources, templates and prompts under each running server that offers them. */
     private readonly _offers?: OfferRows,
+    /** Tools that differ from the team's lockfile: marked like a changed tool. */
+    private readonly _lock?: LockMarks,
   ) {
     const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
     // A task appears, changes or ends: the servers that have or had tasks are shown again.
@@ -73,7 +82,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     });
     const waiting = _waiting?.onDidChange(() => this._changed(undefined));
     const offers = _offers?.onDidChange((server) => this._changed(_pool.get(server)));
-    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose(), waiting?.dispose(), offers?.dispose()) };
+    const lock = _lock?.onDidChange(() => this._changed(undefined));
+    this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose(), waiting?.dispose(), offers?.dispose(), lock?.dispose()) };
     for (const c of _pool.connections) this._remember(c);
   }
 
@@ -94,7 +104,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
         return serverItem(connection, expand);
       }
       case 'tool':
-        return toolItem(node, this._annotations(node), this._review?.changeOf(node.server, node.tool)?.parts);
+        return toolItem(node, this._annotations(node), this._review?.changeOf(node.server, node.tool)?.parts, this._lock?.driftOf(node.server, node.definition) !== undefined);
       case 'task': {
         const entry = this._tasks?.get(node.server, node.taskId);
         return entry ? taskItem(node, entry) : new vscode.TreeItem(node.taskId);
@@ -136,7 +146,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     if (node.kind === 'tool' && item.tooltip === undefined) {
       const a = this._annotations(node);
       const verdict = callVerdict(node.server, node.definition, a, this._rules);
-      item.tooltip = this._later().tree.toolTooltip(node.server, node.definition, a, verdict, this._review?.changeOf(node.server, node.tool)?.parts);
+      item.tooltip = this._later().tree.toolTooltip(node.server, node.definition, a, verdict, this._review?.changeOf(node.server, node.tool)?.parts, this._lock?.driftOf(node.server, node.definition));
     }
     return item;
   }
@@ -177,8 +187,11 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     const message = (text: string, tone: 'error' | 'info'): TreeNode => ({ kind: 'message', server, text, tone, id: `message:${server}` });
     const state = c.state;
     switch (state.kind) {
-      case 'error':
-        return [message(state.message, 'error'), ...(['showLog', 'restart', 'runDoctor'] as const).map((action): TreeNode => ({ kind: 'action', server, action }))];
+      case 'error': {
+        // A refusal is fixed by the policy, not the server: the way to read it comes first; Restart tries again once it changed.
+        const actions = state.refusedBy !== undefined ? (['openPolicy', 'restart', 'showLog'] as const) : (['showLog', 'restart', 'runDoctor'] as const);
+        return [message(state.message, 'error'), ...actions.map((action): TreeNode => ({ kind: 'action', server, action }))];
+      }
       case 'disabled':
         return [message(vscode.l10n.t('Disabled in its configuration ("disabled": true).'), 'info'), { kind: 'action', server, action: 'openConfiguration' }];
       case 'stopped':

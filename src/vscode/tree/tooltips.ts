@@ -56,12 +56,16 @@ function cut(value: string, max: number): string {
  * A tool's tooltip: name, sanitised description, its arguments from the input schema, what it
  * may do and whether a call asks first (the pipeline's own verdict), and each hint with where it came from.
  */
-export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations, verdict: CallVerdict, changed?: readonly string[]): vscode.MarkdownString {
+export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations, verdict: CallVerdict, changed?: readonly string[], lockDrift?: { readonly parts: readonly string[]; readonly lockfile: string }): vscode.MarkdownString {
   const md = untrustedMarkdown();
   const shown = shownTitle(tool);
   const where = shown === shownName(tool.name) ? vscode.l10n.t('on {0}', shownName(server)) : `${shownName(server)} / ${shownName(tool.name)}`;
   md.appendMarkdown(`**${hoverMarkdown(shown)}** — ${hoverMarkdown(where)}`);
   if (changed) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Changed since you first saw it:** {0}. Right-click: Show Changes, or Accept Changes.', changed.join(', ') || vscode.l10n.t('definition'))}`);
+  if (lockDrift) {
+    md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Differs from the workspace lockfile:** {0}. Each call asks first; its prompt shows the changes and can accept them on this machine (the lockfile stays as the team wrote it).', lockDrift.parts.join(', '))}`);
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Lockfile:')} `).appendMarkdown(hoverMarkdown(sanitizeLine(lockDrift.lockfile)));
+  }
   const flags = [...suspiciousText(tool.description), ...suspiciousText(tool.title)];
   if (flags.length) md.appendMarkdown(`\n\n⚠ ${vscode.l10n.t('**Look twice:** the description')} ${hoverMarkdown(flags.join('; '))}.`);
   if (tool.description) md.appendMarkdown(`\n\n${hoverMarkdown(cut(sanitizeText(tool.description).trim(), MAX_DESCRIPTION_CHARS))}`);
@@ -76,7 +80,8 @@ export function toolTooltip(server: string, tool: Tool, a: EffectiveAnnotations,
   const badges = toolBadges(a);
   md.appendMarkdown(`\n\n**${vscode.l10n.t('What it may do')}**`);
   for (const b of badges) md.appendMarkdown(`\n- ${badgeText(b)}: ${BADGE_SENTENCE[b.word]}`);
-  const sentence = verdictSentence(verdict);
+  // A lockfile that differs asks whatever grants or hints say: the sentence must not promise a call without asking.
+  const sentence = lockDrift ? { headline: vscode.l10n.t('Asks before each call:'), text: vscode.l10n.t('it differs from the workspace lockfile.') } : verdictSentence(verdict);
   md.appendMarkdown('\n\n');
   if (sentence.headline) md.appendMarkdown(`**${hoverMarkdown(sentence.headline)}** `);
   md.appendMarkdown(hoverMarkdown(sentence.text));
@@ -111,7 +116,11 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
   const md = untrustedMarkdown();
   const state = connection.state;
   md.appendMarkdown(`**${hoverMarkdown(shownName(connection.name))}** — ${state.kind}`);
-  if (state.kind === 'error') {
+  if (state.kind === 'error' && state.refusedBy !== undefined) {
+    md.appendMarkdown(`\n\n**${vscode.l10n.t('Refused by the administrator\'s policy')}**\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(state.message)));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Policy file:')} `).appendMarkdown(hoverMarkdown(sanitizeLine(state.refusedBy)));
+    md.appendMarkdown(`\n\n${vscode.l10n.t('Open the Policy (under the server) shows what it allows; Restart tries again once it changed.')}`);
+  } else if (state.kind === 'error') {
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Error')}**\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(state.message)));
     if (state.restartInMs) md.appendMarkdown(`\n\n${vscode.l10n.t('Restarting automatically in {0} s.', Math.round(state.restartInMs / 1000))}`);
     const tail = state.detail?.slice(-5) ?? [];

@@ -51,7 +51,9 @@ export function serverItem(connection: ServerConnection, expanded: boolean): vsc
     }
     case 'error':
       item.iconPath = icon('error', 'testing.iconFailed');
-      item.description = state.restartInMs ? vscode.l10n.t('crashed · restarting in {0} s', Math.round(state.restartInMs / 1000)) : vscode.l10n.t('error');
+      // Refused by the administrator, not broken: the row says so before anyone opens it.
+      if (state.refusedBy !== undefined) item.description = vscode.l10n.t('refused by policy');
+      else item.description = state.restartInMs ? vscode.l10n.t('crashed · restarting in {0} s', Math.round(state.restartInMs / 1000)) : vscode.l10n.t('error');
       break;
     case 'stopped':
       item.iconPath = cached ? icon('history', 'descriptionForeground') : icon('circle-large-outline');
@@ -79,18 +81,19 @@ export function serverItem(connection: ServerConnection, expanded: boolean): vsc
  * once per distinct annotations, and the rest is read from `vscode` once (in the bundle each
  * `vscode.X` is a getter, and `l10n.t` looks its text up each time).
  */
-export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[]): vscode.TreeItem {
+export function toolItem(node: ToolNode, annotations: EffectiveAnnotations, changed?: readonly string[], lockDrift = false): vscode.TreeItem {
   const facts = definitionFacts(node.definition);
   const look = claimedLook(node.definition, annotations) ?? rowLook(annotations);
   const words = rowWords();
   const item = new words.TreeItem(facts.label, words.none);
   item.id = node.id;
   // A tool with its own interface (MCP Apps): said on the row, and "Open Interface" in its menus.
-  const marked = changed !== undefined || facts.withInterface;
-  item.description = marked ? `${changed ? `${words.changed} · ` : ''}${look.description}${facts.withInterface ? ` · ${words.interface}` : ''}` : look.description;
+  // One that differs from the team's lockfile is marked as a changed one is (its tooltip says against what).
+  const marked = changed !== undefined || lockDrift || facts.withInterface;
+  item.description = marked ? `${changed ? `${words.changed} · ` : ''}${lockDrift ? `${words.lockDrift} · ` : ''}${look.description}${facts.withInterface ? ` · ${words.interface}` : ''}` : look.description;
   item.iconPath = look.icon;
   // Flags for `viewItem =~ /;destructive;/`: readonly, writes, destructive, idempotent, openworld.
-  item.contextValue = marked ? `${look.contextValue}${changed ? 'changed;' : ''}${facts.withInterface ? 'interface;' : ''}` : look.contextValue;
+  item.contextValue = marked ? `${look.contextValue}${changed ? 'changed;' : ''}${lockDrift ? 'lockDrift;' : ''}${facts.withInterface ? 'interface;' : ''}` : look.contextValue;
   item.command = { command: 'mcpToolHost.callTool', title: words.callTool, arguments: [{ server: node.server, tool: node.tool }] };
   item.accessibilityInformation = { label: `${facts.label}, ${item.description}` };
   return item;
@@ -115,6 +118,7 @@ interface RowWords {
   readonly none: vscode.TreeItemCollapsibleState;
   readonly callTool: string;
   readonly changed: string;
+  readonly lockDrift: string;
   readonly interface: string;
 }
 
@@ -155,7 +159,7 @@ function claimedLook(definition: ToolNode['definition'], annotations: EffectiveA
 // Read once: the display language is fixed for the window's life.
 let wordsRead: RowWords | undefined;
 function rowWords(): RowWords {
-  return (wordsRead ??= { TreeItem: vscode.TreeItem, none: vscode.TreeItemCollapsibleState.None, callTool: vscode.l10n.t('Call Tool'), changed: vscode.l10n.t('changed!'), interface: vscode.l10n.t('interface') });
+  return (wordsRead ??= { TreeItem: vscode.TreeItem, none: vscode.TreeItemCollapsibleState.None, callTool: vscode.l10n.t('Call Tool'), changed: vscode.l10n.t('changed!'), lockDrift: vscode.l10n.t('differs from lockfile!'), interface: vscode.l10n.t('interface') });
 }
 
 /**
@@ -232,6 +236,8 @@ function actionOf(action: ServerAction): { label: string; icon: string; descript
       return { label: vscode.l10n.t('Start'), icon: 'debug-start', description: vscode.l10n.t('to list its tools'), command: 'mcpToolHost.startServer' };
     case 'openConfiguration':
       return { label: vscode.l10n.t('Open Configuration'), icon: 'gear', description: vscode.l10n.t('where it is defined'), command: 'mcpToolHost.openServerConfiguration' };
+    case 'openPolicy':
+      return { label: vscode.l10n.t('Open the Policy'), icon: 'law', description: vscode.l10n.t("the administrator's file that refused it"), command: 'mcpToolHost.openPolicyFile' };
     default:
       return assertNever(action);
   }

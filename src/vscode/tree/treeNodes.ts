@@ -37,7 +37,7 @@ export interface MessageNode {
 }
 
 /** What a row under a broken or idle server offers to do about it. */
-export type ServerAction = 'showLog' | 'restart' | 'runDoctor' | 'start' | 'openConfiguration';
+export type ServerAction = 'showLog' | 'restart' | 'runDoctor' | 'start' | 'openConfiguration' | 'openPolicy';
 
 /** A clickable fix under a server ("Show Log", "Restart", "Run Doctor"...). */
 export interface ActionNode {

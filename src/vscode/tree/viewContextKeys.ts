@@ -11,6 +11,8 @@ export const CONTEXT_KEYS = {
   hasStoppable: 'mcpToolHost.hasStoppableServers',
   hasRestartable: 'mcpToolHost.hasRestartableServers',
   hasDemo: 'mcpToolHost.hasDemoServer',
+  /** A server the administrator's policy refused to run: "Open the Policy..." in the palette. */
+  hasRefused: 'mcpToolHost.hasRefusedServers',
   /** The view has shown a configuration once: before, it says it is reading, not "no server" (ToolTreeProvider sets it). */
   ready: 'mcpToolHost.ready',
   /** A server is configured while a Welcome or walkthrough page is open (WalkthroughProgress sets it). */
@@ -35,6 +37,7 @@ export class ViewContextKeys implements Disposable {
     this._set(CONTEXT_KEYS.hasStoppable, s.stoppable > 0);
     this._set(CONTEXT_KEYS.hasRestartable, s.restartable > 0);
     this._set(CONTEXT_KEYS.hasDemo, s.hasDemo);
+    this._set(CONTEXT_KEYS.hasRefused, this._pool.connections.some((c) => c.state.kind === 'error' && c.state.refusedBy !== undefined));
   }
 
   dispose(): void {
