@@ -38,6 +38,7 @@ import { runRulesUiTests } from '../test/ui/rulesUi.mjs';
 import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 import { runTrustUiTests } from '../test/ui/trustUi.mjs';
 import { runRegistryUiTests } from '../test/ui/registryUi.mjs';
+import { runAdminUiTests } from '../test/ui/adminUi.mjs';
 import { runGatewayUiTests } from '../test/ui/gatewayUi.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -202,6 +203,9 @@ async function e2e() {
   await instance('code-server-trust', [ours], [], async (cs, runDir) => {
     await ui('workspace trust UI tests', () => runTrustUiTests(cs, { runDir, shotsDir, root, log: say }));
   }, { workspaceTrust: true });
+
+  // 3b. Under an administrator's policy (its own code-server: the host reads the policy file's path at start).
+  await ui('administrator UI tests', () => runAdminUiTests(undefined, { shotsDir, root, log: say }));
 
   // 4. `npm start` itself, run twice on a profile of its own: the demo is served, and what the
   //    user did in the first session is still there in the second.
