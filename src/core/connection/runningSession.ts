@@ -31,7 +31,9 @@ export class RunningSession implements ToolLister {
     facts.noToolsCapability = !client.offersTools;
     if (!client.offersTools) log.warn('The server does not declare the "tools" capability; it offers no tools.');
     const info = client.info;
-    deps.eraMemory?.save(client.era);
+    const era = client.eraToRemember;
+    if (era) deps.eraMemory?.save(era);
+    if (client.eraGuessed) log.info('The server did not answer the 2026-07-28 probe in time: this start speaks the 2025 era, and the next start asks again.');
     log.info(`Connected: ${info.serverName ?? '?'} ${info.serverVersion ?? ''}, protocol ${info.protocolVersion ?? '?'}`);
     if (deps.rootsWhy) log.info(`Roots: ${deps.rootsWhy}`);
     return new RunningSession(attempt, client, shared);
