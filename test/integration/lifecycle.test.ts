@@ -155,6 +155,7 @@ describe('server lifecycle (real child processes)', function () {
     assert.equal(protocolOf(c), '2025-06-18');
     assert.deepEqual(c.tools.map((t) => t.name), ['noop']);
     assert.ok(logs.includes('stderr got server/discover'), logs.join('\n'));
+    assert.ok(logs.includes('The server did not answer the 2026-07-28 probe in time: this start speaks the 2025 era, and the next start asks again.'), logs.join('\n'));
     assert.equal(eraMemory.remembered, undefined);
     await c.stop();
     logs.length = 0;
@@ -196,7 +197,7 @@ describe('server lifecycle (real child processes)', function () {
     open.push(c);
     await c.start();
     assert.notEqual(protocolOf(c), '2026-07-28');
-    assert.ok(logs.includes('The server did not answer the 2026-07-28 probe in time: this start speaks the 2025 era, and the next start asks again.'), logs.join('\n'));
+    assert.ok(logs.includes('The server answered the 2026-07-28 probe only after the host went on without it: this start speaks the 2025 era, and the next start waits longer for its answer.'), logs.join('\n'));
     assert.ok(!logs.some((l) => /unknown/i.test(l)), `the late answer is dropped quietly:\n${logs.join('\n')}`);
     assert.equal(eraMemory.remembered, 'modern', 'what its late answer said, not the 2025 era of the guess');
     await c.stop();
@@ -204,6 +205,16 @@ describe('server lifecycle (real child processes)', function () {
     await c.start();
     assert.equal(methodsIn(methods)[0], 'server/discover', 'the next start probes again');
     assert.equal(protocolOf(c), '2026-07-28');
+  });
+
+  it('a 2025-era server that says it is starting, then refuses the probe only after the timeout, is remembered by its refusal', async () => {
+    const eraMemory = memory();
+    const { c, logs } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { OLD: '1', BANNER: '1', START_DELAY_MS: '5000' } }, { eraMemory });
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.kind, 'running');
+    assert.ok(logs.includes('The server refused the 2026-07-28 probe only after the host went on without it: this start speaks the 2025 era, and the next start skips the probe.'), logs.join('\n'));
+    assert.equal(eraMemory.remembered, 'legacy');
   });
 
   it('a server that writes nothing and never answers the probe gets 2025 at the probe\'s limit, not remembered', async () => {
