@@ -89,7 +89,7 @@ const LINK_MODULES = exportedTo('links.js');
 const LINK_FILES = [...DOORS.filter((d) => d.file === 'links.js').map((d) => d.entry), ...LINK_MODULES.map(coreFile)];
 // The SDK client of a session and its era clients are a lazy bundle of their own too (connection/sessionRuntime.ts,
 // dist/session.js): outside it, imported as types only and reached through loadSession() when a launch builds its client.
-const SESSION_MODULES = [...exportedTo('session.js'), ...['sdkClient', 'era2025Client', 'era2026Client', 'taskCalls', 'inputRounds', 'callPrompts', 'elicitationRequests', 'toolListing'].map((m) => `connection/${m}`)];
+const SESSION_MODULES = [...exportedTo('session.js'), ...['sdkClient', 'eraProbe', 'era2025Client', 'era2026Client', 'taskCalls', 'inputRounds', 'callPrompts', 'elicitationRequests', 'toolListing'].map((m) => `connection/${m}`)];
 const SESSION_FILES = [...DOORS.filter((d) => d.file === 'session.js').map((d) => d.entry), ...SESSION_MODULES.map(coreFile)];
 const baseNames = (/** @type {string[]} */ modules) => modules.map((m) => m.split('/')[1]).join('|');
 const LAZY_MESSAGE = 'Load it through its folder\'s door (src/core/<folder>/load.ts: loadSdk, loadJsonc, loadTransport...); import it here only as a type.';

@@ -92,7 +92,7 @@ export async function sdkCpuPerCall(calls: number): Promise<{ sdkUs: number; our
   // Ours: the SdkClient's call path past the SDK's Client (RawRequests), as every 2025-era tools/call goes.
   const prompts = new PromptGate(() => undefined);
   const ours = new SdkClient({ clientVersion: 'bench', validator: new SchemaValidator(), log: { info: () => undefined, warn: () => undefined, error: () => undefined, stderr: () => undefined }, onToolsChanged: () => undefined, prompts });
-  await ours.connect(new LoopbackTransport(), 'stdio', true);
+  await ours.connect(new LoopbackTransport(), 'stdio', { handshakeMs: 30_000, remembered: 'legacy' });
   const echo = { name: 'echo', inputSchema: { type: 'object' as const } };
   const inFlight = prompts.begin('echo');
   const oursUs = await cpu(() => ours.callTool(echo, { text: 'hi' }, { timeoutMs: 600_000, maxTotalTimeoutMs: 600_000 }, inFlight));

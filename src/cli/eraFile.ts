@@ -7,9 +7,10 @@ const MAX_KEPT = 200;
 
 /**
  * The CLI's remembered protocol eras (core/connection/eraMemory.ts): a JSON file next to its
- * audit log, so a 2025-era server that ignores the 2026-07-28 probe costs its 2 s once a day, not
- * at every run. Read once; written whole at each change; a damaged or unwritable file is only a
- * lost memory (the probe runs as usual).
+ * audit log, so a 2025-era server that refused the 2026-07-28 probe is not asked again for a day,
+ * and one that answered it is given the probe's whole limit. Only what a server's answer showed
+ * is written, never an era chosen because the probe went unanswered. Read once; written whole at
+ * each change; a damaged or unwritable file is only a lost memory (the probe runs as usual).
  */
 export function eraFile(file: string): EraStore {
   let kept: Record<string, { era: 'modern' | 'legacy'; at: number }> = {};

@@ -594,7 +594,28 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     });
   });
 
-  it('remembers a 2025-era server between runs: the next run skips the 2026-07-28 probe', async () => {
+  /** The eras the CLI remembers for the server `name` (its state file). */
+  const erasOf = (name: string) => {
+    const file = path.join(STATE, 'mcp-tool-host/eras.json');
+    const eras = (fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : {}) as Record<string, { era: string }>;
+    return Object.entries(eras).filter(([k]) => k.startsWith(`protocolEra:${name}:`)).map(([, v]) => v.era);
+  };
+
+  it('remembers a 2025-era server that refuses the 2026-07-28 probe between runs: the next run skips the probe', async () => {
+    const methods = path.join(dir, 'old-methods.log');
+    const old = { command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { OLD: '1', START_DELAY_MS: '0', METHODS_LOG: methods } };
+    fs.writeFileSync(path.join(dir, 'old.json'), JSON.stringify({ servers: { old } }));
+    const first = await run('tools', 'old', '--config', 'old.json');
+    assert.equal(first.code, 0, first.stderr);
+    assert.match(fs.readFileSync(methods, 'utf8'), /^server\/discover\ninitialize\n/);
+    fs.rmSync(methods);
+    const second = await run('tools', 'old', '--config', 'old.json');
+    assert.equal(second.code, 0, second.stderr);
+    assert.match(fs.readFileSync(methods, 'utf8'), /^initialize\n/);
+    assert.deepEqual(erasOf('old'), ['legacy']);
+  });
+
+  it('does not remember the 2025 era of a server that let the probe time out: the next run probes again', async () => {
     const methods = path.join(dir, 'methods.log');
     const quiet = { command: process.execPath, args: [path.join(FIXTURES, 'ignores-unknown.cjs')], env: { METHODS_LOG: methods } };
     fs.writeFileSync(path.join(dir, 'quiet.json'), JSON.stringify({ servers: { quiet } }));
@@ -604,9 +625,16 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     fs.rmSync(methods);
     const second = await run('tools', 'quiet', '--config', 'quiet.json');
     assert.equal(second.code, 0, second.stderr);
-    assert.match(fs.readFileSync(methods, 'utf8'), /^initialize\n/);
-    const eras = JSON.parse(fs.readFileSync(path.join(STATE, 'mcp-tool-host/eras.json'), 'utf8')) as Record<string, { era: string }>;
-    assert.deepEqual(Object.entries(eras).filter(([k]) => k.startsWith('protocolEra:quiet:')).map(([, v]) => v.era), ['legacy']);
+    assert.match(fs.readFileSync(methods, 'utf8'), /^server\/discover\ninitialize\n/);
+    assert.deepEqual(erasOf('quiet'), []);
+  });
+
+  it('a 2026-07-28 server that starts slowly, writing nothing meanwhile, gets the 2026-07-28 era', async () => {
+    const slow = { command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { START_DELAY_MS: '2500' } };
+    fs.writeFileSync(path.join(dir, 'slow.json'), JSON.stringify({ servers: { slow } }));
+    const r = await run('tools', 'slow', '--config', 'slow.json');
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(erasOf('slow'), ['modern']);
   });
 
   describe('skills (MCP skills extension, SEP-2640)', () => {

@@ -82,6 +82,16 @@ describe('remote servers over HTTP', function () {
     assert.ok(!lines.some((l) => /Mcp-Method: none/.test(l)), seen.result.text);
   });
 
+  it('a 2026-07-28 server over HTTP that is slow to answer its first request still gets the 2026-07-28 era', async () => {
+    const { port, child } = await listening([path.join(FIXTURES, 'starts-slowly.cjs')], { START_DELAY_MS: '2500' });
+    cleanups.push(() => void child.kill());
+    const h = makeHost({ slow: { type: 'http', url: `http://127.0.0.1:${port}/mcp` } }, 'allow-once');
+    cleanups.push(() => h.close());
+    await h.pool.get('slow')!.start();
+    const state = h.pool.get('slow')!.state;
+    assert.equal(state.kind === 'running' ? state.protocolVersion : JSON.stringify(state), '2026-07-28');
+  });
+
   it('2026-07-28 over HTTP: x-mcp-header arguments travel as Mcp-Param headers; tools that break its rules are left out', async () => {
     const { port, child } = await listening([path.join(FIXTURES, 'modern-http.cjs')]);
     cleanups.push(() => void child.kill());

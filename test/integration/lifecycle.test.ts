@@ -139,21 +139,92 @@ describe('server lifecycle (real child processes)', function () {
     assert.deepEqual('content' in result ? result.content : undefined, [{ type: 'text', text: 'hello from the modern era' }]);
   });
 
-  it('falls back to initialize when a 2025-era server ignores the 2026 probe, and remembers: the next start does not probe', async () => {
-    let remembered: 'modern' | 'legacy' | undefined;
-    const eraMemory = { load: () => remembered, save: (era: 'modern' | 'legacy') => void (remembered = era) };
+  /** A memory of eras as the extension and the CLI keep one (eraMemory.ts), here in a variable. */
+  const memory = (start?: 'modern' | 'legacy') => {
+    const m = { remembered: start, saves: 0, load: () => m.remembered, save: (era: 'modern' | 'legacy') => void ((m.remembered = era), m.saves++) };
+    return m;
+  };
+  const protocolOf = (c: ServerConnection) => (c.state.kind === 'running' ? c.state.protocolVersion : c.state.kind);
+  const methodsIn = (file: string) => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').split('\n').filter(Boolean) : []);
+
+  it('falls back to initialize when a 2025-era server ignores the 2026 probe, and does not remember an era chosen by a timeout: the next start probes again', async () => {
+    const eraMemory = memory();
     const { c, logs } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'ignores-unknown.cjs')] }, { eraMemory });
     open.push(c);
     await c.start();
-    assert.equal(c.state.kind === 'running' && c.state.protocolVersion, '2025-06-18');
+    assert.equal(protocolOf(c), '2025-06-18');
     assert.deepEqual(c.tools.map((t) => t.name), ['noop']);
     assert.ok(logs.includes('stderr got server/discover'), logs.join('\n'));
-    assert.equal(remembered, 'legacy');
+    assert.ok(logs.includes('The server did not answer the 2026-07-28 probe in time: this start speaks the 2025 era, and the next start asks again.'), logs.join('\n'));
+    assert.equal(eraMemory.remembered, undefined);
     await c.stop();
     logs.length = 0;
     await c.start();
-    assert.equal(c.state.kind === 'running' && c.state.protocolVersion, '2025-06-18');
-    assert.ok(logs.includes('stderr got initialize') && !logs.includes('stderr got server/discover'), logs.join('\n'));
+    assert.equal(protocolOf(c), '2025-06-18');
+    assert.ok(logs.includes('stderr got server/discover') && logs.includes('stderr got initialize'), logs.join('\n'));
+  });
+
+  it('a 2025-era server that refuses the probe gets initialize and is remembered: the next start does not probe', async () => {
+    const methods = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-')), 'methods');
+    const eraMemory = memory();
+    const { c } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { OLD: '1', START_DELAY_MS: '0', METHODS_LOG: methods } }, { eraMemory });
+    open.push(c);
+    await c.start();
+    assert.notEqual(protocolOf(c), '2026-07-28');
+    assert.equal(eraMemory.remembered, 'legacy');
+    assert.deepEqual(methodsIn(methods).slice(0, 2), ['server/discover', 'initialize']);
+    await c.stop();
+    fs.rmSync(methods);
+    await c.start();
+    assert.equal(c.state.kind, 'running');
+    assert.deepEqual(methodsIn(methods).slice(0, 1), ['initialize']);
+    assert.equal(eraMemory.saves, 1, 'a start that skipped the probe learned nothing: the day the era is kept for runs from the answer');
+  });
+
+  it('a 2026-07-28 server that starts slowly, writing nothing meanwhile, still gets the 2026-07-28 era, and it is remembered', async () => {
+    const eraMemory = memory();
+    const { c } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { START_DELAY_MS: '2500' } }, { eraMemory });
+    open.push(c);
+    await c.start();
+    assert.equal(protocolOf(c), '2026-07-28');
+    assert.equal(eraMemory.remembered, 'modern');
+  });
+
+  it('a 2026-07-28 server that says it is starting, then keeps the probe waiting, gets 2025 for this start by a timeout; its late answer is remembered, so the next start waits for it', async () => {
+    const methods = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-')), 'methods');
+    const eraMemory = memory();
+    const { c, logs } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { BANNER: '1', START_DELAY_MS: '5000', METHODS_LOG: methods } }, { eraMemory });
+    open.push(c);
+    await c.start();
+    assert.notEqual(protocolOf(c), '2026-07-28');
+    assert.ok(logs.includes('The server answered the 2026-07-28 probe only after the host went on without it: this start speaks the 2025 era, and the next start waits longer for its answer.'), logs.join('\n'));
+    assert.ok(!logs.some((l) => /unknown/i.test(l)), `the late answer is dropped quietly:\n${logs.join('\n')}`);
+    assert.equal(eraMemory.remembered, 'modern', 'what its late answer said, not the 2025 era of the guess');
+    await c.stop();
+    fs.rmSync(methods, { force: true });
+    await c.start();
+    assert.equal(methodsIn(methods)[0], 'server/discover', 'the next start probes again');
+    assert.equal(protocolOf(c), '2026-07-28');
+  });
+
+  it('a 2025-era server that says it is starting, then refuses the probe only after the timeout, is remembered by its refusal', async () => {
+    const eraMemory = memory();
+    const { c, logs } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { OLD: '1', BANNER: '1', START_DELAY_MS: '5000' } }, { eraMemory });
+    open.push(c);
+    await c.start();
+    assert.equal(c.state.kind, 'running');
+    assert.ok(logs.includes('The server refused the 2026-07-28 probe only after the host went on without it: this start speaks the 2025 era, and the next start skips the probe.'), logs.join('\n'));
+    assert.equal(eraMemory.remembered, 'legacy');
+  });
+
+  it('a server that writes nothing and never answers the probe gets 2025 at the probe\'s limit, not remembered', async () => {
+    const eraMemory = memory();
+    const { c, logs } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'ignores-unknown.cjs')], env: { QUIET: '1' } }, { eraMemory, handshakeTimeoutMs: 4000 });
+    open.push(c);
+    await c.start();
+    assert.equal(protocolOf(c), '2025-06-18');
+    assert.ok(!logs.some((l) => l.startsWith('stderr ')), logs.join('\n'));
+    assert.equal(eraMemory.remembered, undefined);
   });
 
   it('a server remembered as 2026-07-28 is probed as usual', async () => {

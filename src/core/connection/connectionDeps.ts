@@ -49,8 +49,9 @@ export interface ConnectionDeps {
    */
   readonly promptsDeclined?: (sentence: string) => void;
   /**
-   * The protocol era this launch spoke at its last start. A 2025-era server that ignores the
-   * 2026-07-28 probe costs its timeout (2 s) at every start; remembered, the next start skips it.
+   * The protocol era this launch spoke at its last start, as its answer to the 2026-07-28 probe
+   * showed: a 2025-era server that refused the probe is not probed again; one that answered it is
+   * given the probe's whole limit. An era chosen because the probe went unanswered is not kept.
    */
   readonly eraMemory?: EraMemory;
   /** Dev mode (a definition's `dev`): the editor's file watcher and debugger, or why there are none here (the log says it). */

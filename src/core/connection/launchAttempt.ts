@@ -84,7 +84,7 @@ export class LaunchAttempt {
       log: debug?.log ?? host.log,
       handshakeTimeoutMs: deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       maxMessageBytes: deps.maxMessageBytes,
-      knownLegacy: deps.eraMemory?.load() === 'legacy',
+      rememberedEra: deps.eraMemory?.load(),
       signIn: this.signIn,
       newClient: () => host.newClient(),
       onAttempt: (attempt) => {

@@ -1,4 +1,5 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
+import type { ProbeWatch } from './eraProbe';
 
 /**
  * The answers we check item by item ourselves (toolListing.ts, renderResult.ts): one bad tool or
@@ -97,17 +98,18 @@ const PROGRESS_PREFIX = 'mcp-tool-host-progress-';
  * their answers are taken off before the SDK sees them. An answer to a raw id nobody waits for
  * (a second answer, a made-up id) is dropped.
  *
+ * The 2026-07-28 probe's messages pass `probe` too (eraProbe.ts), which times it and drops late answers.
+ *
  * Installed on the transport object itself, not a wrapper: the SDK tells transports apart by
  * their properties (stdio or HTTP), and a wrapper would change that.
  */
-export function keepRawAnswers(transport: Transport): RawRequests {
+export function keepRawAnswers(transport: Transport, probe: ProbeWatch): RawRequests {
   const asked = new Map<string | number, Asked>();
   const progress = new ProgressRoutes();
-  const probes = new LateProbeReplies();
   const send = transport.send.bind(transport);
   const raw = new RawPending(progress, send);
   transport.send = (message, options) => {
-    probes.sent(message);
+    probe.sent(message);
     if ('method' in message && 'id' in message && Object.hasOwn(OWN_CHECKS, message.method)) {
       const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
       asked.set(message.id, { items: OWN_CHECKS[message.method], modern: isObject(meta) && ERA_KEY in meta });
@@ -116,21 +118,27 @@ export function keepRawAnswers(transport: Transport): RawRequests {
   };
   const close = transport.close.bind(transport);
   transport.close = () => {
+    probe.dispose();
     asked.clear();
     raw.endAll();
     return close();
   };
   let handler = transport.onmessage;
+  let inner = handler;
+  // The probe's stand-in refusal goes straight to whoever handles the server's messages now (the SDK's probe).
+  probe.deliverTo((message) => inner?.(message));
   Object.defineProperty(transport, 'onmessage', {
     configurable: true,
     enumerable: true,
     get: () => handler,
     set: (next: Transport['onmessage']) => {
-      handler = next && ((message, extra) => void (raw.take(message) || progress.take(message) || probes.take(message) || next(standIn(message, asked), extra)));
+      inner = next;
+      handler = next && ((message, extra) => void (raw.take(message) || progress.take(message) || probe.take(message) || next(standIn(message, asked), extra)));
     },
   });
   // A session that ends on the server's side (a crash, a closed stream) ends the raw requests too.
   const endingRaw = (next: Transport['onclose']) => () => {
+    probe.dispose();
     raw.endAll();
     next?.();
   };
@@ -142,34 +150,6 @@ export function keepRawAnswers(transport: Transport): RawRequests {
     set: (next: Transport['onclose']) => void (onclose = endingRaw(next)),
   });
   return { request: (method, params, options) => raw.send(method, params, options), watchProgress: (listener) => progress.watch(listener) };
-}
-
-/**
- * Drops an answer to the SDK's 2026-07-28 probe (`server/discover`) that comes after the SDK gave up
- * waiting for it and went on (the classic `initialize`): a 2025-era server busy starting (npx)
- * answers "method not found" late, and the SDK would log that as a response to an unknown id, a
- * warning about our own probe atop every such server's log. The server did nothing
- * wrong: nothing cancels the probe (a notification before `initialize` is not allowed), so its
- * answer is expected and dropped here. The probe's ids are strings, the SDK's own requests' are numbers.
- */
-class LateProbeReplies {
-  private readonly _waiting = new Set<string | number>();
-  private readonly _abandoned = new Set<string | number>();
-
-  sent(message: JSONRPCMessage): void {
-    if ('method' in message && 'id' in message && message.method === 'server/discover') return void this._waiting.add(message.id);
-    // The SDK sends nothing else while it waits for the probe: anything else means it stopped waiting.
-    for (const id of this._waiting) this._abandoned.add(id);
-    this._waiting.clear();
-  }
-
-  /** True when the message is a late answer to an abandoned probe (dropped). */
-  take(message: JSONRPCMessage): boolean {
-    const id = 'method' in message || !('id' in message) ? undefined : message.id;
-    if (id === undefined || id === null) return false;
-    this._waiting.delete(id);
-    return this._abandoned.delete(id);
-  }
 }
 
 /** Where progress on our own tokens goes. */

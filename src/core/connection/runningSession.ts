@@ -19,6 +19,13 @@ export interface SessionShared {
   readonly log: ServerLog;
 }
 
+/** What the log says of a start whose 2026-07-28 probe went unanswered in time, by what a late answer showed. */
+const GUESSED_ERA = {
+  unknown: 'The server did not answer the 2026-07-28 probe in time: this start speaks the 2025 era, and the next start asks again.',
+  modern: 'The server answered the 2026-07-28 probe only after the host went on without it: this start speaks the 2025 era, and the next start waits longer for its answer.',
+  legacy: 'The server refused the 2026-07-28 probe only after the host went on without it: this start speaks the 2025 era, and the next start skips the probe.',
+} as const;
+
 /**
  * What may be asked of a server while one launch of it runs: calls, tasks, resources, skills and
  * its tool listings. A request the server refuses for its token signs in again (LaunchAttempt);
@@ -31,7 +38,9 @@ export class RunningSession implements ToolLister {
     facts.noToolsCapability = !client.offersTools;
     if (!client.offersTools) log.warn('The server does not declare the "tools" capability; it offers no tools.');
     const info = client.info;
-    deps.eraMemory?.save(client.era);
+    const era = client.eraToRemember;
+    if (era) deps.eraMemory?.save(era);
+    if (client.eraGuessed) log.info(GUESSED_ERA[era ?? 'unknown']);
     log.info(`Connected: ${info.serverName ?? '?'} ${info.serverVersion ?? ''}, protocol ${info.protocolVersion ?? '?'}`);
     if (deps.rootsWhy) log.info(`Roots: ${deps.rootsWhy}`);
     return new RunningSession(attempt, client, shared);

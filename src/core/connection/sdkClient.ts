@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Client, Tool, Transport } from '@modelcontextprotocol/client';
 import { loadConnection } from './load';
 import { loadElicitation } from '../elicitation/load';
@@ -16,9 +17,7 @@ import { SAMPLING_DECLINED, type SampleForCalls } from './samplingRequests';
 import type { CallOptions, EraClient, EraSession, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
 import { Era2025Client } from './era2025Client';
 import { Era2026Client } from './era2026Client';
-
-/** How long a server may take to answer the 2026-07-28 `server/discover` probe before it counts as a 2025-era server. */
-const PROBE_TIMEOUT_MS = 2_000;
+import { ProbeWatch, stdioProbeTiming } from './eraProbe';
 
 /** What the server said about itself in `initialize`. */
 export interface ServerInfo {
@@ -32,6 +31,12 @@ export interface ServerInfo {
 
 /** What a server may tell of its resources and prompts (`uri`: the resource that was updated). */
 export type OfferNotice = { readonly kind: 'resources-changed' | 'prompts-changed' } | { readonly kind: 'resource-updated'; readonly uri: string };
+
+/** How a handshake goes: how long it may take, and the era the launch spoke at its last start (eraMemory.ts). */
+export interface HandshakeOptions {
+  readonly handshakeMs: number;
+  readonly remembered?: 'modern' | 'legacy';
+}
 
 /** What a client needs from the connection that builds it (one per launch attempt). */
 export interface SdkClientOptions {
@@ -75,6 +80,8 @@ export class SdkClient {
   private readonly _completions: ElicitationCompletions = new (loadElicitation().ElicitationCompletions)();
   /** What the session's era does its own way; set once the handshake says which era. */
   private _eraClient: EraClient | undefined;
+  /** The 2026-07-28 probe of the handshake; undefined: none ran (the launch was remembered as 2025-era). */
+  private _probe: ProbeWatch | undefined;
 
   constructor(options: SdkClientOptions) {
     const { roots, log } = options;
@@ -87,8 +94,8 @@ export class SdkClient {
       {
         capabilities: structuredClone(this._capabilities),
         jsonSchemaValidator: options.validator,
-        // Speak 2026-07-28 to servers that do; others get the classic initialize after a short probe.
-        versionNegotiation: { mode: 'auto', probe: { timeoutMs: PROBE_TIMEOUT_MS } },
+        // Speak 2026-07-28 to servers that do; others get the classic initialize after the probe (timed in connect).
+        versionNegotiation: { mode: 'auto' },
       },
     );
     const client = this._client;
@@ -141,12 +148,22 @@ export class SdkClient {
   }
 
   /**
-   * Runs the handshake over `transport`; the SDK owns the transport from here on. A server known
-   * to speak only the 2025 era (`knownLegacy`) gets `initialize` at once, without the probe.
+   * Runs the handshake over `transport`; the SDK owns the transport from here on. A server
+   * remembered as 2025-era gets `initialize` at once, without the probe. On stdio the probe is
+   * timed from the server's first output (ProbeWatch); over HTTP it has the handshake's time, as
+   * silence there is an outage, not an era (the SDK then fails the handshake).
    */
-  async connect(transport: Transport, kind: 'stdio' | 'http', knownLegacy = false): Promise<void> {
-    const raw = loadConnection().keepRawAnswers(transport);
-    await this._client.connect(transport, knownLegacy ? { prior: { kind: 'legacy' } } : undefined);
+  async connect(transport: Transport, kind: 'stdio' | 'http', handshake: HandshakeOptions): Promise<void> {
+    const { handshakeMs, remembered } = handshake;
+    const timing = kind === 'stdio' ? stdioProbeTiming(handshakeMs, remembered === 'modern') : {};
+    const probe = new ProbeWatch(timing);
+    if (remembered !== 'legacy') this._probe = probe;
+    const stderr = kind === 'stdio' ? (transport as { stderr?: unknown }).stderr : undefined;
+    if (stderr instanceof EventEmitter) stderr.once('data', () => probe.alive());
+    const raw = loadConnection().keepRawAnswers(transport, probe);
+    // The SDK's own limit is a backstop behind the watch's on stdio.
+    this._client.setVersionNegotiation({ mode: 'auto', probe: { timeoutMs: timing.limitMs === undefined ? handshakeMs : 2 * timing.limitMs } });
+    await this._client.connect(transport, remembered === 'legacy' ? { prior: { kind: 'legacy' } } : undefined);
     const session: EraSession = {
       client: this._client,
       raw,
@@ -172,6 +189,22 @@ export class SdkClient {
   /** The protocol era the session speaks: 2026-07-28 (`modern`) or earlier (`legacy`). */
   get era(): 'modern' | 'legacy' {
     return this._era.era;
+  }
+
+  /** The era was a guess: the probe went unanswered in time, so this start speaks the 2025 era without knowing. */
+  get eraGuessed(): boolean {
+    return this._probe?.timedOut ?? false;
+  }
+
+  /**
+   * The era to remember for the next start: the one the server's answer to the probe chose, or what
+   * its late answer said; undefined for a guess without an answer, and when no probe ran (the
+   * remembered era stands until it expires, so a server that gained 2026-07-28 is asked again).
+   */
+  get eraToRemember(): 'modern' | 'legacy' | undefined {
+    const probe = this._probe;
+    if (!probe) return undefined;
+    return probe.timedOut ? probe.lateEra : this.era;
   }
 
   /** Called once when the session ends (the server closed or crashed). */

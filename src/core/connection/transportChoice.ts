@@ -29,8 +29,8 @@ export interface SessionOptions {
   readonly onAttempt: (attempt: Session) => void;
   /** A stdio server's process came to be. */
   readonly onSpawn?: () => void;
-  /** The server spoke only the 2025 era at its last start: skip the 2026-07-28 probe (eraMemory). */
-  readonly knownLegacy?: boolean;
+  /** The era the launch spoke at its last start (eraMemory.ts): a 2025-era one skips the 2026-07-28 probe. */
+  readonly rememberedEra?: 'modern' | 'legacy';
   /** A sign-in waits for the user; the message says so. */
   readonly onWaiting: (message: string) => void;
 }
@@ -47,7 +47,7 @@ export async function openSession(launch: ResolvedLaunch, shown: string, options
   options.onAttempt({ client, transport });
   const handshakeMs = options.handshakeTimeoutMs;
   try {
-    await withTimeout(client.connect(transport, launch.type === 'http' ? 'http' : 'stdio', options.knownLegacy), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
+    await withTimeout(client.connect(transport, launch.type === 'http' ? 'http' : 'stdio', { handshakeMs, remembered: options.rememberedEra }), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
   } catch (err) {
     if (launch.type === 'http' && (await options.signIn?.recover(err, transport as HttpTransport, options.onWaiting))) {
       // The server wants OAuth: the provider is in place now, or the user just signed in. Connect again.
