@@ -26,6 +26,27 @@ export function recallAt5(index: ToolIndex, requests: readonly LabelledRequest[]
 }
 
 /**
+ * What browsing could reach: the share of wanted tools that are in the top 5 or among the tool names
+ * of the `servers` best servers (ServerIndex), and the o200k tokens of those names ("server: a, b")
+ * per request. An upper bound: the model still has to pick the right name from the list.
+ */
+export function browseReach(tools: readonly SearchableTool[], requests: readonly LabelledRequest[], servers: number): { reach: number; tokens: number } {
+  const search = loadSearch();
+  const index = new search.ToolIndex(tools);
+  const serverIndex = new search.ServerIndex(tools);
+  let reach = 0;
+  let tokens = 0;
+  for (const r of requests) {
+    const shown = new Set(index.search(r.request, DEFAULT_SEARCH_LIMIT).map(key));
+    const best = serverIndex.search(r.request, servers);
+    for (const s of best) for (const tool of s.tools) shown.add(key({ server: s.server, tool }));
+    reach += r.tools.filter((t) => shown.has(t)).length / r.tools.length;
+    tokens += search.textTokens(best.map((s) => `${s.server}: ${s.tools.join(', ')}`).join('\n'));
+  }
+  return { reach: reach / requests.length, tokens: tokens / requests.length };
+}
+
+/**
  * Tokens of definitions in one user request that needs one tool call. All tools: two model requests
  * (the call, then the answer), each with every definition. Search: three (search, call, answer):
  * search_tools in each, and the tools found twice from the second on (in the search result the
@@ -61,6 +82,10 @@ export async function searchCase(o: BenchOptions, report: Report): Promise<void>
     report.add({ case: `search: recall@5, ${asked.length} ${set.label}, ${set.tools.length} tools`, ours: Number(r.recall.toFixed(3)), unit: '', ...(set.goal ? { goal: '>= 0.95', ok: r.recall >= 0.95 } : {}), note: `${r.misses.length} requests miss` });
     // The held-out servers' misses are not printed: reading them would be tuning on them.
     if (set.file !== 'heldout-servers.json') for (const m of r.misses) console.log(`  miss (${set.file}) ${m}`);
+    for (const servers of [1, 3]) {
+      const b = browseReach(set.tools, asked, servers);
+      report.add({ case: `search: browsing, ${set.file}: wanted tools in the top 5 or among the tool names of the ${servers} best server(s)`, ours: Number(b.reach.toFixed(3)), unit: '', note: `upper bound (the model must still pick the name); ${Math.round(b.tokens)} tokens of names per request` });
+    }
   }
 
   const reference = referenceTools();
@@ -96,6 +121,18 @@ export async function searchCase(o: BenchOptions, report: Report): Promise<void>
     }
     const p95 = percentile(times, 0.95);
     report.add({ case: `search: one search over ${count} tools (median of ${times.length})`, ours: median(times), unit: 'ms', goal: 'p95 < 5 ms', ok: p95 < 5, note: `p95 ${p95.toFixed(2)} ms` });
+    // The servers to browse, over the same tools: one document per server.
+    started = performance.now();
+    const servers = new search.ServerIndex(many);
+    servers.search('warm up');
+    const serverBuild = performance.now() - started;
+    const serverTimes: number[] = [];
+    for (const r of requests) {
+      started = performance.now();
+      servers.search(r.request, 3);
+      serverTimes.push(performance.now() - started);
+    }
+    report.add({ case: `search: rank the servers of ${count} tools for browsing (median of ${serverTimes.length})`, ours: median(serverTimes), unit: 'ms', note: `p95 ${percentile(serverTimes, 0.95).toFixed(2)} ms; ${new Set(many.map((t) => t.server)).size} servers; index build ${serverBuild.toFixed(0)} ms` });
   }
 
   // Token counts for a tooltip: a server's list, the first time (cached per definition after).

@@ -40,10 +40,10 @@ export const SEARCH_LIMITS = {
 export const MAX_HITS = 50;
 
 /** Fields and how much a match in each counts (tuned on bench/search/requests.json). */
-const BOOST = { name: 3, server: 1.5, title: 2, description: 1, params: 0.7 } as const;
-const FIELDS = ['name', 'server', 'title', 'description', 'params'] as const;
+export const BOOST = { name: 3, server: 1.5, title: 2, description: 1, params: 0.7 } as const;
+export const FIELDS = ['name', 'server', 'title', 'description', 'params'] as const;
 
-interface Doc {
+export interface Doc {
   readonly name: string;
   readonly server: string;
   readonly title: string;
@@ -66,7 +66,7 @@ function paramWords(schema: unknown, into: string[]): void {
 }
 
 /** The words a tool is found by, sanitised and cut to SEARCH_LIMITS. */
-function docOf(tool: SearchableTool): Doc {
+export function docOf(tool: SearchableTool): Doc {
   const params: string[] = [];
   paramWords(tool.definition?.inputSchema, params);
   return {
@@ -77,6 +77,22 @@ function docOf(tool: SearchableTool): Doc {
     description: cut(tool.description, SEARCH_LIMITS.description),
     params: params.join(' '),
   };
+}
+
+/** A query's terms as an index looks for them (cut, sanitised; synonyms count less); null when it has no word. */
+export function searchTerms(query: string): QueryTerm[] | null {
+  const text = cut(query, SEARCH_LIMITS.query);
+  if (splitWords(text).length === 0) return null;
+  // A synonym's match counts less than the word's own.
+  const words = queryWords(text);
+  const own = new Set(words.map(searchTerm));
+  const terms: QueryTerm[] = [];
+  for (const word of words) {
+    for (const term of queryTerms(word) ?? []) {
+      terms.push({ term, boost: own.has(term) ? 1 : SYNONYM_WEIGHT, prefix: term.length >= 3, fuzzy: term.length >= 5 ? 0.2 : false });
+    }
+  }
+  return terms;
 }
 
 /**
@@ -102,17 +118,8 @@ export class ToolIndex {
    */
   search(query: string, limit = 5): ToolHit[] {
     const max = Math.max(0, Math.min(MAX_HITS, Math.floor(limit) || 0));
-    const text = cut(query, SEARCH_LIMITS.query);
-    if (max === 0 || splitWords(text).length === 0) return [];
-    // A synonym's match counts less than the word's own.
-    const words = queryWords(text);
-    const own = new Set(words.map(searchTerm));
-    const terms: QueryTerm[] = [];
-    for (const word of words) {
-      for (const term of queryTerms(word) ?? []) {
-        terms.push({ term, boost: own.has(term) ? 1 : SYNONYM_WEIGHT, prefix: term.length >= 3, fuzzy: term.length >= 5 ? 0.2 : false });
-      }
-    }
+    const terms = searchTerms(query);
+    if (max === 0 || !terms) return [];
     return this._index()
       .search(terms, max)
       .map(({ doc, score }) => ({ server: this._tools[doc].server, tool: this._tools[doc].tool, score }));
