@@ -30,6 +30,8 @@ interface Backend {
 const BACKENDS: readonly Backend[] = [
   { server: 'echo', label: 'raw echo server', args: [ECHO_SERVER], tool: 'echo', arguments: { text: 'hi' } },
   { server: 'everything', label: 'server-everything', args: [EVERYTHING, 'stdio'], tool: 'echo', arguments: { message: 'hi' } },
+  // A tool whose own work takes a few milliseconds (a file read, a query): what a user waits for, where the echo measures only the hops.
+  { server: 'everything', label: 'server-everything, a 5 ms tool', args: [EVERYTHING, 'stdio'], tool: 'trigger-long-running-operation', arguments: { duration: 0.005, steps: 1 } },
 ];
 
 /** A folder of its own: the config, an allow-all rule (nothing asks: the calls measure the path, not a person) and the CLI's state (audit log, pins). */
