@@ -30,6 +30,8 @@ interface Backend {
 const BACKENDS: readonly Backend[] = [
   { server: 'echo', label: 'raw echo server', args: [ECHO_SERVER], tool: 'echo', arguments: { text: 'hi' } },
   { server: 'everything', label: 'server-everything', args: [EVERYTHING, 'stdio'], tool: 'echo', arguments: { message: 'hi' } },
+  // A tool whose own work takes a few milliseconds (a file read, a query): what a user waits for, where the echo measures only the hops.
+  { server: 'everything', label: 'server-everything, a 5 ms tool', args: [EVERYTHING, 'stdio'], tool: 'trigger-long-running-operation', arguments: { duration: 0.005, steps: 1 } },
 ];
 
 /** A folder of its own: the config, an allow-all rule (nothing asks: the calls measure the path, not a person) and the CLI's state (audit log, pins). */
@@ -72,24 +74,45 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     const m = o.smoke ? 128 : 4_000;
     const seq = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
     const rate = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
+    // CPU time of the middle process (gateway or relay) per pipelined call: what caps throughput on a busy machine, where wall time is noise.
+    const cpu = { gateway: [] as number[], relay: [] as number[] };
+    const cpuPerCall = async (pid: number, into: number[], run: () => Promise<number>) => {
+      const before = cpuMicros(pid);
+      const ms = await run();
+      into.push((cpuMicros(pid) - before) / m);
+      return ms;
+    };
     for (let round = 0; round < o.rounds; round++) {
       seq.gateway.push(((await time(async () => { for (let k = 0; k < n; k++) check(await gateway.client.callTool(viaGateway)); })) * 1000) / n);
       seq.direct.push(((await time(async () => { for (let k = 0; k < n; k++) check(await direct.client.callTool(straight)); })) * 1000) / n);
-      rate.gateway.push((m / (await time(() => pipelined(m, async () => check(await gateway.client.callTool(viaGateway)))))) * 1000);
+      rate.gateway.push((m / (await cpuPerCall(gateway.pid, cpu.gateway, () => time(() => pipelined(m, async () => check(await gateway.client.callTool(viaGateway))))))) * 1000);
       rate.direct.push((m / (await time(() => pipelined(m, async () => check(await direct.client.callTool(straight)))))) * 1000);
       seq.relay.push(((await time(async () => { for (let k = 0; k < n; k++) check(await relay.client.callTool(straight)); })) * 1000) / n);
-      rate.relay.push((m / (await time(() => pipelined(m, async () => check(await relay.client.callTool(straight)))))) * 1000);
+      rate.relay.push((m / (await cpuPerCall(relay.pid, cpu.relay, () => time(() => pipelined(m, async () => check(await relay.client.callTool(straight))))))) * 1000);
     }
     const added = (median(seq.gateway) - median(seq.relay)).toFixed(0);
     report.ratio(`12. one tools/call through the gateway vs direct, sequential (${backend.label}, SDK client, stdio)`, seq.gateway, seq.direct, 'µs', { max: 1.2 }, `${n} calls a round; the gateway's path: validation, rules, audit line, masking; ${added} µs a call more than the bare relay`);
     report.ratio(`12. pipelined tools/call throughput, 64 in flight, gateway vs direct (${backend.label})`, rate.gateway, rate.direct, 'calls/s', { min: 0.8 }, `${m} calls a round`);
     report.ratio(`12. floor: the same call through a bare stdio relay vs direct, sequential (${backend.label})`, seq.relay, seq.direct, 'µs', undefined, 'bench/stdio-relay.cjs: parses and passes on each message, nothing else: the least a second hop costs');
     report.ratio(`12. floor: pipelined throughput through a bare stdio relay vs direct, 64 in flight (${backend.label})`, rate.relay, rate.direct, 'calls/s', undefined, `${m} calls a round`);
+    if (cpu.gateway.every(Number.isFinite)) report.ratio(`12. CPU per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, cpu.gateway, cpu.relay, 'µs', undefined, `/proc utime+stime of the gateway and of the relay process over each pipelined round, / ${m} calls`);
   } finally {
     await gateway.client.close();
     await direct.client.close();
     await relay.client.close();
     folder.cleanup();
+  }
+}
+
+/** User + system CPU time a process has used, in µs (Linux /proc, at the clock tick's 10 ms grain); NaN elsewhere. */
+function cpuMicros(pid: number): number {
+  try {
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the command name.
+    return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
   }
 }
 

@@ -1,4 +1,4 @@
-import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, LOG_LEVEL_META_KEY, MissingRequiredClientCapabilityError, ProtocolError, Server, type CallToolRequest, type CallToolResult, type InputRequiredResult, type ServerContext } from '@modelcontextprotocol/server';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { CallPipeline } from '../calls/callPipeline';
 import { effectiveAnnotations } from '../tools/annotations';
@@ -38,6 +38,14 @@ const CAPABILITIES = { tools: { listChanged: true }, resources: { subscribe: tru
  * and picks its protocol era): tools/list offers the catalogue, tools/call runs through the pipeline.
  */
 export function gatewayServer(core: GatewayCore): Server {
+  return gatewayInstance(core).server;
+}
+
+/** How the gateway answers one tools/call: the SDK's handler and the stdio raw path (rawToolCalls.ts) both call it. */
+export type ToolCallHandler = (request: CallToolRequest, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>;
+
+/** A gateway server instance and its tools/call handler, for a transport that answers some calls itself. */
+export function gatewayInstance(core: GatewayCore): { readonly server: Server; readonly callTool: ToolCallHandler } {
   const { deps, catalog } = core;
   const server = new Server({ ...SERVER_INFO, version: deps.clientVersion }, { capabilities: CAPABILITIES, instructions: INSTRUCTIONS, requestState: { verify: core.rounds.verify } });
   const state: ClientState = { watched: new Map() };
@@ -70,7 +78,7 @@ export function gatewayServer(core: GatewayCore): Server {
     await catalog.ready();
     return { tools: deps.toolMode === 'search' ? [...SEARCH_MODE_TOOLS] : catalog.tools.map(definitionOf) };
   });
-  server.setRequestHandler('tools/call', async (request, ctx) => {
+  const callTool: ToolCallHandler = async (request, ctx) => {
     await catalog.ready();
     const { name } = request.params;
     const args = request.params.arguments ?? {};
@@ -142,9 +150,10 @@ export function gatewayServer(core: GatewayCore): Server {
       const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
       return result;
     }
-  });
+  };
+  server.setRequestHandler('tools/call', callTool);
   server.onerror = (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
-  return server;
+  return { server, callTool };
 }
 
 /** The approver of a retry whose call the person approved in an earlier round: the call is not put to them again. */

@@ -1,14 +1,17 @@
-import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
+import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Writable } from 'node:stream';
 import { sanitizeLine } from '../render/sanitize';
 import { gatewayParts, sendListChanged } from './gatewayParts';
-import { gatewayServer } from './gatewayServer';
+import { gatewayInstance } from './gatewayServer';
 import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
+import { GatewayWire } from './gatewayWire';
+import { RawToolCalls, type RawInstance } from './rawToolCalls';
 
 /**
  * The gateway over one stdio connection (`mcp-tool-host serve`): nothing but MCP on `output`.
- * Either protocol era; the client's tools/list_changed follows the servers' own.
+ * Either protocol era; the client's tools/list_changed follows the servers' own. A 2025-era
+ * client's tools/call is answered past the SDK's server (rawToolCalls.ts), by the same handler.
  */
 export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream, output: NodeJS.WritableStream): Promise<RunningStdioGateway> {
   const live = new Set<Server>();
@@ -17,19 +20,30 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   });
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
-  const transport = new StdioServerTransport(input as never, coalesced(output) as never);
+  const wire = new GatewayWire(input, coalesced(output));
+  // The instance of a 2025-era connection once the client initialized it (the era is the connection's on stdio).
+  let legacy: RawInstance | undefined;
+  const raw = new RawToolCalls(wire, () => (legacy?.server.getClientCapabilities() !== undefined && live.has(legacy.server) ? legacy : undefined));
+  wire.take = raw.take;
+  wire.watch = raw.watch;
   const handle = sdkServeStdio(
-    () => {
-      const server = gatewayServer({ deps, ...parts });
+    ({ era }) => {
+      const instance = gatewayInstance({ deps, ...parts });
+      const { server } = instance;
       live.add(server);
+      if (era === 'legacy') legacy = instance;
       const closed = server.onclose;
       server.onclose = () => {
         closed?.();
         live.delete(server);
+        if (legacy === instance) {
+          legacy = undefined;
+          raw.closeAll();
+        }
       };
       return server;
     },
-    { transport, onerror: (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`) },
+    { transport: wire, onerror: (err) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`) },
   );
   let closing: Promise<void> | undefined;
   const close = () =>
