@@ -304,6 +304,8 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
     vscode.workspace.onDidChangeConfiguration((e) => (e.affectsConfiguration(`${SECTION}.servers`) || e.affectsConfiguration(`${SECTION}.sandbox.stdioByDefault`)) && reload()),
     vscode.workspace.onDidChangeConfiguration((e) => e.affectsConfiguration(`${SECTION}.rules`) && ruleSet.changed()),
     vscode.workspace.onDidGrantWorkspaceTrust(reload),
+    // A server made before the folder was trusted asked for dev mode and could not have it: it watches from now on.
+    vscode.workspace.onDidGrantWorkspaceTrust(() => served.renewDev()),
     watchWorkspaceServerFiles(reload),
     vscode.workspace.onDidChangeWorkspaceFolders(() => (ruleSet.changed(), pool?.connections.forEach((c) => c.notifyRootsChanged()))),
   );
@@ -368,6 +370,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.restartServer': (t?: ServerTarget) => servers.restart(t),
     'mcpToolHost.showServerLog': (t?: ServerTarget) => servers.showLog(t),
     'mcpToolHost.openPolicyFile': (t?: ServerTarget) => servers.openPolicyFile(t),
+    'mcpToolHost.attachDebugger': (t?: ServerTarget) => servers.attachDebugger(t),
     'mcpToolHost.showOutput': () => servers.showOutput(),
     'mcpToolHost.openServerConfiguration': (t?: ViewTarget) => view.openServerConfiguration(t),
     'mcpToolHost.runDoctor': (t?: ViewTarget) => view.runDoctor(t),
@@ -402,6 +405,7 @@ function commandTable(h: CommandHandlers): Record<string, CommandHandler> {
     'mcpToolHost.tree.stop': (t?: ViewTarget) => view.forServer('mcpToolHost.stopServer', t),
     'mcpToolHost.tree.restart': (t?: ViewTarget) => view.forServer('mcpToolHost.restartServer', t),
     'mcpToolHost.tree.showLog': (t?: ViewTarget) => view.forServer('mcpToolHost.showServerLog', t),
+    'mcpToolHost.tree.attachDebugger': (t?: ViewTarget) => view.forServer('mcpToolHost.attachDebugger', t),
     'mcpToolHost.tree.runDoctor': (t?: ViewTarget) => view.forServer('mcpToolHost.runDoctor', t),
     'mcpToolHost.tree.openConfiguration': (t?: ViewTarget) => view.openConfiguration(t),
   };

@@ -17,6 +17,12 @@ describe('dev mode for server authors (real VS Code watcher and debugger)', func
   const config = () => vscode.workspace.getConfiguration('mcpToolHost');
   const server = () => api.pool.get('authored');
   /** The process id the server's tool answers with, through the one call path. */
+  /** The debug sessions attached to this server now, kept from their start to their end. */
+  const sessions = new Set<vscode.DebugSession>();
+  const ours = () => [...sessions].filter((s) => s.name.startsWith('MCP server: authored ('));
+  /** The inspector port of the server's current launch. */
+  const inspectorPort = () => Number(/ --inspect=127\.0\.0\.1:(\d+) /.exec(server()!.launchLine ?? '')?.[1]);
+  const listeners = [vscode.debug.onDidStartDebugSession((s) => sessions.add(s)), vscode.debug.onDidTerminateDebugSession((s) => sessions.delete(s))];
   const pid = async () => {
     const outcome = await vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'authored', tool: server()!.tools[0].name, args: {} });
     return Number(outcome.kind === 'ok' ? outcome.result.text : 0);
@@ -37,6 +43,7 @@ describe('dev mode for server authors (real VS Code watcher and debugger)', func
   });
   after(async () => {
     // Detach before the server goes: a session whose inspector is gone may fail to stop, which is fine.
+    listeners.forEach((l) => l.dispose());
     await Promise.resolve(vscode.debug.stopDebugging()).catch(() => undefined);
     await config().update('servers', undefined, vscode.ConfigurationTarget.Global);
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
@@ -47,7 +54,7 @@ describe('dev mode for server authors (real VS Code watcher and debugger)', func
     const item = api.tree.getTreeItem(api.tree.serverNode('authored')!);
     assert.match(String(item.description), /· dev$/);
     const session = await until('the debug session', () => vscode.debug.activeDebugSession ?? false, 30_000);
-    assert.equal(session.name, 'MCP server: authored');
+    assert.equal(session.name, `MCP server: authored (127.0.0.1:${session.configuration.port as number})`);
     assert.equal(session.configuration.address, '127.0.0.1');
     const port = session.configuration.port as number;
     assert.match(server()!.launchLine ?? '', new RegExp(` --inspect=127\\.0\\.0\\.1:${port} `));
@@ -61,15 +68,43 @@ describe('dev mode for server authors (real VS Code watcher and debugger)', func
     assert.match(targets[0].url, /dev-server\.cjs$/);
   });
 
-  // Fails on the merged tree (passed on its branch): VS Code's watcher no longer restarts the server; the core's restart is covered by test/integration/devMode.test.ts. First to fix next stop.
+  // Intermittent on a loaded machine (2 of 6 runs on 2026-11-27 failed with "states since the save: none": VS Code's watcher
+  // event never reached the connection, which stayed running; not the stop/dispose guard). The core's restart is covered by
+  // test/integration/devMode.test.ts. To find: why the RelativePattern watcher made at the server's start misses the save.
   it.skip('saving a watched file restarts the server (a new process) and lists its tools again; Restart still works', async () => {
     const before = await pid();
     assert.ok(before > 0);
+    const firstPort = inspectorPort();
+    // What the server went through, said when it does not come back.
+    const states: string[] = [];
+    const heard = server()!.onDidChangeState((s) => states.push(s.kind));
     fs.writeFileSync(toolsFile, JSON.stringify(['second']));
-    await until('the restarted server with its new tools', () => server()?.state.kind === 'running' && server()!.tools[0]?.name === 'second', 30_000);
+    await until('the restarted server with its new tools', () => server()?.state.kind === 'running' && server()!.tools[0]?.name === 'second', 30_000).catch((err: Error) => {
+      throw new Error(`${err.message}; states since the save: ${states.join(' > ') || 'none'}; tools: ${server()!.tools.map((t) => t.name).join(', ')}`);
+    }).finally(() => heard.dispose());
     const after = await pid();
     assert.ok(after > 0 && after !== before, `${before} -> ${after}`);
+    // The old process's debug session ended with it; one session, on the new launch's inspector.
+    assert.notEqual(inspectorPort(), firstPort);
+    await until('one debug session, on the new inspector', () => ours().length === 1 && ours()[0].configuration.port === inspectorPort(), 15_000).catch((err: Error) => {
+      throw new Error(`${err.message}: sessions on ports ${ours().map((s) => s.configuration.port as number).join(', ') || 'none'}, the inspector on ${inspectorPort()}`);
+    });
     await vscode.commands.executeCommand('mcpToolHost.restartServer', 'authored');
     await until('the server restarted by the user', async () => server()?.state.kind === 'running' && (await pid()) !== after, 30_000);
+  });
+
+  it('after the user ends the debug session, "Attach Debugger" on the row attaches again to the running server\'s inspector', async () => {
+    await until('the server running', () => server()?.state.kind === 'running', 30_000);
+    await until('its debug session', () => ours().length === 1, 15_000);
+    await vscode.debug.stopDebugging(ours()[0]);
+    await until('no debug session', () => ours().length === 0, 15_000);
+    api.tree.getChildren(undefined);
+    const item = api.tree.getTreeItem(api.tree.serverNode('authored')!);
+    assert.match(String(item.contextValue), /;debuggable;/, 'the row offers Attach Debugger');
+    await vscode.commands.executeCommand('mcpToolHost.tree.attachDebugger', api.tree.serverNode('authored'));
+    const session = await until('the debug session attached again', () => ours()[0] ?? false, 15_000);
+    assert.equal(session.configuration.request, 'attach');
+    assert.equal(session.configuration.address, '127.0.0.1');
+    assert.equal(session.configuration.port, inspectorPort());
   });
 });

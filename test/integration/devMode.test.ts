@@ -7,6 +7,7 @@ import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers, type ServerDefinition } from '../../src/core/config/serverConfig';
 import type { DevHost } from '../../src/core/connection/devWatch';
 import { ServerConnection, type ConnectionDeps } from '../../src/core/connection/serverConnection';
+import { ServerPool } from '../../src/core/connection/serverPool';
 import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import { FIXTURES, until } from './helpers';
 
@@ -26,6 +27,8 @@ function devServer(dev: Record<string, unknown>, extra: Partial<ConnectionDeps> 
   const logs: string[] = [];
   const heard: ((file: string) => void)[] = [];
   const attached: number[] = [];
+  /** Each detach: its port, and whether the server's inspector still answered then (the debugger lets go first). */
+  const detached: { port: number; alive: boolean }[] = [];
   const host: DevHost = {
     folders: () => [{ path: folder }],
     watch: (patterns, changed) => {
@@ -33,22 +36,31 @@ function devServer(dev: Record<string, unknown>, extra: Partial<ConnectionDeps> 
       heard.push(changed);
       return { dispose: () => heard.splice(heard.indexOf(changed), 1) };
     },
-    attach: (_server, port) => attached.push(port),
+    attach: (_server, port) => {
+      attached.push(port);
+      return { detach: async () => void detached.push({ port, alive: await inspectorAnswers(port) }) };
+    },
   };
-  const c = new ServerConnection(def, {
+  const deps: ConnectionDeps = {
     validator: new SchemaValidator(),
     clientVersion: 'test',
     log: { info: (m) => logs.push(m), warn: (m) => logs.push(`warn ${m}`), error: (m) => logs.push(`error ${m}`), stderr: (m) => logs.push(`stderr ${m}`) },
     resolveLaunch: async (d) => resolveLaunch(d, { workspaceFolders: [{ name: 'w', path: folder }], env: process.env }),
     dev: host,
     ...extra,
-  });
+  };
+  const c = new ServerConnection(def, deps);
   const touch = (file: string, text: string) => {
     fs.writeFileSync(file, text);
     for (const h of heard) h(file);
   };
   const pid = async () => ((await c.callTool(c.tools[0].name, {}, CALL)) as { content: { text: string }[] }).content[0].text;
-  return { c, logs, folder, toolsFile, touch, heard, attached, pid };
+  return { c, def, deps, logs, folder, toolsFile, touch, heard, attached, detached, pid };
+}
+
+/** Whether a Node inspector answers on 127.0.0.1:`port`. */
+function inspectorAnswers(port: number): Promise<boolean> {
+  return new Promise((resolve) => http.get({ host: '127.0.0.1', port, path: '/json/version' }, (res) => (res.resume(), resolve(true))).on('error', () => resolve(false)));
 }
 
 describe('dev mode: restart on change, debugger attach (real child processes)', function () {
@@ -141,6 +153,52 @@ describe('dev mode: restart on change, debugger attach (real child processes)', 
     // Nothing answers on another interface of this machine at that port.
     const other = Object.values(os.networkInterfaces()).flat().find((i) => i && i.family === 'IPv4' && !i.internal);
     if (other) await assert.rejects(new Promise((resolve, reject) => http.get({ host: other.address, port, path: '/json/list' }, resolve).on('error', reject)));
+  });
+
+  it('debug: the debug session ends before the server stops (a restart, a Stop); Attach Debugger attaches again to the running server only', async () => {
+    const s = devServer({ watch: 'build/**', debug: { type: 'node' } });
+    open.push(s.c);
+    await s.c.start();
+    assert.ok(s.c.debuggable);
+    const first = s.attached[0];
+    s.touch(s.toolsFile, JSON.stringify(['second']));
+    await until('the restarted server', () => s.c.state.kind === 'running' && s.c.tools[0]?.name === 'second', 15_000);
+    assert.deepEqual(s.detached, [{ port: first, alive: true }], 'the first session detached while its server still ran');
+    assert.equal(s.attached.length, 2);
+    assert.ok(s.c.attachDebugger());
+    assert.deepEqual(s.attached.slice(1), [s.attached[1], s.attached[1]], 'attached again, to the running launch');
+    await until('the session it replaces ended', () => s.detached.length === 2, 5_000);
+    assert.deepEqual(s.detached[1], { port: s.attached[1], alive: true });
+    await s.c.stop();
+    assert.deepEqual(s.detached.at(-1), { port: s.attached[1], alive: true });
+    assert.equal(s.c.debuggable, false);
+    assert.equal(s.c.attachDebugger(), false, 'a stopped server has no inspector to attach to');
+  });
+
+  it('a workspace trusted after the server was made: renewDev turns dev mode on, and a change restarts the running server from then on', async () => {
+    const s = devServer({ watch: 'build/**' });
+    s.c.dispose();
+    let trusted = false;
+    const pool = new ServerPool(() => ({ ...s.deps, dev: trusted ? s.deps.dev : { unavailable: 'this workspace is not trusted' } }));
+    pool.apply({ servers: [s.def], errors: [] }, { autoStart: false });
+    const c = pool.get(s.def.name)!;
+    open.push(c);
+    await c.start();
+    assert.equal(c.devMode, false);
+    assert.equal(s.heard.length, 0, 'nothing watched before trust');
+    const changes: unknown[] = [];
+    pool.onDidChange((x) => changes.push(x));
+    trusted = true;
+    pool.renewDev();
+    assert.equal(c.devMode, true);
+    assert.deepEqual(changes, [c], 'the row hears of it');
+    assert.equal(pool.get(s.def.name), c, 'the same connection, still running');
+    assert.equal(c.state.kind, 'running');
+    s.touch(s.toolsFile, JSON.stringify(['second']));
+    await until('the restarted server', () => c.state.kind === 'running' && c.tools[0]?.name === 'second', 15_000);
+    pool.renewDev();
+    assert.equal(s.heard.length, 1, 'renewed once, not twice');
+    assert.ok(s.logs.some((l) => l.startsWith('Dev mode is on now')), s.logs.join('\n'));
   });
 
   it('says in the log what it will not do: another debugger type, or dev mode where the host has none', async () => {

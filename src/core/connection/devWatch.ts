@@ -11,8 +11,13 @@ export interface DevHost {
   folders(): readonly { readonly path: string }[];
   /** Watches files matching the patterns (relative to the first workspace folder); `changed` hears each created, changed or deleted file's path. */
   watch(patterns: readonly string[], changed: (file: string) => void): Disposable;
-  /** Attaches a debugger to the Node inspector of `server` on 127.0.0.1:`port`. */
-  attach(server: string, port: number): void;
+  /** Attaches a debugger to the Node inspector of `server` on 127.0.0.1:`port`; `detach` ends that debug session. */
+  attach(server: string, port: number): DebugAttachment;
+}
+
+/** A debug session the host started for one launch: ended before the server stops, so it does not reach for a process that is gone. */
+export interface DebugAttachment {
+  detach(): Promise<void>;
 }
 
 /** Where dev mode cannot run (an untrusted workspace, the CLI): why, for the server's log. */

@@ -15,6 +15,7 @@ import { policyFiles } from '../config/policyPaths';
 import { loadInstall } from '../install/load';
 import { openSession } from './transportChoice';
 import { loadConnection } from './load';
+import type { Debugging } from './devDebugger';
 
 
 /** What a launch shows of itself on its connection (serverView.ts). */
@@ -51,6 +52,8 @@ export class LaunchAttempt {
   client: SdkClient | undefined;
   transport: Transport | undefined;
   signIn: OAuthSignIn | undefined;
+  /** Dev mode's debugger of this launch, when its definition asks for one and the host attaches. */
+  debugger: Debugging | undefined;
 
   /**
    * Resolves the launch, asks before it runs (a workspace-defined server), prepares OAuth for a
@@ -65,6 +68,7 @@ export class LaunchAttempt {
     if (this.over) return undefined;
     // Dev mode's debugger: the inspector on loopback at a free port, added after the allowlist judged the launch as written.
     const debug = definition.spec.type === 'stdio' && definition.spec.dev?.debug ? loadConnection().debugging(definition.name, definition.spec.dev, deps.dev, host.log) : undefined;
+    this.debugger = debug;
     if (debug) launch = await debug.launch(launch);
     if (this.over) return undefined;
     host.view.resolved(launch);
@@ -150,6 +154,8 @@ export class LaunchAttempt {
     this._ended.abort();
     this.signIn?.dispose();
     this.signIn = undefined;
+    // The debug session first: a debugger still attached keeps Node waiting for it, and reaches for a process that is gone.
+    await this.debugger?.detach();
     const client = this.client;
     const transport = this.transport;
     this.client = undefined;

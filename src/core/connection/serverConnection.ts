@@ -9,7 +9,7 @@ import { sandboxCause } from './attemptCalls';
 import type { ConnectionDeps } from './connectionDeps';
 import { FactRecorder, type ConnectionFacts } from './connectionFacts';
 import { CrashRestarts } from './crashRestarts';
-import type { DevWatch } from './devWatch';
+import type { DevHost, DevWatch } from './devWatch';
 import { insideFolders } from '../config/launch';
 import { loadConnection } from './load';
 import type { CallOptions, PlainRequestOptions, TaskReference, TaskStatus } from './eraClient';
@@ -62,11 +62,11 @@ export class ServerConnection implements Disposable {
   /** The log level asked for this server (none: the server's own default), applied to each launch. */
   private _logLevel: string | undefined;
   /** Dev mode's watch of the server's files (devWatch.ts), when its definition asks for one and the host can watch. */
-  private readonly _devWatch: DevWatch | undefined;
+  private _devWatch: DevWatch | undefined;
   /** Let go (dispose): a restart for a file change that was under way starts nothing after it. */
   private _disposed = false;
 
-  constructor(private _definition: ServerDefinition, private readonly _deps: ConnectionDeps) {
+  constructor(private _definition: ServerDefinition, private _deps: ConnectionDeps) {
     this._restarts = new CrashRestarts(_deps.restartPolicy);
     this._log = maskingLog(this._facts.keepingStderr(_deps.log), () => this.secrets);
     this._serverMessages = floodGuardedLog(this._log);
@@ -80,9 +80,28 @@ export class ServerConnection implements Disposable {
     this.onDidChangeTools = this._catalog.onDidChange;
     this.onDidList = this._catalog.onDidList;
     this.onOfferNotice = this._offerNotices.event;
-    const watch = _definition.spec.type === 'stdio' ? _definition.spec.dev?.watch : undefined;
-    const dev = _deps.dev;
-    if (watch?.length && dev && 'watch' in dev) this._devWatch = new (loadConnection().DevWatch)(dev, watch, (file) => insideFolders(file, dev.folders()), (logLine, callFailure) => void this._restartForChange(logLine, callFailure));
+    this._devWatch = this._watchFor(_deps.dev);
+  }
+
+  /** Dev mode's watch of the files the definition names, when the host can watch. */
+  private _watchFor(dev: ConnectionDeps['dev']): DevWatch | undefined {
+    const watch = this._definition.spec.type === 'stdio' ? this._definition.spec.dev?.watch : undefined;
+    if (!watch?.length || !dev || !('watch' in dev)) return undefined;
+    return new (loadConnection().DevWatch)(dev, watch, (file) => insideFolders(file, dev.folders()), (logLine, callFailure) => void this._restartForChange(logLine, callFailure));
+  }
+
+  /**
+   * Dev mode from now on, where the host could not give it when the connection was made (the
+   * workspace was trusted since): the watch starts at once; a running server keeps running, and
+   * its debugger comes with its next start. False when there is nothing to do.
+   */
+  enableDev(host: DevHost): boolean {
+    if (this._disposed || this.devMode || !('dev' in this._definition.spec)) return false;
+    this._deps = { ...this._deps, dev: host };
+    this._devWatch = this._watchFor(host);
+    const running = ServerState.isActive(this.state);
+    this._log.info(`Dev mode is on now (the host can watch and debug here)${running ? '; the debugger, if asked for, attaches from the next start' : ''}.`);
+    return true;
   }
 
   get name(): string {
@@ -99,6 +118,16 @@ export class ServerConnection implements Disposable {
     // Only a stdio spec has the key, and only when the definition gives it.
     const host = this._deps.dev;
     return 'dev' in this._definition.spec && !!host && 'watch' in host;
+  }
+  /** Whether a debugger can attach to the server now: it runs with dev mode's Node inspector on. */
+  get debuggable(): boolean {
+    return ServerState.isRunning(this.state) && this._attempt?.debugger?.inspecting === true;
+  }
+  /** Attaches the debugger to the running server again (its session was ended); false when it runs without an inspector. */
+  attachDebugger(): boolean {
+    const debug = this.debuggable ? this._attempt?.debugger : undefined;
+    debug?.attach();
+    return debug !== undefined;
   }
   /** The tools as last listed; with secrets in the launch, their titles and descriptions masked (a server may echo them). */
   get tools(): readonly Tool[] {

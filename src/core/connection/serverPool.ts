@@ -83,6 +83,18 @@ export class ServerPool implements Disposable {
     this._onDidChange.fire(undefined);
   }
 
+  /**
+   * Dev mode for the servers that ask for it and could not have it when they were made (the
+   * workspace was not trusted then): their host is asked again, and each that gets one watches from now on.
+   */
+  renewDev(): void {
+    for (const connection of this.connections) {
+      if (connection.devMode || !('dev' in connection.definition.spec)) continue;
+      const dev = this._depsFor(connection.name, connection.definition).dev;
+      if (dev && 'watch' in dev && connection.enableDev(dev)) this._onDidChange.fire(connection);
+    }
+  }
+
   /** Stops every server (bounded by the shutdown sequence of each). */
   async stopAll(): Promise<void> {
     await Promise.all(this.connections.map((c) => c.stop()));

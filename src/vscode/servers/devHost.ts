@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { DevHost, DevUnavailable } from '../../core/connection/devWatch';
+import type { DebugAttachment, DevHost, DevUnavailable } from '../../core/connection/devWatch';
 import type { ServerLog } from '../../core/serverLog';
 
 /**
@@ -20,14 +20,38 @@ export function vscodeDevHost(logFor: (server: string) => ServerLog): DevHost | 
       const subscriptions = watchers.flatMap((w) => [w.onDidChange(heard), w.onDidCreate(heard), w.onDidDelete(heard)]);
       return { dispose: () => [...subscriptions, ...watchers].forEach((d) => d.dispose()) };
     },
-    attach: (server, port) => {
-      // An attach configuration, made for this launch: the port is new at every start, so no launch.json entry could name it.
-      const config: vscode.DebugConfiguration = { type: 'node', request: 'attach', name: vscode.l10n.t('MCP server: {0}', server), address: '127.0.0.1', port, skipFiles: ['<node_internals>/**'] };
-      const failed = (why: string) => logFor(server).warn(vscode.l10n.t('Dev mode: the debugger could not attach to 127.0.0.1:{0}: {1}', port, why));
-      void Promise.resolve(vscode.debug.startDebugging(folder(), config)).then(
-        (started) => started || failed(vscode.l10n.t('VS Code did not start the session (is the JavaScript debugger enabled?)')),
-        (err: unknown) => failed(err instanceof Error ? err.message : String(err)),
-      );
+    attach: (server, port) => attachDebugger(server, port, folder(), logFor(server)),
+  };
+}
+
+/**
+ * Starts an attach session on the server's inspector; its detach ends that session (once it started,
+ * if it had not yet). The session is found by its configuration: startDebugging does not return it.
+ */
+function attachDebugger(server: string, port: number, folder: vscode.WorkspaceFolder | undefined, log: ServerLog): DebugAttachment {
+  // An attach configuration, made for this launch: the port is new at every start, so no launch.json entry could name it.
+  // Its name has the port: VS Code asks before it starts a session named as one still ending (the last launch's).
+  const config: vscode.DebugConfiguration = { type: 'node', request: 'attach', name: vscode.l10n.t('MCP server: {0} (127.0.0.1:{1})', server, port), address: '127.0.0.1', port, skipFiles: ['<node_internals>/**'] };
+  const failed = (why: string) => log.warn(vscode.l10n.t('Dev mode: the debugger could not attach to 127.0.0.1:{0}: {1}', port, why));
+  let session: vscode.DebugSession | undefined;
+  let ended: (() => void) | undefined;
+  const gone = new Promise<void>((resolve) => (ended = resolve));
+  const ours = (s: vscode.DebugSession) => s.configuration.request === 'attach' && s.configuration.port === port && s.name === config.name;
+  const listeners = [
+    vscode.debug.onDidStartDebugSession((s) => ours(s) && (session ??= s)),
+    vscode.debug.onDidTerminateDebugSession((s) => s === session && ended?.()),
+  ];
+  const started = Promise.resolve(vscode.debug.startDebugging(folder, config)).then(
+    (ok) => ok || failed(vscode.l10n.t('VS Code did not start the session (is the JavaScript debugger enabled?)')),
+    (err: unknown) => failed(err instanceof Error ? err.message : String(err)),
+  );
+  return {
+    detach: async () => {
+      await started;
+      const done = () => listeners.forEach((l) => l.dispose());
+      if (!session) return done();
+      void gone.then(done);
+      await Promise.all([Promise.resolve(vscode.debug.stopDebugging(session)).then(undefined, () => undefined), gone]);
     },
   };
 }

@@ -4,6 +4,7 @@ import * as vscode from 'vscode';
 import type { ServerPool } from '../../core/connection/serverPool';
 import { ServerState } from '../../core/connection/serverState';
 import { pickServer } from './pickServer';
+import { shownName } from '../../core/render/sanitize';
 import type { ServerLogs } from '../shared/serverLogs';
 import { SECTION } from '../config/settings';
 import { addUserServers } from '../config/userServers';
@@ -58,6 +59,14 @@ export class ServerCommands {
     } catch (err) {
       void vscode.window.showErrorMessage(vscode.l10n.t('The policy file {0} cannot be opened: {1}', file, err instanceof Error ? err.message : String(err)));
     }
+  }
+
+  /** Dev mode: attaches the debugger again to a server running with its Node inspector (the user ended the session). */
+  async attachDebugger(target?: ServerTarget): Promise<void> {
+    const name = serverOf(target) ?? (await pickServer(this._deps.pool, vscode.l10n.t('Attach the debugger to which server?'), (c) => c.debuggable));
+    if (!name) return;
+    if (this._deps.pool.get(name)?.attachDebugger()) return;
+    void vscode.window.showInformationMessage(vscode.l10n.t('"{0}" runs without a Node inspector: the debugger attaches to a server in dev mode with a Node debugger ("dev.debug.type": "node"), in a trusted workspace, while it runs.', shownName(name)));
   }
 
   async showLog(target?: ServerTarget): Promise<void> {

@@ -33,7 +33,8 @@ export function serverItem(connection: ServerConnection, expanded: boolean): vsc
   const item = new vscode.TreeItem(shownName(connection.name), expanded ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.Collapsed);
   item.id = `server:${connection.name}`;
   const state = connection.state;
-  item.contextValue = `mcpServer;${ServerState.phase(state)};`;
+  // A server running with dev mode's Node inspector offers Attach Debugger (its session may have been ended).
+  item.contextValue = `mcpServer;${ServerState.phase(state)};${connection.debuggable ? 'debuggable;' : ''}`;
   const tools = connection.tools.length;
   // Tools shown while the server is not running are the last-known list: "cached".
   const cached = tools > 0 && (connection.toolsFromCache || !ServerState.isRunning(state));
