@@ -122,6 +122,8 @@ const otherBuilds = [
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
   // Preloaded into sandboxed Node servers (issue 32): it must stand alone, beside core.js and cli.js that name it.
   { ...common, entryPoints: ['src/core/transport/proxyPreload.ts'], outfile: path.join(outdir, 'proxyPreload.js'), sourcemap: false },
+  // A server's shutdown after the CLI has exited (StdioTransport's stopDetached): started beside cli.js, it must stand alone and start fast.
+  { ...common, entryPoints: ['src/core/transport/stopWatcher.ts'], outfile: path.join(outdir, 'stopWatcher.js'), sourcemap: false },
 ];
 
 /**

@@ -85,6 +85,7 @@ export class LaunchAttempt {
       handshakeTimeoutMs: deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       maxMessageBytes: deps.maxMessageBytes,
       knownLegacy: deps.eraMemory?.load() === 'legacy',
+      stopDetached: deps.stopDetached,
       signIn: this.signIn,
       newClient: () => host.newClient(),
       onAttempt: (attempt) => {

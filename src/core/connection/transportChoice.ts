@@ -29,6 +29,8 @@ export interface SessionOptions {
   readonly onAttempt: (attempt: Session) => void;
   /** A stdio server's process came to be. */
   readonly onSpawn?: () => void;
+  /** A stdio server's stop is handed to a detached process (StdioTransportOptions.stopDetached). */
+  readonly stopDetached?: boolean;
   /** The server spoke only the 2025 era at its last start: skip the 2026-07-28 probe (eraMemory). */
   readonly knownLegacy?: boolean;
   /** A sign-in waits for the user; the message says so. */
@@ -75,6 +77,7 @@ function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKi
     onStderrLine: (line) => log.stderr(line),
     onWarning: (message) => log.warn(message),
     onSpawn: options.onSpawn,
+    stopDetached: options.stopDetached,
   });
   log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
   return transport;
