@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FIXTURES } from './helpers';
-import { runCli } from './cliRun';
+import { spawnSync } from 'node:child_process';
+import { FIXTURES, ROOT } from './helpers';
+import { CLI, runCli } from './cliRun';
 
 /** Whether `pid` is a running process (a zombie, exited but not yet reaped, is not). */
 function running(pid: number): boolean {
@@ -85,5 +86,37 @@ describe('the CLI exits once its answer is out; the server shutdown goes on with
     assert.equal(result.code, 0, result.stderr);
     assert.deepEqual(aliveAtExit, [true]);
     assert.deepEqual(records.map((r) => [r.tool, r.outcome]), [['answer', 'ok']]);
+  });
+});
+
+describe('the CLI loads only what the command needs (dist/cli.js)', function () {
+  this.timeout(60_000);
+
+  /** The files a run of the CLI loaded (a require hook writes them at exit), and their bytes. */
+  function loadedBy(args: string[]): { files: string[]; bytes: number; status: number | null } {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-loads-'));
+    try {
+      const list = path.join(dir, 'loaded.txt');
+      const run = spawnSync(process.execPath, ['--require', path.join(ROOT, 'test/fixtures/loaded-files.cjs'), CLI, ...args], { cwd: dir, env: { ...process.env, XDG_STATE_HOME: dir, LOADED_FILES: list }, encoding: 'utf8' });
+      const files = fs.readFileSync(list, 'utf8').split('\n').filter((f) => f.startsWith(path.join(ROOT, 'dist')));
+      return { files: files.map((f) => path.relative(ROOT, f)), bytes: files.reduce((sum, f) => sum + fs.statSync(f).size, 0), status: run.status };
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }
+
+  it('--help, no command and a usage error load the entry alone: no command, no core (under 100 KB of code)', () => {
+    for (const args of [['--help'], [], ['--no-such-flag']]) {
+      const { files, bytes, status } = loadedBy(args);
+      assert.equal(status, args[0] === '--help' ? 0 : 2, args.join(' '));
+      assert.deepEqual(files, ['dist/cli.js'], args.join(' '));
+      assert.ok(bytes < 100 * 1024, `${args.join(' ') || '(no arguments)'} loaded ${Math.round(bytes / 1024)} KB of the CLI`);
+    }
+  });
+
+  it('a command loads its code (dist/cli-commands.js) when it runs', () => {
+    const { files, status } = loadedBy(['servers', '--config', path.join(os.tmpdir(), 'no-such-config-here.json')]);
+    assert.equal(status, 2);
+    assert.deepEqual(files, ['dist/cli.js', 'dist/cli-commands.js']);
   });
 });
