@@ -1,5 +1,8 @@
 import { CliError, didYouMean, Exit, type CliArgs, type ExitCode } from './args';
 import { failure } from './failure';
+import type * as RegistryAdd from './registryAdd';
+import type * as RegistryCommands from './registryCommands';
+import type * as InstallBundle from './installBundle';
 import { callTool } from './call';
 import { readCliRules } from './cliRules';
 import { explainCall } from './explain';
@@ -17,11 +20,18 @@ import { loadGateway } from '../core/gateway/load';
 import { listSkills, readSkill } from './skillCommands';
 import { listResources, readResourceCommand } from './resourceCommands';
 import { complete, getPrompt, listPrompts } from './promptCommands';
-import { addCommand } from './registryAdd';
-import { searchCommand } from './registryCommands';
-import { installBundle } from './installBundle';
 import { authStatus, login, loginCommand, logout } from './authCommands';
 import { everyCredentialStore, lazySecretStore, openCredentialStore, type CredentialStore } from './credentialStore';
+
+/**
+ * The registry and install commands, loaded when one runs: they bring the bundle code (archives,
+ * signatures: node-forge), whose start-up every other command would pay for.
+ */
+/* eslint-disable @typescript-eslint/no-require-imports */
+const registryAdd = () => require('./registryAdd') as typeof RegistryAdd;
+const registryCommands = () => require('./registryCommands') as typeof RegistryCommands;
+const installBundles = () => require('./installBundle') as typeof InstallBundle;
+/* eslint-enable @typescript-eslint/no-require-imports */
 
 const VERSION = '0.1.0';
 const COMMANDS = new Set(['servers', 'tools', 'call', 'explain', 'doctor', 'skills', 'skill', 'session', 'serve', 'resources', 'read', 'prompts', 'prompt', 'complete', 'search', 'add', 'install-bundle', 'login', 'logout', 'auth', 'pins', 'lock', 'verify']);
@@ -81,7 +91,7 @@ async function main(args: CliArgs & { readonly command: string }): Promise<ExitC
     // The config is written, not read for servers to start: it may not exist yet.
     if (!server || tool) throw new CliError('install-bundle needs one FILE, a .mcpb bundle.', Exit.usage, true);
     if (!args.config) throw new CliError('--config FILE is required: the bundle is installed into it.', Exit.usage, true);
-    return installBundle({ file: server, config: args.config, name: args.name, set: args.set, yes: args.yes, sandbox: args.sandbox });
+    return installBundles().installBundle({ file: server, config: args.config, name: args.name, set: args.set, yes: args.yes, sandbox: args.sandbox });
   }
 
   const registryOnly = (flag: string, given: boolean, commands: string) => {
@@ -98,12 +108,12 @@ async function main(args: CliArgs & { readonly command: string }): Promise<ExitC
   if (REGISTRY.has(command) && (args.args !== undefined || args.audit !== undefined || args.files !== undefined || args.trustConfig)) throw new CliError(`--args, --audit, --files and --trust-config are not for ${command}.`, Exit.usage, true);
   if (command === 'search') {
     if (args.positional.length > 1) throw new CliError('search takes one QUERY (quote it when it has spaces).', Exit.usage, true);
-    return searchCommand({ query: server ?? '', registry: args.registry, cursor: args.cursor, json: args.json });
+    return registryCommands().searchCommand({ query: server ?? '', registry: args.registry, cursor: args.cursor, json: args.json });
   }
   if (command === 'add') {
     if (args.cursor !== undefined) throw new CliError('--cursor is for search, not add.', Exit.usage, true);
     if (!server || tool !== undefined) throw new CliError('add needs one NAME: the registry\'s name of the server (io.github.user/server; mcp-tool-host search finds it).', Exit.usage, true);
-    return addCommand({ name: server, registry: args.registry, version: args.version, config: args.config, serverName: args.name, set: args.set, replace: args.replace, sandbox: args.sandbox, yes: args.yes, json: args.json });
+    return registryAdd().addCommand({ name: server, registry: args.registry, version: args.version, config: args.config, serverName: args.name, set: args.set, replace: args.replace, sandbox: args.sandbox, yes: args.yes, json: args.json });
   }
   if ((command === 'call' || command === 'explain') && (!server || !tool)) throw new CliError(`${command} needs SERVER and TOOL.`, Exit.usage, true);
   const config = loadConfig(args.config, { trust: args.trustConfig });
