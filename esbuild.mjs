@@ -89,6 +89,17 @@ const sandboxRuntime = {
     build.onResolve({ filter: /^@anthropic-ai\/sandbox-runtime$/ }, () => ({ path: './sandbox-runtime.mjs', external: true }));
   },
 };
+/**
+ * The CLI's entry requires its commands (`require('./commands')` in src/cli/main.ts) when one runs:
+ * in dist/ that is the bundle beside it, so `--help` loads none of them.
+ * @type {esbuild.Plugin}
+ */
+const cliCommands = {
+  name: 'cli-commands',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/commands$/ }, (args) => (args.importer === path.resolve('src/cli/main.ts') ? { path: './cli-commands.js', external: true } : undefined));
+  },
+};
 /** @type {esbuild.BuildOptions} */
 const sandboxBuild = {
   ...common,
@@ -114,14 +125,18 @@ const extensionBuild = { ...common, entryPoints: ['src/extension.ts'], outfile: 
 /** @type {esbuild.BuildOptions[]} */
 // The seam applies inside lazy bundles too: chat.js reaches the SDK through dist/core.js, never a copy of its own.
 const lazyBuilds = LAZY.map(({ file, ...entry }) => ({ ...common, ...entry, outfile: path.join(outdir, file), external: ['vscode'], plugins: [lazySeam, sandboxRuntime], metafile: true }));
-/** @type {esbuild.BuildOptions[]} the CLI and the demo server: one file each, everything inline */
+/** @type {esbuild.BuildOptions[]} the CLI (its entry and its commands) and the demo server, everything inline */
 const otherBuilds = [
   // The keychain library is native (a .node file per platform): required from node_modules beside the CLI, never bundled.
-  { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [sandboxRuntime], external: ['@napi-rs/keyring'] },
+  // dist/cli.js parses the command line and prints the help; a command loads dist/cli-commands.js (src/cli/main.ts).
+  { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommands] },
+  { ...common, entryPoints: ['src/cli/commands.ts'], outfile: path.join(outdir, 'cli-commands.js'), plugins: [sandboxRuntime], external: ['@napi-rs/keyring'] },
   sandboxBuild,
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
   // Preloaded into sandboxed Node servers (issue 32): it must stand alone, beside core.js and cli.js that name it.
   { ...common, entryPoints: ['src/core/transport/proxyPreload.ts'], outfile: path.join(outdir, 'proxyPreload.js'), sourcemap: false },
+  // A server's shutdown after the CLI has exited (StdioTransport's stopDetached): started beside cli.js, it must stand alone and start fast.
+  { ...common, entryPoints: ['src/core/transport/stopWatcher.ts'], outfile: path.join(outdir, 'stopWatcher.js'), sourcemap: false },
 ];
 
 /**

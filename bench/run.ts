@@ -1,6 +1,6 @@
 // `npm run bench`: issue 7's eight cases, our path beside the raw JSON-RPC baseline
 // (../shared/reference) in the same run, several rounds, medians and ratios; case 9 is issue 16's
-// approval fatigue (prompts and overreach, bench/fatigue); case 10 is issue 19's tool search (bench/search); case 11 issue 34's resources (bench/offerCases.ts); case 12 issue 37's gateway (bench/gatewayCase.ts). `--smoke` runs
+// approval fatigue (prompts and overreach, bench/fatigue); case 10 is issue 19's tool search (bench/search); case 11 issue 34's resources (bench/offerCases.ts); case 12 issue 37's gateway (bench/gatewayCase.ts); case 14 issue 40's cold CLI run (bench/coldCliCase.ts). `--smoke` runs
 // every case tiny and states no goals, so `npm test` keeps the scripts working.
 // Results: bench-results/results.json and results.md; BENCHMARKS.md holds the latest full table.
 import { offerCases } from './offerCases';
@@ -14,6 +14,7 @@ import { idleMemory, soak, treeCore } from './memoryCases';
 import { bigResult, ERAS, listing, sequentialAndPipelined, spawnHandshake } from './protocolCases';
 import { searchCase } from './search/searchCase';
 import { budgetCase } from './budgetCase';
+import { coldCliCase } from './coldCliCase';
 import { startSpinners } from './busyMachine';
 
 async function main(): Promise<void> {
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
   if (want(11)) await offerCases(o, report);
   if (want(12)) await gatewayCase(o, report);
   if (want(13)) await budgetCase(o, report);
+  if (want(14)) await coldCliCase(o, report);
 
   spinners?.stop();
   const seconds = (Date.now() - started) / 1000;

@@ -41,6 +41,8 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     validator,
     clientVersion: options.clientVersion,
     handshakeTimeoutMs: options.handshakeTimeoutMs,
+    // The command exits once its answer and audit record are out; the server's shutdown goes on without it.
+    stopDetached: true,
     log: (options.logOf ?? ((_, log) => log))(name, options.serverMessages ? serverMessagesOn(name) : silentLog),
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,

@@ -25,6 +25,11 @@ export interface ConnectionDeps {
   readonly listingLimits?: ListingLimits;
   /** How long `initialize` may take (default HANDSHAKE_TIMEOUT_MS). */
   readonly handshakeTimeoutMs?: number;
+  /**
+   * Stopping a stdio server returns at once and a detached process runs its shutdown sequence
+   * (the CLI, which exits once its answer is out); otherwise a stop waits for the server to go.
+   */
+  readonly stopDetached?: boolean;
   readonly toolCache?: ToolCache;
   /**
    * Asked before a launch runs (workspace-defined servers); false leaves the server stopped, and so

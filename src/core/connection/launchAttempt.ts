@@ -89,6 +89,7 @@ export class LaunchAttempt {
       handshakeTimeoutMs: deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       maxMessageBytes: deps.maxMessageBytes,
       rememberedEra: deps.eraMemory?.load(),
+      stopDetached: deps.stopDetached,
       signIn: this.signIn,
       newClient: () => host.newClient(),
       onAttempt: (attempt) => {

@@ -31,6 +31,8 @@ export interface SessionOptions {
   readonly onSpawn?: () => void;
   /** The era the launch spoke at its last start (eraMemory.ts): a 2025-era one skips the 2026-07-28 probe. */
   readonly rememberedEra?: 'modern' | 'legacy';
+  /** A stdio server's stop is handed to a detached process (StdioTransportOptions.stopDetached). */
+  readonly stopDetached?: boolean;
   /** A sign-in waits for the user; the message says so. */
   readonly onWaiting: (message: string) => void;
 }
@@ -75,6 +77,7 @@ function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKi
     onStderrLine: (line) => log.stderr(line),
     onWarning: (message) => log.warn(message),
     onSpawn: options.onSpawn,
+    stopDetached: options.stopDetached,
   });
   log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
   return transport;

@@ -26,13 +26,24 @@ interface Tree {
   alive(): boolean;
 }
 
+/** The process a server was started as: ours (a ChildProcess), or one a watcher was handed by pid. */
+export interface Leader {
+  readonly pid: number;
+  /** Whether it is still running (not exited; not a zombie where that can be told). */
+  running(): boolean;
+  signal(signal: NodeJS.Signals): void;
+  /** Closes its stdin, the first step of the shutdown. */
+  closeStdin(): void;
+  /** Settles once it has exited. */
+  readonly exited: Promise<void>;
+}
+
 /**
  * The MCP shutdown sequence: close stdin, wait; SIGTERM the tree, wait; SIGKILL the tree.
  * Resolves once nothing of the tree is left (or after the kill, which cannot be refused).
  * The tree is scanned before stdin closes: once a middle process exits, its children are
  * re-parented to init and no parent pid leads to them any more.
- */
-/**
+ *
  * `marker` is a `NAME=value` entry of the server's environment that no other process has: its
  * descendants inherit it, so on Linux they are found even after they left the process group and
  * the processes between died (a crash, then a stop), when no parent pid leads to them any more.
@@ -40,9 +51,18 @@ interface Tree {
 export async function stopTree(child: ChildProcess, exited: Promise<void>, marker?: string): Promise<void> {
   const pid = child.pid;
   if (pid === undefined) return;
-  const tree: Tree = process.platform === 'win32' ? new WindowsTree(child, pid) : new PosixTree(child, pid, marker);
+  if (process.platform === 'win32') return stopSequence(new WindowsTree(child, pid), () => child.stdin?.end(), exited);
+  return stopLeader(childLeader(child, pid, exited), marker);
+}
+
+/** The shutdown sequence for a leader on POSIX (the watcher's, for a process it did not start). */
+export async function stopLeader(leader: Leader, marker?: string): Promise<void> {
+  return stopSequence(new PosixTree(leader, marker), () => leader.closeStdin(), leader.exited);
+}
+
+async function stopSequence(tree: Tree, closeStdin: () => void, exited: Promise<void>): Promise<void> {
   await tree.scan();
-  child.stdin?.end();
+  closeStdin();
   await settlesWithin(exited, STDIN_GRACE_MS);
   await tree.scan();
   if (!tree.alive()) return;
@@ -57,6 +77,52 @@ export async function stopTree(child: ChildProcess, exited: Promise<void>, marke
   await settlesWithin(exited, KILL_WAIT_MS);
 }
 
+function childLeader(child: ChildProcess, pid: number, exited: Promise<void>): Leader {
+  return {
+    pid,
+    running: () => child.exitCode === null && child.signalCode === null,
+    signal: (signal) => kill(child, signal),
+    closeStdin: () => child.stdin?.end(),
+    exited,
+  };
+}
+
+/**
+ * A process we did not start, by pid (the watcher's): running while its pid names the same process
+ * (on Linux the start time tells a reused pid apart) and it is not a zombie.
+ */
+export function pidLeader(pid: number, closeStdin: () => void): Leader {
+  const first = process.platform === 'linux' ? readStat(pid)?.started : undefined;
+  const running = (): boolean => {
+    if (process.platform === 'linux') {
+      const now = readStat(pid);
+      return now !== undefined && now.started === first;
+    }
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const exited = (async () => {
+    while (running()) await sleep(POLL_MS);
+  })();
+  return {
+    pid,
+    running,
+    signal: (signal) => {
+      try {
+        if (running()) process.kill(pid, signal);
+      } catch {
+        // already gone
+      }
+    },
+    closeStdin,
+    exited,
+  };
+}
+
 /**
  * POSIX: every server runs in its own process group (spawned detached), and the group id reaches
  * the grandchildren npx or a shell started. A descendant can leave the group (setsid, setpgid),
@@ -66,7 +132,11 @@ class PosixTree implements Tree {
   /** Every descendant seen during this stop, as it was when seen. */
   private readonly _known = new Map<number, ProcessRow>();
 
-  constructor(private readonly _child: ChildProcess, private readonly _root: number, private readonly _marker?: string) {}
+  private readonly _root: number;
+
+  constructor(private readonly _leader: Leader, private readonly _marker?: string) {
+    this._root = _leader.pid;
+  }
 
   async scan(): Promise<void> {
     for (const pid of [...this._known.keys()]) if (!this._current(pid)) this._known.delete(pid);
@@ -74,7 +144,7 @@ class PosixTree implements Tree {
     // Seeds: the leader, its group (the leader may be gone, its group not), and those seen before,
     // whose children still name them as parent even after they were re-parented themselves.
     const found = new Set<number>(this._known.keys());
-    if (this._leaderRunning()) found.add(this._root);
+    if (this._leader.running()) found.add(this._root);
     for (const row of rows) if (row.pgid === this._root) found.add(row.pid);
     if (this._marker) for (const pid of await pidsWithMarker(rows, this._marker)) found.add(pid);
     const children = new Map<number, number[]>();
@@ -100,7 +170,7 @@ class PosixTree implements Tree {
       process.kill(-this._root, signal);
       grouped = true;
     } catch {
-      if (this._leaderRunning()) kill(this._child, signal);
+      if (this._leader.running()) this._leader.signal(signal);
     }
     for (const pid of this._known.keys()) {
       const row = this._current(pid);
@@ -121,10 +191,6 @@ class PosixTree implements Tree {
     } catch {
       return [...this._known.keys()].some((pid) => this._current(pid));
     }
-  }
-
-  private _leaderRunning(): boolean {
-    return this._child.exitCode === null && this._child.signalCode === null;
   }
 
   /** The process as it is now, if it is still the one we saw (not exited, its pid not reused). */

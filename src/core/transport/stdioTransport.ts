@@ -1,5 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ServerStartError } from '../errors';
@@ -37,6 +39,11 @@ export interface StdioTransportOptions {
   readonly offThreadBytes?: number;
   /** Run the server in this sandbox (transport/sandbox.ts); a machine that cannot sandbox fails the start, unless it allows running unsandboxed. */
   readonly sandbox?: SandboxSettings;
+  /**
+   * Stopping hands the shutdown sequence to a detached process and returns at once (the CLI: a
+   * command exits when its answer is out, not when the server has gone). POSIX only.
+   */
+  readonly stopDetached?: boolean;
   /** The process came to be (Run Doctor's "spawned": not when the command was missing or the sandbox refused it). */
   readonly onSpawn?: () => void;
 }
@@ -253,12 +260,42 @@ export class StdioTransport implements Transport {
     if (!child) return this._finish();
     this._stopping = true;
     await this._leftovers;
-    if (child.exitCode === null && child.signalCode === null) {
+    const running = child.exitCode === null && child.signalCode === null;
+    if (running && this._options.stopDetached && (await this._handOffStop(child))) {
+      this._releaseSandbox?.();
+    } else if (running) {
       await loadTransport().stopTree(child, this._exited, this._markerEntry);
     } else {
       await loadTransport().stopTree(child, Promise.resolve(), this._markerEntry); // the leader is gone, its group may not be
     }
     this._finish();
+  }
+
+  /**
+   * Hands the shutdown sequence to a detached watcher process (stopWatcher.ts) that holds the
+   * server's stdin until it has scanned the tree, then lets go of every handle to the server here.
+   * False when no watcher could start (Windows, a missing file): the caller stops in process.
+   */
+  private async _handOffStop(child: ChildProcess): Promise<boolean> {
+    const watcherFile = path.join(__dirname, 'stopWatcher.js');
+    if (process.platform === 'win32' || child.pid === undefined || !child.stdin || !existsSync(watcherFile)) return false;
+    const watcher = spawn(process.execPath, [watcherFile, String(child.pid), this._markerEntry], {
+      detached: true,
+      // Nothing of the caller's: a pipe or terminal it holds would keep a reader of the CLI waiting.
+      stdio: ['ignore', 'ignore', 'ignore', child.stdin],
+      windowsHide: true,
+    });
+    const started = await new Promise<boolean>((resolve) => {
+      watcher.once('spawn', () => resolve(true));
+      watcher.once('error', () => resolve(false));
+    });
+    if (!started) return false;
+    watcher.unref();
+    child.stdin.destroy();
+    child.stdout?.destroy();
+    child.stderr?.destroy();
+    child.unref();
+    return true;
   }
 
   private _finish(): void {
