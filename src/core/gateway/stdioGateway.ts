@@ -1,6 +1,7 @@
 import { serveStdio as sdkServeStdio, StdioServerTransport } from '@modelcontextprotocol/server/stdio';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 import { sanitizeLine } from '../render/sanitize';
 import { gatewayParts, sendListChanged } from './gatewayParts';
 import { gatewayServer } from './gatewayServer';
@@ -15,12 +16,14 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   const parts = gatewayParts(deps, (list) => {
     for (const server of live) sendListChanged(server, list);
   });
+  // One connection, one client: the results kept for its model are its own.
+  const client = randomUUID();
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   const transport = new StdioServerTransport(input as never, coalesced(output) as never);
   const handle = sdkServeStdio(
     () => {
-      const server = gatewayServer({ deps, ...parts });
+      const server = gatewayServer({ deps, ...parts, client });
       live.add(server);
       const closed = server.onclose;
       server.onclose = () => {

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { GatewayDeps, RunningHttpGateway } from '../../core/gateway/gatewayTypes';
+import { defaultResultTokens } from '../chat/resultBudgets';
 import { loadGateway } from '../../core/gateway/load';
 import { sanitizeLine } from '../../core/render/sanitize';
 import type { ServerLog } from '../../core/serverLog';
@@ -62,7 +63,7 @@ export class GatewayHost implements vscode.Disposable {
       this._log().info(vscode.l10n.t('Gateway stopped.'));
     }
     if (this._disposed || !wanted.enabled) return;
-    const gateway = await loadGateway().startHttpGateway({ ...this._deps, asks: 'host', toolMode: wanted.tools, log: this._serverLog() });
+    const gateway = await loadGateway().startHttpGateway({ ...this._deps, asks: 'host', toolMode: wanted.tools, log: this._serverLog(), resultTokens: defaultResultTokens });
     if (this._disposed || !gatewaySettings().enabled) {
       await gateway.close();
       return;
