@@ -30,6 +30,7 @@ import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
 import { runChatUiTests } from '../test/ui/chatUi.mjs';
 import { runChatPromptsUiTests } from '../test/ui/chatPromptsUi.mjs';
+import { runBudgetUiTests } from '../test/ui/budgetUi.mjs';
 import { runStartUiTests } from '../test/ui/startUi.mjs';
 import { runFirstStartUiTests } from '../test/ui/firstStartUi.mjs';
 import { runTasksUiTests } from '../test/ui/tasksUi.mjs';
@@ -194,6 +195,7 @@ async function e2e() {
       await runHost(cs, runDir, 'chat', hostFiles.filter((f) => CHAT_FILE.test(f)));
       await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir, root, log: say }));
       await ui('@mcp prompts UI tests', () => runChatPromptsUiTests(cs, { runDir, shotsDir, root, log: say }));
+      await ui('result budget UI tests', () => runBudgetUiTests(cs, { runDir, shotsDir, root, log: say }));
       // The gateway's tools called as agent mode calls them, through the test model's "Invoke Tool..." command.
       await ui('gateway UI tests', () => runGatewayUiTests(cs, { runDir, shotsDir, root, log: say }));
     });

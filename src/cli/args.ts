@@ -1,6 +1,7 @@
 import { parseBrowserCommand } from './browserCommand';
 import { LOG_LEVELS, type LogLevel } from '../core/offers/offerTypes';
 import { DEFAULT_RATE_LIMIT, type RateLimit } from '../core/policy/rateLimiter';
+import { MAX_RESULT_TOKENS, MIN_RESULT_TOKENS } from '../core/chat/resultBudget';
 
 /** The CLI's exit codes; --help documents them and scripts rely on them. */
 export const Exit = {
@@ -73,7 +74,7 @@ commands:
                                  else in $XDG_STATE_HOME/mcp-tool-host/auth/credentials.json
                                  (~/.local/state without it), readable by you alone;
                                  MCP_TOOL_HOST_CREDENTIALS=keychain or =file picks one
-  serve [--http [--port N]] [--tools all|search] [--rate-limit PER_SECOND[/BURST]]
+  serve [--http [--port N]] [--tools all|search] [--rate-limit PER_SECOND[/BURST]] [--result-tokens N|off]
                                  be one MCP server that offers the tools of every configured
                                  server, each call through the policy (rules, approvals, pins,
                                  rate limits, masking, audit) with origin "gateway": stdio by
@@ -164,6 +165,11 @@ options:
                      of BURST at once (a whole number; default 20, or PER_SECOND when higher),
                      as VS Code's mcpToolHost.rateLimit.perSecond and .burst; over it a call is
                      refused with "Too many calls" and nothing is sent. Default 10/20
+  --result-tokens N|off
+                     serve: the tokens one tool result may put before the client's model
+                     (500 to 1000000, default 10000; a server's resultTokens and
+                     toolResultTokens in the config win); a longer result gives its head, its
+                     size and a handle the read-result tool reads on with. off: results whole
   -h, --help         this text
   --                 every word after it is a SERVER or TOOL name, even one starting with "-"
 
@@ -253,12 +259,14 @@ export interface CliArgs {
   readonly tools?: 'all' | 'search';
   /** serve: the calls each server may get (--rate-limit PER_SECOND[/BURST]); none: the core's default. */
   readonly rateLimit?: RateLimit;
+  /** serve: the default budget of a tool result in tokens (--result-tokens N), 'off', or none: the default. */
+  readonly resultTokens?: number | 'off';
 }
 
 export type ElicitationMode = 'ask' | 'decline' | 'defaults';
 
 const BOOLEAN_FLAGS = new Set(['--yes', '--trust-config', '--json', '--help', '-h', '--templates', '--replace', '--sandbox', '--http']);
-const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--lock', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set', '--port', '--rate-limit', '--tools']);
+const VALUE_FLAGS = new Set(['--config', '--args', '--timeout', '--audit', '--files', '--elicitation', '--browser', '--rules', '--out', '--lock', '--prompt', '--template', '--log-level', '--registry', '--cursor', '--version', '--name', '--set', '--port', '--rate-limit', '--tools', '--result-tokens']);
 /** Flags that may be given more than once; every value counts (other flags: the last one). */
 const REPEATED_FLAGS = new Set(['--rules', '--set']);
 
@@ -315,6 +323,11 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (tools !== undefined && tools !== 'all' && tools !== 'search') throw new CliError(`--tools must be all or search, not "${tools}".`, Exit.usage, true);
   const rateText = values.get('--rate-limit');
   const rateLimit = rateText === undefined ? undefined : parseRateLimit(rateText);
+  const budgetText = values.get('--result-tokens');
+  const resultTokens = budgetText === undefined || budgetText === 'off' ? budgetText : Number(budgetText);
+  if (typeof resultTokens === 'number' && !(Number.isInteger(resultTokens) && resultTokens >= MIN_RESULT_TOKENS && resultTokens <= MAX_RESULT_TOKENS)) {
+    throw new CliError(`--result-tokens must be a whole number of tokens from ${MIN_RESULT_TOKENS} to ${MAX_RESULT_TOKENS}, or off, not "${budgetText}".`, Exit.usage, true);
+  }
   const [command, ...rest] = positional;
   return {
     elicitation,
@@ -348,6 +361,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     port,
     tools,
     rateLimit,
+    resultTokens,
   };
 }
 

@@ -80,7 +80,7 @@ async function main(args: CliArgs & { readonly command: string }): Promise<ExitC
   if (command === 'logout' && (!server || tool)) throw new CliError('logout needs one SERVER.', Exit.usage, true);
   if (command === 'auth' && (server !== 'status' || tool)) throw new CliError('auth takes one command: auth status.', Exit.usage, true);
   if (command === 'logout' && !args.config) return logout(server!, await everyCredentialStore());
-  if (command !== 'serve' && (args.http || args.port !== undefined || args.tools !== undefined || args.rateLimit !== undefined)) throw new CliError('--http, --port, --tools and --rate-limit are for serve.', Exit.usage, true);
+  if (command !== 'serve' && (args.http || args.port !== undefined || args.tools !== undefined || args.rateLimit !== undefined || args.resultTokens !== undefined)) throw new CliError('--http, --port, --tools, --rate-limit and --result-tokens are for serve.', Exit.usage, true);
   if (command === 'serve' && server) throw new CliError('serve takes no SERVER: it offers every server of --config.', Exit.usage, true);
   if (command === 'serve' && args.port !== undefined && !args.http) throw new CliError('--port is for serve --http.', Exit.usage, true);
   if (command === 'servers' && server) throw new CliError('servers takes no SERVER; use tools SERVER or doctor SERVER.', Exit.usage, true);
@@ -195,7 +195,7 @@ async function main(args: CliArgs & { readonly command: string }): Promise<ExitC
         code = await verifyCommand(host, { configFile: config.file, lock: args.lock, json: args.json });
         break;
       case 'serve':
-        code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION, relay, rateLimit: args.rateLimit });
+        code = await serve(host, { configFile: config.file, http: args.http, port: args.port, tools: args.tools ?? 'all', rules: rules!.set, auditFile: args.audit, clientVersion: VERSION, relay, rateLimit: args.rateLimit, resultTokens: args.resultTokens });
         break;
       case 'session':
         code = await runSession(host, { yes: args.yes, json: args.json, auditFile: args.audit, filesDir: args.files, rules: rules!.set });

@@ -11,6 +11,7 @@ import { ruleOptions } from './call';
 import type { CliHost } from './host';
 import { acceptCommand, cliPins } from './pinsCommands';
 import { DefinitionPins } from '../core/policy/definitionPins';
+import { DEFAULT_RESULT_TOKENS } from '../core/chat/resultBudget';
 
 /** The `serve` command's options, as parsed from the command line. */
 export interface ServeOptions {
@@ -26,6 +27,8 @@ export interface ServeOptions {
   readonly rateLimit?: RateLimit;
   /** The servers' forms and log messages during a call, passed to the client that made it. */
   readonly relay?: BackendRelay;
+  /** The default budget of a tool result before the client's model (--result-tokens); 'off': results pass whole; none: DEFAULT_RESULT_TOKENS. */
+  readonly resultTokens?: number | 'off';
 }
 
 /** The gateway decides every ask with the client; this is what the pipeline would fall back on: no. */
@@ -50,7 +53,8 @@ export async function serve(host: CliHost, options: ServeOptions): Promise<ExitC
   file.launches(''); // a damaged pins file stops here (exit 2), before a client is served
   // `pins accept` in another terminal reaches the clients at once: they are told to list the tools again.
   const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``, (listener) => file.watch(listener, (line) => console.error(`gateway: ${line}`)));
-  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins, audit, relay: options.relay };
+  const budget = options.resultTokens === 'off' ? undefined : (options.resultTokens ?? DEFAULT_RESULT_TOKENS);
+  const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins, audit, relay: options.relay, resultTokens: () => budget };
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());

@@ -187,4 +187,16 @@ describe('result budgets: read_result against a hostile model', () => {
     assert.equal(small.put(['d'.repeat(101)], { server: 's', tool: 't' }), undefined, 'a result larger than the store is not kept');
     assert.ok(small.size.chars <= 100);
   });
+
+  it("binds a gateway client's result to it: another client's handle is unknown, and the parts left out count toward the cap", () => {
+    const store = new ResultStore({ maxChars: 100, maxResults: 10 }, { here: 'for this client', valid: 'to the client connection whose call produced it' });
+    const mine = store.put(['m'.repeat(30)], { server: 's', tool: 't', client: 'A' }, { blocks: new Map([[1, { type: 'image' }]]), chars: 30 })!;
+    assert.equal(store.size.chars, 60);
+    const other = readResult(store, { handle: mine }, () => 2_000, count, 'read-result', 'B');
+    assert.match(other, /^Not read: there is no result "mcpres_[A-Za-z0-9_-]{24}" for this client\./);
+    assert.ok(readResult(store, { handle: mine }, () => 2_000, count, 'read-result', 'A').startsWith('m'));
+    store.put(['n'.repeat(50)], { server: 's', tool: 't', client: 'B' });
+    assert.match(readResult(store, { handle: mine }, () => 2_000, count, 'read-result', 'A'), /has expired \(newer results took its place\)/);
+    assert.match(readResult(store, { handle: mine }, () => 2_000, count, 'read-result', 'B'), /there is no result/, 'another client is not told it existed');
+  });
 });

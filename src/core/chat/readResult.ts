@@ -44,9 +44,9 @@ const n = (v: number) => v.toLocaleString('en-US');
  * Every mistake is a sentence the model can act on (a forged or expired handle, an offset past
  * the end, a negative length), never an exception.
  */
-export function readResult(store: ResultStore, input: unknown, budget: (server: string, tool: string) => number, count: (text: string) => number, toolName: string): string {
+export function readResult(store: ResultStore, input: unknown, budget: (server: string, tool: string) => number, count: (text: string) => number, toolName: string, client?: string): string {
   if (!isObject(input)) return `Not read: ${toolName} needs an object with "handle" and either "offset" or "pattern".`;
-  const found = store.get(input.handle);
+  const found = store.get(input.handle, client);
   if (!found.ok) return found.error;
   const kept = found.kept;
   const tokens = budget(kept.server, kept.tool);

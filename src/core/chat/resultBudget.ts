@@ -136,10 +136,10 @@ export function fitResult(result: BudgetedResult, budget: number, count: (text: 
 const n = (v: number) => v.toLocaleString('en-US');
 
 /** The note after a cut head: what was shown, how much there is, and how to read the rest with the read tool. */
-export function cutNote(fit: ResultFit, handle: string | undefined, readTool: string): string {
+export function cutNote(fit: ResultFit, handle: string | undefined, readTool: string, notKept = 'the user has the whole result in the "MCP Tool Host" output channel'): string {
   const total = `${fit.text.exact ? '' : 'about '}${n(fit.totalTokens)} tokens, ${n(fit.text.totalChars)} characters`;
   const media = fit.media ? `; ${n(fit.media)} image(s) or audio clip(s) counted at ${n(MEDIA_TOKENS)} tokens each` : '';
   const head = `[The host cut this result to fit its budget of ${n(fit.budget)} tokens: shown are characters 0 to ${n(fit.text.head.length)} (${n(fit.text.headTokens)} tokens) of ${total}${media}.`;
-  if (!handle) return `${head} The rest is too large to keep for reading; the user has the whole result in the "MCP Tool Host" output channel.]`;
+  if (!handle) return `${head} The rest is too large to keep for reading; ${notKept}.]`;
   return `${head} The whole result is kept as handle "${handle}": call ${readTool} with {"handle": "${handle}", "offset": ${fit.text.head.length}} to read on, or {"handle": "${handle}", "pattern": "some text"} to find the lines that contain it.]`;
 }

@@ -1,5 +1,6 @@
 // Whole tool results kept for the model to read on after a cut head: behind unguessable handles,
-// in this process only (a VS Code window), least recently used first out under a total size cap.
+// in this process only (a VS Code window, a gateway), least recently used first out under a total
+// size cap. A gateway keeps the results of all its clients in one store, each bound to its client.
 import { randomBytes } from 'node:crypto';
 
 /** The most characters all kept results may hold together (UTF-16: twice this in bytes). */
@@ -21,6 +22,11 @@ export class KeptText {
     private readonly _chunks: readonly string[],
     readonly server: string,
     readonly tool: string,
+    /** Content blocks left out of the model's answer (images, audio, binary resources), by their index in the result. */
+    readonly parts: ReadonlyMap<number, unknown> = new Map(),
+    /** The gateway client whose call produced it; only that client may read it. */
+    readonly client?: string,
+    partChars = 0,
   ) {
     let at = 0;
     for (const c of _chunks) {
@@ -28,7 +34,10 @@ export class KeptText {
       at += c.length;
     }
     this.length = at;
+    this.size = at + partChars;
   }
+  /** What it holds in characters, its parts included: what the store's cap counts. */
+  readonly size: number;
 
   /** Units [start, end) as one string (end clamped to the length). */
   slice(start: number, end: number): string {
@@ -70,42 +79,62 @@ export class KeptText {
   }
 }
 
+/** Who kept a result: the tool that produced it and, on a gateway, the client that called it. */
+export interface ResultOwner {
+  readonly server: string;
+  readonly tool: string;
+  readonly client?: string;
+}
+
 export type Lookup = { readonly ok: true; readonly kept: KeptText } | { readonly ok: false; readonly error: string };
 
 /** The results of one window, least recently used first out. */
 export class ResultStore {
   private readonly _kept = new Map<string, KeptText>();
-  private readonly _expired = new Set<string>();
+  /** Forgotten handles, with the client each belonged to. */
+  private readonly _expired = new Map<string, string | undefined>();
   private _chars = 0;
 
-  constructor(private readonly _limits: { readonly maxChars: number; readonly maxResults: number } = { maxChars: STORE_MAX_CHARS, maxResults: STORE_MAX_RESULTS }) {}
+  constructor(
+    private readonly _limits: { readonly maxChars: number; readonly maxResults: number } = { maxChars: STORE_MAX_CHARS, maxResults: STORE_MAX_RESULTS },
+    /** Where a handle is valid, in the words of the answer to an unknown one. */
+    private readonly _scope: { readonly here: string; readonly valid: string } = { here: 'in this window', valid: 'in the VS Code window whose call produced it' },
+  ) {}
 
-  /** Keeps a result; its handle, or undefined when it alone is larger than the store may hold. */
-  put(pieces: readonly string[], owner: { server: string; tool: string }): string | undefined {
-    const kept = new KeptText(chunked(pieces), owner.server, owner.tool);
-    if (kept.length > this._limits.maxChars) return undefined;
+  /**
+   * Keeps a result (its text and the parts left out of it); its handle, or undefined when it alone
+   * is larger than the store may hold. Older results go first to make room, whichever client kept them.
+   */
+  put(pieces: readonly string[], owner: ResultOwner, parts?: { readonly blocks: ReadonlyMap<number, unknown>; readonly chars: number }): string | undefined {
+    const kept = new KeptText(chunked(pieces), owner.server, owner.tool, parts?.blocks, owner.client, parts?.chars);
+    if (kept.size > this._limits.maxChars) return undefined;
     const handle = `mcpres_${randomBytes(18).toString('base64url')}`;
     this._kept.set(handle, kept);
-    this._chars += kept.length;
+    this._chars += kept.size;
     for (const [old, text] of this._kept) {
       if (this._chars <= this._limits.maxChars && this._kept.size <= this._limits.maxResults) break;
       this._kept.delete(old);
-      this._chars -= text.length;
-      this._remember(old);
+      this._chars -= text.size;
+      this._remember(old, text.client);
     }
     return handle;
   }
 
-  /** The result of a handle (now the most recently used), or the reason there is none, in words a model can act on. */
-  get(handle: unknown): Lookup {
+  /**
+   * The result of a handle (now the most recently used), or the reason there is none, in words a
+   * model can act on. Another client's handle is answered as one never issued: a client learns
+   * nothing of what others keep.
+   */
+  get(handle: unknown, client?: string): Lookup {
     if (typeof handle !== 'string' || !HANDLE.test(handle)) {
       return { ok: false, error: 'Not read: "handle" must be the handle a cut result named (mcpres_ and 24 letters, digits, - or _), copied exactly.' };
     }
-    const kept = this._kept.get(handle);
+    const found = this._kept.get(handle);
+    const kept = found?.client === client ? found : undefined;
     if (!kept) {
-      return this._expired.has(handle)
+      return this._expired.has(handle) && this._expired.get(handle) === client
         ? { ok: false, error: `Not read: the result "${handle}" has expired (newer results took its place). Call the tool again if you still need it.` }
-        : { ok: false, error: `Not read: there is no result "${handle}" in this window. A handle is valid only in the VS Code window whose call produced it, until newer results take its place; call the tool again.` };
+        : { ok: false, error: `Not read: there is no result "${handle}" ${this._scope.here}. A handle is valid only ${this._scope.valid}, until newer results take its place; call the tool again.` };
     }
     this._kept.delete(handle);
     this._kept.set(handle, kept);
@@ -116,9 +145,9 @@ export class ResultStore {
     return { results: this._kept.size, chars: this._chars };
   }
 
-  private _remember(handle: string): void {
-    this._expired.add(handle);
-    if (this._expired.size > REMEMBERED_EXPIRED) this._expired.delete(this._expired.values().next().value as string);
+  private _remember(handle: string, client: string | undefined): void {
+    this._expired.set(handle, client);
+    if (this._expired.size > REMEMBERED_EXPIRED) this._expired.delete(this._expired.keys().next().value as string);
   }
 }
 

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/client';
 import type { CallOutcome } from '../calls/callPipeline';
-import type { RawToolResult } from '../render/renderResult';
+import type { RawToolResult, RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
 import { problemText } from '../tools/schemaProblems';
 
@@ -16,13 +16,15 @@ export function toolError(text: string): GatewayCallResult {
  * The pipeline's outcome as the client's result: a result as the server sent it (secrets masked);
  * every other outcome a tool error whose text tells the model why nothing (or what) ran.
  */
-export function callResult(outcome: CallOutcome): GatewayCallResult {
+export function callResult(outcome: CallOutcome, fit?: (result: GatewayCallResult, rendered: RenderedResult) => GatewayCallResult): GatewayCallResult {
   switch (outcome.kind) {
     case 'ok':
     case 'tool-error': {
       const forwarded = outcome.raw && fromRaw(outcome.raw);
       const result: GatewayCallResult = forwarded ?? { content: [{ type: 'text', text: outcome.result.text }] };
-      return outcome.kind === 'tool-error' ? { ...result, isError: true } : result;
+      const whole = outcome.kind === 'tool-error' ? { ...result, isError: true } : result;
+      // Within the model's budget (resultBudget.ts): every way to a result passes here.
+      return fit ? fit(whole, outcome.result) : whole;
     }
     case 'denied':
       return toolError(outcome.rule !== undefined ? `Not run: ${sanitizeLine(outcome.rule)}` : 'Not run: the user denied this call.');

@@ -17,6 +17,7 @@ import { INVALID_PARAMS, serveOffers, type ClientState } from './offerHandlers';
 import { modernApprover, type ApprovalRounds, type AskedRound } from './approvalRounds';
 import { relayedInput, relayRound, type RelayProblem, type RelayTarget } from './inputRelay';
 import type { Approver } from '../calls/ports';
+import { budgetsOn, fitForModel, gatewayReadTool, GATEWAY_READ_TOOL, readForModel } from './resultBudget';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
 const INSTRUCTIONS = 'The tools, resources and prompts of the MCP servers configured in MCP Tool Host, tools and prompts named <server>_<name>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
@@ -28,6 +29,8 @@ export interface GatewayCore {
   readonly offers: GatewayOffers;
   /** Approvals of 2026-07-28 clients, asked as input_required rounds (one signing key a gateway). */
   readonly rounds: ApprovalRounds;
+  /** Who is connected (a stdio connection, an HTTP session): the results kept for its model are its own. None: the clients served per request. */
+  readonly client?: string;
 }
 
 /** What the gateway offers a client: tools, resources, prompts and completion as the servers do, and their log messages. */
@@ -76,12 +79,14 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
   const definitionOf = (o: OfferedTool) => shownDefinition(deps.pins, o, offeredDefinition(o.name, o.server, o.tool, annotationsOf(deps.pipeline, o.server, o.tool)));
   server.setRequestHandler('tools/list', async () => {
     await catalog.ready();
-    return { tools: deps.toolMode === 'search' ? [...SEARCH_MODE_TOOLS] : catalog.tools.map(definitionOf) };
+    const tools = deps.toolMode === 'search' ? [...SEARCH_MODE_TOOLS] : catalog.tools.map(definitionOf);
+    return { tools: budgetsOn(deps) ? [...tools, gatewayReadTool()] : tools };
   });
   const callTool: ToolCallHandler = async (request, ctx) => {
     await catalog.ready();
     const { name } = request.params;
     const args = request.params.arguments ?? {};
+    if (name === GATEWAY_READ_TOOL && budgetsOn(deps)) return readForModel(deps, args, core.client);
     if (deps.toolMode !== 'search') {
       // A name that is no tool of ours is the client's mistake, not a tool's result (spec: -32602 "Unknown tool").
       const found = catalog.lookup(name);
@@ -97,6 +102,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
     return callOffered(inner, innerArgs as Record<string, unknown>);
 
     async function callOffered(toolName: string, toolArgs: Record<string, unknown>) {
+      if (toolName === GATEWAY_READ_TOOL && budgetsOn(deps)) return readForModel(deps, toolArgs, core.client);
       const found = catalog.lookup(toolName);
       if (found.kind === 'not-offered') return toolError(`Not run: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
       if (found.kind === 'unknown') return toolError(`Not run: no tool named "${shownName(toolName)}" (list the tools again: they may have changed).`);
@@ -147,7 +153,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
       // the host found it out, or the server said so itself (it is told the client's capabilities where rounds are relayed).
       if (ctx.mcpReq.envelope !== undefined && outcome.kind === 'protocol-error' && outcome.requiredCapabilities) throw missingCapabilities(backend, new Set(outcome.requiredCapabilities));
       if (lacking.size > 0 && ctx.mcpReq.envelope !== undefined && outcome.kind !== 'ok' && outcome.kind !== 'tool-error') throw missingCapabilities(backend, lacking);
-      const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome);
+      const result: GatewayCallResult = outcome.kind === 'denied' && outcome.rule === undefined && denials.reason ? toolError(denials.reason) : callResult(outcome, (whole, rendered) => fitForModel(deps, whole, rendered, { server: backend, tool: tool.name, client: core.client }));
       return result;
     }
   };

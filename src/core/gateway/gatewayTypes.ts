@@ -30,6 +30,8 @@ export interface GatewayDeps {
   readonly maxReadBytes?: () => number | undefined;
   /** Passes a server's prompts and log messages during a gateway call to the client that made it (backendRelay.ts). */
   readonly relay?: BackendRelay;
+  /** The tokens a tool result may put before a client's model unless its server's entry says otherwise; undefined (or none): results pass whole (resultBudget.ts). */
+  readonly resultTokens?: () => number | undefined;
   /** How long a 2026-07-28 client's approval round stays answerable, in seconds (default: the time a person has for a form). */
   readonly approvalSeconds?: number;
 }

@@ -76,7 +76,7 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
       onsessioninitialized: (id) => void sessions.set(id, session),
       onsessionclosed: (id) => void forget(id),
     });
-    const server = gatewayServer({ deps, ...parts });
+    const server = gatewayServer({ deps, ...parts, client: randomUUID() });
     const session: Session = { transport, server };
     transport.onclose = () => transport.sessionId !== undefined && forget(transport.sessionId);
     void server.connect(transport).catch(onerror);

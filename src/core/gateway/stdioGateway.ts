@@ -1,6 +1,7 @@
 import { serveStdio as sdkServeStdio } from '@modelcontextprotocol/server/stdio';
 import type { Server } from '@modelcontextprotocol/server';
 import type { Writable } from 'node:stream';
+import { randomUUID } from 'node:crypto';
 import { sanitizeLine } from '../render/sanitize';
 import { gatewayParts, sendListChanged } from './gatewayParts';
 import { gatewayInstance } from './gatewayServer';
@@ -18,6 +19,8 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   const parts = gatewayParts(deps, (list) => {
     for (const server of live) sendListChanged(server, list);
   });
+  // One connection, one client: the results kept for its model are its own.
+  const client = randomUUID();
   let ended!: () => void;
   const closed = new Promise<void>((resolve) => (ended = resolve));
   const wire = new GatewayWire(input, coalesced(output));
@@ -28,7 +31,7 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
   wire.watch = raw.watch;
   const handle = sdkServeStdio(
     ({ era }) => {
-      const instance = gatewayInstance({ deps, ...parts });
+      const instance = gatewayInstance({ deps, ...parts, client });
       const { server } = instance;
       live.add(server);
       if (era === 'legacy') legacy = instance;

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { GatewayDeps, RunningHttpGateway } from '../../core/gateway/gatewayTypes';
+import { clampBudget, DEFAULT_RESULT_TOKENS } from '../../core/chat/resultBudget';
 import { loadGateway } from '../../core/gateway/load';
 import { sanitizeLine } from '../../core/render/sanitize';
 import type { ServerLog } from '../../core/serverLog';
@@ -62,7 +63,7 @@ export class GatewayHost implements vscode.Disposable {
       this._log().info(vscode.l10n.t('Gateway stopped.'));
     }
     if (this._disposed || !wanted.enabled) return;
-    const gateway = await loadGateway().startHttpGateway({ ...this._deps, asks: 'host', toolMode: wanted.tools, log: this._serverLog() });
+    const gateway = await loadGateway().startHttpGateway({ ...this._deps, asks: 'host', toolMode: wanted.tools, log: this._serverLog(), resultTokens: this._resultTokens });
     if (this._disposed || !gatewaySettings().enabled) {
       await gateway.close();
       return;
@@ -82,6 +83,9 @@ export class GatewayHost implements vscode.Disposable {
   private _log(): vscode.LogOutputChannel {
     return (this._channel ??= vscode.window.createOutputChannel('MCP Tool Host: Gateway', { log: true }));
   }
+
+  /** The model's budget for a tool result, `mcpToolHost.chat.resultTokens` as @mcp uses it: read at each call, so a change applies at once. */
+  private readonly _resultTokens = () => clampBudget(vscode.workspace.getConfiguration(SECTION).get<number>('chat.resultTokens', DEFAULT_RESULT_TOKENS) ?? DEFAULT_RESULT_TOKENS);
 
   private _serverLog(): ServerLog {
     const log = this._log();
