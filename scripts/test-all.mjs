@@ -39,6 +39,7 @@ import { runAppsUiTests } from '../test/ui/appsUi.mjs';
 import { runTrustUiTests } from '../test/ui/trustUi.mjs';
 import { runRegistryUiTests } from '../test/ui/registryUi.mjs';
 import { runGatewayUiTests } from '../test/ui/gatewayUi.mjs';
+import { runTelemetryUiTests } from '../test/ui/telemetryUi.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -180,6 +181,7 @@ async function e2e() {
     await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
     await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts));
     await ui('Add Server from Registry UI tests', () => runRegistryUiTests(cs, opts));
+    await ui('telemetry settings UI tests', () => runTelemetryUiTests(cs, opts));
   });
 
   // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the
