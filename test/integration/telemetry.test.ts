@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import { spawn, type ChildProcess } from 'node:child_process';
 import * as path from 'node:path';
+import * as readline from 'node:readline';
 import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers } from '../../src/core/config/serverConfig';
 import { ServerPool } from '../../src/core/connection/serverPool';
@@ -16,7 +18,7 @@ const SECRET = 'sk-live-0tel-5ecret-77';
 const API_KEY = 'collector-key-9f8e7d';
 
 /** A pool of trace-echo servers (2025 era, 2026-07-28 era, one opted in to export content) and a pipeline whose telemetry is `telemetry()`. */
-function host(telemetry: () => Telemetry | undefined) {
+function host(telemetry: () => Telemetry | undefined, servers?: Record<string, unknown>) {
   const pool = new ServerPool(() => ({
     validator: new SchemaValidator(),
     clientVersion: 'test',
@@ -25,7 +27,7 @@ function host(telemetry: () => Telemetry | undefined) {
     resolveLaunch: async (d) => resolveLaunch(d, { workspaceFolders: [{ name: 'root', path: ROOT }], env: process.env, inputs: { token: SECRET } }),
   }));
   const fixture = path.join(FIXTURES, 'trace-echo.cjs');
-  pool.apply(parseServers({
+  pool.apply(parseServers(servers ?? {
     echo: { command: process.execPath, args: [fixture], env: { API_TOKEN: '${input:token}' } },
     modern: { command: process.execPath, args: [fixture], env: { MODERN: '1' } },
     'echo-optin': { command: process.execPath, args: [fixture], env: { API_TOKEN: '${input:token}' } },
@@ -178,6 +180,49 @@ describe('OpenTelemetry: spans and metrics of calls, listings and server lifecyc
     const methods = new Set(collector.metrics.get('mcp.client.operation.duration')!.attributes.map((a) => a['mcp.method.name']));
     for (const method of ['tools/call', 'tools/list', 'initialize', 'resources/read', 'prompts/get', 'completion/complete']) assert.ok(methods.has(method), `${method} in ${[...methods].join(', ')}`);
     assert.ok(collector.metricNames.has('mcp_tool_host.server.lifecycle'), [...collector.metricNames].join(', '));
+  });
+});
+
+describe('OpenTelemetry: an HTTP server\'s session (a local OTLP collector)', function () {
+  this.timeout(60_000);
+  const SESSION = '8267461134f24305af708e66b8eda71a';
+  let remote: ChildProcess;
+  let collector: OtlpCollector;
+  let telemetry: Telemetry;
+  let setup: ReturnType<typeof host>;
+  let watch: { dispose(): void };
+
+  before(async () => {
+    remote = spawn(process.execPath, [path.join(FIXTURES, 'trace-echo.cjs')], { env: { ...process.env, HTTP_PORT: '0', SESSION_ID: SESSION }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const line = await new Promise<string>((resolve, reject) => {
+      readline.createInterface({ input: remote.stdout! }).once('line', resolve);
+      remote.once('exit', (code) => reject(new Error(`the remote fixture exited with ${code}`)));
+    });
+    const url = `http://127.0.0.1:${/listening (\d+)/.exec(line)![1]}/mcp`;
+    collector = await startOtlpCollector();
+    telemetry = telemetryFor(collector, []);
+    setup = host(() => telemetry, { remote: { type: 'http', url }, 'echo-optin': { type: 'http', url } });
+    watch = loadTelemetry().watchServers(setup.pool, () => telemetry);
+    await Promise.all(['remote', 'echo-optin'].map((name) => setup.pool.get(name)!.start()));
+  });
+  after(async () => {
+    watch?.dispose();
+    await setup?.pool.stopAll();
+    setup?.pool.dispose();
+    remote?.kill();
+    await collector?.close();
+  });
+
+  it('mcp.session.id, network.protocol.name and server.address on the spans; the session id only for an opted-in server (it lets its holder into the session)', async () => {
+    for (const server of ['remote', 'echo-optin']) echoed(await setup.pipeline.call({ server, tool: 'echo_meta', args: {}, origin: 'api' }));
+    const optin = await collector.waitForSpan((s) => s.name === 'tools/call echo_meta' && s.attributes['mcp_tool_host.server.name'] === 'echo-optin');
+    assert.deepEqual(pick(optin, ['mcp.session.id', 'network.transport', 'network.protocol.name', 'server.address']), { 'mcp.session.id': SESSION, 'network.transport': 'tcp', 'network.protocol.name': 'http', 'server.address': '127.0.0.1' });
+    const plain = await collector.waitForSpan((s) => s.name === 'tools/call echo_meta' && s.attributes['mcp_tool_host.server.name'] === 'remote');
+    assert.equal(plain.attributes['network.protocol.name'], 'http');
+    assert.ok(!('mcp.session.id' in plain.attributes), JSON.stringify(plain.attributes));
+    await telemetry.shutdown();
+    const points = collector.metrics.get('mcp.client.operation.duration')?.attributes ?? [];
+    assert.ok(points.length > 0 && points.every((a) => !('mcp.session.id' in a)), 'never a metric attribute: a series per session');
   });
 });
 

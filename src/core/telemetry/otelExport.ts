@@ -43,10 +43,11 @@ export function startOtelTelemetry(settings: TelemetrySettings, log: (line: stri
 
   function startCallSpan(start: CallStart): CallSpan {
     const began = performance.now();
-    const server = serverAttributes(start.connection ? serverFacts(start.connection) : { server: start.server, transport: 'stdio' });
+    const facts = start.connection ? serverFacts(start.connection) : { server: start.server, transport: 'stdio' as const };
+    const server = serverAttributes(facts);
     const span = tracer.startSpan(
       `tools/call ${start.tool}`,
-      { kind: SpanKind.CLIENT, attributes: { ...server, 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': start.tool, 'mcp_tool_host.call.origin': start.origin } },
+      { kind: SpanKind.CLIENT, attributes: { ...server, ...sessionAttributes(facts, settings.exportContent.has(start.server)), 'mcp.method.name': 'tools/call', 'gen_ai.operation.name': 'execute_tool', 'gen_ai.tool.name': start.tool, 'mcp_tool_host.call.origin': start.origin } },
       parentContext(start.parent),
     );
     const endSpan = (end: CallEnd) => {
@@ -80,7 +81,7 @@ export function startOtelTelemetry(settings: TelemetrySettings, log: (line: stri
     const target: Attributes = { ...serverAttributes(facts), 'mcp.method.name': request.method, ...(request.prompt !== undefined && { 'gen_ai.prompt.name': request.prompt }) };
     const span = tracer.startSpan(request.prompt === undefined ? request.method : `${request.method} ${request.prompt}`, {
       kind: SpanKind.CLIENT,
-      attributes: { ...target, ...(content && request.uri !== undefined && { 'mcp.resource.uri': capped(request.uri) }) },
+      attributes: { ...target, ...sessionAttributes(facts, content), ...(content && request.uri !== undefined && { 'mcp.resource.uri': capped(request.uri) }) },
     });
     let ended = false;
     return {
@@ -122,7 +123,7 @@ export function startOtelTelemetry(settings: TelemetrySettings, log: (line: stri
     },
     listing(facts, record) {
       const endTime = Date.now();
-      const span = tracer.startSpan('tools/list', { kind: SpanKind.CLIENT, startTime: endTime - record.durationMs, attributes: { ...serverAttributes(facts), 'mcp.method.name': 'tools/list', ...(record.tools !== undefined && { 'mcp_tool_host.tools.count': record.tools }) } });
+      const span = tracer.startSpan('tools/list', { kind: SpanKind.CLIENT, startTime: endTime - record.durationMs, attributes: { ...serverAttributes(facts), ...sessionAttributes(facts, settings.exportContent.has(facts.server)), 'mcp.method.name': 'tools/list', ...(record.tools !== undefined && { 'mcp_tool_host.tools.count': record.tools }) } });
       if (record.error !== undefined) {
         span.setAttribute('error.type', '_OTHER');
         span.setStatus({ code: SpanStatusCode.ERROR, message: record.error });
@@ -140,7 +141,7 @@ export function startOtelTelemetry(settings: TelemetrySettings, log: (line: stri
       const span = tracer.startSpan(initialize ? 'initialize' : `server ${event}`, {
         kind: initialize ? SpanKind.CLIENT : SpanKind.INTERNAL,
         startTime: endTime - (record.durationMs ?? 0),
-        attributes: { ...server, ...(initialize && { 'mcp.method.name': 'initialize' }), 'mcp_tool_host.server.event': event },
+        attributes: { ...server, ...sessionAttributes(facts, settings.exportContent.has(facts.server)), ...(initialize && { 'mcp.method.name': 'initialize' }), 'mcp_tool_host.server.event': event },
       });
       if (errorType !== undefined) {
         span.setAttribute('error.type', errorType);
@@ -175,6 +176,19 @@ function serverAttributes(facts: ServerFacts): Attributes {
     }
   }
   return attributes;
+}
+
+/** An `Mcp-Session-Id` as the MCP specification allows it: visible ASCII; and one of a sane length. */
+const SESSION_ID = /^[\x21-\x7e]{1,256}$/;
+
+/**
+ * The conventions' `mcp.session.id`, on spans only (as a metric attribute it would be a series per
+ * session). Only for a server whose content the user exports: the id lets whoever holds it speak in
+ * the session, and the server chose it (one that breaks the specification's form is left out).
+ */
+function sessionAttributes(facts: ServerFacts, content: boolean): Attributes {
+  const id = facts.sessionId;
+  return content && id !== undefined && SESSION_ID.test(id) ? { 'mcp.session.id': id } : {};
 }
 
 /** The W3C `traceparent` of `span`, for a request's `_meta`. */

@@ -11,6 +11,7 @@ export function serverFacts(connection: ServerConnection): ServerFacts {
   const facts: { -readonly [K in keyof ServerFacts]: ServerFacts[K] } = { server: connection.name, transport: spec.type === 'stdio' ? 'stdio' : 'http' };
   if (spec.type === 'http') facts.url = spec.url;
   if (state.kind === 'running' && state.protocolVersion !== undefined) facts.protocolVersion = state.protocolVersion;
+  if (state.kind === 'running' && state.sessionId !== undefined) facts.sessionId = state.sessionId;
   return facts;
 }
 

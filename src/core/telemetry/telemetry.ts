@@ -12,6 +12,8 @@ export interface ServerFacts {
   /** For an HTTP server: its URL (only its host and port are exported). */
   readonly url?: string;
   readonly protocolVersion?: string;
+  /** An HTTP server's `Mcp-Session-Id` (exported only for a server whose content the user opted in to export). */
+  readonly sessionId?: string;
 }
 
 /** One tool call, as the pipeline starts it (`connection`: the server's, when it is configured). */
