@@ -154,6 +154,12 @@ describe('OpenTelemetry: spans and metrics of calls, listings and server lifecyc
     const optin = await collector.waitForSpan((s) => s.name === 'resources/read' && s.attributes['mcp_tool_host.server.name'] === 'echo-optin');
     assert.equal(optin.attributes['mcp.resource.uri'], 'missing://private/diary');
     assert.match(String(optin.status.message), /Resource not found: missing:\/\/private\/diary/);
+    // Opted in, the server's secrets are still masked: in the URI and in the error that quotes it.
+    await resources.read({ server: 'echo-optin', uri: `missing://key/${SECRET}`, origin: 'api' });
+    const masked = await collector.waitForSpan((s) => s.name === 'resources/read' && String(s.attributes['mcp.resource.uri']).startsWith('missing://key/'));
+    assert.equal(masked.attributes['mcp.resource.uri'], 'missing://key/••••••');
+    assert.match(String(masked.status.message), /Resource not found: missing:\/\/key\/••••••/);
+    assert.ok(!JSON.stringify(collector.spans).includes(SECRET));
   });
 
   it("a server start is the conventions' initialize span; listings and stops are spans", async () => {

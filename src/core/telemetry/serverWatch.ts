@@ -1,7 +1,7 @@
 import type { ServerConnection } from '../connection/serverConnection';
 import type { ServerPool } from '../connection/serverPool';
 import type { Disposable } from '../events';
-import { safeText } from '../render/secrets';
+import { maskSecrets, safeText } from '../render/secrets';
 import type { RequestStart, ServerFacts, Telemetry } from './telemetry';
 
 /** What every record of this server carries (its URL for an HTTP server; the protocol once running). */
@@ -16,11 +16,17 @@ export function serverFacts(connection: ServerConnection): ServerFacts {
 }
 
 /** What a request's span may name: a prompt (`prompts/get`, a completion of a prompt's argument), a resource's URI. */
-function requestOf(method: string, params: Record<string, unknown> | undefined): RequestStart {
+function requestOf(method: string, params: Record<string, unknown> | undefined, secrets: readonly string[] | undefined): RequestStart {
   const ref = params?.ref as { type?: unknown; name?: unknown } | undefined;
   const prompt = method === 'prompts/get' ? params?.name : method === 'completion/complete' && ref?.type === 'ref/prompt' ? ref.name : undefined;
   const uri = params?.uri;
-  return { method, ...(typeof prompt === 'string' && { prompt }), ...(typeof uri === 'string' && { uri }) };
+  return { method, ...(typeof prompt === 'string' && { prompt }), ...(typeof uri === 'string' && { uri: maskSecrets(uri, secrets) }) };
+}
+
+/** A failed request's error with the server's secrets masked in its text (a URI or an argument it quotes may hold one). */
+function maskedError(error: unknown, secrets: readonly string[] | undefined): { readonly code?: unknown; readonly name?: unknown; readonly message: string } {
+  const { code, name, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; name?: unknown; message?: unknown };
+  return { code, name, message: safeText(typeof message === 'string' ? message : String(error), secrets) };
 }
 
 interface Watched {
@@ -66,7 +72,10 @@ export function watchServers(pool: ServerPool, telemetry: () => Telemetry): Disp
         connection.onDidChangeState(() => changed(connection, entry)),
         connection.onDidList((record) => telemetry().listing(serverFacts(connection), record.error === undefined ? record : { ...record, error: safeText(record.error, connection.secrets) })),
       );
-      connection.traceRequests((method, params) => telemetry().startRequest(serverFacts(connection), requestOf(method, params)));
+      connection.traceRequests((method, params) => {
+        const span = telemetry().startRequest(serverFacts(connection), requestOf(method, params, connection.secrets));
+        return { traceparent: span.traceparent, end: (error?: unknown) => span.end(error === undefined ? undefined : maskedError(error, connection.secrets)) };
+      });
       watched.set(connection, entry);
     }
   };
