@@ -41,6 +41,7 @@ import { runTrustUiTests } from '../test/ui/trustUi.mjs';
 import { runRegistryUiTests } from '../test/ui/registryUi.mjs';
 import { runAdminUiTests } from '../test/ui/adminUi.mjs';
 import { runGatewayUiTests } from '../test/ui/gatewayUi.mjs';
+import { runTelemetryUiTests } from '../test/ui/telemetryUi.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -182,6 +183,7 @@ async function e2e() {
     await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
     await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts));
     await ui('Add Server from Registry UI tests', () => runRegistryUiTests(cs, opts));
+    await ui('telemetry settings UI tests', () => runTelemetryUiTests(cs, opts));
   });
 
   // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the

@@ -140,7 +140,7 @@ export class CallRunner {
     sink.begin({ callId, server: shownName(request.server), tool: shownName(request.tool), origin: request.origin, args: request.args, startedAt });
     this._parts.inFlight(1);
     const connection = pool.get(request.server);
-    const span = this._parts.telemetry?.()?.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin }) ?? NO_SPAN;
+    const span = this._parts.telemetry?.()?.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin, ...(request.traceparent !== undefined && { parent: request.traceparent }) }) ?? NO_SPAN;
     const trace: CallTrace = { decision: 'none', sentArgs: request.args, span };
     const secrets = connection?.secrets;
     const outcome = maskOutcome(await run(callId, trace).finally(() => this._parts.inFlight(-1)), secrets);

@@ -31,6 +31,8 @@ export interface CallRequest {
   readonly approver?: Approver;
   /** A 2026-07-28 server's rounds that ask go back to the caller (outcome `input-required`): a gateway's 2026-07-28 client answers them. */
   readonly input?: RelayedInput;
+  /** The W3C `traceparent` the caller's own request carried (a gateway's client): the call's span continues that trace. Unchecked here. */
+  readonly traceparent?: string;
 }
 
 /** How a call ended; every surface reports exactly one of these. */

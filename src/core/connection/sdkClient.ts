@@ -27,6 +27,8 @@ export interface ServerInfo {
   readonly instructions?: string;
   /** The capabilities the server declared (tools, resources, logging...), as sent. */
   readonly capabilities?: Readonly<Record<string, unknown>>;
+  /** An HTTP server's `Mcp-Session-Id` (its transport's), as the server sent it: unchecked. */
+  readonly sessionId?: string;
 }
 
 /** What a server may tell of its resources and prompts (`uri`: the resource that was updated). */
@@ -220,6 +222,7 @@ export class SdkClient {
       protocolVersion: this._client.getNegotiatedProtocolVersion(),
       instructions: this._client.getInstructions(),
       capabilities: this._client.getServerCapabilities(),
+      ...sessionIdOf(this._client.transport),
     };
   }
 
@@ -294,4 +297,10 @@ export class SdkClient {
     this._completions.closeAll();
     await this._client.close().catch(() => undefined);
   }
+}
+
+/** The session id a Streamable HTTP transport holds (stdio has none). */
+function sessionIdOf(transport: unknown): { sessionId?: string } {
+  const id = (transport as { sessionId?: unknown } | undefined)?.sessionId;
+  return typeof id === 'string' ? { sessionId: id } : {};
 }

@@ -26,6 +26,9 @@ import { loadSession } from './loadSession';
 import type { SkillsAccess } from './skills';
 import { ToolCatalog, type ListingRecord } from './toolCatalog';
 
+/** A request as telemetry traces it: its span's traceparent for `_meta`, ended with the error if it failed. */
+export type RequestTracer = (method: string, params: Record<string, unknown> | undefined) => { readonly traceparent: string | undefined; end(error?: unknown): void } | undefined;
+
 export { HANDSHAKE_TIMEOUT_MS, type ConnectionDeps, type EraMemory } from './connectionDeps';
 
 /**
@@ -63,6 +66,7 @@ export class ServerConnection implements Disposable {
   private _logLevel: string | undefined;
   /** Dev mode's watch of the server's files (devWatch.ts), when its definition asks for one and the host can watch. */
   private _devWatch: DevWatch | undefined;
+  private _requestTracer: RequestTracer | undefined;
   /** Let go (dispose): a restart for a file change that was under way starts nothing after it. */
   private _disposed = false;
 
@@ -276,7 +280,24 @@ export class ServerConnection implements Disposable {
   }
   /** A request other than a call (resources, prompts, completion, logging); fails when the server is not running. */
   request(method: string, params: Record<string, unknown> | undefined, options: PlainRequestOptions): Promise<Record<string, unknown>> {
-    return this._running().request(method, params, options);
+    const session = this._running();
+    const trace = this._requestTracer?.(method, params);
+    if (!trace) return session.request(method, params, options);
+    // The span's traceparent goes beside the caller's own `_meta` keys (the server's spans join the trace).
+    const own = params?._meta;
+    const sent = trace.traceparent === undefined ? params : { ...params, _meta: { ...(typeof own === 'object' && own !== null ? own : {}), traceparent: trace.traceparent } };
+    return session.request(method, sent, options).then(
+      (result) => (trace.end(), result),
+      (err: unknown) => {
+        trace.end(err);
+        throw err;
+      },
+    );
+  }
+
+  /** Who hears of each `request` (telemetry), until set to undefined; a tracer never throws. */
+  traceRequests(tracer: RequestTracer | undefined): void {
+    this._requestTracer = tracer;
   }
   /** Which resources the running server should send updates of (subscriptions; eraClient.ts); fails when it is not running. */
   /**

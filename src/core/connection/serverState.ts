@@ -19,6 +19,8 @@ export type ServerState =
       readonly instructions?: string;
       /** The capabilities the server declared in `initialize` (tools, resources, logging...), as sent. */
       readonly capabilities?: Readonly<Record<string, unknown>>;
+      /** An HTTP server's `Mcp-Session-Id`, as it sent it (unchecked). */
+      readonly sessionId?: string;
     }
   | {
       readonly kind: 'error';

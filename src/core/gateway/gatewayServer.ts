@@ -110,6 +110,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
       if (withheld) return withheld;
       const { server: backend, tool } = found.offered;
       const progressToken = request.params._meta?.progressToken;
+      const traceparent = request.params._meta?.traceparent;
       const denials: { reason?: string } = {};
       const asked: AskedRound = {};
       // A 2026-07-28 client answers the server's own rounds too, where the gateway passes a server's prompts on (relay).
@@ -137,6 +138,8 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
         signal: ctx.mcpReq.signal,
         approver: approval.approver,
         input: resumed?.input,
+        // The client's trace goes on through the backend's call (the telemetry checks the value before use).
+        ...(typeof traceparent === 'string' && { traceparent }),
         onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
       });
       const outcome = await (deps.relay ? deps.relay.during(backend, client, run) : run());

@@ -61,6 +61,6 @@ function maskedJson(value: unknown, secrets: readonly string[] | undefined): str
   }
 }
 
-function capped(text: string): string {
+export function capped(text: string): string {
   return text.length <= MAX_CONTENT_CHARS ? text : `${text.slice(0, MAX_CONTENT_CHARS)}… (${text.length - MAX_CONTENT_CHARS} more characters not exported)`;
 }

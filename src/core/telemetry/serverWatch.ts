@@ -1,8 +1,8 @@
 import type { ServerConnection } from '../connection/serverConnection';
 import type { ServerPool } from '../connection/serverPool';
 import type { Disposable } from '../events';
-import { safeText } from '../render/secrets';
-import type { ServerFacts, Telemetry } from './telemetry';
+import { maskSecrets, safeText } from '../render/secrets';
+import type { RequestStart, ServerFacts, Telemetry } from './telemetry';
 
 /** What every record of this server carries (its URL for an HTTP server; the protocol once running). */
 export function serverFacts(connection: ServerConnection): ServerFacts {
@@ -11,7 +11,22 @@ export function serverFacts(connection: ServerConnection): ServerFacts {
   const facts: { -readonly [K in keyof ServerFacts]: ServerFacts[K] } = { server: connection.name, transport: spec.type === 'stdio' ? 'stdio' : 'http' };
   if (spec.type === 'http') facts.url = spec.url;
   if (state.kind === 'running' && state.protocolVersion !== undefined) facts.protocolVersion = state.protocolVersion;
+  if (state.kind === 'running' && state.sessionId !== undefined) facts.sessionId = state.sessionId;
   return facts;
+}
+
+/** What a request's span may name: a prompt (`prompts/get`, a completion of a prompt's argument), a resource's URI. */
+function requestOf(method: string, params: Record<string, unknown> | undefined, secrets: readonly string[] | undefined): RequestStart {
+  const ref = params?.ref as { type?: unknown; name?: unknown } | undefined;
+  const prompt = method === 'prompts/get' ? params?.name : method === 'completion/complete' && ref?.type === 'ref/prompt' ? ref.name : undefined;
+  const uri = params?.uri;
+  return { method, ...(typeof prompt === 'string' && { prompt }), ...(typeof uri === 'string' && { uri: maskSecrets(uri, secrets) }) };
+}
+
+/** A failed request's error with the server's secrets masked in its text (a URI or an argument it quotes may hold one). */
+function maskedError(error: unknown, secrets: readonly string[] | undefined): { readonly code?: unknown; readonly name?: unknown; readonly message: string } {
+  const { code, name, message } = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; name?: unknown; message?: unknown };
+  return { code, name, message: safeText(typeof message === 'string' ? message : String(error), secrets) };
 }
 
 interface Watched {
@@ -33,9 +48,12 @@ export function watchServers(pool: ServerPool, telemetry: () => Telemetry): Disp
     if (state.kind === was) return;
     const now = performance.now();
     const facts = serverFacts(connection);
-    if (state.kind === 'running' && was === 'starting') telemetry().lifecycle(facts, 'start', { durationMs: now - entry.since });
-    else if (state.kind === 'error' && (was === 'running' || was === 'starting')) telemetry().lifecycle(facts, 'crash', { error: safeText(state.message, connection.secrets) });
-    else if (state.kind === 'stopped' && (was === 'running' || was === 'starting')) telemetry().lifecycle(facts, 'stop', {});
+    const lasted = now - entry.since;
+    if (state.kind === 'running' && was === 'starting') telemetry().lifecycle(facts, 'start', { durationMs: lasted });
+    else if (state.kind === 'error' && was === 'starting') telemetry().lifecycle(facts, 'start', { durationMs: lasted, error: safeText(state.message, connection.secrets) });
+    else if (state.kind === 'error' && was === 'running') telemetry().lifecycle(facts, 'crash', { sessionMs: lasted, error: safeText(state.message, connection.secrets) });
+    else if (state.kind === 'stopped' && was === 'running') telemetry().lifecycle(facts, 'stop', { sessionMs: lasted });
+    else if (state.kind === 'stopped' && was === 'starting') telemetry().lifecycle(facts, 'stop', {});
     entry.kind = state.kind;
     entry.since = now;
   };
@@ -44,6 +62,7 @@ export function watchServers(pool: ServerPool, telemetry: () => Telemetry): Disp
     for (const [connection, entry] of watched) {
       if (current.has(connection)) continue;
       for (const s of entry.subscriptions) s.dispose();
+      connection.traceRequests(undefined);
       watched.delete(connection);
     }
     for (const connection of current) {
@@ -53,6 +72,10 @@ export function watchServers(pool: ServerPool, telemetry: () => Telemetry): Disp
         connection.onDidChangeState(() => changed(connection, entry)),
         connection.onDidList((record) => telemetry().listing(serverFacts(connection), record.error === undefined ? record : { ...record, error: safeText(record.error, connection.secrets) })),
       );
+      connection.traceRequests((method, params) => {
+        const span = telemetry().startRequest(serverFacts(connection), requestOf(method, params, connection.secrets));
+        return { traceparent: span.traceparent, end: (error?: unknown) => span.end(error === undefined ? undefined : maskedError(error, connection.secrets)) };
+      });
       watched.set(connection, entry);
     }
   };
@@ -61,7 +84,10 @@ export function watchServers(pool: ServerPool, telemetry: () => Telemetry): Disp
   return {
     dispose() {
       subscription.dispose();
-      for (const entry of watched.values()) for (const s of entry.subscriptions) s.dispose();
+      for (const [connection, entry] of watched) {
+        for (const s of entry.subscriptions) s.dispose();
+        connection.traceRequests(undefined);
+      }
       watched.clear();
     },
   };

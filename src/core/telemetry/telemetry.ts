@@ -12,6 +12,8 @@ export interface ServerFacts {
   /** For an HTTP server: its URL (only its host and port are exported). */
   readonly url?: string;
   readonly protocolVersion?: string;
+  /** An HTTP server's `Mcp-Session-Id` (exported only for a server whose content the user opted in to export). */
+  readonly sessionId?: string;
 }
 
 /** One tool call, as the pipeline starts it (`connection`: the server's, when it is configured). */
@@ -20,6 +22,8 @@ export interface CallStart {
   readonly connection: ServerConnection | undefined;
   readonly tool: string;
   readonly origin: string;
+  /** A W3C `traceparent` the caller sent (a gateway's client): the call's span continues that trace. Checked before use: it comes from outside. */
+  readonly parent?: string;
 }
 
 /** How the call ended, as the pipeline has it; the telemetry reads from it what it may export (callRecord.ts). */
@@ -38,25 +42,45 @@ export interface CallSpan {
   end(end: CallEnd): void;
 }
 
+/** A request other than a tool call (resources, prompts, completions...), as the connection sends it. */
+export interface RequestStart {
+  readonly method: string;
+  /** `prompts/get`, or a completion of a prompt's argument: the prompt's name (it names the span, as a tool's does). */
+  readonly prompt?: string;
+  /** `resources/read` and the like: exported only for a server whose content the user opted in to export (a URI can hold a path or a key). */
+  readonly uri?: string;
+}
+
+export interface RequestSpan {
+  /** The W3C `traceparent` of this request's span, for its `_meta`. */
+  readonly traceparent: string | undefined;
+  /** `error`: why the request failed (a JSON-RPC error carries its `code`). */
+  end(error?: unknown): void;
+}
+
+/** start: launch to initialized (with `error`: the launch failed); crash and stop end a session that ran for `sessionMs`. */
 export type LifecycleEvent = 'start' | 'crash' | 'stop';
 
 export interface Telemetry {
   /** Never throws, nor does its span's `end`: telemetry never fails a call. */
   startCall(start: CallStart): CallSpan;
+  /** Never throws, nor does its span's `end`. */
+  startRequest(facts: ServerFacts, request: RequestStart): RequestSpan;
   /** One `tools/list` of a server (every page): how long, how many tools, or why it failed. */
   listing(facts: ServerFacts, record: { readonly durationMs: number; readonly tools?: number; readonly error?: string }): void;
-  /** A server started (`durationMs`: from launch to running), crashed (`error`) or stopped. */
-  lifecycle(facts: ServerFacts, event: LifecycleEvent, record: { readonly durationMs?: number; readonly error?: string }): void;
+  /** A server started (`durationMs`: from launch to running, or to a failed start with `error`), crashed (`error`) or stopped; `sessionMs`: how long it ran. */
+  lifecycle(facts: ServerFacts, event: LifecycleEvent, record: { readonly durationMs?: number; readonly sessionMs?: number; readonly error?: string }): void;
   /** Sends what is queued, within a bound, and stops. */
   shutdown(): Promise<void>;
 }
 
 /** The span of a call when telemetry is off. */
-export const NO_SPAN: CallSpan = { traceparent: undefined, end: () => undefined };
+export const NO_SPAN: CallSpan & RequestSpan = { traceparent: undefined, end: () => undefined };
 
 /** Telemetry that is off: records nothing, sends nothing, adds nothing to a request. */
 export const NO_TELEMETRY: Telemetry = {
   startCall: () => NO_SPAN,
+  startRequest: () => NO_SPAN,
   listing: () => undefined,
   lifecycle: () => undefined,
   shutdown: async () => undefined,
