@@ -12,8 +12,8 @@ import { e2eEnv, launchBrowser, prepare, shortTempDir, start } from '../../scrip
 import { workbenchPage } from './workbenchPage.mjs';
 
 /**
- * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer} _cs unused: the suite needs an environment of its own
- * @param {import('./workbenchPage.mjs').UiSuiteOptions} options
+ * @param {import('../../scripts/e2e/codeServer.mjs').CodeServer | undefined} _cs unused: the suite needs an environment of its own
+ * @param {Omit<import('./workbenchPage.mjs').UiSuiteOptions, 'runDir'>} options (it makes its own runDir)
  * @returns {Promise<import('./workbenchPage.mjs').UiResults>}
  */
 export async function runAdminUiTests(_cs, { shotsDir, root, log = console.log }) {
