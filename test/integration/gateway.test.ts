@@ -93,11 +93,11 @@ describe('gateway: mcp-tool-host serve over stdio, driven by the official SDK cl
     }
   });
 
-  it('--tools search offers only search_tools and call_tool; a found tool is called through the same policy', async () => {
+  it('--tools search offers only search_tools and call_tool (and read-result, for results over the budget); a found tool is called through the same policy', async () => {
     const { client } = await stdioClient(config(), folder.dir, undefined, ['--tools', 'search']);
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(tools.map((t) => t.name), ['search_tools', 'call_tool']);
+      assert.deepEqual(tools.map((t) => t.name), ['search_tools', 'call_tool', 'read-result']);
       const found = await client.callTool({ name: 'search_tools', arguments: { query: 'sum of two numbers', limit: 3 } });
       const hits = (found.structuredContent as { tools: { name: string; inputSchema: unknown }[] }).tools;
       assert.ok(hits.some((t) => t.name === 'everything_get-sum'), hits.map((t) => t.name).join(', '));

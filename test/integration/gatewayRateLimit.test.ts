@@ -32,6 +32,6 @@ describe('gateway: serve --rate-limit PER_SECOND[/BURST] (the calls each server 
     assert.match(bad.stderr, /--rate-limit must be PER_SECOND\[\/BURST\].*not "10\/0": the burst is below 1\./);
     const elsewhere = await runCli(['tools', '--config', config(), '--rate-limit', '10'], { env });
     assert.equal(elsewhere.code, 2);
-    assert.match(elsewhere.stderr, /--http, --port, --tools and --rate-limit are for serve\./);
+    assert.match(elsewhere.stderr, /--http, --port, --tools, --rate-limit and --result-tokens are for serve\./);
   });
 });
