@@ -59,7 +59,8 @@ describe('tool list changes in the 2026-07-28 era (subscriptions/listen, ttlMs)'
       const connection = host.pool.get('m')!;
       const listings = () => host.logs.filter((l) => l.includes('got tools/list')).length;
       await connection.start();
-      assert.equal(listings(), 1);
+      // The server says what it got on stderr, which may arrive after the answer that ended start().
+      await until('the first listing in the server\'s log', () => listings() === 1, 5_000);
       await new Promise((r) => setTimeout(r, 1_000));
       assert.equal(listings(), 1, 'a 10 ms ttl is not polled flat out');
       await until('the listing to be fetched again', () => listings() === 2, 5_000);
