@@ -26,22 +26,22 @@ export function recallAt5(index: ToolIndex, requests: readonly LabelledRequest[]
 }
 
 /**
- * What browsing could reach: the share of wanted tools that are in the top 5 or among the tool names
- * of the `servers` best servers (ServerIndex), and the o200k tokens of those names ("server: a, b")
- * per request. An upper bound: the model still has to pick the right name from the list.
+ * What browsing could reach: the share of wanted tools that are in the top 5 or in the browse list
+ * of the `servers` best servers (searchAndBrowse, what search_tools sends), and the o200k tokens of
+ * that list as sent (browseText) per request. An upper bound: the model must still pick the name.
  */
 export function browseReach(tools: readonly SearchableTool[], requests: readonly LabelledRequest[], servers: number): { reach: number; tokens: number } {
   const search = loadSearch();
   const index = new search.ToolIndex(tools);
-  const serverIndex = new search.ServerIndex(tools);
   let reach = 0;
   let tokens = 0;
   for (const r of requests) {
-    const shown = new Set(index.search(r.request, DEFAULT_SEARCH_LIMIT).map(key));
-    const best = serverIndex.search(r.request, servers);
-    for (const s of best) for (const tool of s.tools) shown.add(key({ server: s.server, tool }));
-    reach += r.tools.filter((t) => shown.has(t)).length / r.tools.length;
-    tokens += search.textTokens(best.map((s) => `${s.server}: ${s.tools.join(', ')}`).join('\n'));
+    const { hits, browse } = search.searchAndBrowse(index, r.request, DEFAULT_SEARCH_LIMIT, servers);
+    const shown = new Set(hits.map((h) => `${search.listedName(h.server)}/${search.listedName(h.tool)}`));
+    for (const s of browse) for (const tool of s.tools) shown.add(`${s.server}/${tool}`);
+    const listed = (t: string) => `${search.listedName(t.slice(0, t.indexOf('/')))}/${search.listedName(t.slice(t.indexOf('/') + 1))}`;
+    reach += r.tools.filter((t) => shown.has(listed(t))).length / r.tools.length;
+    tokens += search.textTokens(search.browseText(browse));
   }
   return { reach: reach / requests.length, tokens: tokens / requests.length };
 }

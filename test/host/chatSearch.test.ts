@@ -55,7 +55,7 @@ describe('@mcp searches the tools past a threshold (issue 19)', function () {
     assert.ok(meta.searches[0].found.includes('vault/delete_note'), meta.searches[0].found.join());
     // What the model got back: the definitions of the tools found, now callable by these names.
     assert.match(requests[1].toolResults[0], /^Found \d tools; you can call them now by these names:/);
-    const definitions = JSON.parse(requests[1].toolResults[0].split('\n').slice(1).join('\n')) as { name: string; description: string; inputSchema: { properties: object } }[];
+    const definitions = JSON.parse(requests[1].toolResults[0].split('\n')[1]) as { name: string; description: string; inputSchema: { properties: object } }[];
     const del = definitions.find((d) => d.name === 'vault_delete_note')!;
     assert.match(del.description, /MCP server "vault", tool "delete_note"/);
     assert.ok('name' in del.inputSchema.properties);
@@ -87,7 +87,7 @@ describe('@mcp searches the tools past a threshold (issue 19)', function () {
     await chatConfig().update('disabledTools', ['vault/delete_note', 'echo'], vscode.ConfigurationTarget.Global);
     await chatConfig().update('searchThreshold', 0, vscode.ConfigurationTarget.Global);
     await setScript([
-      { calls: [{ tool: 'search_tools', input: { query: 'delete note', limit: 10 }, exact: true }, { tool: 'search_tools', input: { query: 'echo text back archive', limit: 10 }, exact: true }] },
+      { calls: [{ tool: 'search_tools', input: { query: 'delete note', limit: 10 }, exact: true }, { tool: 'search_tools', input: { query: 'echo text back archive', limit: 10 }, exact: true }, { tool: 'search_tools', input: { query: 'remove the archive note, echo it', limit: 1 }, exact: true }] },
       { calls: [{ tool: 'vault_delete_note', input: { name: 'welcome' }, exact: true }] },
       { text: 'ok' },
     ]);
@@ -96,10 +96,37 @@ describe('@mcp searches the tools past a threshold (issue 19)', function () {
     assert.ok(found.length > 0, 'the searches found the enabled tools');
     assert.ok(found.every((f) => f.startsWith('vault/')), found.join());
     assert.ok(!found.includes('vault/delete_note') && !found.includes('vault/echo'), found.join());
+    // The names listed for browsing are enabled tools too: nothing of the server or tools turned off.
+    const listed = meta.searches.flatMap((s) => s.listed ?? []);
+    assert.ok(listed.length > 0, 'the narrow search lists other tools of the best server');
+    assert.ok(listed.every((f) => f.startsWith('vault/')) && !listed.includes('vault/delete_note') && !listed.includes('vault/echo'), listed.join());
     assert.match(stream.text, /The model searches the 7 enabled tools/);
     assert.deepEqual(meta.calls.map((c) => c.outcome), ['unknown-tool'], 'a disabled tool stays uncallable');
     const requests = await recorded();
     assert.ok(!requests.some((r) => r.toolNames.some((n) => n.includes('delete_note') || n.startsWith('archive_'))));
+    // What the three searches answered (the next round's tool results) names none of them either.
+    assert.ok(!requests[1].toolResults.some((t) => /delete_note|archive|\becho\b/.test(t)), requests[1].toolResults.join('\n'));
+  });
+
+  it('a narrow search lists the other tools of the best servers; searching one by server/name returns its definition to call', async () => {
+    await setScript([
+      { calls: [{ tool: 'search_tools', input: { query: 'remove a note', limit: 1 }, exact: true }] },
+      { calls: [{ tool: 'search_tools', input: { query: 'vault/text_stats' }, exact: true }] },
+      { calls: [{ tool: 'vault_text_stats', input: { text: 'two words' }, exact: true }] },
+      { text: 'Two words.' },
+    ]);
+    const { meta } = await ask(api, 'how long is this text?');
+    const [first, second] = meta.searches;
+    assert.equal(first.found.length, 1);
+    assert.ok(first.listed?.includes('vault/text_stats') && !first.listed.includes(first.found[0]), JSON.stringify(first));
+    assert.deepEqual([second.found[0], second.listed], ['vault/text_stats', undefined]);
+    const requests = await recorded();
+    // What the model read: the names, server by server, and how to get one.
+    assert.match(requests[1].toolResults[0], /\n\nOther tools of the servers that fit best \(not callable yet: search_tools with a name, or server\/name, returns its definition\):\n(vault|archive): [a-z_, ]*text_stats/);
+    assert.match(requests[2].toolResults[0], /^Found \d tools; you can call them now by these names:\n\[\{"name":"vault_text_stats"/);
+    assert.doesNotMatch(requests[2].toolResults[0], /Other tools/);
+    assert.ok(requests[2].toolNames.includes('vault_text_stats'));
+    assert.deepEqual(meta.calls.map((c) => [c.server, c.tool, c.outcome]), [['vault', 'text_stats', 'ok']]);
   });
 
   it('the tools of a server pinned with /use or named in the request are offered up front', async () => {

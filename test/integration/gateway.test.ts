@@ -111,6 +111,26 @@ describe('gateway: mcp-tool-host serve over stdio, driven by the official SDK cl
     }
   });
 
+  it('--tools search lists the other tools of the best server when the words miss; a search by a listed name returns its definition', async () => {
+    const { client } = await stdioClient(config(), folder.dir, undefined, ['--tools', 'search']);
+    try {
+      type Found = { tools: { name: string; description?: string; inputSchema: unknown }[]; servers?: { server: string; tools: string[] }[] };
+      // "parrot" and "sentence" are no word of echo's definition: the top 5 miss it, its server fits.
+      const first = (await client.callTool({ name: 'search_tools', arguments: { query: 'parrot my sentence to the demo server' } })).structuredContent as Found;
+      assert.ok(!first.tools.some((t) => t.name === 'everything_echo'), first.tools.map((t) => t.name).join(', '));
+      assert.equal(first.servers?.[0].server, 'everything');
+      assert.ok(first.servers[0].tools.includes('everything_echo'), JSON.stringify(first.servers));
+      const listed = new Set(first.servers.flatMap((s) => s.tools));
+      assert.ok(!first.tools.some((t) => listed.has(t.name)), 'a tool found is not listed again');
+      const second = (await client.callTool({ name: 'search_tools', arguments: { query: 'everything_echo', limit: 1 } })).structuredContent as Found;
+      assert.deepEqual(second.tools.map((t) => t.name), ['everything_echo']);
+      assert.ok(second.tools[0].inputSchema && second.servers === undefined, JSON.stringify(second));
+      assert.match(textOf(await client.callTool({ name: 'call_tool', arguments: { name: 'everything_echo', arguments: { message: 'polly' } } })), /polly/);
+    } finally {
+      await client.close();
+    }
+  });
+
   for (const how of ['SIGTERM', 'stdin closed'] as const) {
     it(`leaves no process behind when it ends (${how})`, async () => {
       const { client, pid } = await stdioClient(config(), folder.dir);

@@ -13,6 +13,8 @@ import {
   unreachableText,
   type LmCatalogTool,
 } from '../../src/core/chat/lmTools';
+import { browseText, searchAndBrowse } from '../../src/core/search/browse';
+import { ToolIndex } from '../../src/core/search/toolSearch';
 import { LM_CALL_TOOL, LM_READ_RESOURCE_TOOL, LM_READ_RESULT_TOOL, LM_SEARCH_TOOL } from '../../src/core/chat/lmToolNames';
 import { effectiveAnnotations } from '../../src/core/tools/annotations';
 import { MODEL_TOOL_NAME } from '../../src/core/chat/modelToolNames';
@@ -83,6 +85,15 @@ describe('language-model tools: search and what the model reads (issue 19 B)', (
     const json = JSON.parse(text.slice(text.indexOf('\n') + 1)) as { server: string; tool: string; description: string; inputSchema: unknown; annotations: string[] }[];
     assert.deepEqual(json[0], { server: 'notes', tool: 'delete_note', description: 'Delete a note for good.', inputSchema: { type: 'object', properties: { name: { type: 'string' } } }, annotations: json[0].annotations });
     assert.ok(json[0].annotations.includes('destructive'));
+  });
+
+  it('a narrow search also lists the other tools of the best servers, and how to get one by name', () => {
+    const index = new ToolIndex(catalog);
+    const { hits, browse } = searchAndBrowse(index, 'remove a note', 1);
+    const text = searchResultText('remove a note', hits.map((h) => catalog.find((c) => c.tool === h.tool)!), { down: [] }, browseText(browse));
+    assert.match(text, /\n\nOther tools of the servers that fit best \(not callable yet: mcpToolHost_searchTools with a name, or server\/name, returns its definition\):\nnotes: read_note$/);
+    assert.equal(index.search('notes/read_note', 1)[0].tool, 'read_note');
+    assert.doesNotMatch(searchResultText('x', [catalog[0]], { down: [] }), /Other tools/);
   });
 
   it('attacker: hidden characters and markdown in names and descriptions reach the model sanitised, names still exact', () => {

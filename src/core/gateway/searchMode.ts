@@ -16,8 +16,8 @@ export const SEARCH_MODE_TOOLS: readonly GatewayToolDefinition[] = [
   {
     name: SEARCH_TOOL,
     title: 'Search tools',
-    description: `Finds the tools that fit a task among every tool the configured MCP servers offer. Returns their full definitions (name, description, input schema); call one with ${CALL_TOOL}.`,
-    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in words.' }, limit: { type: 'integer', minimum: 1, maximum: MAX_HITS, description: `How many tools (default ${DEFAULT_HITS}).` } }, required: ['query'] },
+    description: `Finds the tools that fit a task among every tool the configured MCP servers offer. Returns their full definitions (name, description, input schema); call one with ${CALL_TOOL}. It also lists the other tools' names of the servers that fit best ("servers"): when none of the definitions fits, search again with one of those names (or server/name) to get its definition.`,
+    inputSchema: { type: 'object', properties: { query: { type: 'string', description: 'What the tool should do, in words; or a tool\'s exact name from an earlier result.' }, limit: { type: 'integer', minimum: 1, maximum: MAX_HITS, description: `How many tools (default ${DEFAULT_HITS}).` } }, required: ['query'] },
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   },
   {
@@ -33,16 +33,21 @@ export const SEARCH_MODE_TOOLS: readonly GatewayToolDefinition[] = [
 /** One index per catalogue (a list_changed makes a new catalogue list, and so a new index). */
 const indexes = new WeakMap<readonly OfferedTool[], ToolIndex>();
 
-/** The best tools for the query, as full definitions (JSON text, and structured). */
+/**
+ * The best tools for the query, as full definitions, and the other tools' names of the servers that
+ * fit best (JSON text, and structured). `servers` is left out when there is none to list.
+ */
 export function searchTools(catalog: GatewayCatalog, args: Record<string, unknown>, definitionOf: (o: OfferedTool) => GatewayToolDefinition): CallToolResult {
   const { query, limit = DEFAULT_HITS } = args;
   if (typeof query !== 'string' || query.trim() === '') return toolError(`Not searched: ${SEARCH_TOOL} needs "query", what the tool should do.`);
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_HITS) return toolError(`Not searched: "limit" must be a whole number from 1 to ${MAX_HITS}.`);
   const tools = catalog.tools;
   let index = indexes.get(tools);
-  if (!index) indexes.set(tools, (index = new (loadSearch().ToolIndex)(tools.map((o) => ({ server: o.server, tool: o.name, title: o.tool.title, description: o.tool.description, definition: o.tool })))));
+  const search = loadSearch();
+  if (!index) indexes.set(tools, (index = new search.ToolIndex(tools.map((o) => ({ server: o.server, tool: o.name, title: o.tool.title, description: o.tool.description, definition: o.tool })))));
   const byName = new Map(tools.map((o) => [o.name, o]));
-  const found = index.search(query.slice(0, MAX_QUERY_CHARS), limit).map((hit) => byName.get(hit.tool)).filter((o): o is OfferedTool => o !== undefined).map(definitionOf);
-  const structured = { tools: found };
+  const { hits, browse } = search.searchAndBrowse(index, query.slice(0, MAX_QUERY_CHARS), limit);
+  const found = hits.map((hit) => byName.get(hit.tool)).filter((o): o is OfferedTool => o !== undefined).map(definitionOf);
+  const structured = { tools: found, ...(browse.length ? { servers: browse.map((s) => ({ server: s.server, tools: s.tools, ...(s.more ? { more: s.more } : {}) })) } : {}) };
   return { content: [{ type: 'text', text: JSON.stringify(structured) }], structuredContent: structured };
 }

@@ -20,6 +20,20 @@ export interface ToolHit {
   readonly server: string;
   readonly tool: string;
   readonly score: number;
+  /** The query was this tool's name (or `server/name`), as a browse list shows it: the tool comes first. */
+  readonly exact?: true;
+}
+
+/** The longest tool or server name a browse list shows (longer names are cut there). */
+export const LISTED_NAME_LENGTH = 64;
+
+/**
+ * A server-sent name as it may be shown to a model in a list of names: only letters, digits and
+ * `_ - .` (any run of other characters becomes one `_`), at most LISTED_NAME_LENGTH characters.
+ * Searching with this text (or `server/name`) finds the tool by its exact name.
+ */
+export function listedName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]+/g, '_').slice(0, LISTED_NAME_LENGTH) || '_';
 }
 
 /** What a hostile server may make us read per tool: longer text is cut before it is indexed. */
@@ -104,6 +118,7 @@ export function searchTerms(query: string): QueryTerm[] | null {
  */
 export class ToolIndex {
   private _search: TermIndex | undefined;
+  private _byName: Map<string, number[]> | undefined;
 
   constructor(private readonly _tools: readonly SearchableTool[]) {}
 
@@ -112,17 +127,48 @@ export class ToolIndex {
     return this._tools.length;
   }
 
+  /** The tools it was built from (what the user allows). */
+  get tools(): readonly SearchableTool[] {
+    return this._tools;
+  }
+
   /**
    * The tools that best match `query` (words, any case; fuzzy and prefix matches count less),
-   * at most `limit` (default 5, at most MAX_HITS), best first. An empty query finds nothing.
+   * at most `limit` (default 5, at most MAX_HITS), best first. An empty query finds nothing. A
+   * query that is a tool's listed name or `server/name` (listedName, any case) finds that tool
+   * first: the model asks for a name it read in a browse list, and words alone may rank another higher.
    */
   search(query: string, limit = 5): ToolHit[] {
     const max = Math.max(0, Math.min(MAX_HITS, Math.floor(limit) || 0));
     const terms = searchTerms(query);
     if (max === 0 || !terms) return [];
-    return this._index()
-      .search(terms, max)
-      .map(({ doc, score }) => ({ server: this._tools[doc].server, tool: this._tools[doc].tool, score }));
+    const exact = this._exact(query);
+    const hits = this._index()
+      .search(terms, max + exact.length)
+      .filter(({ doc }) => !exact.includes(doc))
+      .map(({ doc, score }): ToolHit => ({ server: this._tools[doc].server, tool: this._tools[doc].tool, score }));
+    const first = exact.map((doc): ToolHit => ({ server: this._tools[doc].server, tool: this._tools[doc].tool, score: Infinity, exact: true }));
+    return [...first, ...hits].slice(0, max);
+  }
+
+  /** The tools whose listed name or `server/name` is the query, in list order. */
+  private _exact(query: string): number[] {
+    const name = query.trim().toLowerCase();
+    if (!name || name.length > 2 * LISTED_NAME_LENGTH + 1 || /\s/.test(name)) return [];
+    if (!this._byName) {
+      const byName = new Map<string, number[]>();
+      const add = (key: string, i: number) => {
+        const list = byName.get(key) ?? [];
+        if (!list.includes(i)) byName.set(key, [...list, i]);
+      };
+      this._tools.forEach((t, i) => {
+        const tool = listedName(t.tool).toLowerCase();
+        add(tool, i);
+        add(`${listedName(t.server).toLowerCase()}/${tool}`, i);
+      });
+      this._byName = byName;
+    }
+    return this._byName.get(name) ?? [];
   }
 
   private _index(): TermIndex {

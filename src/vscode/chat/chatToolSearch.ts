@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
 import type { ToolIndexCache } from '../../core/search/toolSearch';
+import type { BrowseServer } from '../../core/search/browse';
 import { loadSearch } from '../../core/search/load';
 import { mdCode, mdText } from '../../core/chat/markdown';
 import { modelToolNames, type ChatToolRef } from '../../core/chat/modelToolNames';
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOL_NAME, searchToolDefinition } from '../../core/chat/searchTool';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT, SEARCH_TOOL_NAME, browseIntro, searchToolDefinition } from '../../core/chat/searchTool';
 import { READ_RESULT_TOOL_NAME, readResultDefinition } from '../../core/chat/readResult';
 import { sanitizeLine } from '../../core/render/sanitize';
 import type { ChatCatalog, ChatTool } from './chatCatalog';
@@ -16,6 +17,8 @@ export interface ChatSearchRecord {
   readonly query: string;
   /** `server/tool` of each tool found, best first. */
   readonly found: readonly string[];
+  /** `server/tool` of each tool whose name the result listed for browsing (when it listed any). */
+  readonly listed?: readonly string[];
 }
 
 /** The search tool as the model sees it. */
@@ -33,14 +36,19 @@ let shared: ChatSearchIndex | undefined;
 class ChatSearchIndex {
   private _cache: ToolIndexCache | undefined;
 
-  /** Up to `limit` enabled tools of `catalog` that match `query`, best first. */
-  find(catalog: ChatCatalog, settings: ChatSettings, query: string, limit: number): ChatTool[] {
-    this._cache ??= new (loadSearch().ToolIndexCache)();
+  /**
+   * Up to `limit` enabled tools of `catalog` that match `query`, best first, and the names of the
+   * other tools of the servers that fit best (only enabled tools: the index holds nothing else).
+   */
+  find(catalog: ChatCatalog, settings: ChatSettings, query: string, limit: number): { found: ChatTool[]; browse: BrowseServer[] } {
+    const search = loadSearch();
+    this._cache ??= new search.ToolIndexCache();
     // The settings that filter tools out are part of the key: a tool turned off is out of the next index.
     const stamp = JSON.stringify([settings.enabledServers, settings.disabledTools]);
     const byKey = new Map(catalog.tools.map((t) => [`${t.server}\u0000${t.tool}`, t]));
     const index = this._cache.index(catalog.lists, stamp, () => catalog.tools);
-    return index.search(query, limit).flatMap((hit) => byKey.get(`${hit.server}\u0000${hit.tool}`) ?? []);
+    const { hits, browse } = search.searchAndBrowse(index, query, limit);
+    return { found: hits.flatMap((hit) => byKey.get(`${hit.server}\u0000${hit.tool}`) ?? []), browse };
   }
 }
 
@@ -116,15 +124,17 @@ export function runSearch(
     return resultPart(part.callId, 'search_tools needs a "query": a few words that say what the tool should do.');
   }
   const limit = typeof input.limit === 'number' && Number.isFinite(input.limit) ? Math.min(MAX_SEARCH_LIMIT, Math.max(1, Math.floor(input.limit))) : DEFAULT_SEARCH_LIMIT;
-  const found = chatSearchIndex().find(context.catalog, context.settings, query, limit);
+  const { found, browse } = chatSearchIndex().find(context.catalog, context.settings, query, limit);
   const names = context.offered.offer(found);
-  context.searches.push({ query, found: found.map((t) => `${t.server}/${t.tool}`) });
+  const listed = browse.flatMap((s) => s.tools.map((t) => `${s.server}/${t}`));
+  context.searches.push({ query, found: found.map((t) => `${t.server}/${t.tool}`), ...(listed.length ? { listed } : {}) });
   const list = found.length ? found.map((t) => mdCode(`${t.server}/${t.tool}`)).join(', ') : vscode.l10n.t('nothing');
   context.stream.markdown(`- ${vscode.l10n.t('Searched the tools for {0}: {1}', `"${mdText(query)}"`, list)}\n`);
-  if (found.length === 0) return resultPart(part.callId, `No tool matches "${query}". Try other words, or answer without a tool.`);
+  const more = browse.length ? `\n\n${browseIntro(context.offered.searchName ?? SEARCH_TOOL_NAME)}\n${loadSearch().browseText(browse)}` : '';
+  if (found.length === 0) return resultPart(part.callId, `No tool matches "${query}". Try other words, or answer without a tool.${more}`);
   const definitions = found.map((tool, i) => {
     const model = toModelTool(names[i], tool);
     return { name: model.name, description: model.description, inputSchema: model.inputSchema };
   });
-  return resultPart(part.callId, `Found ${found.length} tools; you can call them now by these names:\n${JSON.stringify(definitions)}`);
+  return resultPart(part.callId, `Found ${found.length} tools; you can call them now by these names:\n${JSON.stringify(definitions)}${more}`);
 }

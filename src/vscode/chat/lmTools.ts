@@ -22,6 +22,7 @@ import type { ServerPool } from '../../core/connection/serverPool';
 import { chatCatalog, waitForStartingServers, type ChatCatalog } from './chatCatalog';
 import { readChatSettings, type ChatSettings } from './chatSettings';
 import { chatSearchIndex } from './chatToolSearch';
+import { loadSearch } from '../../core/search/load';
 import { lmToolsEnabled } from './lmToolSettings';
 import type { SharedOffers } from '../shared/sharedOffers';
 
@@ -61,8 +62,8 @@ export function searchTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> 
       if (!input.ok) return textResult(input.error);
       const { catalog, settings } = await catalogNow(deps, token);
       // Only catalogue tools come back (ChatSearchIndex.find): a disabled tool is never revealed.
-      const matches = chatSearchIndex().find(catalog, settings, input.value.query, input.value.limit);
-      return textResult(searchResultText(input.value.query, matches, { down: catalog.down.map((d) => d.server) }));
+      const { found, browse } = chatSearchIndex().find(catalog, settings, input.value.query, input.value.limit);
+      return textResult(searchResultText(input.value.query, found, { down: catalog.down.map((d) => d.server) }, loadSearch().browseText(browse)));
     },
   };
 }
