@@ -1,22 +1,7 @@
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/client';
 import { BROWSE_LIMITS, browseText, searchAndBrowse } from '../../src/core/search/browse';
-import { LISTED_NAME_LENGTH, ToolIndex, listedName, type SearchableTool } from '../../src/core/search/toolSearch';
-
-function tool(server: string, name: string, description: string): SearchableTool {
-  const definition: Tool = { name, description, inputSchema: { type: 'object', properties: {} } };
-  return { server, tool: name, description, definition };
-}
-
-// "post it in the workspace": the words find post_message, and the chat server as a whole fits best.
-const TOOLS = [
-  tool('chat', 'post_message', 'Post a new message to a channel'),
-  tool('chat', 'list_channels', 'List the public channels of the workspace'),
-  tool('chat', 'add_reaction', 'Add an emoji to a message'),
-  tool('files', 'read_file', 'Read the contents of a file'),
-  tool('files', 'move_file', 'Move or rename a file'),
-  tool('calendar', 'create_event', 'Create an event on a calendar'),
-];
+import { LISTED_NAME_LENGTH, ToolIndex, listedName } from '../../src/core/search/toolSearch';
+import { CHAT_FILES_CALENDAR as TOOLS, searchableTool as tool } from './searchFixtures';
 
 describe('tool search: browse list', () => {
   it('lists the other tools of the best servers, not the ones found, one line a server', () => {

@@ -1,24 +1,9 @@
 import * as assert from 'node:assert/strict';
-import type { Tool } from '@modelcontextprotocol/client';
 import { ServerIndex } from '../../src/core/search/serverSearch';
 import { ToolIndex, type SearchableTool } from '../../src/core/search/toolSearch';
+import { CHAT_FILES_CALENDAR as TOOLS, searchableTool as tool } from './searchFixtures';
 import { heldOutTools, labelledRequests, tuningTools } from '../../bench/search/catalogues';
 import { browseReach } from '../../bench/search/searchCase';
-
-function tool(server: string, name: string, description: string): SearchableTool {
-  const definition: Tool = { name, description, inputSchema: { type: 'object', properties: {} } };
-  return { server, tool: name, description, definition };
-}
-
-// A chat server whose tools say "channel" and "workspace" only in some of their descriptions.
-const TOOLS = [
-  tool('chat', 'post_message', 'Post a new message to a channel'),
-  tool('chat', 'list_channels', 'List the public channels of the workspace'),
-  tool('chat', 'add_reaction', 'Add an emoji to a message'),
-  tool('files', 'read_file', 'Read the contents of a file'),
-  tool('files', 'move_file', 'Move or rename a file'),
-  tool('calendar', 'create_event', 'Create an event on a calendar'),
-];
 
 describe('tool search: servers to browse', () => {
   it('ranks a server by all its tools together and lists their names in the order the server lists them', () => {

@@ -28,6 +28,16 @@ export function searchTerm(term: string): string | null {
   return stem(word);
 }
 
+/** searchTerm with a memo, for building one index: documents share most of their words, each is normalised once. */
+export function memoSearchTerm(): (word: string) => string | null {
+  const normal = new Map<string, string | null>();
+  return (word) => {
+    let t = normal.get(word);
+    if (t === undefined) normal.set(word, (t = searchTerm(word)));
+    return t;
+  };
+}
+
 function stem(word: string): string {
   if (word.length <= 3 || /\d/.test(word)) return word;
   if (/(ss|us|is)$/.test(word)) return word;

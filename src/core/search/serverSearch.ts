@@ -2,7 +2,7 @@
 // the tool names of the servers that fit best. A request often names what a server is for ("the
 // team chat") in words only some other tool of that server uses.
 import { BOOST, FIELDS, MAX_HITS, docOf, searchTerms, type SearchableTool } from './toolSearch';
-import { searchTerm, splitWords } from './searchWords';
+import { memoSearchTerm, splitWords } from './searchWords';
 import { TermIndex } from './termIndex';
 
 /** A server that fits a query: its name and the names of its tools, in the order the server lists them. */
@@ -43,12 +43,7 @@ export class ServerIndex {
 
   private _index(): TermIndex {
     if (this._search) return this._search;
-    const normal = new Map<string, string | null>();
-    const term = (word: string) => {
-      let t = normal.get(word);
-      if (t === undefined) normal.set(word, (t = searchTerm(word)));
-      return t;
-    };
+    const term = memoSearchTerm();
     const words = (i: number) => {
       const docs = this._servers[i].tools.map(docOf);
       return FIELDS.map((f) => docs.flatMap((d) => splitWords(d[f])));

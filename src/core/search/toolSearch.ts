@@ -3,7 +3,7 @@
 // minisearch stays out of dist/extension.js.
 import type { Tool } from '@modelcontextprotocol/client';
 import { sanitizeLine } from '../render/sanitize';
-import { queryTerms, queryWords, searchTerm, splitWords, SYNONYM_WEIGHT } from './searchWords';
+import { memoSearchTerm, queryTerms, queryWords, searchTerm, splitWords, SYNONYM_WEIGHT } from './searchWords';
 import { TermIndex, type QueryTerm } from './termIndex';
 
 /** A tool that search may find: its server, its name, and the words it is found by. */
@@ -173,13 +173,7 @@ export class ToolIndex {
 
   private _index(): TermIndex {
     if (this._search) return this._search;
-    // Tools share most of their words: each is normalised once.
-    const normal = new Map<string, string | null>();
-    const term = (word: string) => {
-      let t = normal.get(word);
-      if (t === undefined) normal.set(word, (t = searchTerm(word)));
-      return t;
-    };
+    const term = memoSearchTerm();
     const words = (i: number) => {
       const doc = docOf(this._tools[i]);
       return FIELDS.map((f) => splitWords(doc[f]));
