@@ -83,6 +83,15 @@ describe("the administrator's allowlist of servers", () => {
     assert.ok(!allowed(http('https://tools.acme.com/mcp'), { package: '*' }), 'a package entry allows no remote server');
   });
 
+  it('compares a URL pattern\'s path as a URL spells it: a space written plainly matches %20, and an encoded slash is not a slash', () => {
+    const entry = { url: 'https://mcp.acme.com/My Team/*' };
+    assert.ok(allowed(http('https://mcp.acme.com/My Team/mcp'), entry));
+    assert.ok(allowed(http('https://mcp.acme.com/My%20Team/mcp'), entry));
+    assert.ok(allowed(http('https://mcp.acme.com/My%20Team/mcp'), { url: 'https://mcp.acme.com/My%20Team/*' }));
+    assert.ok(!allowed(http('https://mcp.acme.com/Other%20Team/mcp'), entry));
+    assert.ok(!allowed(http('https://mcp.acme.com/team/mcp'), { url: 'https://mcp.acme.com/team%2Fmcp' }), 'an encoded slash stays encoded');
+  });
+
   it('says which policy refused what, and each file with a list must allow (they only tighten)', () => {
     const two = { lists: [{ file: '/etc/mcp-tool-host/rules.json', entries: [{ package: '**' }] }, { file: '/team/policy.json', entries: [{ package: '@acme/*' }] }] };
     const refusal = launchRefusal(two, stdio('npx', '-y', 'left-pad-mcp'), []);

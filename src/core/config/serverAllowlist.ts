@@ -265,8 +265,10 @@ function urlMatches(pattern: string, url: string): boolean {
   if ((portPattern ?? (u.protocol === 'https:' ? '443' : '80')) !== port) return false;
   const host = new RegExp(`^${hostPattern.split('*').map(escape).join('[^/:@]+')}$`);
   if (!host.test(u.hostname.toLowerCase())) return false;
-  const path = p[3];
-  return path === undefined || new RegExp(`^${path.split('*').map(escape).join('.*')}$`).test(u.pathname);
+  if (p[3] === undefined) return true;
+  // A URL's path is percent-encoded ("/My%20Team"); the administrator may have written the space: both spelled as a URL spells them.
+  const path = new URL(p[3], 'https://pattern.invalid').pathname;
+  return new RegExp(`^${path.split('*').map(escape).join('.*')}$`).test(u.pathname);
 }
 
 function splitPort(host: string): [string, string | undefined] {
