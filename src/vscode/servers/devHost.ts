@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DevFolderWatch } from '../../core/connection/devFolderWatch';
+import { loadConnection } from '../../core/connection/load';
 import type { DebugAttachment, DevHost, DevUnavailable } from '../../core/connection/devWatch';
 import type { ServerLog } from '../../core/serverLog';
 
@@ -18,7 +18,7 @@ export function vscodeDevHost(logFor: (server: string) => ServerLog): DevHost | 
       if (!base) return { dispose: () => undefined };
       // Two ears: VS Code's watcher, and Node's in this process (VS Code's on Linux misses saves in a folder
       // made with its parent, as a build makes them). DevWatch hears one save once.
-      const own = new DevFolderWatch(base.uri.fsPath, patterns, changed);
+      const own = new (loadConnection().DevFolderWatch)(base.uri.fsPath, patterns, changed);
       const watchers = patterns.map((pattern) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, pattern)));
       const heard = (uri: vscode.Uri) => {
         own.rearm(); // a watched folder made since (the first build) is watched from now on
