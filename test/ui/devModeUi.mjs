@@ -87,6 +87,9 @@ export async function runDevModeUiTests(cs, { runDir, shotsDir, root, log = cons
       await page.keyboard.insertText('["second_tool", "third_tool"]');
       await page.locator('.monaco-editor .view-lines', { hasText: '["second_tool", "third_tool"]' }).first().waitFor({ timeout: 5_000 });
       await page.keyboard.press('Control+S');
+      // The row says "starting…" for about a second: too short to shoot reliably (a shot taken then showed it running again);
+      // the log below says the restart.
+      await row(/^authored.*starting/).waitFor({ timeout: 5_000 }).then(() => log('the row said "starting…" after the save'), () => log('the restart was over before its row was seen starting'));
       await row(/^second_tool/).waitFor({ timeout: 30_000 });
       await row(/^third_tool/).waitFor({ timeout: 10_000 });
       await row(/^authored.*3 tools.*· dev/).waitFor({ timeout: 10_000 });
