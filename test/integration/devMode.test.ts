@@ -13,6 +13,8 @@ import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import { FIXTURES, until } from './helpers';
 
 const CALL = { timeoutMs: 20_000, maxTotalTimeoutMs: 20_000 };
+/** The folders the tests made, removed once each test's servers stopped. */
+const made: string[] = [];
 
 /**
  * A workspace folder with a server under development: tools.json lists its tools. The host's
@@ -21,6 +23,7 @@ const CALL = { timeoutMs: 20_000, maxTotalTimeoutMs: 20_000 };
  */
 function devServer(dev: Record<string, unknown>, extra: Partial<ConnectionDeps> = {}, source: 'user' | 'workspace' = 'workspace') {
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-dev-')));
+  made.push(folder);
   fs.mkdirSync(path.join(folder, 'build'));
   const toolsFile = path.join(folder, 'build', 'tools.json');
   fs.writeFileSync(toolsFile, JSON.stringify(['first']));
@@ -69,6 +72,7 @@ describe('dev mode: restart on change, debugger attach (real child processes)', 
   const open: ServerConnection[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => (c.dispose(), c.stop())));
+    for (const folder of made.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('a change of a watched file restarts the server (a new process), lists its tools again and keeps its log, with a line naming the file', async () => {
@@ -146,6 +150,7 @@ describe('dev mode: restart on change, debugger attach (real child processes)', 
     const s = devServer({ watch: 'build/**' });
     open.push(s.c);
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-dev-outside-'));
+    made.push(elsewhere);
     fs.symlinkSync(elsewhere, path.join(s.folder, 'build', 'linked'));
     await s.c.start();
     await s.c.listed();
