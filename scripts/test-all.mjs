@@ -42,6 +42,7 @@ import { runRegistryUiTests } from '../test/ui/registryUi.mjs';
 import { runAdminUiTests } from '../test/ui/adminUi.mjs';
 import { runGatewayUiTests } from '../test/ui/gatewayUi.mjs';
 import { runTelemetryUiTests } from '../test/ui/telemetryUi.mjs';
+import { runDevModeUiTests } from '../test/ui/devModeUi.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
@@ -184,6 +185,7 @@ async function e2e() {
     await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts));
     await ui('Add Server from Registry UI tests', () => runRegistryUiTests(cs, opts));
     await ui('telemetry settings UI tests', () => runTelemetryUiTests(cs, opts));
+    await ui('dev mode UI tests', () => runDevModeUiTests(cs, opts));
   });
 
   // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the

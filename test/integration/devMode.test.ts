@@ -5,6 +5,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { resolveLaunch } from '../../src/core/config/launch';
 import { parseServers, type ServerDefinition } from '../../src/core/config/serverConfig';
+import { DevFolderWatch } from '../../src/core/connection/devFolderWatch';
 import type { DevHost } from '../../src/core/connection/devWatch';
 import { ServerConnection, type ConnectionDeps } from '../../src/core/connection/serverConnection';
 import { ServerPool } from '../../src/core/connection/serverPool';
@@ -12,6 +13,8 @@ import { SchemaValidator } from '../../src/core/tools/schemaValidator';
 import { FIXTURES, until } from './helpers';
 
 const CALL = { timeoutMs: 20_000, maxTotalTimeoutMs: 20_000 };
+/** The folders the tests made, removed once each test's servers stopped. */
+const made: string[] = [];
 
 /**
  * A workspace folder with a server under development: tools.json lists its tools. The host's
@@ -20,6 +23,7 @@ const CALL = { timeoutMs: 20_000, maxTotalTimeoutMs: 20_000 };
  */
 function devServer(dev: Record<string, unknown>, extra: Partial<ConnectionDeps> = {}, source: 'user' | 'workspace' = 'workspace') {
   const folder = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-dev-')));
+  made.push(folder);
   fs.mkdirSync(path.join(folder, 'build'));
   const toolsFile = path.join(folder, 'build', 'tools.json');
   fs.writeFileSync(toolsFile, JSON.stringify(['first']));
@@ -68,6 +72,7 @@ describe('dev mode: restart on change, debugger attach (real child processes)', 
   const open: ServerConnection[] = [];
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => (c.dispose(), c.stop())));
+    for (const folder of made.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('a change of a watched file restarts the server (a new process), lists its tools again and keeps its log, with a line naming the file', async () => {
@@ -108,6 +113,26 @@ describe('dev mode: restart on change, debugger attach (real child processes)', 
     assert.equal(s.logs.filter((l) => l.startsWith('Starting:')).length, 2);
   });
 
+  it('one save told twice (VS Code\'s watcher and the folder watch; the second after the restart) restarts once; the next save restarts again', async () => {
+    const s = devServer({ watch: 'build/**' });
+    open.push(s.c);
+    await s.c.start();
+    await s.c.listed();
+    s.touch(s.toolsFile, JSON.stringify(['second']));
+    await until('the restarted server', () => s.c.state.kind === 'running' && s.c.tools[0]?.name === 'second', 15_000);
+    for (const h of s.heard) h(s.toolsFile); // the slower ear, late
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(s.logs.filter((l) => l.startsWith('Starting:')).length, 2, s.logs.join('\n'));
+    s.touch(s.toolsFile, JSON.stringify(['third']));
+    await until('restarted again', () => s.c.state.kind === 'running' && s.c.tools[0]?.name === 'third', 15_000);
+    fs.rmSync(s.toolsFile);
+    for (const h of s.heard) h(s.toolsFile);
+    await until('restarted for the deletion', () => s.logs.filter((l) => l.startsWith('Dev mode: restarting')).length === 3, 15_000);
+    for (const h of s.heard) h(s.toolsFile); // the deletion told again
+    await new Promise((r) => setTimeout(r, 700));
+    assert.equal(s.logs.filter((l) => l.startsWith('Dev mode: restarting')).length, 3, s.logs.join('\n'));
+  });
+
   it('a call in flight when the server restarts fails at once, saying which file changed', async () => {
     const s = devServer({ watch: 'build/**' });
     open.push(s.c);
@@ -125,6 +150,7 @@ describe('dev mode: restart on change, debugger attach (real child processes)', 
     const s = devServer({ watch: 'build/**' });
     open.push(s.c);
     const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-dev-outside-'));
+    made.push(elsewhere);
     fs.symlinkSync(elsewhere, path.join(s.folder, 'build', 'linked'));
     await s.c.start();
     await s.c.listed();
@@ -214,5 +240,66 @@ describe('dev mode: restart on change, debugger attach (real child processes)', 
     assert.equal(off.c.devMode, false);
     assert.ok(!off.c.launchLine?.includes('--inspect'));
     assert.equal(off.heard.length, 0);
+  });
+});
+
+describe('dev mode: its own watch of the watched folders (Node\'s fs.watch)', function () {
+  this.timeout(20_000);
+  let root: string;
+  let watch: DevFolderWatch | undefined;
+  const heard: string[] = [];
+  beforeEach(() => {
+    root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-devwatch-')));
+    heard.length = 0;
+  });
+  afterEach(() => {
+    watch?.dispose();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
+
+  it('hears a save of a matching file under the pattern\'s folder, in subfolders made with their parent too (mkdir -p), and not of a file the pattern leaves out', async () => {
+    fs.mkdirSync(path.join(root, 'build'));
+    watch = new DevFolderWatch(root, ['build/**/*.js'], (file) => heard.push(file));
+    fs.writeFileSync(path.join(root, 'build', 'index.js.map'), '{}');
+    fs.writeFileSync(path.join(root, 'build', 'index.js'), 'x');
+    await until('the save of build/index.js', () => heard.includes(path.join(root, 'build', 'index.js')), 10_000);
+    // What a build does, and VS Code's Linux watcher misses: a folder and its subfolder at once, then a file in it.
+    fs.mkdirSync(path.join(root, 'build', 'tools', 'deep'), { recursive: true });
+    const deep = path.join(root, 'build', 'tools', 'deep', 'a.js');
+    fs.writeFileSync(deep, 'x');
+    await until('the first save of build/tools/deep/a.js', () => heard.includes(deep), 10_000);
+    heard.length = 0;
+    await new Promise((r) => setTimeout(r, 300));
+    fs.writeFileSync(deep, 'y');
+    await until('the next save of build/tools/deep/a.js', () => heard.includes(deep), 10_000);
+    assert.ok(!heard.some((f) => f.endsWith('.map')), heard.join('\n'));
+  });
+
+  it('a folder made after the watch began (the first build), or deleted and made again (a clean build), counts as changed and is watched from then on', async () => {
+    watch = new DevFolderWatch(root, ['dist/*.cjs'], (file) => heard.push(file));
+    const dist = path.join(root, 'dist');
+    fs.mkdirSync(dist);
+    await until('the new folder', () => heard.includes(dist), 10_000);
+    const server = path.join(dist, 'server.cjs');
+    fs.writeFileSync(server, 'x');
+    await until('the save of dist/server.cjs', () => heard.includes(server), 10_000);
+    fs.rmSync(dist, { recursive: true });
+    await new Promise((r) => setTimeout(r, 300));
+    heard.length = 0;
+    fs.mkdirSync(dist);
+    await until('the folder made again', () => heard.includes(dist), 10_000);
+    fs.writeFileSync(server, 'y');
+    await until('the save in the folder made again', () => heard.includes(server), 10_000);
+  });
+
+  it('a pattern whose wildcard spans the whole workspace (**/*.ts) is left to VS Code\'s watcher', async () => {
+    fs.mkdirSync(path.join(root, 'src'));
+    watch = new DevFolderWatch(root, ['**/*.ts', 'out/*.js'], (file) => heard.push(file));
+    fs.writeFileSync(path.join(root, 'src', 'a.ts'), 'x');
+    fs.writeFileSync(path.join(root, 'b.ts'), 'x');
+    fs.mkdirSync(path.join(root, 'out'));
+    await until('the out folder', () => heard.length > 0, 10_000);
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(heard, [path.join(root, 'out')], 'only the other pattern\'s folder is watched');
   });
 });

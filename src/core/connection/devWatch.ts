@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import type { DevSettings } from '../config/devConfig';
 import type { Disposable } from '../events';
 import type { ServerLog } from '../serverLog';
@@ -28,6 +29,19 @@ export interface DevUnavailable {
 /** A burst of saves (a build writing many files) is one restart: the last change waits this long for the next. */
 export const DEV_RESTART_DEBOUNCE_MS = 300;
 
+/** A build may touch many files: past this many, what was heard is forgotten (a repeat then restarts once more, at worst). */
+const MAX_HEARD_FILES = 10_000;
+
+/** What a file is now, to tell a new save from news of one already heard. */
+function statLine(file: string): string {
+  try {
+    const s = fs.statSync(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return 'gone';
+  }
+}
+
 /**
  * Watches a server's files and calls `restart` with what to say of the first file of each burst of changes, once
  * the burst is over. A file outside the workspace folders (a link the pattern led through) does
@@ -37,11 +51,13 @@ export class DevWatch implements Disposable {
   private _timer: NodeJS.Timeout | undefined;
   private _first: string | undefined;
   private readonly _watcher: Disposable;
+  /** Each changed file as last heard (its stat): the host's two ears telling of one save, the second maybe after the restart, restart it once. */
+  private readonly _heard = new Map<string, string>();
 
   /** `inside`: whether a changed file (links followed) is inside a workspace folder. */
   constructor(host: DevHost, patterns: readonly string[], inside: (file: string) => boolean, private readonly _restart: (logLine: string, callFailure: string) => void, debounceMs = DEV_RESTART_DEBOUNCE_MS) {
     this._watcher = host.watch(patterns, (file) => {
-      if (!inside(file)) return;
+      if (!inside(file) || this._heardBefore(file)) return;
       this._first ??= file;
       clearTimeout(this._timer);
       this._timer = setTimeout(() => {
@@ -50,6 +66,15 @@ export class DevWatch implements Disposable {
         this._restart(`Dev mode: restarting, ${changed} changed.`, `The server restarted because ${changed} changed (dev mode); the call did not finish.`);
       }, debounceMs);
     });
+  }
+
+  /** Whether this news of `file` was heard already: the file is as it was when last heard (same inode, size and modification time, or gone both times). */
+  private _heardBefore(file: string): boolean {
+    const now = statLine(file);
+    if (this._heard.get(file) === now) return true;
+    if (this._heard.size >= MAX_HEARD_FILES) this._heard.clear();
+    this._heard.set(file, now);
+    return false;
   }
 
   dispose(): void {

@@ -8,4 +8,5 @@ export { paramHeaderValues, scanParamHeaders } from './paramHeaders';
 export { declaresTasksExtension, followTask, openTaskSession, withoutEnvelope } from './taskSession';
 export { skillsOf } from './skills';
 export { DevWatch, devNotes } from './devWatch';
+export { DevFolderWatch } from './devFolderWatch';
 export { debugging } from './devDebugger';

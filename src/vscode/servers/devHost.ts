@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { loadConnection } from '../../core/connection/load';
 import type { DebugAttachment, DevHost, DevUnavailable } from '../../core/connection/devWatch';
 import type { ServerLog } from '../../core/serverLog';
 
@@ -15,10 +16,16 @@ export function vscodeDevHost(logFor: (server: string) => ServerLog): DevHost | 
     watch: (patterns, changed) => {
       const base = folder();
       if (!base) return { dispose: () => undefined };
+      // Two ears: VS Code's watcher, and Node's in this process (VS Code's on Linux misses saves in a folder
+      // made with its parent, as a build makes them). DevWatch hears one save once.
+      const own = new (loadConnection().DevFolderWatch)(base.uri.fsPath, patterns, changed);
       const watchers = patterns.map((pattern) => vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(base, pattern)));
-      const heard = (uri: vscode.Uri) => changed(uri.fsPath);
+      const heard = (uri: vscode.Uri) => {
+        own.rearm(); // a watched folder made since (the first build) is watched from now on
+        changed(uri.fsPath);
+      };
       const subscriptions = watchers.flatMap((w) => [w.onDidChange(heard), w.onDidCreate(heard), w.onDidDelete(heard)]);
-      return { dispose: () => [...subscriptions, ...watchers].forEach((d) => d.dispose()) };
+      return { dispose: () => [own, ...subscriptions, ...watchers].forEach((d) => d.dispose()) };
     },
     attach: (server, port) => attachDebugger(server, port, folder(), logFor(server)),
   };

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { suspiciousText } from '../../core/policy/suspiciousText';
 import type { Tool } from '@modelcontextprotocol/client';
+import type { DevSettings } from '../../core/config/devConfig';
 import type { ServerConnection } from '../../core/connection/serverConnection';
 import { ServerState } from '../../core/connection/serverState';
 import { verdictSentence, type CallVerdict } from '../../core/policy/approvalPolicy';
@@ -148,6 +149,7 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Sandboxed: it may reach only')}**`);
     appendCode(md, loadConfigOptions().describeSandbox(def.spec.sandbox).map(sanitizeLine).join('\n'));
   }
+  if (def.spec.type === 'stdio' && def.spec.dev && connection.devMode) appendDev(md, def.spec.dev, connection.debuggable);
   if (connection.rootsWhy) md.appendMarkdown(`\n\n${vscode.l10n.t('Roots:')} `).appendMarkdown(hoverMarkdown(sanitizeText(connection.rootsWhy)));
   if (state.kind === 'running' && state.instructions) {
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Instructions')}**\n\n`).appendMarkdown(hoverMarkdown(cut(sanitizeText(state.instructions).trim(), MAX_INSTRUCTIONS_CHARS)));
@@ -159,6 +161,13 @@ export function serverTooltip(connection: ServerConnection, lastError: LastError
     md.appendMarkdown(`\n\n**${vscode.l10n.t('Last error')}** (${lastError.at.toLocaleTimeString()})\n\n`).appendMarkdown(hoverMarkdown(sanitizeText(lastError.message)));
   }
   return md;
+}
+
+/** Why the row says "dev": the files whose save restarts it, and its debugger (attached again from the row's menu). */
+function appendDev(md: vscode.MarkdownString, dev: DevSettings, debuggable: boolean): void {
+  md.appendMarkdown(`\n\n**${vscode.l10n.t('Dev mode')}**`);
+  if (dev.watch.length) md.appendMarkdown(`\n\n${vscode.l10n.t('Restarts when these files change:')} `).appendMarkdown(hoverMarkdown(dev.watch.map(sanitizeLine).join(', ')));
+  if (dev.debug?.type === 'node') md.appendMarkdown(`\n\n${debuggable ? vscode.l10n.t('Runs with the Node inspector on 127.0.0.1; Attach Debugger (in its menu) attaches the debugger again.') : vscode.l10n.t('Runs with the Node inspector on 127.0.0.1 from its next start.')}`);
 }
 
 /** The command line (or URL) as configured, variables unresolved: for servers that never launched. */
