@@ -292,6 +292,22 @@ describe('dev mode: its own watch of the watched folders (Node\'s fs.watch)', fu
     await until('the save in the folder made again', () => heard.includes(server), 10_000);
   });
 
+  it('a watched folder that is a link out of the workspace is not watched (a repository cannot make it watch the user\'s disk)', async () => {
+    const outside = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-devwatch-outside-')));
+    try {
+      fs.symlinkSync(outside, path.join(root, 'build'));
+      fs.mkdirSync(path.join(root, 'out'));
+      watch = new DevFolderWatch(root, ['build/**/*.js', 'out/*.js'], (file) => heard.push(file));
+      fs.writeFileSync(path.join(outside, 'a.js'), 'x');
+      fs.writeFileSync(path.join(root, 'out', 'b.js'), 'x');
+      await until('the save inside the workspace', () => heard.includes(path.join(root, 'out', 'b.js')), 10_000);
+      await new Promise((r) => setTimeout(r, 300));
+      assert.ok(!heard.some((f) => f.startsWith(path.join(root, 'build'))), `nothing heard through the link: ${heard.join(', ')}`);
+    } finally {
+      fs.rmSync(outside, { recursive: true, force: true });
+    }
+  });
+
   it('a pattern whose wildcard spans the whole workspace (**/*.ts) is left to VS Code\'s watcher', async () => {
     fs.mkdirSync(path.join(root, 'src'));
     watch = new DevFolderWatch(root, ['**/*.ts', 'out/*.js'], (file) => heard.push(file));

@@ -78,6 +78,9 @@ export class DevFolderWatch implements Disposable {
   }
 
   private _arm(ear: Ear, ino: number): boolean {
+    // A folder that is (or passes through) a link out of the workspace is not watched: a recursive
+    // watch of what it points at could be the user's whole disk.
+    if (!insideReal(ear.folder, this._root)) return false;
     let watcher: fs.FSWatcher;
     try {
       watcher = fs.watch(ear.folder, { recursive: ear.recursive, persistent: false });
@@ -119,6 +122,16 @@ function inodeOf(folder: string): number | undefined {
     return s.isDirectory() ? s.ino : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** Whether `folder`, links followed, is `root` or inside it. */
+function insideReal(folder: string, root: string): boolean {
+  try {
+    const relative = path.relative(fs.realpathSync(root), fs.realpathSync(folder));
+    return !relative.startsWith('..') && !path.isAbsolute(relative);
+  } catch {
+    return false;
   }
 }
 
