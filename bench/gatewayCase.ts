@@ -76,10 +76,14 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     const rate = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
     // CPU time of the middle process (gateway or relay) per pipelined call: what caps throughput on a busy machine, where wall time is noise.
     const cpu = { gateway: [] as number[], relay: [] as number[] };
+    // Write system calls of the middle process per pipelined call (a count: the load does not move it): its pipes and its audit log.
+    const writes = { gateway: [] as number[], relay: [] as number[] };
     const cpuPerCall = async (pid: number, into: number[], run: () => Promise<number>) => {
       const before = cpuMicros(pid);
+      const written = writeCalls(pid);
       const ms = await run();
       into.push((cpuMicros(pid) - before) / m);
+      (into === cpu.gateway ? writes.gateway : writes.relay).push((writeCalls(pid) - written) / m);
       return ms;
     };
     for (let round = 0; round < o.rounds; round++) {
@@ -96,6 +100,7 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     report.ratio(`12. floor: the same call through a bare stdio relay vs direct, sequential (${backend.label})`, seq.relay, seq.direct, 'µs', undefined, 'bench/stdio-relay.cjs: parses and passes on each message, nothing else: the least a second hop costs');
     report.ratio(`12. floor: pipelined throughput through a bare stdio relay vs direct, 64 in flight (${backend.label})`, rate.relay, rate.direct, 'calls/s', undefined, `${m} calls a round`);
     if (cpu.gateway.every(Number.isFinite)) report.ratio(`12. CPU per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, cpu.gateway, cpu.relay, 'µs', undefined, `/proc utime+stime of the gateway and of the relay process over each pipelined round, / ${m} calls`);
+    if (writes.gateway.every(Number.isFinite)) report.ratio(`12. write system calls per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, writes.gateway, writes.relay, 'writes', undefined, `/proc syscw of each process over each pipelined round, / ${m} calls: pipe writes to the client and the backend, and the audit log's appends`);
   } finally {
     await gateway.client.close();
     await direct.client.close();
@@ -111,6 +116,15 @@ function cpuMicros(pid: number): number {
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     // utime and stime are the 14th and 15th fields of the line, the 12th and 13th after the command name.
     return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+/** Write system calls a process has made (Linux /proc/PID/io); NaN elsewhere. */
+function writeCalls(pid: number): number {
+  try {
+    return Number(/^syscw: (\d+)$/m.exec(fs.readFileSync(`/proc/${pid}/io`, 'utf8'))![1]);
   } catch {
     return Number.NaN;
   }

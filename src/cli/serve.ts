@@ -1,6 +1,7 @@
 import { CallPipeline } from '../core/calls/callPipeline';
 import type { Approver, CallSink } from '../core/calls/ports';
-import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
+import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
+import { BatchedAuditLog } from '../core/calls/batchedAuditLog';
 import { loadGateway } from '../core/gateway/load';
 import type { RuleSet } from '../core/policy/ruleSource';
 import { DEFAULT_RATE_LIMIT, RateLimiter, type RateLimit } from '../core/policy/rateLimiter';
@@ -45,7 +46,7 @@ const STDERR: ServerLog = { info: (m) => console.error(m), warn: (m) => console.
  */
 export async function serve(host: CliHost, options: ServeOptions): Promise<ExitCode> {
   const limit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-  const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
+  const audit = new BatchedAuditLog(options.auditFile ?? defaultCliAuditFile());
   const pipeline = new CallPipeline(host.pool, host.validator, NOBODY, QUIET, { audit, telemetry: host.telemetry, ...ruleOptions(host, options.rules), rateLimiter: new RateLimiter(() => limit, undefined, 'serve --rate-limit') });
   const gateway = loadGateway();
   // Trust on first use: a tool that changed since the gateway first listed it (or since `pins accept`) is withheld.

@@ -10,24 +10,32 @@ import type { AuditLog, AuditRecord } from './ports';
  */
 export class FileAuditLog implements AuditLog {
   /** Whether the folder was made: a gateway appends a line a call, and a mkdir each time doubled the cost. */
-  private _folderMade = false;
+  protected folderMade = false;
 
   constructor(readonly file: string) {}
 
   append(record: AuditRecord): void {
-    // Names as escapes (the same value to a parser): the log is read in editors and terminals.
-    const line = visibleJson(record) + '\n';
-    if (!this._folderMade) {
+    this.appendText(this.lineOf(record));
+  }
+
+  /** One record as its line: names as escapes (the same value to a parser), the log is read in editors and terminals. */
+  protected lineOf(record: AuditRecord): string {
+    return visibleJson(record) + '\n';
+  }
+
+  /** Appends whole lines, making the folder first when it is not there. */
+  protected appendText(text: string): void {
+    if (!this.folderMade) {
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      this._folderMade = true;
+      this.folderMade = true;
     }
     try {
-      fs.appendFileSync(this.file, line);
+      fs.appendFileSync(this.file, text);
     } catch (err) {
-      // The folder was removed meanwhile: made again, and the line written.
+      // The folder was removed meanwhile: made again, and the lines written.
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
       fs.mkdirSync(path.dirname(this.file), { recursive: true });
-      fs.appendFileSync(this.file, line);
+      fs.appendFileSync(this.file, text);
     }
   }
 }

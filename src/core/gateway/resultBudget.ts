@@ -87,6 +87,8 @@ export function fitForModel(deps: GatewayDeps, result: CallToolResult, rendered:
   const parts = (Array.isArray(result.content) ? result.content : []).flatMap((block, i) => partOf(block, i) ?? []);
   const partTokens = parts.reduce((sum, p) => sum + p.tokens, 0);
   const pieces = rendered.pieces ?? [rendered.text];
+  // A token is at least one UTF-8 byte and a UTF-16 unit at most three: a text this short fits uncounted (most results).
+  if (3 * textLength(pieces) + partTokens <= budget) return result;
   const whole = fitText(pieces, Math.max(1, budget - partTokens), countTokens);
   if (!whole.cut && partTokens <= budget) return result;
   // Parts in order while they take at most three quarters of the budget: the text always gets a quarter.
@@ -111,6 +113,12 @@ export function fitForModel(deps: GatewayDeps, result: CallToolResult, rendered:
     content: [{ type: 'text', text: `${head.head}\n${note}${partsNote}]` }, ...(shown.map((p) => p.block) as CallToolResult['content'])],
     ...((result.isError || result.structuredContent !== undefined) && { isError: true }),
   };
+}
+
+function textLength(pieces: readonly string[]): number {
+  let length = 0;
+  for (const piece of pieces) length += piece.length;
+  return length;
 }
 
 /** Answers the read tool for one client: a page, a search, or a content block left out; another client's handle is unknown here. */

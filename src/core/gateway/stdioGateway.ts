@@ -61,9 +61,11 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
 }
 
 /**
- * `output` with the answers written in one turn sent in one write: the SDK's transport writes
- * each message on its own, and over a pipe each write is a system call (64 calls in flight
- * answered together: one, not 64). Everything else is the stream itself.
+ * `output` with the answers written in one turn of the event loop sent in one write: the SDK's
+ * transport writes each message on its own, and over a pipe each write is a system call (64 calls
+ * in flight answered together: one, not 64). The write waits for the end of the turn's I/O (not
+ * only the current callback's), so answers to requests read from the client and results read from
+ * a backend in the same turn share it. Everything else is the stream itself.
  */
 function coalesced(output: NodeJS.WritableStream): NodeJS.WritableStream {
   const stream = output as NodeJS.WritableStream & Partial<Pick<Writable, 'cork' | 'uncork'>>;
@@ -73,7 +75,7 @@ function coalesced(output: NodeJS.WritableStream): NodeJS.WritableStream {
     if (!corked) {
       corked = true;
       stream.cork!();
-      process.nextTick(() => {
+      setImmediate(() => {
         corked = false;
         stream.uncork!();
       });

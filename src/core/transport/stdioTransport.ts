@@ -237,11 +237,11 @@ export class StdioTransport implements Transport {
     } catch (err) {
       return Promise.reject(err);
     }
-    // Everything sent in this tick goes out in one write (64 pipelined calls: one syscall, not 64).
+    // Everything sent in this turn of the event loop goes out in one write (64 pipelined calls: one syscall, not 64).
     if (!this._corked) {
       this._corked = true;
       stdin.cork();
-      process.nextTick(() => {
+      setImmediate(() => {
         this._corked = false;
         stdin.uncork();
       });

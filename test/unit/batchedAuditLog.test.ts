@@ -1,0 +1,50 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BatchedAuditLog } from '../../src/core/calls/batchedAuditLog';
+import type { AuditRecord } from '../../src/core/calls/ports';
+
+const record = (callId: string): AuditRecord => ({ time: new Date(0).toISOString(), callId, origin: 'gateway', server: 's', tool: 't', argsHash: 'h', decision: 'allowed', outcome: 'ok' });
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('the batched audit log (serve)', () => {
+  let dir: string;
+  let file: string;
+  const ids = () => (fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as AuditRecord).callId) : []);
+  beforeEach(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-audit-'));
+    file = path.join(dir, 'state', 'audit.jsonl');
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  it('writes the first line at once, then the lines of a turn together at its end, in order', async () => {
+    const log = new BatchedAuditLog(file);
+    log.append(record('one'));
+    assert.deepEqual(ids(), ['one']);
+    log.append(record('two'));
+    log.append(record('three'));
+    assert.deepEqual(ids(), ['one']);
+    await turn();
+    assert.deepEqual(ids(), ['one', 'two', 'three']);
+    log.append(record('four'));
+    log.flush();
+    assert.deepEqual(ids(), ['one', 'two', 'three', 'four']);
+  });
+
+  it('a folder it cannot make is the first call\'s error', () => {
+    fs.writeFileSync(path.join(dir, 'blocker'), '');
+    assert.throws(() => new BatchedAuditLog(path.join(dir, 'blocker', 'audit.jsonl')).append(record('one')), /ENOTDIR|EEXIST/);
+  });
+
+  it('a batch that cannot be written is thrown at the next call, not lost quietly', async () => {
+    const log = new BatchedAuditLog(file);
+    log.append(record('one'));
+    // The file replaced by a folder: an append to it fails (EISDIR).
+    fs.rmSync(file);
+    fs.mkdirSync(file);
+    log.append(record('two'));
+    await turn();
+    assert.throws(() => log.append(record('three')), /EISDIR/);
+  });
+});
