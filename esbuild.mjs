@@ -90,14 +90,15 @@ const sandboxRuntime = {
   },
 };
 /**
- * The CLI's entry requires its commands (`require('./commands')` in src/cli/main.ts) when one runs:
- * in dist/ that is the bundle beside it, so `--help` loads none of them.
+ * The CLI's entry requires its commands (`require('./commands')` in src/cli/main.ts) when one runs,
+ * and before them, for `call` and `tools`, the early launch of their server (`require('./earlyLaunch')`):
+ * in dist/ each is a bundle beside it, so `--help` loads none of them.
  * @type {esbuild.Plugin}
  */
 const cliCommands = {
   name: 'cli-commands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/commands$/ }, (args) => (args.importer === path.resolve('src/cli/main.ts') ? { path: './cli-commands.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/(commands|earlyLaunch)$/ }, (args) => (args.importer === path.resolve('src/cli/main.ts') ? { path: args.path === './commands' ? './cli-commands.js' : './cli-launch.js', external: true } : undefined));
   },
 };
 /** @type {esbuild.BuildOptions} */
@@ -131,6 +132,8 @@ const otherBuilds = [
   // dist/cli.js parses the command line and prints the help; a command loads dist/cli-commands.js (src/cli/main.ts).
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommands] },
   { ...common, entryPoints: ['src/cli/commands.ts'], outfile: path.join(outdir, 'cli-commands.js'), plugins: [sandboxRuntime], external: ['@napi-rs/keyring'] },
+  // The checks that decide a `call`'s launch and its spawn, run while nothing else is loaded (src/cli/earlyLaunch.ts).
+  { ...common, entryPoints: ['src/cli/earlyLaunch.ts'], outfile: path.join(outdir, 'cli-launch.js'), plugins: [sandboxRuntime], metafile: true },
   sandboxBuild,
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
   // Preloaded into sandboxed Node servers (issue 32): it must stand alone, beside core.js and cli.js that name it.

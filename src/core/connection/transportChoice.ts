@@ -3,7 +3,7 @@ import type { OAuthSignIn } from '../auth/oauthSignIn';
 import type { ResolvedLaunch } from '../config/launch';
 import type { ServerLog } from '../serverLog';
 import { createHttpTransport, shouldTrySse, type HttpKind, type HttpTransport } from '../transport/httpTransports';
-import { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from '../transport/stdioTransport';
+import { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport, type StdioTransportOptions } from '../transport/stdioTransport';
 import type { SdkClient } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 
@@ -33,6 +33,8 @@ export interface SessionOptions {
   readonly rememberedEra?: 'modern' | 'legacy';
   /** A stdio server's stop is handed to a detached process (StdioTransportOptions.stopDetached). */
   readonly stopDetached?: boolean;
+  /** A stdio server spawned already for this launch (StdioTransportOptions.adoptEarly). */
+  readonly adoptEarly?: StdioTransportOptions['adoptEarly'];
   /** A sign-in waits for the user; the message says so. */
   readonly onWaiting: (message: string) => void;
 }
@@ -78,6 +80,7 @@ function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKi
     onWarning: (message) => log.warn(message),
     onSpawn: options.onSpawn,
     stopDetached: options.stopDetached,
+    adoptEarly: options.adoptEarly,
   });
   log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
   return transport;
