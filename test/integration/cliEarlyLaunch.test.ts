@@ -122,6 +122,18 @@ describe('the CLI spawns the server of call and tools before the commands load (
     assert.equal(fs.readFileSync(marker, 'utf8'), 'ran\n', 'the server started twice');
   });
 
+  it("a rules file with a regex (the early launch does not load RE2) still applies: its deny stops the call, the server starts once", async () => {
+    const config = writeConfig({ ok: marking() });
+    fs.writeFileSync(path.join(dir, 'rules.json'), JSON.stringify({ rules: [{ name: 'no x', server: 'ok', tool: 'answer', when: [{ pointer: '/q', regex: '^x' }], effect: 'deny' }] }));
+    const denied = await cli(['--config', config, 'call', 'ok', 'answer', '--args', '{"q":"xy"}', '--rules', path.join(dir, 'rules.json')]);
+    assert.equal(denied.code, 3, denied.stderr);
+    assert.match(denied.stderr, /no x/);
+    const allowed = await cli(['--config', config, 'call', 'ok', 'answer', '--args', '{"q":"y"}', '--rules', path.join(dir, 'rules.json')]);
+    assert.equal(allowed.code, 0, allowed.stderr);
+    assert.equal(allowed.stdout.trim(), '42');
+    assert.equal(fs.readFileSync(marker, 'utf8'), 'ran\nran\n', 'one start a run');
+  });
+
   it('tools SERVER is spawned early too; with no SERVER and two servers, both start as before', async () => {
     const config = writeConfig({ a: marking(), b: marking() });
     const one = await cli(['--config', config, 'tools', 'a']);
