@@ -92,6 +92,11 @@ export class StdioTransport implements Transport {
   private _releaseSandbox: (() => void) | undefined;
   private _fence: SandboxFence | undefined;
   private _closing: Promise<void> | undefined;
+  private _sentAny = false;
+  private _exitedAfterInput = false;
+  private _output: (() => void) | undefined;
+  /** Settles at the server's first output, any bytes on stdout or stderr (a message, a banner, a log line). */
+  readonly firstOutput = new Promise<void>((resolve) => (this._output = resolve));
 
   constructor(private readonly _launch: StdioLaunch, private readonly _options: StdioTransportOptions = {}) {}
 
@@ -111,6 +116,11 @@ export class StdioTransport implements Transport {
 
   get exitInfo(): { code: number | null; signal: NodeJS.Signals | null } | undefined {
     return this._exit;
+  }
+
+  /** The server exited after it was sent something (not before it read anything: a crash at its start). */
+  get exitedAfterInput(): boolean {
+    return this._exitedAfterInput;
   }
 
   get commandLine(): string {
@@ -154,6 +164,7 @@ export class StdioTransport implements Transport {
       },
       maxMessageBytes,
     ));
+    child.stdout!.once('data', () => this._output?.());
     child.stdout!.on('data', (chunk: Buffer) => {
       const queued: Queued[] = [];
       for (const frame of framer.push(chunk)) {
@@ -167,6 +178,7 @@ export class StdioTransport implements Transport {
     else {
       child.once('exit', (code, signal) => {
         this._exit = { code, signal };
+        this._exitedAfterInput = this._sentAny;
       });
     }
     const closed = () => {
@@ -236,6 +248,7 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this._child?.stdin;
     if (!stdin || this._closed || stdin.destroyed) return Promise.reject(new Error('Not connected: the server process is not running'));
+    this._sentAny = true;
     let line: string;
     try {
       line = JSON.stringify(message) + '\n';
@@ -320,6 +333,7 @@ export class StdioTransport implements Transport {
   private _drainStderr(child: ChildProcess): void {
     let partial = '';
     child.stderr!.setEncoding('utf8');
+    child.stderr!.once('data', () => this._output?.());
     child.stderr!.on('data', (text: string) => {
       this._stderr.write(text);
       const lines = (partial + text).split(/\r?\n/);
