@@ -114,6 +114,19 @@ const withoutSdk = {
     build.onResolve({ filter: /^\.\/later$/ }, (args) => (args.importer === path.resolve('src/core/packages/load.ts') ? { path: path.resolve('src/shims/noSdk.cjs') } : undefined));
   },
 };
+/**
+ * In dist/cli-commands.js the search door (src/core/search/later.ts: minisearch and gpt-tokenizer's
+ * encoding, 2.7 MB of the 5.6 MB) stays a require, of dist/cli-search.js: only `serve` searches or
+ * counts tokens, and every other command read and compiled those bytes at its start. The door shares
+ * only stateless modules with the commands (render/sanitize, tokenRuns), so a copy of each is harmless.
+ * @type {esbuild.Plugin}
+ */
+const cliSearch = {
+  name: 'cli-search',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/later$/ }, (args) => (args.importer === path.resolve('src/core/search/load.ts') ? { path: './cli-search.js', external: true } : undefined));
+  },
+};
 /** The checks that decide a `call`'s launch, and its spawn, run while nothing else is loaded (src/cli/earlyLaunch.ts). */
 const cliLaunchBuild = { ...common, entryPoints: ['src/cli/earlyLaunch.ts'], outfile: path.join(outdir, 'cli-launch.js'), plugins: [sandboxRuntime, withoutSdk], metafile: true };
 /** Packages that must never be in dist/cli-launch.js (the heavy ones; the JSONC parser is small and needed). */
@@ -149,7 +162,8 @@ const otherBuilds = [
   // The keychain library is native (a .node file per platform): required from node_modules beside the CLI, never bundled.
   // dist/cli.js parses the command line and prints the help; a command loads dist/cli-commands.js (src/cli/main.ts).
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommands] },
-  { ...common, entryPoints: ['src/cli/commands.ts'], outfile: path.join(outdir, 'cli-commands.js'), plugins: [sandboxRuntime], external: ['@napi-rs/keyring'] },
+  { ...common, entryPoints: ['src/cli/commands.ts'], outfile: path.join(outdir, 'cli-commands.js'), plugins: [sandboxRuntime, cliSearch], external: ['@napi-rs/keyring'] },
+  { ...common, entryPoints: ['src/core/search/later.ts'], outfile: path.join(outdir, 'cli-search.js') },
   sandboxBuild,
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
   // Preloaded into sandboxed Node servers (issue 32): it must stand alone, beside core.js and cli.js that name it.

@@ -12,10 +12,17 @@ function loadCommands(): typeof Commands {
   return require('./commands') as typeof Commands;
 }
 
-/** The early launch of a command's server (earlyLaunch.ts): its checks' code, loaded for `call` and `tools` only. */
-function loadEarlyLaunch(): typeof EarlyLaunch {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return require('./earlyLaunch') as typeof EarlyLaunch;
+/**
+ * The early launch of a command's server (earlyLaunch.ts), its checks' code loaded for `call` and
+ * `tools` only; undefined when it cannot be loaded (the normal order then starts the server).
+ */
+function launchEarly(command: CliArgs & { readonly command: string }): ReturnType<typeof EarlyLaunch.launchEarly> {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('./earlyLaunch') as typeof EarlyLaunch).launchEarly(command);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -45,7 +52,7 @@ if (parsed && (parsed.help || parsed.command === undefined)) {
   // would let Node exit mid-shutdown with code 0, so hold the loop until the command is done.
   const keepAlive = setInterval(() => undefined, 60_000);
   // The server of `call` or `tools` starts in its own process while the commands' code loads here.
-  const early = command.command === 'call' || command.command === 'tools' ? loadEarlyLaunch().launchEarly(command) : undefined;
+  const early = command.command === 'call' || command.command === 'tools' ? launchEarly(command) : undefined;
   loadCommands()
     .runCommand(command, early)
     .then(exitWhenFlushed, (err: unknown) => exitWhenFlushed(failure(err, command.json)))
