@@ -90,16 +90,48 @@ const sandboxRuntime = {
   },
 };
 /**
- * The CLI's entry requires its commands (`require('./commands')` in src/cli/main.ts) when one runs:
- * in dist/ that is the bundle beside it, so `--help` loads none of them.
+ * The CLI's entry requires its commands (`require('./commands')` in src/cli/main.ts) when one runs,
+ * and before them, for `call` and `tools`, the early launch of their server (`require('./earlyLaunch')`):
+ * in dist/ each is a bundle beside it, so `--help` loads none of them.
  * @type {esbuild.Plugin}
  */
 const cliCommands = {
   name: 'cli-commands',
   setup(build) {
-    build.onResolve({ filter: /^\.\/commands$/ }, (args) => (args.importer === path.resolve('src/cli/main.ts') ? { path: './cli-commands.js', external: true } : undefined));
+    build.onResolve({ filter: /^\.\/(commands|earlyLaunch)$/ }, (args) => (args.importer === path.resolve('src/cli/main.ts') ? { path: args.path === './commands' ? './cli-commands.js' : './cli-launch.js', external: true } : undefined));
   },
 };
+/**
+ * dist/cli-launch.js runs before the server of a `call` is spawned, so every byte of it delays the
+ * spawn: the SDK's door (src/core/packages/later.ts: the SDK, ajv, RE2, 0.7 MB) is a stub that
+ * throws there (src/shims/noSdk.cjs), and the early launch gives way to the normal order
+ * when a check would need it (a rule's regex). 100 KB instead of 800 KB: 20 ms of CPU instead of 49.
+ * @type {esbuild.Plugin}
+ */
+const withoutSdk = {
+  name: 'without-sdk',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/later$/ }, (args) => (args.importer === path.resolve('src/core/packages/load.ts') ? { path: path.resolve('src/shims/noSdk.cjs') } : undefined));
+  },
+};
+/**
+ * In dist/cli-commands.js the search door (src/core/search/later.ts: minisearch and gpt-tokenizer's
+ * encoding, 2.7 MB of the 5.6 MB) stays a require, of dist/cli-search.js: only `serve` searches or
+ * counts tokens, and every other command read and compiled those bytes at its start. The door shares
+ * only stateless modules with the commands (render/sanitize, tokenRuns), so a copy of each is harmless.
+ * @type {esbuild.Plugin}
+ */
+const cliSearch = {
+  name: 'cli-search',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/later$/ }, (args) => (args.importer === path.resolve('src/core/search/load.ts') ? { path: './cli-search.js', external: true } : undefined));
+  },
+};
+/** The checks that decide a `call`'s launch, and its spawn, run while nothing else is loaded (src/cli/earlyLaunch.ts). */
+const cliLaunchBuild = { ...common, entryPoints: ['src/cli/earlyLaunch.ts'], outfile: path.join(outdir, 'cli-launch.js'), plugins: [sandboxRuntime, withoutSdk], metafile: true };
+/** Packages that must never be in dist/cli-launch.js (the heavy ones; the JSONC parser is small and needed). */
+const NOT_BEFORE_SPAWN = /node_modules\/(@anthropic-ai|@opentelemetry|@modelcontextprotocol|ajv|ajv-formats|zod|jose|re2js|minisearch|gpt-tokenizer|tldts|node-forge|fflate)\//;
+
 /** @type {esbuild.BuildOptions} */
 const sandboxBuild = {
   ...common,
@@ -130,7 +162,8 @@ const otherBuilds = [
   // The keychain library is native (a .node file per platform): required from node_modules beside the CLI, never bundled.
   // dist/cli.js parses the command line and prints the help; a command loads dist/cli-commands.js (src/cli/main.ts).
   { ...common, entryPoints: ['src/cli/main.ts'], outfile: path.join(outdir, 'cli.js'), banner: { js: '#!/usr/bin/env node' }, plugins: [cliCommands] },
-  { ...common, entryPoints: ['src/cli/commands.ts'], outfile: path.join(outdir, 'cli-commands.js'), plugins: [sandboxRuntime], external: ['@napi-rs/keyring'] },
+  { ...common, entryPoints: ['src/cli/commands.ts'], outfile: path.join(outdir, 'cli-commands.js'), plugins: [sandboxRuntime, cliSearch], external: ['@napi-rs/keyring'] },
+  { ...common, entryPoints: ['src/core/search/later.ts'], outfile: path.join(outdir, 'cli-search.js') },
   sandboxBuild,
   { ...common, entryPoints: ['demo/server.ts'], outfile: path.join(outdir, 'demo-server.js') },
   // Preloaded into sandboxed Node servers (issue 32): it must stand alone, beside core.js and cli.js that name it.
@@ -174,12 +207,14 @@ function checkBundles(extension, lazyBundles) {
 
 if (watch) {
   copySeccompHelper();
-  for (const b of [extensionBuild, ...lazyBuilds, ...otherBuilds]) await (await esbuild.context(b)).watch();
+  for (const b of [extensionBuild, ...lazyBuilds, cliLaunchBuild, ...otherBuilds]) await (await esbuild.context(b)).watch();
 } else {
   copySeccompHelper();
-  const [extension, lazy] = await Promise.all([esbuild.build(extensionBuild), Promise.all(lazyBuilds.map((b) => esbuild.build(b))), ...otherBuilds.map((b) => esbuild.build(b))]);
+  const [extension, lazy, cliLaunch] = await Promise.all([esbuild.build(extensionBuild), Promise.all(lazyBuilds.map((b) => esbuild.build(b))), esbuild.build(cliLaunchBuild), ...otherBuilds.map((b) => esbuild.build(b))]);
   /** The metafile each of these builds asks for. */
   const metafile = (/** @type {esbuild.BuildResult} */ r) => /** @type {esbuild.Metafile} */ (r.metafile);
   checkBundles(metafile(extension), lazy.map(metafile));
+  const heavyEarly = Object.keys(metafile(cliLaunch).inputs).filter((input) => NOT_BEFORE_SPAWN.test(input));
+  if (heavyEarly.length > 0) throw new Error(`dist/cli-launch.js runs before a call's server is spawned and must stay small; found:\n  ${heavyEarly.slice(0, 10).join('\n  ')}`);
   if (process.argv.includes('--analyze')) console.log(await esbuild.analyzeMetafile(metafile(extension)));
 }

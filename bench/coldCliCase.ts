@@ -16,6 +16,8 @@ const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-ev
 export const INSPECTOR_VERSION = '2.12.0';
 const INSPECTOR = process.env.BENCH_INSPECTOR ?? path.join(os.homedir(), '.cache/mcp-tool-host', `inspector-${INSPECTOR_VERSION}`, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 const GOAL = { max: 1.5 };
+/** Preloaded to say when the server was spawned, counted from the process's start (bench/spawnMark.cjs). */
+const SPAWN_MARK = path.join(ROOT, 'bench/spawnMark.cjs');
 
 /** One command line to time, and the text its output must hold (a run that failed is not a fast run). */
 interface Runner {
@@ -52,7 +54,30 @@ async function interleaved(runners: Record<string, Runner>, rounds: number, warm
   return times;
 }
 
+/** The median of the round-by-round ratios ours/raw (rounds interleaved: each pair ran side by side in time), with their range. */
+function paired(ours: readonly number[], raw: readonly number[]): string {
+  const ratios = ours.map((o, i) => o / raw[i]).sort((a, b) => a - b);
+  return `paired ${median(ratios).toFixed(2)}x (${ratios[0].toFixed(2)}-${ratios.at(-1)!.toFixed(2)})`;
+}
+
+/** Runs each runner `rounds` times in turn with the spawn mark preloaded: ms from its start to its first spawn (the server's). */
+async function spawnTimes(runners: Record<string, Runner>, rounds: number, env: NodeJS.ProcessEnv, dir: string): Promise<Record<string, number[]>> {
+  const times: Record<string, number[]> = Object.fromEntries(Object.keys(runners).map((k) => [k, []]));
+  for (let round = 0; round < rounds; round++) {
+    for (const [name, runner] of Object.entries(runners)) {
+      const mark = path.join(dir, `spawn-${name}-${round}`);
+      await wholeProcess(runner, { ...env, SPAWN_MARK: mark, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${SPAWN_MARK}`.trim() });
+      times[name].push(Number(fs.readFileSync(mark, 'utf8').split('\n')[0]));
+    }
+  }
+  return times;
+}
+
 export async function coldCliCase(o: BenchOptions, report: Report): Promise<void> {
+  // The numbers are the build's: say which (the vsix's is `node esbuild.mjs --production`, 5.6 MB of commands; a development build's is 9.9 MB).
+  const launchBundle = path.join(path.dirname(CLI), 'cli-launch.js');
+  if (!fs.existsSync(launchBundle)) throw new Error(`case 14: ${launchBundle} is missing: dist/ is older than the source (node esbuild.mjs --production).`);
+  const build = `dist/cli-commands.js ${(fs.statSync(path.join(path.dirname(CLI), 'cli-commands.js')).size / 1e6).toFixed(1)} MB, dist/cli-launch.js ${(fs.statSync(launchBundle).size / 1e3).toFixed(0)} KB`;
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-bench-cold-'));
   try {
     const config = path.join(dir, 'servers.json');
@@ -78,9 +103,12 @@ export async function coldCliCase(o: BenchOptions, report: Report): Promise<void
       console.log(`case 14: the MCP Inspector's CLI column is skipped: ${INSPECTOR} is absent (npm install --prefix ~/.cache/mcp-tool-host/inspector-${INSPECTOR_VERSION} @modelcontextprotocol/inspector@${INSPECTOR_VERSION}, or BENCH_INSPECTOR=path).`);
     }
     const t = await interleaved(runners, o.smoke ? 1 : 8, o.smoke ? 0 : 1, env);
-    const load = `load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}`;
-    report.ratio('14 cold `call ev get-sum`, whole process (ms)', t.oursCall, t.rawCall, 'ms', o.smoke ? undefined : GOAL, load);
-    report.ratio('14 cold `tools ev`, whole process (ms)', t.oursTools, t.rawTools, 'ms', o.smoke ? undefined : GOAL);
+    const load = `load average ${os.loadavg().map((n) => n.toFixed(1)).join(' ')}; ${build}`;
+    report.ratio('14 cold `call ev get-sum`, whole process (ms)', t.oursCall, t.rawCall, 'ms', o.smoke ? undefined : GOAL, `${paired(t.oursCall, t.rawCall)}; ${load}`);
+    report.ratio('14 cold `tools ev`, whole process (ms)', t.oursTools, t.rawTools, 'ms', o.smoke ? undefined : GOAL, paired(t.oursTools, t.rawTools));
+    // Where the time goes: how long after its own start each spawned the server (the CLI first runs its checks).
+    const s = await spawnTimes({ oursCall: runners.oursCall, rawCall: runners.rawCall }, o.smoke ? 1 : 5, env, dir);
+    report.ratio('14 (where it goes) `call`: from the process start to the server\'s spawn (ms)', s.oursCall, s.rawCall, 'ms', undefined, 'NODE_OPTIONS=--require bench/spawnMark.cjs, rounds not timed above');
     report.ratio('14 `--help`, whole process, vs bare node (ms)', t.oursHelp, t.bareNode, 'ms', undefined);
     if (inspector) {
       report.ratio(`14 Inspector CLI ${INSPECTOR_VERSION} \`tools/call\` vs raw (ms, where a peer stands)`, t.inspectorCall, t.rawCall, 'ms', undefined, `ours/Inspector ${(median(t.oursCall) / median(t.inspectorCall)).toFixed(2)}x`);

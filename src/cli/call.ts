@@ -5,6 +5,7 @@ import type { Approver, CallSink } from '../core/calls/ports';
 import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine, shownArguments, shownName, visibleJson } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
+import { parseArgsJson } from './argsJson';
 import { resultSaver, stateFile, type CliHost } from './host';
 import { problemText } from '../core/tools/schemaProblems';
 import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
@@ -123,17 +124,6 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
   }
 }
 
-export function parseArgsJson(text: string | undefined): Record<string, unknown> {
-  if (text === undefined) return {};
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    throw new CliError(`--args is not valid JSON: ${err instanceof Error ? err.message : String(err)}`);
-  }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new CliError('--args must be a JSON object, as in --args \'{"name":"x"}\'.');
-  return value as Record<string, unknown>;
-}
 
 function exitCodeOf(outcome: CallOutcome): ExitCode {
   switch (outcome.kind) {

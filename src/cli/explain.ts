@@ -3,7 +3,8 @@ import type { Approver, CallSink } from '../core/calls/ports';
 import { sanitizeLine, shownName, visibleJson } from '../core/render/sanitize';
 import type { RuleSet } from '../core/policy/ruleSource';
 import { Exit, type ExitCode } from './args';
-import { parseArgsJson, ruleOptions, startForTool } from './call';
+import { parseArgsJson } from './argsJson';
+import { ruleOptions, startForTool } from './call';
 import type { CliHost } from './host';
 
 /** Nothing is asked or sent while explaining; a pipeline that tried would be a bug. */

@@ -3,6 +3,7 @@ import { resolveLaunch } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
 import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
+import type { ConnectionDeps } from '../core/connection/connectionDeps';
 import { sanitizeLine, shownName } from '../core/render/sanitize';
 import { silentLog, type ServerLog } from '../core/serverLog';
 import { SchemaValidator } from '../core/tools/schemaValidator';
@@ -12,6 +13,7 @@ import type { Sampler } from '../core/connection/samplingRequests';
 import { rememberedEra } from '../core/connection/eraMemory';
 import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
 import { eraFile } from './eraFile';
+import { cliVariables } from './workspace';
 import { DEFAULT_RESULTS_MAX_MIB } from '../core/render/resultBudget';
 import { ResultFolder } from '../core/render/resultFolder';
 import type { BinarySaver } from '../core/render/renderResult';
@@ -29,9 +31,8 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog }): CliHost {
-  const cwd = process.cwd();
-  const variables: VariableContext = { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
+  const variables = cliVariables();
   const validator = new SchemaValidator();
   const oauth = cliOAuthHost(options.browser, options.signIn);
   // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.
@@ -43,6 +44,8 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     handshakeTimeoutMs: options.handshakeTimeoutMs,
     // The command exits once its answer and audit record are out; the server's shutdown goes on without it.
     stopDetached: true,
+    // The server main.ts spawned while this code loaded, when its launch is exactly the one resolved here.
+    adoptEarly: options.adoptEarly,
     log: (options.logOf ?? ((_, log) => log))(name, options.serverMessages ? serverMessagesOn(name) : silentLog),
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,

@@ -4,11 +4,25 @@
 import { Exit, parseArgs, USAGE, type CliArgs } from './args';
 import { failure } from './failure';
 import type * as Commands from './commands';
+import type * as EarlyLaunch from './earlyLaunch';
 
 /** The commands, loaded on first use (a static import would load them with this file). */
 function loadCommands(): typeof Commands {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   return require('./commands') as typeof Commands;
+}
+
+/**
+ * The early launch of a command's server (earlyLaunch.ts), its checks' code loaded for `call` and
+ * `tools` only; undefined when it cannot be loaded (the normal order then starts the server).
+ */
+function launchEarly(command: CliArgs & { readonly command: string }): ReturnType<typeof EarlyLaunch.launchEarly> {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('./earlyLaunch') as typeof EarlyLaunch).launchEarly(command);
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -37,8 +51,10 @@ if (parsed && (parsed.help || parsed.command === undefined)) {
   // The shutdown sequence waits on unref'd timers (they must not hold an editor open); here they
   // would let Node exit mid-shutdown with code 0, so hold the loop until the command is done.
   const keepAlive = setInterval(() => undefined, 60_000);
+  // The server of `call` or `tools` starts in its own process while the commands' code loads here.
+  const early = command.command === 'call' || command.command === 'tools' ? launchEarly(command) : undefined;
   loadCommands()
-    .runCommand(command)
+    .runCommand(command, early)
     .then(exitWhenFlushed, (err: unknown) => exitWhenFlushed(failure(err, command.json)))
     .finally(() => clearInterval(keepAlive));
 }

@@ -119,4 +119,14 @@ describe('the CLI loads only what the command needs (dist/cli.js)', function () 
     assert.equal(status, 2);
     assert.deepEqual(files, ['dist/cli.js', 'dist/cli-commands.js']);
   });
+
+  it('call and tools load the early launch (dist/cli-launch.js, under 200 KB) before the commands, and never the search code (dist/cli-search.js)', () => {
+    const missing = path.join(os.tmpdir(), 'no-such-config-here.json');
+    for (const [command, ...rest] of [['call', 'x', 'y'], ['tools', 'x']]) {
+      const { files } = loadedBy([command, ...rest, '--config', missing]);
+      assert.deepEqual(files.slice(0, 3), ['dist/cli.js', 'dist/cli-launch.js', 'dist/cli-commands.js'], command);
+      assert.ok(!files.includes('dist/cli-search.js'), `${command} loaded the search code`);
+    }
+    assert.ok(fs.statSync(path.join(ROOT, 'dist/cli-launch.js')).size < 200 * 1024);
+  });
 });

@@ -9,6 +9,7 @@ import type { RestartPolicy } from './restartPolicy';
 import type { ToolCache } from './toolCatalog';
 import type { ListingLimits } from './listingLimits';
 import type { DevHost, DevUnavailable } from './devWatch';
+import type { StdioTransportOptions } from '../transport/stdioTransport';
 
 export const HANDSHAKE_TIMEOUT_MS = 30_000;
 
@@ -30,6 +31,8 @@ export interface ConnectionDeps {
    * (the CLI, which exits once its answer is out); otherwise a stop waits for the server to go.
    */
   readonly stopDetached?: boolean;
+  /** The CLI: a stdio server it spawned already for this launch, while its commands loaded (StdioTransportOptions.adoptEarly). */
+  readonly adoptEarly?: StdioTransportOptions['adoptEarly'];
   readonly toolCache?: ToolCache;
   /**
    * Asked before a launch runs (workspace-defined servers); false leaves the server stopped, and so

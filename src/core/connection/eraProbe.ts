@@ -1,7 +1,8 @@
 import type { JSONRPCMessage } from '@modelcontextprotocol/client';
 
 /**
- * How long a stdio server that is up (it wrote something, on stdout or stderr) may leave the
+ * How long a stdio server that is up (it wrote something, on stdout or stderr: a message, a line
+ * of text, any bytes) may leave the
  * 2026-07-28 probe unanswered before it counts as a 2025-era server that ignores requests it does
  * not know. Timed from its first output, not from its start: a 2025-era server refuses the probe
  * as soon as it reads it, and a slow start (npx, a big index) says nothing of its era.
@@ -49,6 +50,8 @@ export class ProbeWatch {
   private _grace: NodeJS.Timeout | undefined;
   private _limit: NodeJS.Timeout | undefined;
   private _timedOut = false;
+  private _probed = false;
+  private _answered = false;
   private _lateEra: 'modern' | 'legacy' | undefined;
   private _deliver: ((message: JSONRPCMessage) => void) | undefined;
 
@@ -62,6 +65,7 @@ export class ProbeWatch {
   /** Sees each message the SDK sends. */
   sent(message: JSONRPCMessage): void {
     if ('method' in message && 'id' in message && message.method === 'server/discover') {
+      this._probed = true;
       this._waiting.add(message.id);
       const limitMs = this._timing.limitMs;
       if (limitMs !== undefined && !this._limit) this._limit = setTimeout(() => this._expire(), limitMs);
@@ -77,6 +81,7 @@ export class ProbeWatch {
     const id = 'method' in message || !('id' in message) ? undefined : message.id;
     if (id === undefined || id === null) return false;
     if (this._waiting.delete(id)) {
+      this._answered = true;
       if (this._waiting.size === 0) this._stopClocks();
       return false;
     }
@@ -95,6 +100,11 @@ export class ProbeWatch {
   /** The SDK gave up on the probe before the server answered it: the era of this start was a guess. */
   get timedOut(): boolean {
     return this._timedOut;
+  }
+
+  /** The probe was sent, and neither answered nor given up: what a server that exits on it leaves. */
+  get unanswered(): boolean {
+    return this._probed && !this._answered && !this._timedOut;
   }
 
   /** What the server's answer to a probe given up says it speaks; undefined: no answer (yet), or not a sign. */

@@ -90,6 +90,7 @@ export class LaunchAttempt {
       maxMessageBytes: deps.maxMessageBytes,
       rememberedEra: deps.eraMemory?.load(),
       stopDetached: deps.stopDetached,
+      adoptEarly: deps.adoptEarly,
       signIn: this.signIn,
       newClient: () => host.newClient(),
       onAttempt: (attempt) => {

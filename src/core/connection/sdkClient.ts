@@ -38,6 +38,11 @@ export type OfferNotice = { readonly kind: 'resources-changed' | 'prompts-change
 export interface HandshakeOptions {
   readonly handshakeMs: number;
   readonly remembered?: 'modern' | 'legacy';
+  /**
+   * This start follows one where the server exited on the probe (transportChoice.ts): it speaks
+   * the 2025 era, and that era is remembered as a refusal of the probe would be.
+   */
+  readonly afterProbeExit?: boolean;
 }
 
 /** What a client needs from the connection that builds it (one per launch attempt). */
@@ -84,6 +89,7 @@ export class SdkClient {
   private _eraClient: EraClient | undefined;
   /** The 2026-07-28 probe of the handshake; undefined: none ran (the launch was remembered as 2025-era). */
   private _probe: ProbeWatch | undefined;
+  private _afterProbeExit = false;
 
   constructor(options: SdkClientOptions) {
     const { roots, log } = options;
@@ -160,8 +166,12 @@ export class SdkClient {
     const timing = kind === 'stdio' ? stdioProbeTiming(handshakeMs, remembered === 'modern') : {};
     const probe = new ProbeWatch(timing);
     if (remembered !== 'legacy') this._probe = probe;
+    // Any bytes on stdout or stderr (a banner that is not JSON too) say the server is up.
+    const firstOutput = kind === 'stdio' ? (transport as { firstOutput?: unknown }).firstOutput : undefined;
     const stderr = kind === 'stdio' ? (transport as { stderr?: unknown }).stderr : undefined;
-    if (stderr instanceof EventEmitter) stderr.once('data', () => probe.alive());
+    if (firstOutput instanceof Promise) void firstOutput.then(() => probe.alive());
+    else if (stderr instanceof EventEmitter) stderr.once('data', () => probe.alive());
+    this._afterProbeExit = handshake.afterProbeExit === true;
     const raw = loadConnection().keepRawAnswers(transport, probe);
     // The SDK's own limit is a backstop behind the watch's on stdio.
     this._client.setVersionNegotiation({ mode: 'auto', probe: { timeoutMs: timing.limitMs === undefined ? handshakeMs : 2 * timing.limitMs } });
@@ -204,9 +214,15 @@ export class SdkClient {
    * remembered era stands until it expires, so a server that gained 2026-07-28 is asked again).
    */
   get eraToRemember(): 'modern' | 'legacy' | undefined {
+    if (this._afterProbeExit) return 'legacy';
     const probe = this._probe;
     if (!probe) return undefined;
     return probe.timedOut ? probe.lateEra : this.era;
+  }
+
+  /** The handshake sent the 2026-07-28 probe and the server neither answered it nor was given up on. */
+  get probeUnanswered(): boolean {
+    return this._probe?.unanswered ?? false;
   }
 
   /** Called once when the session ends (the server closed or crashed). */

@@ -3,7 +3,7 @@ import type { OAuthSignIn } from '../auth/oauthSignIn';
 import type { ResolvedLaunch } from '../config/launch';
 import type { ServerLog } from '../serverLog';
 import { createHttpTransport, shouldTrySse, type HttpKind, type HttpTransport } from '../transport/httpTransports';
-import { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport } from '../transport/stdioTransport';
+import { DEFAULT_MAX_MESSAGE_BYTES, StdioTransport, type StdioTransportOptions } from '../transport/stdioTransport';
 import type { SdkClient } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 
@@ -31,8 +31,12 @@ export interface SessionOptions {
   readonly onSpawn?: () => void;
   /** The era the launch spoke at its last start (eraMemory.ts): a 2025-era one skips the 2026-07-28 probe. */
   readonly rememberedEra?: 'modern' | 'legacy';
+  /** This start follows one where the server exited on the 2026-07-28 probe (HandshakeOptions.afterProbeExit). */
+  readonly afterProbeExit?: boolean;
   /** A stdio server's stop is handed to a detached process (StdioTransportOptions.stopDetached). */
   readonly stopDetached?: boolean;
+  /** A stdio server spawned already for this launch (StdioTransportOptions.adoptEarly). */
+  readonly adoptEarly?: StdioTransportOptions['adoptEarly'];
   /** A sign-in waits for the user; the message says so. */
   readonly onWaiting: (message: string) => void;
 }
@@ -49,8 +53,14 @@ export async function openSession(launch: ResolvedLaunch, shown: string, options
   options.onAttempt({ client, transport });
   const handshakeMs = options.handshakeTimeoutMs;
   try {
-    await withTimeout(client.connect(transport, launch.type === 'http' ? 'http' : 'stdio', { handshakeMs, remembered: options.rememberedEra }), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
+    await withTimeout(client.connect(transport, launch.type === 'http' ? 'http' : 'stdio', { handshakeMs, remembered: options.rememberedEra, afterProbeExit: options.afterProbeExit }), handshakeMs, () => ServerFailure.handshakeTimeout(handshakeMs, serverEnd(transport).stderr));
   } catch (err) {
+    if (exitedOnProbe(transport, client, options)) {
+      // An old server that dies on a protocol version it does not know: once more, in the 2025 era.
+      options.log.warn(`The server exited on the 2026-07-28 probe (${serverEnd(transport).stderr.at(-1) ?? 'no stderr'}); starting it again in the 2025 era.`);
+      await client.close();
+      return openSession(launch, shown, { ...options, rememberedEra: 'legacy', afterProbeExit: true }, httpKind);
+    }
     if (launch.type === 'http' && (await options.signIn?.recover(err, transport as HttpTransport, options.onWaiting))) {
       // The server wants OAuth: the provider is in place now, or the user just signed in. Connect again.
       await client.close();
@@ -78,9 +88,25 @@ function createTransport(launch: ResolvedLaunch, shown: string, httpKind: HttpKi
     onWarning: (message) => log.warn(message),
     onSpawn: options.onSpawn,
     stopDetached: options.stopDetached,
+    adoptEarly: options.adoptEarly,
   });
   log.info(`Starting: ${shown}${launch.launch.cwd ? ` (in ${launch.launch.cwd})` : ''}`);
   return transport;
+}
+
+/**
+ * Whether a stdio server exited with the probe unanswered, after it was sent it: the probe is the
+ * only thing the SDK sends until it is answered, so the server exited on it. A server that exited
+ * before it was sent anything (a crash at its start) is not one, nor is a second start.
+ *
+ * Its 2025 era is then remembered, as a refusal of the probe would be (SdkClient.eraToRemember):
+ * exiting is how such a server answers, and each start that probes it costs it a whole start. It is
+ * remembered only once the second start, in the 2025 era, went through: a server that fails that
+ * too crashed, and that says nothing of its era. A server that crashed at the probe by chance is
+ * spoken to in the 2025 era until the memory expires (eraMemory.ts, a day), then probed again.
+ */
+function exitedOnProbe(transport: Transport, client: SdkClient, options: SessionOptions): boolean {
+  return transport instanceof StdioTransport && !options.afterProbeExit && options.rememberedEra !== 'legacy' && transport.exitedAfterInput && client.probeUnanswered;
 }
 
 async function withTimeout<T>(p: Promise<T>, ms: number, error: () => Error): Promise<T> {

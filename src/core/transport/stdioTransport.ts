@@ -11,10 +11,9 @@ import type { Frame } from './lineFramer';
 import type { MessagePump, Queued } from './messagePump';
 import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
 import type { SandboxFence, SandboxSettings } from './sandbox';
-import { formatCommandLine, missingCommandHint, needsShell, pathEntries, quoteForCmd, resolveExecutable, type StdioLaunch } from './commandLine';
+import { formatCommandLine, missingCommandHint, pathEntries, resolveExecutable, type StdioLaunch } from './commandLine';
+import { SERVER_MARKER_VARIABLE, spawnServer, type EarlyServer } from './serverSpawn';
 
-/** Every server's environment holds this variable, with a value of its own: the stop finds its descendants by it. */
-const SERVER_MARKER_VARIABLE = 'MCP_TOOL_HOST_SERVER_ID';
 /** What `send` returns once the line is written or buffered: shared, it never changes. */
 const SENT: Promise<void> = Promise.resolve();
 
@@ -46,6 +45,12 @@ export interface StdioTransportOptions {
   readonly stopDetached?: boolean;
   /** The process came to be (Run Doctor's "spawned": not when the command was missing or the sandbox refused it). */
   readonly onSpawn?: () => void;
+  /**
+   * A server already spawned for exactly this launch (the CLI spawns it while its commands load),
+   * given the launch about to run (its executable resolved); undefined: spawn it here. Never for a
+   * sandboxed launch. The one who spawned it ends it when it does not match.
+   */
+  readonly adoptEarly?: (launch: StdioLaunch) => EarlyServer | undefined;
 }
 
 /**
@@ -60,7 +65,7 @@ export interface StdioTransportOptions {
  */
 export class StdioTransport implements Transport {
   /** This server's value of SERVER_MARKER_VARIABLE, inherited by all its descendants. */
-  private readonly _marker = randomUUID();
+  private _marker: string = randomUUID();
   /** Set by close(): the stop sequence is ours, not a clean-up after the server exited on its own. */
   private _stopping = false;
   /** The clean-up after the server exited on its own (its leftover descendants), awaited by close(). */
@@ -86,6 +91,12 @@ export class StdioTransport implements Transport {
   private _exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   private _releaseSandbox: (() => void) | undefined;
   private _fence: SandboxFence | undefined;
+  private _closing: Promise<void> | undefined;
+  private _sentAny = false;
+  private _exitedAfterInput = false;
+  private _output: (() => void) | undefined;
+  /** Settles at the server's first output, any bytes on stdout or stderr (a message, a banner, a log line). */
+  readonly firstOutput = new Promise<void>((resolve) => (this._output = resolve));
 
   constructor(private readonly _launch: StdioLaunch, private readonly _options: StdioTransportOptions = {}) {}
 
@@ -107,6 +118,11 @@ export class StdioTransport implements Transport {
     return this._exit;
   }
 
+  /** The server exited after it was sent something (not before it read anything: a crash at its start). */
+  get exitedAfterInput(): boolean {
+    return this._exitedAfterInput;
+  }
+
   get commandLine(): string {
     return formatCommandLine(this._launch.command, this._launch.args);
   }
@@ -120,26 +136,19 @@ export class StdioTransport implements Transport {
         `Command "${command}" was not found. Searched PATH: ${pathEntries(env).join(process.platform === 'win32' ? ';' : ':') || '(empty)'}. ${missingCommandHint(command)}`,
       );
     }
+    const early = this._options.sandbox ? undefined : this._options.adoptEarly?.({ command: executable, args, env, cwd });
     const spawned = this._options.sandbox ? await this._sandboxed({ command: executable, args, env, cwd }, this._options.sandbox) : { command: executable, args, env };
-    const shell = needsShell(spawned.command);
-    const child = spawn(shell ? `"${spawned.command}"` : spawned.command, shell ? spawned.args.map(quoteForCmd) : [...spawned.args], {
-      cwd,
-      // The marker lets the stop find descendants that left the process group (processTree.ts).
-      env: { ...spawned.env, [SERVER_MARKER_VARIABLE]: this._marker },
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: process.platform !== 'win32',
-      windowsHide: true,
-      shell,
-      windowsVerbatimArguments: shell,
-    });
+    if (early) this._marker = early.marker;
+    const child = early?.child ?? spawnServer({ ...spawned, cwd }, this._marker);
     this._child = child;
-    this._exited = new Promise((resolve) => child.once('close', () => resolve()));
-    await new Promise<void>((resolve, reject) => {
+    this._exited = early?.closed ? Promise.resolve() : new Promise((resolve) => child.once('close', () => resolve()));
+    const started = early?.spawned ?? new Promise<void>((resolve, reject) => {
       child.once('spawn', resolve);
-      child.once('error', (err) => {
-        this._releaseSandbox?.();
-        reject(new ServerStartError(`Could not start "${command}": ${err.message}`, [], { cause: err }));
-      });
+      child.once('error', reject);
+    });
+    await started.catch((err: Error) => {
+      this._releaseSandbox?.();
+      throw new ServerStartError(`Could not start "${command}": ${err.message}`, [], { cause: err });
     });
     this._options.onSpawn?.();
     child.on('error', (err) => this.onerror?.(err));
@@ -155,6 +164,7 @@ export class StdioTransport implements Transport {
       },
       maxMessageBytes,
     ));
+    child.stdout!.once('data', () => this._output?.());
     child.stdout!.on('data', (chunk: Buffer) => {
       const queued: Queued[] = [];
       for (const frame of framer.push(chunk)) {
@@ -163,15 +173,22 @@ export class StdioTransport implements Transport {
       }
       pump.push(queued);
     });
-    child.once('exit', (code, signal) => {
-      this._exit = { code, signal };
-    });
-    child.once('close', () => {
+    // A server adopted after it exited (it died while the CLI's commands loaded): what it said is still in the pipes.
+    if (early?.exit) this._exit = early.exit;
+    else {
+      child.once('exit', (code, signal) => {
+        this._exit = { code, signal };
+        this._exitedAfterInput = this._sentAny;
+      });
+    }
+    const closed = () => {
       this._releaseSandbox?.();
       // A server that exited on its own may leave descendants behind (a crash): stop them too.
       if (!this._stopping) this._leftovers = loadTransport().stopTree(child, Promise.resolve(), this._markerEntry).catch(() => undefined);
       this._finishWhenDrained();
-    });
+    };
+    if (early?.closed) setImmediate(closed);
+    else child.once('close', closed);
   }
 
   /** The launch wrapped in its sandbox; a machine that cannot sandbox fails the start (ServerStartError) unless the settings allow running unsandboxed. */
@@ -231,6 +248,7 @@ export class StdioTransport implements Transport {
   send(message: JSONRPCMessage): Promise<void> {
     const stdin = this._child?.stdin;
     if (!stdin || this._closed || stdin.destroyed) return Promise.reject(new Error('Not connected: the server process is not running'));
+    this._sentAny = true;
     let line: string;
     try {
       line = JSON.stringify(message) + '\n';
@@ -255,7 +273,12 @@ export class StdioTransport implements Transport {
     })));
   }
 
-  async close(): Promise<void> {
+  /** One stop however often it is asked for (the SDK's close and the launch's dispose both close the transport). */
+  close(): Promise<void> {
+    return (this._closing ??= this._close());
+  }
+
+  private async _close(): Promise<void> {
     const child = this._child;
     if (!child) return this._finish();
     this._stopping = true;
@@ -310,6 +333,7 @@ export class StdioTransport implements Transport {
   private _drainStderr(child: ChildProcess): void {
     let partial = '';
     child.stderr!.setEncoding('utf8');
+    child.stderr!.once('data', () => this._output?.());
     child.stderr!.on('data', (text: string) => {
       this._stderr.write(text);
       const lines = (partial + text).split(/\r?\n/);
