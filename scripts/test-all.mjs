@@ -1,6 +1,7 @@
 // `npm test`: typecheck, lint, then every layer of tests, ending with one line
 // "N passed, N failed" that counts them all. Exits non-zero on any failure.
-//   1. unit + integration (mocha in plain Node; servers are real child processes)
+//   1. unit + integration (mocha in plain Node, two processes side by side over alternate files:
+//      scripts/mochaParts.mjs; servers are real child processes)
 //   2. the extension-host suite inside a real VS Code (code-server)
 //   3. UI tests in Debian's Chromium, with screenshots under test-results/ (tasks and argument rules among them;
 //      workspace trust in an instance of its own, the only one with trust on)
@@ -27,6 +28,7 @@ import { runConformance } from './conformance.mjs';
 import { runServerConformance } from './conformance-server.mjs';
 import { runHostTests } from './e2e/hostTests.mjs';
 import { createTally, finishOnCrash, reasonOf } from './testTally.mjs';
+import { dealFiles, specFiles, writePartConfig } from './mochaParts.mjs';
 import { runUiTests } from '../test/ui/uiTests.mjs';
 import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
@@ -64,6 +66,8 @@ fs.mkdirSync(shotsDir, { recursive: true });
 const onlyE2e = process.argv.includes('--only-e2e');
 /** Unit + integration take ~7-14 min here (a busy machine): more than 20 min is a hang. */
 const MOCHA_LIMIT_MS = 20 * 60_000;
+/** Mocha processes side by side over the plain-Node test files (scripts/mochaParts.mjs). */
+const MOCHA_PARTS = 2;
 /**
  * Runs a locally installed tool; true when it exits 0.
  * @param {string[]} args
@@ -108,20 +112,33 @@ if (built && !onlyE2e) {
   // and ripgrep, the keychain tests a Secret Service, and a fresh machine has none of them.
   say('waiting for the e2e setup\'s first stage (Debian packages, Node 24)');
   await setup.base;
-  say('unit and integration tests');
-  const report = path.join(results, 'mocha.json');
-  const mochaArgs = ['--no-install', 'mocha', '--config', '.mocharc.json', '--reporter', 'json', '--reporter-option', `output=${report}`];
-  const mochaRun = await runBounded('npx', mochaArgs, MOCHA_LIMIT_MS);
-  if (mochaRun.timedOut) tally.step('unit + integration', false, `still running after ${MOCHA_LIMIT_MS / 60_000} min: ended, with every process it started (a test hung, or a child it started kept mocha alive)`);
-  else tally.step('no process left behind by the unit and integration tests', mochaRun.leftovers.length === 0, mochaRun.leftovers.join('\n'));
-  try {
-    /** @type {{ stats: { passes: number, failures: number }, failures: { fullTitle: string, err?: { message?: string } }[] }} */
-    const mocha = JSON.parse(fs.readFileSync(report, 'utf8'));
-    tally.add('unit/integration', mocha.stats.passes, mocha.failures.map((f) => `${f.fullTitle}: ${reasonOf(f.err?.message ?? '')}`));
-    say(`unit + integration: ${mocha.stats.passes} passed, ${mocha.stats.failures} failed`);
-  } catch (err) {
-    tally.step('unit + integration', false, `no report: ${reasonOf(err)}`);
+  say(`unit and integration tests (${MOCHA_PARTS} mocha processes side by side)`);
+  const mochaConfig = JSON.parse(fs.readFileSync(path.join(root, '.mocharc.json'), 'utf8'));
+  const parts = dealFiles(specFiles(mochaConfig.spec, root), MOCHA_PARTS);
+  const mochaRuns = await Promise.all(parts.map(async (files, i) => {
+    const config = path.join(results, `mocharc-${i + 1}.json`);
+    const report = path.join(results, `mocha-${i + 1}.json`);
+    writePartConfig(mochaConfig, files, config);
+    const run = await runBounded('npx', ['--no-install', 'mocha', '--config', config, '--reporter', 'json', '--reporter-option', `output=${report}`], MOCHA_LIMIT_MS);
+    return { ...run, report, part: `part ${i + 1} of ${parts.length}, ${files.length} files` };
+  }));
+  const hung = mochaRuns.filter((r) => r.timedOut).map((r) => r.part);
+  if (hung.length) tally.step('unit + integration', false, `still running after ${MOCHA_LIMIT_MS / 60_000} min (${hung.join('; ')}): ended, with every process it started (a test hung, or a child it started kept mocha alive)`);
+  else tally.step('no process left behind by the unit and integration tests', mochaRuns.every((r) => r.leftovers.length === 0), mochaRuns.flatMap((r) => r.leftovers).join('\n'));
+  let mochaPassed = 0;
+  let mochaFailed = 0;
+  for (const { report, part } of mochaRuns) {
+    try {
+      /** @type {{ stats: { passes: number, failures: number }, failures: { fullTitle: string, err?: { message?: string } }[] }} */
+      const mocha = JSON.parse(fs.readFileSync(report, 'utf8'));
+      tally.add('unit/integration', mocha.stats.passes, mocha.failures.map((f) => `${f.fullTitle}: ${reasonOf(f.err?.message ?? '')}`));
+      mochaPassed += mocha.stats.passes;
+      mochaFailed += mocha.stats.failures;
+    } catch (err) {
+      tally.step(`unit + integration (${part})`, false, `no report: ${reasonOf(err)}`);
+    }
   }
+  say(`unit + integration: ${mochaPassed} passed, ${mochaFailed} failed`);
   say('benchmark smoke run (tiny sizes, no timing goals)');
   tally.step('bench --smoke', spawnSync('node', ['out/bench/run.js', '--smoke'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 }).status === 0);
 }
