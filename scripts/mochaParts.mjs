@@ -1,10 +1,12 @@
 // The plain-Node layer in parts, each a mocha process of its own over some of the files (`npm test`
 // runs them side by side: their tests mostly wait on child processes and timers, not on the CPU).
+// The parts are balanced by each file's seconds in an earlier run (scripts/mochaWeights.json).
 // Not mocha's --parallel: its workers are ended when their files are done, so a test that leaves a
 // handle open would no longer keep its process alive, and .mocharc.json's `"exit": false` is there
 // to make such a test hang the run (which then fails at its time bound) instead of passing.
 import fs from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 
 /**
  * The files a mocha config's `spec` names, in its order (each pattern's sorted). Only the form
@@ -25,14 +27,47 @@ export function specFiles(spec, root) {
 }
 
 /**
- * Deals sorted files out to `n` parts in turn: neighbours (the slow CLI files, the gateway's) land
- * in different parts, so the parts take about as long.
+ * Shares files out to `n` parts that take about as long: the longest first, each to the part with
+ * the least so far (seconds from `weights`, a file not in it counted at their median). The weights
+ * only balance the parts; every file runs whatever they say.
  * @param {string[]} files
  * @param {number} n
- * @returns {string[][]}
+ * @param {Record<string, number>} [weights] seconds per file, from an earlier run (scripts/mochaWeights.json)
+ * @returns {string[][]} each part in the files' own order
  */
-export function dealFiles(files, n) {
-  return Array.from({ length: n }, (_, i) => files.filter((_, j) => j % n === i));
+export function dealFiles(files, n, weights = {}) {
+  const known = Object.values(weights).sort((a, b) => a - b);
+  const typical = known.length ? known[Math.floor(known.length / 2)] : 1;
+  const weight = (/** @type {string} */ f) => weights[f] ?? typical;
+  const parts = Array.from({ length: n }, () => ({ files: /** @type {string[]} */ ([]), total: 0 }));
+  for (const f of [...files].sort((a, b) => weight(b) - weight(a))) {
+    const lightest = parts.reduce((least, p) => (p.total < least.total ? p : least));
+    lightest.files.push(f);
+    lightest.total += weight(f);
+  }
+  return parts.map((p) => files.filter((f) => p.files.includes(f)));
+}
+
+/**
+ * Seconds per test file from mocha JSON reports (test-results/mocha-*.json after `npm test`): what
+ * scripts/mochaWeights.json holds. `node scripts/mochaParts.mjs test-results/mocha-*.json` prints it.
+ * @param {string[]} reports
+ * @param {string} root
+ * @returns {Record<string, number>}
+ */
+export function weightsOf(reports, root) {
+  /** @type {Record<string, number>} */
+  const seconds = {};
+  for (const report of reports) {
+    /** @type {{ tests: { file?: string, duration?: number }[] }} */
+    const { tests } = JSON.parse(fs.readFileSync(report, 'utf8'));
+    for (const t of tests) {
+      if (!t.file) continue;
+      const f = path.relative(root, t.file).split(path.sep).join('/');
+      seconds[f] = (seconds[f] ?? 0) + (t.duration ?? 0) / 1000;
+    }
+  }
+  return Object.fromEntries(Object.entries(seconds).sort(([a], [b]) => a.localeCompare(b)).map(([f, s]) => [f, Math.round(s * 10) / 10]));
 }
 
 /**
@@ -44,4 +79,8 @@ export function dealFiles(files, n) {
  */
 export function writePartConfig(baseConfig, files, file) {
   fs.writeFileSync(file, JSON.stringify({ ...baseConfig, spec: files }, null, 2));
+}
+
+if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  console.log(JSON.stringify(weightsOf(process.argv.slice(2), process.cwd()), null, 2));
 }

@@ -1,7 +1,7 @@
 // `npm test`: typecheck, lint, then every layer of tests, ending with one line
 // "N passed, N failed" that counts them all. Exits non-zero on any failure.
-//   1. unit + integration (mocha in plain Node, two processes side by side over alternate files:
-//      scripts/mochaParts.mjs; servers are real child processes)
+//   1. unit + integration (mocha in plain Node, two processes side by side over halves of the files
+//      that take about as long: scripts/mochaParts.mjs; servers are real child processes)
 //   2. the extension-host suite inside a real VS Code (code-server)
 //   3. UI tests in Debian's Chromium, with screenshots under test-results/ (tasks and argument rules among them;
 //      workspace trust in an instance of its own, the only one with trust on)
@@ -114,7 +114,8 @@ if (built && !onlyE2e) {
   await setup.base;
   say(`unit and integration tests (${MOCHA_PARTS} mocha processes side by side)`);
   const mochaConfig = JSON.parse(fs.readFileSync(path.join(root, '.mocharc.json'), 'utf8'));
-  const parts = dealFiles(specFiles(mochaConfig.spec, root), MOCHA_PARTS);
+  const weights = JSON.parse(fs.readFileSync(path.join(root, 'scripts/mochaWeights.json'), 'utf8'));
+  const parts = dealFiles(specFiles(mochaConfig.spec, root), MOCHA_PARTS, weights);
   const mochaRuns = await Promise.all(parts.map(async (files, i) => {
     const config = path.join(results, `mocharc-${i + 1}.json`);
     const report = path.join(results, `mocha-${i + 1}.json`);

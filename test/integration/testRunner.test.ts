@@ -26,7 +26,7 @@ interface TallyModule {
 }
 interface MochaPartsModule {
   specFiles(spec: string[], root: string): string[];
-  dealFiles(files: string[], n: number): string[][];
+  dealFiles(files: string[], n: number, weights?: Record<string, number>): string[][];
 }
 interface CodeServerModule {
   shortTempDir(prefix: string): string;
@@ -108,6 +108,9 @@ describe('npm test\'s plain-Node layer in parts: every test file runs, once', ()
       assert.deepEqual(parts.flat().sort(), [...made].sort());
       assert.ok(parts.every((p) => p.length >= 2), JSON.stringify(parts));
       assert.throws(() => specFiles(['out/test/*.test.js'], dir), /not of the form folder\/\*\*\/\*\.suffix/);
+      // Balanced by earlier seconds: the long file alone; a file with no weight yet still runs.
+      const weighted = dealFiles(files, 2, { [made[2]]: 100, [made[0]]: 20, [made[1]]: 20, [made[3]]: 20 });
+      assert.deepEqual(weighted, [[made[2]], [made[0], made[1], made[3], made[4]]]);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
