@@ -69,12 +69,6 @@ const MOCHA_LIMIT_MS = 20 * 60_000;
 /** Mocha processes side by side over the plain-Node test files (scripts/mochaParts.mjs). */
 const MOCHA_PARTS = 2;
 /**
- * Runs a locally installed tool; true when it exits 0.
- * @param {string[]} args
- * @param {import('node:child_process').SpawnSyncOptions} [opts]
- */
-const npx = (args, opts = {}) => spawnSync('npx', ['--no-install', ...args], { stdio: 'inherit', ...opts }).status === 0;
-/**
  * Runs a command beside others; resolves to true when it exits 0.
  * @param {string} command
  * @param {string[]} args
@@ -92,7 +86,8 @@ const setup = startSetup(path.join(results, 'e2e-setup.log'));
 
 // One tsc run both typechecks and compiles the tests to out/ (a --noEmit pass first checked the same program twice).
 say('typecheck and compile');
-const compiled = npx(['tsc', '-p', '.']);
+// Not spawnSync: the setup's stages must be able to end and start the next meanwhile.
+const compiled = await runAsync('npx', ['--no-install', 'tsc', '-p', '.']);
 if (!onlyE2e) tally.step('typecheck (tsc -p .)', compiled);
 // Each of these is one process on one core and none reads what another writes: side by side.
 say(onlyE2e ? 'build' : 'build, typecheck of the scripts, lint (side by side)');
