@@ -1,6 +1,7 @@
 // `npm test`: typecheck, lint, then every layer of tests, ending with one line
 // "N passed, N failed" that counts them all. Exits non-zero on any failure.
-//   1. unit + integration (mocha in plain Node; servers are real child processes)
+//   1. unit + integration (mocha in plain Node, two processes side by side over halves of the files
+//      that take about as long: scripts/mochaParts.mjs; servers are real child processes)
 //   2. the extension-host suite inside a real VS Code (code-server)
 //   3. UI tests in Debian's Chromium, with screenshots under test-results/ (tasks and argument rules among them;
 //      workspace trust in an instance of its own, the only one with trust on)
@@ -8,9 +9,11 @@
 //   and, once the e2e setup has Node 24, the official MCP conformance suite's client scenarios
 //   against the CLI (scripts/conformance.mjs, test/conformance) and its server scenarios against the
 //   gateway, `serve --http` (scripts/conformance-server.mjs)
-// The e2e setup (scripts/e2e/setup.sh: Debian packages, Node 24, code-server) runs before 1, whose
-// sandbox tests need its packages. --skip-e2e stops after 1; --only-e2e builds and runs 2-4 only
-// (no typecheck, lint, unit tests).
+// The e2e setup (scripts/e2e/setup.sh: Debian packages, Node 24, code-server, the conformance suite)
+// runs in the background from the start, beside the typecheck, lint and layer 1: its first stage (the
+// Debian packages and Node 24, which layer 1's sandbox and keychain tests need) is awaited before 1,
+// the rest before 2. --skip-e2e stops after 1; --only-e2e builds and runs 2-4 only (no typecheck,
+// lint, unit tests).
 // A suite that crashes counts as one failure with its reason and the others still run; the summary
 // line is printed last whatever happens (scripts/testTally.mjs). Each code-server, browser profile and
 // socket lives in a short private temp folder, never under the checkout (a checkout at a long path
@@ -25,6 +28,7 @@ import { runConformance } from './conformance.mjs';
 import { runServerConformance } from './conformance-server.mjs';
 import { runHostTests } from './e2e/hostTests.mjs';
 import { createTally, finishOnCrash, reasonOf } from './testTally.mjs';
+import { dealFiles, specFiles, writePartConfig } from './mochaParts.mjs';
 import { runUiTests } from '../test/ui/uiTests.mjs';
 import { runArgumentsUiTests } from '../test/ui/argumentsUi.mjs';
 import { runTreeUiTests } from '../test/ui/treeUi.mjs';
@@ -61,57 +65,117 @@ finishOnCrash(tally, finish);
 fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(shotsDir, { recursive: true });
 const onlyE2e = process.argv.includes('--only-e2e');
-/** Unit + integration take ~5 min here: four times that is a hang. */
+/** Unit + integration take ~7-14 min here (a busy machine): more than 20 min is a hang. */
 const MOCHA_LIMIT_MS = 20 * 60_000;
+/** Mocha processes side by side over the plain-Node test files (scripts/mochaParts.mjs). */
+const MOCHA_PARTS = 2;
 /**
- * Runs a locally installed tool; true when it exits 0.
+ * Runs a command beside others; resolves to true when it exits 0.
+ * @param {string} command
  * @param {string[]} args
- * @param {import('node:child_process').SpawnSyncOptions} [opts]
+ * @returns {Promise<boolean>}
  */
-const npx = (args, opts = {}) => spawnSync('npx', ['--no-install', ...args], { stdio: 'inherit', ...opts }).status === 0;
+const runAsync = (command, args) => new Promise((resolve) => {
+  const child = spawn(command, args, { stdio: 'inherit' });
+  child.once('error', () => resolve(false));
+  child.once('exit', (code) => resolve(code === 0));
+});
+
+// Network and disk (minutes on a machine that has never seen the project): it runs while the CPU
+// typechecks, lints and runs layer 1.
+const setup = startSetup(path.join(results, 'e2e-setup.log'));
 
 // One tsc run both typechecks and compiles the tests to out/ (a --noEmit pass first checked the same program twice).
 say('typecheck and compile');
-const compiled = npx(['tsc', '-p', '.']);
+// Not spawnSync: the setup's stages must be able to end and start the next meanwhile.
+const compiled = await runAsync('npx', ['--no-install', 'tsc', '-p', '.']);
+if (!onlyE2e) tally.step('typecheck (tsc -p .)', compiled);
+// Each of these is one process on one core and none reads what another writes: side by side.
+say(onlyE2e ? 'build' : 'build, typecheck of the scripts, lint (side by side)');
+const [bundled, scriptsChecked, linted] = await Promise.all([
+  compiled ? runAsync('node', ['esbuild.mjs']) : false,
+  onlyE2e || runAsync('npx', ['--no-install', 'tsc', '-p', 'tsconfig.scripts.json']),
+  onlyE2e || runAsync('npx', ['--no-install', 'eslint', '.']),
+]);
 if (!onlyE2e) {
-  tally.step('typecheck (tsc -p .)', compiled);
-  tally.step('typecheck of the scripts and UI suites (tsc -p tsconfig.scripts.json)', npx(['tsc', '-p', 'tsconfig.scripts.json']));
-  say('lint');
-  tally.step('lint (eslint)', npx(['eslint', '.']));
+  tally.step('typecheck of the scripts and UI suites (tsc -p tsconfig.scripts.json)', scriptsChecked);
+  tally.step('lint (eslint)', linted);
 }
-
-say('build');
-const built = compiled && spawnSync('node', ['esbuild.mjs'], { stdio: 'inherit' }).status === 0;
+const built = compiled && bundled;
 if (!built) tally.step('build', false);
-// Before the tests, not just before the e2e layer: the sandbox tests of the integration layer need
-// its bubblewrap, socat and ripgrep, and a fresh machine has none of them.
-say('e2e setup (cached per user, keyed by pinned versions)');
-const setup = spawnSync('bash', ['scripts/e2e/setup.sh'], { stdio: 'inherit' }).status === 0;
-tally.step('e2e setup', setup);
 if (built && !onlyE2e) {
-  say('unit and integration tests');
-  const report = path.join(results, 'mocha.json');
-  const mochaArgs = ['--no-install', 'mocha', '--config', '.mocharc.json', '--reporter', 'json', '--reporter-option', `output=${report}`];
-  const mochaRun = await runBounded('npx', mochaArgs, MOCHA_LIMIT_MS);
-  if (mochaRun.timedOut) tally.step('unit + integration', false, `still running after ${MOCHA_LIMIT_MS / 60_000} min: ended, with every process it started (a test hung, or a child it started kept mocha alive)`);
-  else tally.step('no process left behind by the unit and integration tests', mochaRun.leftovers.length === 0, mochaRun.leftovers.join('\n'));
-  try {
-    /** @type {{ stats: { passes: number, failures: number }, failures: { fullTitle: string, err?: { message?: string } }[] }} */
-    const mocha = JSON.parse(fs.readFileSync(report, 'utf8'));
-    tally.add('unit/integration', mocha.stats.passes, mocha.failures.map((f) => `${f.fullTitle}: ${reasonOf(f.err?.message ?? '')}`));
-    say(`unit + integration: ${mocha.stats.passes} passed, ${mocha.stats.failures} failed`);
-  } catch (err) {
-    tally.step('unit + integration', false, `no report: ${reasonOf(err)}`);
+  // Not just before the e2e layer: the sandbox tests of the integration layer need bubblewrap, socat
+  // and ripgrep, the keychain tests a Secret Service, and a fresh machine has none of them.
+  say('waiting for the e2e setup\'s first stage (Debian packages, Node 24)');
+  await setup.base;
+  say(`unit and integration tests (${MOCHA_PARTS} mocha processes side by side)`);
+  const mochaConfig = JSON.parse(fs.readFileSync(path.join(root, '.mocharc.json'), 'utf8'));
+  const weights = JSON.parse(fs.readFileSync(path.join(root, 'scripts/mochaWeights.json'), 'utf8'));
+  const parts = dealFiles(specFiles(mochaConfig.spec, root), MOCHA_PARTS, weights);
+  const mochaRuns = await Promise.all(parts.map(async (files, i) => {
+    const config = path.join(results, `mocharc-${i + 1}.json`);
+    const report = path.join(results, `mocha-${i + 1}.json`);
+    writePartConfig(mochaConfig, files, config);
+    const run = await runBounded('npx', ['--no-install', 'mocha', '--config', config, '--reporter', 'json', '--reporter-option', `output=${report}`], MOCHA_LIMIT_MS);
+    return { ...run, report, part: `part ${i + 1} of ${parts.length}, ${files.length} files` };
+  }));
+  const hung = mochaRuns.filter((r) => r.timedOut).map((r) => r.part);
+  if (hung.length) tally.step('unit + integration', false, `still running after ${MOCHA_LIMIT_MS / 60_000} min (${hung.join('; ')}): ended, with every process it started (a test hung, or a child it started kept mocha alive)`);
+  else tally.step('no process left behind by the unit and integration tests', mochaRuns.every((r) => r.leftovers.length === 0), mochaRuns.flatMap((r) => r.leftovers).join('\n'));
+  let mochaPassed = 0;
+  let mochaFailed = 0;
+  for (const { report, part } of mochaRuns) {
+    try {
+      /** @type {{ stats: { passes: number, failures: number }, failures: { fullTitle: string, err?: { message?: string } }[] }} */
+      const mocha = JSON.parse(fs.readFileSync(report, 'utf8'));
+      tally.add('unit/integration', mocha.stats.passes, mocha.failures.map((f) => `${f.fullTitle}: ${reasonOf(f.err?.message ?? '')}`));
+      mochaPassed += mocha.stats.passes;
+      mochaFailed += mocha.stats.failures;
+    } catch (err) {
+      tally.step(`unit + integration (${part})`, false, `no report: ${reasonOf(err)}`);
+    }
   }
+  say(`unit + integration: ${mochaPassed} passed, ${mochaFailed} failed`);
   say('benchmark smoke run (tiny sizes, no timing goals)');
   tally.step('bench --smoke', spawnSync('node', ['out/bench/run.js', '--smoke'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 }).status === 0);
 }
 
-if (built && !process.argv.includes('--skip-e2e')) await e2e();
+say('waiting for the e2e setup (cached per user, keyed by pinned versions)');
+const setupOk = await setup.all;
+tally.step('e2e setup', setupOk, setupOk ? undefined : `see test-results/e2e-setup.log`);
+if (built && !process.argv.includes('--skip-e2e')) await e2e(setupOk);
 finish();
 
-/** Layers 2-4 and the conformance suite: each suite on its own, so one that crashes stops none of the others. */
-async function e2e() {
+/**
+ * Starts scripts/e2e/setup.sh in the background, its output in `log` (printed here too if it fails):
+ * `base` resolves when its first stage (`--base`: what layer 1 needs) has ended, `all` when the whole
+ * setup has; each to true if it succeeded.
+ * @param {string} log
+ */
+function startSetup(log) {
+  say(`e2e setup in the background: its log in ${path.relative(root, log)}`);
+  const run = (/** @type {string[]} */ args) => new Promise((resolve) => {
+    const fd = fs.openSync(log, 'a');
+    const child = spawn('bash', ['scripts/e2e/setup.sh', ...args], { stdio: ['ignore', fd, fd] });
+    fs.closeSync(fd);
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => {
+      say(`e2e setup${args.length ? ` ${args.join(' ')}` : ''}: ${code === 0 ? 'done' : `FAILED (exit ${code}):\n${fs.readFileSync(log, 'utf8').trimEnd().split('\n').slice(-20).join('\n')}`}`);
+      resolve(code === 0);
+    });
+  });
+  /** @type {Promise<boolean>} */
+  const base = run(['--base']);
+  /** @type {Promise<boolean>} */
+  const all = base.then((ok) => ok && run([]));
+  return { base, all };
+}
+
+/**
+ * Layers 2-4 and the conformance suite: each suite on its own, so one that crashes stops none of the others.
+ * @param {boolean} setup the e2e setup succeeded
+ */
+async function e2e(setup) {
   say('package the .vsix (production build)');
   const packaged = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit' }).status === 0;
   tally.step('package .vsix', packaged);

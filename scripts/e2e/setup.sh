@@ -8,13 +8,16 @@
 #   - into the per-user cache ($E2E_CACHE): Node 24 (the official binary and headers, from npm),
 #     code-server built against it, and, for the tests only, the MCP conformance suite (it needs
 #     Node >= 22; pinned by test/conformance/suite/package-lock.json).
-# `--start` installs only what `npm start` needs. Idempotent: a step whose result is already in
-# place is skipped (a warm run takes ~1 s).
+# `--start` installs only what `npm start` needs; `--base` only what the plain-Node tests need (the
+# Debian packages and Node 24: `npm test` runs them while the rest installs). Idempotent: a step
+# whose result is already in place is skipped (a warm run takes ~1 s).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/env.sh"
 for_tests=1
+base_only=0
 [ "${1:-}" = "--start" ] && for_tests=0
+[ "${1:-}" = "--base" ] && base_only=1
 mkdir -p "$E2E_CACHE/tmp"
 export TMPDIR="$E2E_CACHE/tmp"
 # Two checkouts may set up at once (their `npm test`s side by side): one at a time, the second
@@ -64,6 +67,7 @@ else
   say "Node $NODE24_VERSION: cached"
 fi
 test -f "$NODE24_DIR/include/node/node_version.h"
+if [ $base_only = 1 ]; then say "ready for the plain-Node tests: node $("$NODE24" -v)"; exit 0; fi
 
 # code-server: its postinstall insists on Node 24 and builds native modules; point node-gyp at
 # Node 24's headers (the user's .npmrc may name Node 20's). The marker is written only after the

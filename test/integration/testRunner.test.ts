@@ -11,6 +11,7 @@ import { pathToFileURL } from 'node:url';
 const ROOT = path.resolve(__dirname, '../../..');
 const TALLY = pathToFileURL(path.join(ROOT, 'scripts/testTally.mjs')).href;
 const CODE_SERVER = pathToFileURL(path.join(ROOT, 'scripts/e2e/codeServer.mjs')).href;
+const MOCHA_PARTS = pathToFileURL(path.join(ROOT, 'scripts/mochaParts.mjs')).href;
 const SUMMARY = /^\d+ passed, \d+ failed$/;
 
 interface Tally {
@@ -22,6 +23,10 @@ interface Tally {
 }
 interface TallyModule {
   createTally(say: (line: string) => void, print?: (line: string) => void): Tally;
+}
+interface MochaPartsModule {
+  specFiles(spec: string[], root: string): string[];
+  dealFiles(files: string[], n: number, weights?: Record<string, number>): string[][];
 }
 interface CodeServerModule {
   shortTempDir(prefix: string): string;
@@ -84,6 +89,42 @@ describe('npm test\'s runner: a crashed suite is a failure, and the summary line
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm test\'s plain-Node layer in parts: every test file runs, once', () => {
+  it('the parts together hold every file the mocha config names, each in one part', async () => {
+    const { specFiles, dealFiles } = (await import(MOCHA_PARTS)) as MochaPartsModule;
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-parts-'));
+    try {
+      const made = ['out/test/unit/a.test.js', 'out/test/unit/deep/b.test.js', 'out/test/integration/c.test.js', 'out/test/integration/d.test.js', 'out/test/integration/e.test.js'];
+      for (const f of [...made, 'out/test/unit/helpers.js', 'out/test/unit/a.test.js.map']) {
+        fs.mkdirSync(path.dirname(path.join(dir, f)), { recursive: true });
+        fs.writeFileSync(path.join(dir, f), '');
+      }
+      const files = specFiles(['out/test/unit/**/*.test.js', 'out/test/integration/**/*.test.js', 'out/test/none/**/*.test.js'], dir);
+      assert.deepEqual(files, made);
+      const parts = dealFiles(files, 2);
+      assert.deepEqual(parts.flat().sort(), [...made].sort());
+      assert.ok(parts.every((p) => p.length >= 2), JSON.stringify(parts));
+      assert.throws(() => specFiles(['out/test/*.test.js'], dir), /not of the form folder\/\*\*\/\*\.suffix/);
+      // Balanced by earlier seconds: the long file alone; a file with no weight yet still runs.
+      const weighted = dealFiles(files, 2, { [made[2]]: 100, [made[0]]: 20, [made[1]]: 20, [made[3]]: 20 });
+      assert.deepEqual(weighted, [[made[2]], [made[0], made[1], made[3], made[4]]]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('the parts hold every file mocha itself runs with .mocharc.json', async function () {
+    this.timeout(60_000);
+    const { specFiles } = (await import(MOCHA_PARTS)) as MochaPartsModule;
+    const config = JSON.parse(fs.readFileSync(path.join(ROOT, '.mocharc.json'), 'utf8')) as { spec: string[] };
+    const dry = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/mocha/bin/mocha.js'), '--config', '.mocharc.json', '--dry-run', '--reporter', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    const found = new Set((JSON.parse(dry.stdout) as { tests: { file: string }[] }).tests.map((t) => path.relative(ROOT, t.file).split(path.sep).join('/')));
+    const ours = specFiles(config.spec, ROOT);
+    assert.ok(found.size > 100, `mocha's dry run found ${found.size} files: ${dry.stderr.slice(0, 300)}`);
+    assert.deepEqual([...found].filter((f) => !ours.includes(f)), [], 'files mocha runs that no part holds');
   });
 });
 

@@ -9,8 +9,9 @@ import { DEFAULT_SANDBOX } from '../../src/core/config/sandboxConfig';
 import { DEMO_SERVER, FIXTURES, makeHost, node } from '../integration/helpers';
 
 const PROBE = path.join(FIXTURES, 'sandbox-probe.cjs');
-/** The Node 24 the e2e setup installs (scripts/e2e/env.sh); the machine's own Node is the other. */
-const NODE24 = path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'mcp-tool-host/node-24.21.0/node_modules', `node-linux-${process.arch}`, 'bin/node');
+/** The Node 24 the e2e setup installs (scripts/e2e/env.sh: in $E2E_CACHE when set, as CI sets it); the machine's own Node is the other. */
+const E2E_CACHE = process.env.E2E_CACHE || path.join(process.env.XDG_CACHE_HOME ?? path.join(os.homedir(), '.cache'), 'mcp-tool-host');
+const NODE24 = path.join(E2E_CACHE, 'node-24.21.0/node_modules', `node-linux-${process.arch}`, 'bin/node');
 /** Two loopback addresses: the proxy dials an allow-listed IP literal, and NO_PROXY names 127.0.0.1 only. */
 const ALLOWED = '127.0.0.2';
 const OTHER = '127.0.0.3';
