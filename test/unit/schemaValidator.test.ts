@@ -74,16 +74,17 @@ describe('SchemaValidator', () => {
   // ^(a+)+$ against 38 a's and a '!' runs for minutes; each check runs in a child process with
   // a time limit, so a regression fails here instead of hanging the suite.
   const evil = '^(a+)+$';
+  // A backtracking engine takes hours on this (2^38 ways to split the a's); a linear one answers at
+  // once. The child is ended after 10 s, so the test needs no clock of its own (a busy machine can't fail it).
   const attack = 'a'.repeat(38) + '!';
 
-  it('a catastrophic pattern in an input schema answers in milliseconds', async () => {
+  it('a catastrophic pattern in an input schema answers (no backtracking)', async () => {
     const schema = { type: 'object', properties: { name: { type: 'string', pattern: evil } } };
     const answer = await checkInChild(schema, { name: attack });
     assert.equal(answer.valid, false);
-    assert.ok(answer.ms < 200, `took ${answer.ms} ms`);
   });
 
-  it('a catastrophic pattern in an output schema answers in milliseconds, patternProperties too', async () => {
+  it('a catastrophic pattern in an output schema answers (no backtracking), patternProperties too', async () => {
     const schema = {
       type: 'object',
       properties: { items: { type: 'array', items: { type: 'object', properties: { id: { type: 'string', pattern: evil } } } } },
@@ -91,7 +92,6 @@ describe('SchemaValidator', () => {
     };
     const answer = await checkInChild(schema, { items: [{ id: attack }], [attack]: 'not a number' });
     assert.equal(answer.valid, false);
-    assert.ok(answer.ms < 200, `took ${answer.ms} ms`);
   });
 
   it('ordinary and unicode patterns still match as JavaScript does', () => {
@@ -135,20 +135,18 @@ describe('SchemaValidator', () => {
 });
 
 /** Compiles `schema` and checks `value` in a child process (killed after 10 s): whether valid, and the ms the check took. */
-function checkInChild(schema: object, value: unknown): Promise<{ valid: boolean; ms: number }> {
+function checkInChild(schema: object, value: unknown): Promise<{ valid: boolean }> {
   const validator = path.join(__dirname, '../../src/core/tools/schemaValidator.js');
   const script = `
     const { SchemaValidator } = require(${JSON.stringify(validator)});
     const [schema, value] = JSON.parse(process.argv[1]);
     const c = new SchemaValidator().compile(schema);
     if (!c.ok) throw new Error(c.error);
-    const start = performance.now();
-    const valid = c.check(value).valid;
-    process.stdout.write(JSON.stringify({ valid, ms: performance.now() - start }));`;
+    process.stdout.write(JSON.stringify({ valid: c.check(value).valid }));`;
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['-e', script, JSON.stringify([schema, value])], { timeout: 10_000 }, (err, stdout) => {
       if (err) reject(new Error(err.killed ? 'the check did not answer within 10 s' : String(err)));
-      else resolve(JSON.parse(stdout) as { valid: boolean; ms: number });
+      else resolve(JSON.parse(stdout) as { valid: boolean });
     });
   });
 }
