@@ -16,7 +16,7 @@ const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-ev
 export const INSPECTOR_VERSION = '2.12.0';
 const INSPECTOR = process.env.BENCH_INSPECTOR ?? path.join(os.homedir(), '.cache/mcp-tool-host', `inspector-${INSPECTOR_VERSION}`, 'node_modules/@modelcontextprotocol/inspector/clients/launcher/build/index.js');
 const GOAL = { max: 1.5 };
-/** Preloaded to say when the server was spawned, counted from the process's start (bench/spawnMark.cjs). */
+/** Preloaded to say when the server was spawned, counted from the process's start (bench/spawnMark.cjs). Quoted in NODE_OPTIONS: a checkout's path may hold a space. */
 const SPAWN_MARK = path.join(ROOT, 'bench/spawnMark.cjs');
 
 /** One command line to time, and the text its output must hold (a run that failed is not a fast run). */
@@ -66,7 +66,7 @@ async function spawnTimes(runners: Record<string, Runner>, rounds: number, env: 
   for (let round = 0; round < rounds; round++) {
     for (const [name, runner] of Object.entries(runners)) {
       const mark = path.join(dir, `spawn-${name}-${round}`);
-      await wholeProcess(runner, { ...env, SPAWN_MARK: mark, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${SPAWN_MARK}`.trim() });
+      await wholeProcess(runner, { ...env, SPAWN_MARK: mark, NODE_OPTIONS: `${env.NODE_OPTIONS ?? ''} --require ${JSON.stringify(SPAWN_MARK)}`.trim() });
       times[name].push(Number(fs.readFileSync(mark, 'utf8').split('\n')[0]));
     }
   }
