@@ -51,8 +51,12 @@ describe('approval fatigue: the mix replayed with no rules, grants only and the 
 });
 
 describe('the fatigue mix file', () => {
+  const made: string[] = [];
+  after(() => made.forEach((dir) => fs.rmSync(dir, { recursive: true, force: true })));
   const write = (mix: unknown) => {
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'fatigue-mix-')), 'mix.json');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fatigue-mix-'));
+    made.push(dir);
+    const file = path.join(dir, 'mix.json');
     fs.writeFileSync(file, JSON.stringify(mix));
     return file;
   };
