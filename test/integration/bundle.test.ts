@@ -18,10 +18,15 @@ describe('MCP Bundles: reading, checking and unpacking', function () {
     unsigned = packGreeter(dir);
     signed = packGreeter(dir, { file: 'signed.mcpb', sign: true });
   });
-  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+  /** The folders of the unpack roots, removed with `dir`. */
+  const roots: string[] = [];
+  after(() => [dir, ...roots].forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
   const { readBundle } = loadInstall();
   /** A fresh unpack root: refused bundles must leave it as it was (absent). */
-  const freshRoot = () => path.join(tempDir('mcpb-root-'), 'bundles');
+  const freshRoot = () => {
+    roots.push(tempDir('mcpb-root-'));
+    return path.join(roots[roots.length - 1], 'bundles');
+  };
 
   it('plans an unsigned bundle: node and its entry point, inputs per server, the manifest as claims; nothing on disk until unpack', async () => {
     const root = freshRoot();
