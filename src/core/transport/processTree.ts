@@ -75,6 +75,8 @@ async function stopSequence(tree: Tree, closeStdin: () => void, exited: Promise<
   await tree.scan(); // children started during the grace
   tree.signal('SIGKILL');
   await settlesWithin(exited, KILL_WAIT_MS);
+  // A killed descendant is gone a moment after the signal, not at once: the stop ends when the tree has (bounded).
+  for (const deadline = Date.now() + KILL_WAIT_MS; tree.alive() && Date.now() < deadline; ) await sleep(POLL_MS);
 }
 
 function childLeader(child: ChildProcess, pid: number, exited: Promise<void>): Leader {
