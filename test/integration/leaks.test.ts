@@ -28,6 +28,8 @@ function descendants(): number[] {
 const activeHandles = () => (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles().length;
 
 describe('no leaks after 50 start / crash / restart cycles', function () {
+  // 75 real server starts: ~20 s on a quiet machine, more beside the other half of the tests (a bound for a hang, not a speed goal).
+  this.timeout(90_000);
   it('child processes and open handles are back where they started', async () => {
     const counter = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-leak-')), 'starts');
     const [def] = parseServers({ s: { command: process.execPath, args: [path.join(FIXTURES, 'crash-soon.cjs')], env: { START_COUNT_FILE: counter, CRASH_AFTER_MS: '30' } } }, 'user').servers;
