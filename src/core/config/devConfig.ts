@@ -56,12 +56,3 @@ function outsideWhy(pattern: string): string | undefined {
   if (pattern.split(/[/\\]/).includes('..')) return 'has a ".." segment';
   return undefined;
 }
-
-/** One line for the launch prompt, the tooltip and the log: what dev mode does to this server. */
-export function describeDev(dev: DevSettings): string {
-  const parts: string[] = [];
-  if (dev.watch.length) parts.push(`restarts when ${dev.watch.join(', ')} change`);
-  if (dev.debug?.type === 'node') parts.push('runs with the Node inspector on 127.0.0.1 (any local process can run code in the server while it listens) and attaches the debugger');
-  else if (dev.debug) parts.push(`debugger type "${dev.debug.type}" is not supported (only "node")`);
-  return `Dev mode: ${parts.join('; ') || 'nothing to do'}.`;
-}

@@ -7,4 +7,4 @@ export { argumentFolders, describeSandbox, fromVsCode, parseSandbox, withDefault
 export { checkRegistryNames, readAllowlists, refusalOf, recordRegistryNames, registryNameMatches, registryNamesToCheck, urlWithoutQuery } from './serverAllowlist';
 export { launchPackages } from './launchPackages';
 export { loadsCode } from './codeLoading';
-export { describeDev, parseDev } from './devConfig';
+export { parseDev } from './devConfig';

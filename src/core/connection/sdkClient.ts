@@ -1,4 +1,3 @@
-import { EventEmitter } from 'node:events';
 import type { Client, Tool, Transport } from '@modelcontextprotocol/client';
 import { loadConnection } from './load';
 import { loadElicitation } from '../elicitation/load';
@@ -168,9 +167,7 @@ export class SdkClient {
     if (remembered !== 'legacy') this._probe = probe;
     // Any bytes on stdout or stderr (a banner that is not JSON too) say the server is up.
     const firstOutput = kind === 'stdio' ? (transport as { firstOutput?: unknown }).firstOutput : undefined;
-    const stderr = kind === 'stdio' ? (transport as { stderr?: unknown }).stderr : undefined;
     if (firstOutput instanceof Promise) void firstOutput.then(() => probe.alive());
-    else if (stderr instanceof EventEmitter) stderr.once('data', () => probe.alive());
     this._afterProbeExit = handshake.afterProbeExit === true;
     const raw = loadConnection().keepRawAnswers(transport, probe);
     // The SDK's own limit is a backstop behind the watch's on stdio.
