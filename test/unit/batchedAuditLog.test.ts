@@ -47,4 +47,19 @@ describe('the batched audit log (serve)', () => {
     await turn();
     assert.throws(() => log.append(record('three')), /EISDIR/);
   });
+
+  it('makes a record into its line when the turn is written, not when the call ends', async () => {
+    const log = new BatchedAuditLog(file);
+    log.append(record('first'));
+    let hashed = 0;
+    const lazy = { ...record('second'), get argsHash() {
+      hashed++;
+      return 'made-late';
+    } };
+    log.append(lazy);
+    assert.equal(hashed, 0, 'nothing of the line is made on the way of the answer');
+    await turn();
+    assert.equal(hashed, 1);
+    assert.match(fs.readFileSync(file, 'utf8'), /"callId":"second"[^\n]*"argsHash":"made-late"/);
+  });
 });

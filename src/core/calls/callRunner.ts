@@ -146,13 +146,17 @@ export class CallRunner {
     const outcome = maskOutcome(await run(callId, trace).finally(() => this._parts.inFlight(-1)), secrets);
     span.end({ outcome, decision: trace.decision, sentArgs: trace.sentArgs, secrets });
     await sink.end(callId, summaryParts(outcome));
+    const sentArgs = trace.sentArgs;
     this._parts.audit?.append({
       time: startedAt.toISOString(),
       callId,
       origin: request.origin,
       server: request.server,
       tool: request.tool,
-      argsHash: argumentsHash(trace.sentArgs),
+      // Hashed when read: a gateway's log writes its lines after the answer went out (batchedAuditLog.ts).
+      get argsHash() {
+        return argumentsHash(sentArgs);
+      },
       decision: trace.decision,
       durationMs: 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined,
       outcome: outcome.kind,
@@ -245,11 +249,13 @@ export class CallRunner {
     const { signal, onProgress } = caller;
     const sink = this._parts.sink;
     const started = performance.now();
-    // Cancel Task (the board) stops the call as the caller's signal would.
-    const stop = new AbortController();
-    const abort = () => stop.abort();
-    signal?.addEventListener('abort', abort, { once: true });
-    if (signal?.aborted) abort();
+    // Cancel Task (the board) stops the call as the caller's signal would. Without a board the
+    // caller's signal is the call's own (an AbortSignal and its listeners a call are not free).
+    const stop = this._parts.tasks || !signal ? new AbortController() : undefined;
+    const callSignal = stop?.signal ?? signal!;
+    const abort = () => stop?.abort();
+    if (stop) signal?.addEventListener('abort', abort, { once: true });
+    if (stop && signal?.aborted) abort();
     const watch = this._tasks.watch(callId, server, connection, abort);
     const progress = this._parts.progress((clean) => {
       sink.progress(callId, clean);
@@ -263,7 +269,7 @@ export class CallRunner {
     let outcome: CallOutcome;
     let error: unknown;
     try {
-      const raw = await send({ signal: stop.signal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus: watch.onStatus, progress, watch });
+      const raw = await send({ signal: callSignal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus: watch.onStatus, progress, watch });
       flushProgress();
       const round = caller.input && inputRoundOf(raw);
       if (round) {
@@ -280,9 +286,9 @@ export class CallRunner {
       flushProgress();
       error = err;
       // The SDK reports a user abort with the timeout code: the signal tells us who stopped it.
-      outcome = stop.signal.aborted ? { kind: 'cancelled' } : describeCallError(err, limits);
+      outcome = callSignal.aborted ? { kind: 'cancelled' } : describeCallError(err, limits);
     } finally {
-      signal?.removeEventListener('abort', abort);
+      if (stop) signal?.removeEventListener('abort', abort);
     }
     watch.settled(outcome.kind, error);
     return outcome;

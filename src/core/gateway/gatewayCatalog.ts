@@ -98,11 +98,13 @@ export class GatewayCatalog implements Disposable {
       for (const tool of sortedTools(c)) names.set(gatewayToolName(prefixes.get(c.name)!, tool.name, toolNames), { name: '', server: c.name, tool });
     }
     const signature = JSON.stringify([...names].map(([name, o]) => [name, o.server, o.tool]));
-    if (signature === this._signature) return;
+    const changed = signature !== this._signature;
     this._signature = signature;
+    // A listing equal to the last still brings new objects: what is offered must be what the server
+    // holds now (the pins' check knows a tool by the object it listed, and would review each call).
     this._names = new Map([...names].map(([name, o]) => [name, { ...o, name }]));
     this._tools = [...this._names.values()];
-    if (notify && this._listed) this._notify();
+    if (changed && notify && this._listed) this._notify();
   }
 
   private _notify(): void {

@@ -45,7 +45,8 @@ export class GatewayWire implements Transport {
 
   /** A message serialised by the raw path: one line, written as `send` writes. */
   write(line: string): void {
-    if (!this._closed) void this._writeText(line).catch(() => undefined);
+    // Nothing waits on it: a failed write is the output's 'error' (heard since start), which closes the connection.
+    if (!this._closed) this._output.write(line);
   }
 
   close(): Promise<void> {

@@ -8,6 +8,7 @@ import { gatewayInstance } from './gatewayServer';
 import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
 import { GatewayWire } from './gatewayWire';
 import { RawToolCalls, type RawInstance } from './rawToolCalls';
+import { TurnWrites } from '../transport/turnWrites';
 
 /**
  * The gateway over one stdio connection (`mcp-tool-host serve`): nothing but MCP on `output`.
@@ -61,27 +62,16 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
 }
 
 /**
- * `output` with the answers written in one turn of the event loop sent in one write: the SDK's
- * transport writes each message on its own, and over a pipe each write is a system call (64 calls
- * in flight answered together: one, not 64). The write waits for the end of the turn's I/O (not
- * only the current callback's), so answers to requests read from the client and results read from
- * a backend in the same turn share it. Everything else is the stream itself.
+ * `output` with a turn's answers in two writes at most (TurnWrites): the SDK's transport writes
+ * each message on its own, and over a pipe each write is a system call (64 calls in flight
+ * answered together: two, not 64). Everything else is the stream itself.
  */
 function coalesced(output: NodeJS.WritableStream): NodeJS.WritableStream {
   const stream = output as NodeJS.WritableStream & Partial<Pick<Writable, 'cork' | 'uncork'>>;
   if (typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return output;
-  let corked = false;
-  const write = (...args: Parameters<Writable['write']>) => {
-    if (!corked) {
-      corked = true;
-      stream.cork!();
-      setImmediate(() => {
-        corked = false;
-        stream.uncork!();
-      });
-    }
-    return (stream.write as (...a: Parameters<Writable['write']>) => boolean)(...args);
-  };
+  const writes = new TurnWrites(stream as Pick<Writable, 'write' | 'cork' | 'uncork'>);
+  // GatewayWire writes whole lines, text only.
+  const write = (text: string) => writes.write(text);
   return new Proxy(stream, {
     get(target, key) {
       if (key === 'write') return write;

@@ -97,8 +97,12 @@ const INVISIBLE = new RegExp(`${CONTROL.source}|${TAGS.source}|${SELECTORS.sourc
  * Arguments come from the user, a model or an edit; this is how the approval prompt shows them.
  */
 export function visibleJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, null, indent).replace(INVISIBLE, escapeUnits);
+  const json = JSON.stringify(value, null, indent);
+  return ONLY_PRINTABLE_ASCII.test(json) ? json : json.replace(INVISIBLE, escapeUnits);
 }
+
+// Printable ASCII holds nothing INVISIBLE matches: most text is told so by one scan, not the Unicode property classes.
+const ONLY_PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /**
  * One line of text as it really is: every invisible, direction or control character written as
@@ -106,6 +110,7 @@ export function visibleJson(value: unknown, indent?: number): string {
  * workspace wrote), where removing a character would hide it.
  */
 export function visibleLine(text: string): string {
+  if (ONLY_PRINTABLE_ASCII.test(text)) return text;
   return text.replace(INVISIBLE, escapeUnits).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 }
 

@@ -13,6 +13,7 @@ import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
 import type { SandboxFence, SandboxSettings } from './sandbox';
 import { formatCommandLine, missingCommandHint, pathEntries, resolveExecutable, type StdioLaunch } from './commandLine';
 import { SERVER_MARKER_VARIABLE, spawnServer, type EarlyServer } from './serverSpawn';
+import { TurnWrites } from './turnWrites';
 
 /** What `send` returns once the line is written or buffered: shared, it never changes. */
 const SENT: Promise<void> = Promise.resolve();
@@ -83,7 +84,8 @@ export class StdioTransport implements Transport {
   private readonly _stderrTail: string[] = [];
   private _pump: MessagePump | undefined;
   private _closed = false;
-  private _corked = false;
+  /** Writes to the server's stdin (made with the first send: the process exists by then). */
+  private _writes: TurnWrites | undefined;
   private _drained: Promise<void> | undefined;
   private _parser: OffThreadJsonParser | undefined;
   /** The large message streaming in right now, if any. */
@@ -255,17 +257,10 @@ export class StdioTransport implements Transport {
     } catch (err) {
       return Promise.reject(err);
     }
-    // Everything sent in this turn of the event loop goes out in one write (64 pipelined calls: one syscall, not 64).
-    if (!this._corked) {
-      this._corked = true;
-      stdin.cork();
-      setImmediate(() => {
-        this._corked = false;
-        stdin.uncork();
-      });
-    }
+    // A turn's sends in two writes at most (64 pipelined calls: two syscalls, not 64); a lone one at once.
+    this._writes ??= new TurnWrites(stdin);
     // No async frame, one settled promise for every send that fits: every call sends (BENCHMARKS.md case 2).
-    if (stdin.write(line)) return SENT;
+    if (this._writes.write(line)) return SENT;
     // One shared wait, so a burst of sends does not pile up 'drain' listeners.
     return (this._drained ??= new Promise<void>((resolve) => stdin.once('drain', () => {
       this._drained = undefined;

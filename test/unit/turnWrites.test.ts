@@ -1,0 +1,54 @@
+import * as assert from 'node:assert/strict';
+import { TurnWrites } from '../../src/core/transport/turnWrites';
+
+/** A stream that records what reaches the pipe: a write while corked waits for the uncork. */
+function recordingStream() {
+  const syscalls: string[][] = [];
+  let held: string[] | undefined;
+  return {
+    syscalls,
+    stream: {
+      write(text: string) {
+        if (held) held.push(text);
+        else syscalls.push([text]);
+        return true;
+      },
+      cork() {
+        held ??= [];
+      },
+      uncork() {
+        if (held?.length) syscalls.push(held);
+        held = undefined;
+      },
+    },
+  };
+}
+
+const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('writes of a turn (TurnWrites)', () => {
+  it('sends the first message of a turn at once, and the rest of that turn together at its end', async () => {
+    const { syscalls, stream } = recordingStream();
+    const writes = new TurnWrites(stream);
+    writes.write('a');
+    assert.deepEqual(syscalls, [['a']], 'a lone answer waits for nothing');
+    writes.write('b');
+    writes.write('c');
+    assert.deepEqual(syscalls, [['a']]);
+    await endOfTurn();
+    assert.deepEqual(syscalls, [['a'], ['b', 'c']]);
+  });
+
+  it('starts each turn afresh', async () => {
+    const { syscalls, stream } = recordingStream();
+    const writes = new TurnWrites(stream);
+    writes.write('a');
+    await endOfTurn();
+    writes.write('b');
+    await endOfTurn();
+    writes.write('c');
+    writes.write('d');
+    await endOfTurn();
+    assert.deepEqual(syscalls, [['a'], ['b'], ['c'], ['d']]);
+  });
+});
