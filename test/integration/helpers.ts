@@ -163,14 +163,17 @@ export interface OAuthFixtureStats {
 }
 
 /** The OAuth fixture (authorization server + protected MCP endpoint) in its own process. */
-export async function startOAuthFixture(...args: string[]): Promise<{ url: string; child: ChildProcess; stats(): Promise<OAuthFixtureStats> }> {
+export async function startOAuthFixture(...args: string[]): Promise<{ url: string; child: ChildProcess; stats(): Promise<OAuthFixtureStats>; stop(): Promise<void> }> {
   const child = spawn(process.execPath, [path.join(FIXTURES, 'oauth-server.cjs'), ...args], { stdio: ['pipe', 'pipe', 'inherit'] });
   const line = await new Promise<string>((resolve, reject) => {
     readline.createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the OAuth fixture exited with ${code}`)));
   });
   const base = `http://127.0.0.1:${(JSON.parse(line) as { port: number }).port}`;
-  return { url: `${base}/mcp`, child, stats: async () => (await (await fetch(`${base}/stats`)).json()) as OAuthFixtureStats };
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  // Ended and gone: a test after this one may count the processes left.
+  const stop = () => (child.kill(), exited);
+  return { url: `${base}/mcp`, child, stats: async () => (await (await fetch(`${base}/stats`)).json()) as OAuthFixtureStats, stop };
 }
 
 /**

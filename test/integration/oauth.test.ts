@@ -30,7 +30,7 @@ describe('remote servers that require OAuth', function () {
 
   async function fixture(...args: string[]) {
     const f = await startFixture(...args);
-    cleanups.push(() => void f.child.kill());
+    cleanups.push(() => f.stop());
     return f;
   }
   function host(url: string, oauth: OAuthHost) {

@@ -25,7 +25,7 @@ describe('signing in for good: refresh, iss, application_type, credentials per a
 
   async function fixture(...args: string[]) {
     const f = await startOAuthFixture(...args);
-    cleanups.push(() => void f.child.kill());
+    cleanups.push(() => f.stop());
     return f;
   }
   function host(url: string, secrets: SecretStore = memorySecrets(), opened: string[] = [], oauth?: Record<string, unknown>) {

@@ -59,7 +59,7 @@ describe('attacker: the endpoints an authorization server names (mix-up, a redir
 
   async function fixture(...args: string[]) {
     const f = await startOAuthFixture(...args);
-    cleanups.push(() => void f.child.kill());
+    cleanups.push(() => f.stop());
     return f;
   }
   async function listener(forwardTo?: () => string) {

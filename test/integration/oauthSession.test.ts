@@ -22,7 +22,7 @@ describe('a session that outlives its token (401 mid-session)', function () {
   /** A host signed in to the fixture started with `args`: the first sign-in is behind it. */
   async function signedIn(openBrowser: (opened: string[]) => OAuthHost['openBrowser'], ...args: string[]) {
     const f = await startOAuthFixture(...args);
-    cleanups.push(() => void f.child.kill());
+    cleanups.push(() => f.stop());
     const opened: string[] = [];
     const h = makeHost({ remote: { type: 'http', url: f.url } }, 'allow-once', { oauth: { secrets: memorySecrets(), openBrowser: openBrowser(opened) } });
     cleanups.push(() => h.close());

@@ -38,7 +38,7 @@ describe('the "oauth" settings of a remote server, against a real authorization 
 
   async function fixture(...args: string[]) {
     const f = await startOAuthFixture(...args);
-    cleanups.push(() => void f.child.kill());
+    cleanups.push(() => f.stop());
     return f;
   }
   function host(url: string, oauth: Record<string, unknown> | undefined, opened: string[] = [], secrets: SecretStore = memorySecrets()) {
@@ -222,7 +222,7 @@ describe('asking for more scope during a session (403 insufficient_scope, step-u
 
   async function signedIn(...args: string[]) {
     const f = await startOAuthFixture(...args);
-    cleanups.push(() => void f.child.kill());
+    cleanups.push(() => f.stop());
     const opened: string[] = [];
     const h = makeHost({ remote: { type: 'http', url: f.url } }, 'allow-once', { oauth: { secrets: memorySecrets(), openBrowser: signInBrowser(opened) } });
     cleanups.push(() => h.close());
