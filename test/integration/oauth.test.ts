@@ -77,14 +77,16 @@ describe('remote servers that require OAuth', function () {
   });
 
   it('refreshes expired tokens through the SDK, without the browser', async () => {
-    const f = await fixture('--ttl', '1');
+    // 4 s tokens, due for a refresh after 2 s: a sign-in and a start fit in that on a loaded machine (1 s ones did not,
+    // and the first start refreshed too); then waited for until they expired.
+    const f = await fixture('--ttl', '4');
     const secrets = memorySecrets();
     const opened: string[] = [];
     const first = host(f.url, { secrets, openBrowser: signInBrowser(opened) });
     await first.connection.start();
     assert.equal(first.connection.state.kind, 'running', JSON.stringify(first.connection.state));
     await first.close();
-    await new Promise((r) => setTimeout(r, 1_100));
+    await new Promise((r) => setTimeout(r, 4_100));
 
     const second = host(f.url, { secrets, openBrowser: signInBrowser(opened) });
     await second.connection.start();
