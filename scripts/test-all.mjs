@@ -9,6 +9,10 @@
 //   and, once the e2e setup has Node 24, the official MCP conformance suite's client scenarios
 //   against the CLI (scripts/conformance.mjs, test/conformance) and its server scenarios against the
 //   gateway, `serve --http` (scripts/conformance-server.mjs)
+// Layers 2-4 and the conformance suite run in two lanes side by side (e2e()): the product's
+// code-server here; the conformance suite, then the chat, trust, administrator and `npm start`
+// suites and a second product instance in a second process. The bench's smoke run goes in the
+// background after layer 1.
 // The e2e setup (scripts/e2e/setup.sh: Debian packages, Node 24, code-server, the conformance suite)
 // runs in the background from the start, beside the typecheck, lint and layer 1: its first stage (the
 // Debian packages and Node 24, which layer 1's sandbox and keychain tests need) is awaited before 1,
@@ -52,16 +56,27 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.chdir(root);
 const results = path.join(root, 'test-results');
 const shotsDir = path.join(results, 'screenshots');
-const t0 = Date.now();
-const say = (/** @type {string} */ m) => console.log(`[test +${((Date.now() - t0) / 1000).toFixed(0)}s] ${m}`);
+/** Set in the e2e layer's second lane (a process `npm test` starts, see e2e()): where it writes what it counted. */
+const laneFile = process.argv.find((a) => a.startsWith('--e2e-lane='))?.slice('--e2e-lane='.length);
+// A lane counts from its parent's start, so the log's times read as one run.
+const t0 = Number(laneFile && process.env.MTH_TEST_T0) || Date.now();
+const say = (/** @type {string} */ m) => console.log(`[test +${((Date.now() - t0) / 1000).toFixed(0)}s]${laneFile ? ' [lane 2]' : ''} ${m}`);
 const tally = createTally(say);
-/** Ends the run: the summary line last, then the exit code. */
+/** Ends the run: the summary line last, then the exit code (a lane writes its counts for its parent instead). */
 const finish = () => {
+  if (laneFile) {
+    fs.writeFileSync(laneFile, JSON.stringify(tally.counts()));
+    process.exit(0);
+  }
   say(`done in ${((Date.now() - t0) / 1000).toFixed(0)}s; screenshots in test-results/screenshots`);
   process.exit(tally.finish());
 };
 finishOnCrash(tally, finish);
 
+if (laneFile) {
+  await otherLane(process.argv.includes('--packaged'));
+  finish();
+}
 fs.rmSync(results, { recursive: true, force: true });
 fs.mkdirSync(shotsDir, { recursive: true });
 const onlyE2e = process.argv.includes('--only-e2e');
@@ -69,6 +84,8 @@ const onlyE2e = process.argv.includes('--only-e2e');
 const MOCHA_LIMIT_MS = 20 * 60_000;
 /** Mocha processes side by side over the plain-Node test files (scripts/mochaParts.mjs). */
 const MOCHA_PARTS = 2;
+/** The e2e layer's second lane takes ~10-12 min on a busy machine: more than 40 min is a hang. */
+const E2E_LANE_LIMIT_MS = 40 * 60_000;
 /**
  * Runs a command beside others; resolves to true when it exits 0.
  * @param {string} command
@@ -102,6 +119,8 @@ if (!onlyE2e) {
   tally.step('lint (eslint)', linted);
 }
 const built = compiled && bundled;
+/** @type {ReturnType<typeof runBounded> | undefined} the bench's smoke run, once started */
+let bench;
 if (!built) tally.step('build', false);
 if (built && !onlyE2e) {
   // Not just before the e2e layer: the sandbox tests of the integration layer need bubblewrap, socat
@@ -136,14 +155,16 @@ if (built && !onlyE2e) {
     }
   }
   say(`unit + integration: ${mochaPassed} passed, ${mochaFailed} failed`);
-  say('benchmark smoke run (tiny sizes, no timing goals)');
-  tally.step('bench --smoke', spawnSync('node', ['out/bench/run.js', '--smoke'], { stdio: ['ignore', 'ignore', 'inherit'], timeout: 300_000 }).status === 0);
+  // No timing goals, so it runs beside what follows (the .vsix and the e2e layer), counted at the end.
+  say('benchmark smoke run (tiny sizes, no timing goals), in the background');
+  bench = runBounded('node', ['out/bench/run.js', '--smoke'], 300_000, { stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 say('waiting for the e2e setup (cached per user, keyed by pinned versions)');
 const setupOk = await setup.all;
 tally.step('e2e setup', setupOk, setupOk ? undefined : `see test-results/e2e-setup.log`);
 if (built && !process.argv.includes('--skip-e2e')) await e2e(setupOk);
+if (bench) tally.step('bench --smoke', (await bench).status === 0);
 finish();
 
 /**
@@ -174,40 +195,67 @@ function startSetup(log) {
 }
 
 /**
- * Layers 2-4 and the conformance suite: each suite on its own, so one that crashes stops none of the others.
+ * Layers 2-4 and the conformance suite, in two lanes side by side: each lane mostly waits (on a
+ * browser, an extension host, a suite's server) and takes about one core, so on 2 cores two take
+ * about half the time of one after the other. This process runs the first lane, the product's
+ * code-server (its extension-host suite, then most of its UI suites); a second process (`--e2e-lane`:
+ * its own event loop, so neither lane's blocking steps stall the other's timers) runs the conformance
+ * suite, then the chat, trust, administrator and `npm start` suites, and the product's last UI suites
+ * in an instance of their own. Each suite on its own, so one that crashes stops none of the others.
  * @param {boolean} setup the e2e setup succeeded
  */
 async function e2e(setup) {
   say('package the .vsix (production build)');
   const packaged = spawnSync('npm', ['run', '--silent', 'package'], { stdio: 'inherit' }).status === 0;
   tally.step('package .vsix', packaged);
-  if (setup) {
-    // The official conformance suite (its engines ask for Node >= 22: the setup's Node 24) against dist/cli.js.
-    say('MCP conformance suite: client scenarios at each of their spec versions, one at a time');
-    await tally.suite('conformance', async () => {
-      const conformance = runConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance'), log: (line) => void (line.includes('FAILED') && say(line)) });
-      tally.add('conformance', conformance.passed.length, conformance.failed.map((f) => `${f.scenario}: ${f.why}`));
-      say(`conformance: ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
-    });
-    say('MCP conformance suite: server scenarios against the gateway (serve --http), both requirement sets, one at a time');
-    await tally.suite('conformance (server)', async () => {
-      const conformance = await runServerConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance-server'), log: (line) => void (line.includes('FAILED') && say(line)) });
-      tally.add('conformance (server)', conformance.passed.length, conformance.failed.map((f) => `${f.scenario}: ${f.why}`));
-      say(`conformance (server): ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
-    });
-  }
-  if (!packaged || !setup) return;
-  const ours = path.join(root, 'dist-vsix/mcp-tool-host.vsix');
-  const hostFiles = fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js'));
-  // These need the test language model (chat*.test.js, lmTools.test.js): they run in the second instance, which has it.
-  const CHAT_FILE = /^(chat.*|lmTools)\.test\.js$/;
-  /**
-   * @param {import('./e2e/codeServer.mjs').CodeServer} cs
-   * @param {string} runDir
-   * @param {string} label names the results file and the summary line
-   * @param {string[]} files the test files to run (out/test/host/*.test.js)
-   */
-  const runHost = (cs, runDir, label, files) => tally.suite(`extension host (${label})`, async () => {
+  if (!setup) return;
+  const second = secondLane(packaged);
+  if (packaged) await productLane();
+  await second;
+}
+
+/**
+ * Starts the second lane in a process of its own and adds what it counted; a lane that ends
+ * without its counts is one failure.
+ * @param {boolean} packaged the .vsix was built (else the lane runs only the conformance suite)
+ */
+async function secondLane(packaged) {
+  const file = path.join(results, 'e2e-lane-2.json');
+  say('e2e lane 2 (a process of its own, beside this one): conformance suite, then the chat, trust, administrator, npm start, telemetry and dev mode suites');
+  const run = await runBounded(process.execPath, [fileURLToPath(import.meta.url), `--e2e-lane=${file}`, ...(packaged ? ['--packaged'] : [])], E2E_LANE_LIMIT_MS, { env: { MTH_TEST_T0: String(t0) } });
+  /** @type {{ passed: number, failures: string[] } | undefined} */
+  let counts;
+  try {
+    counts = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch { /* counted below */ }
+  if (counts) tally.merge(counts);
+  else tally.step('e2e lane 2', false, run.timedOut ? `still running after ${E2E_LANE_LIMIT_MS / 60_000} min: ended` : `ended (exit ${run.status}) without its counts`);
+  if (run.leftovers.length) say(`e2e lane 2 left processes running (ended now):\n${run.leftovers.join('\n')}`);
+}
+
+/**
+ * The test files of the extension-host suite (out/test/host/*.test.js) for one instance: those that
+ * need the test language model (chat*.test.js, lmTools.test.js) run in the chat instance, which has it.
+ * @param {boolean} chat
+ */
+function hostFiles(chat) {
+  return fs.readdirSync(path.join(root, 'out/test/host')).filter((f) => f.endsWith('.test.js') && /^(chat.*|lmTools)\.test\.js$/.test(f) === chat);
+}
+
+/** The production .vsix (`npm run package`). */
+function ours() {
+  return path.join(root, 'dist-vsix/mcp-tool-host.vsix');
+}
+
+/**
+ * The extension-host suite over `files` in `cs`.
+ * @param {import('./e2e/codeServer.mjs').CodeServer} cs
+ * @param {string} runDir
+ * @param {string} label names the results file and the summary line
+ * @param {string[]} files the test files to run (out/test/host/*.test.js)
+ */
+function runHost(cs, runDir, label, files) {
+  return tally.suite(`extension host (${label})`, async () => {
     const hostWs = path.join(runDir, 'host-ws');
     fs.mkdirSync(hostWs, { recursive: true });
     const host = await runHostTests(cs, {
@@ -216,26 +264,33 @@ async function e2e(setup) {
       folder: hostWs,
       resultsFile: path.join(results, `host-tests-${label}.json`),
       shotsDir,
+      shotName: `host-tests-${label}-final.png`,
       env: { HOST_TEST_FILES: files.join(',') },
     });
     tally.add('host', host.passes.length, host.failures.map((f) => `${f.title}: ${f.error}`));
     say(`extension host (${label}): ${host.passes.length} passed, ${host.failures.length} failed`);
   });
-  /**
-   * @param {string} label
-   * @param {() => Promise<import('../test/ui/workbenchPage.mjs').UiResults>} run
-   */
-  const ui = (label, run) => tally.suite(label, async () => {
+}
+
+/**
+ * One UI suite in Chromium.
+ * @param {string} label
+ * @param {() => Promise<import('../test/ui/workbenchPage.mjs').UiResults>} run
+ */
+function ui(label, run) {
+  return tally.suite(label, async () => {
     say(`${label} in Chromium`);
     const r = await run();
     tally.add(label, r.passed, r.failed);
     say(`${label}: ${r.passed} passed, ${r.failed.length} failed`);
   });
+}
 
-  // 1. The product alone, as a user has it: extension-host suite and the UI suites.
-  await instance('code-server', [ours], [], async (cs, runDir) => {
+/** Lane 1: the product alone, as a user has it: the extension-host suite and the UI suites. */
+async function productLane() {
+  await instance('code-server', [ours()], [], async (cs, runDir) => {
     say(`code-server on 127.0.0.1:${cs.port}: extension-host suite`);
-    await runHost(cs, runDir, 'product', hostFiles.filter((f) => !CHAT_FILE.test(f)));
+    await runHost(cs, runDir, 'product', hostFiles(false));
     // The test window closed, so its extension host deactivated: every server it ran must be gone.
     // Only this run's servers count (by its marker): another checkout's `npm start` may be serving a demo.
     const left = await settled(() => processesOfRun(runDir, /demo-server\.js|fixtures\/servers\//));
@@ -250,9 +305,29 @@ async function e2e(setup) {
     await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts));
     await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts));
     await ui('Add Server from Registry UI tests', () => runRegistryUiTests(cs, opts));
-    await ui('telemetry settings UI tests', () => runTelemetryUiTests(cs, opts));
-    await ui('dev mode UI tests', () => runDevModeUiTests(cs, opts));
   });
+}
+
+/**
+ * Lane 2 (this process is `--e2e-lane`): the conformance suite, then, when the .vsix was built, the
+ * chat instance, the trust instance, the administrator's, `npm start`, and a second product instance.
+ * @param {boolean} packaged
+ */
+async function otherLane(packaged) {
+  // The official conformance suite (its engines ask for Node >= 22: the setup's Node 24) against dist/cli.js.
+  say('MCP conformance suite: client scenarios at each of their spec versions, one at a time');
+  await tally.suite('conformance', async () => {
+    const conformance = runConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance'), log: (line) => void (line.includes('FAILED') && say(line)) });
+    tally.add('conformance', conformance.passed.length, conformance.failed.map((f) => `${f.scenario}: ${f.why}`));
+    say(`conformance: ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
+  });
+  say('MCP conformance suite: server scenarios against the gateway (serve --http), both requirement sets, one at a time');
+  await tally.suite('conformance (server)', async () => {
+    const conformance = await runServerConformance({ node: e2eEnv().NODE24, outDir: path.join(results, 'conformance-server'), log: (line) => void (line.includes('FAILED') && say(line)) });
+    tally.add('conformance (server)', conformance.passed.length, conformance.failed.map((f) => `${f.scenario}: ${f.why}`));
+    say(`conformance (server): ${conformance.passed.length} passed, ${conformance.expected.length} expected failures (test/conformance/expected-failures.json), ${conformance.failed.length} failed`);
+  });
+  if (!packaged) return;
 
   // 2. With the test-only language model for @mcp (test/fakelm; the proposed API makes it the
   //    Chat view's default model). Its own instance: a chat model turns on VS Code's AI features.
@@ -261,8 +336,8 @@ async function e2e(setup) {
   const fakeLmPacked = spawnSync(path.join(root, 'node_modules/.bin/vsce'), ['package', '--allow-missing-repository', '--no-dependencies', '--skip-license', '-o', fakeLm], { cwd: path.join(root, 'test/fakelm'), stdio: ['ignore', 'ignore', 'inherit'] }).status === 0;
   tally.step('package the test language model .vsix (test/fakelm)', fakeLmPacked);
   if (fakeLmPacked) {
-    await instance('code-server-chat', [ours, fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
-      await runHost(cs, runDir, 'chat', hostFiles.filter((f) => CHAT_FILE.test(f)));
+    await instance('code-server-chat', [ours(), fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm'], async (cs, runDir) => {
+      await runHost(cs, runDir, 'chat', hostFiles(true));
       await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir, root, log: say }));
       await ui('@mcp prompts UI tests', () => runChatPromptsUiTests(cs, { runDir, shotsDir, root, log: say }));
       await ui('result budget UI tests', () => runBudgetUiTests(cs, { runDir, shotsDir, root, log: say }));
@@ -272,7 +347,7 @@ async function e2e(setup) {
   }
 
   // 3. With workspace trust on (the others run without it): a folder not trusted yet, then trusted.
-  await instance('code-server-trust', [ours], [], async (cs, runDir) => {
+  await instance('code-server-trust', [ours()], [], async (cs, runDir) => {
     await ui('workspace trust UI tests', () => runTrustUiTests(cs, { runDir, shotsDir, root, log: say }));
   }, { workspaceTrust: true });
 
@@ -285,6 +360,14 @@ async function e2e(setup) {
   await ui('npm start UI tests', () => runStartUiTests({ runDir: startDir, shotsDir, root, log: say }));
   keepLog(path.join(startDir, 'profile', 'server.log'), 'npm-start-server.log');
   fs.rmSync(startDir, { recursive: true, force: true });
+
+  // 5. The last of the product's UI suites, in a product instance of their own (each suite stands
+  //    alone): here they even out the two lanes' times.
+  await instance('code-server-2', [ours()], [], async (cs, runDir) => {
+    const opts = { runDir, shotsDir, root, log: say };
+    await ui('telemetry settings UI tests', () => runTelemetryUiTests(cs, opts));
+    await ui('dev mode UI tests', () => runDevModeUiTests(cs, opts));
+  });
 }
 
 /**
@@ -295,11 +378,12 @@ async function e2e(setup) {
  * @param {string} command
  * @param {string[]} args
  * @param {number} limitMs
+ * @param {{ env?: Record<string, string>, stdio?: import('node:child_process').StdioOptions }} [options] added to the environment; stdio (inherited by default)
  * @returns {Promise<{ status: number | null, timedOut: boolean, leftovers: string[] }>}
  */
-async function runBounded(command, args, limitMs) {
+async function runBounded(command, args, limitMs, { env = {}, stdio = 'inherit' } = {}) {
   const run = `run-${randomUUID()}`;
-  const child = spawn(command, args, { stdio: 'inherit', env: { ...process.env, [RUN_MARKER]: run } });
+  const child = spawn(command, args, { stdio, env: { ...process.env, ...env, [RUN_MARKER]: run } });
   const killAll = () => {
     for (const row of processesOfRun(run)) {
       try { process.kill(Number(row.split(' ', 1)[0]), 'SIGKILL'); } catch { /* gone */ }

@@ -19,6 +19,8 @@ export function reasonOf(err) {
  * @property {<T>(label: string, run: () => Promise<T>) => Promise<T | undefined>} suite runs a suite; a throw is one failure, `label: crashed: reason`
  * @property {() => number} finish prints the failures and then, last, the summary line (once); returns the exit code
  * @property {() => number} failed how many failed so far
+ * @property {() => { passed: number, failures: string[] }} counts what was counted so far (a lane's, for the runner that started it)
+ * @property {(counts: { passed: number, failures: string[] }) => void} merge adds another tally's counts (a lane's), each failure as it was named there
  */
 
 /**
@@ -63,6 +65,11 @@ export function createTally(say, print = console.log) {
       return failures.length === 0 ? 0 : 1;
     },
     failed: () => failures.length,
+    counts: () => ({ passed, failures: [...failures] }),
+    merge(counts) {
+      passed += counts.passed;
+      failures.push(...counts.failures);
+    },
   };
 }
 

@@ -10,12 +10,13 @@ import { launchBrowser } from './codeServer.mjs';
 
 /**
  * @param {import('./codeServer.mjs').CodeServer} cs
- * @param {{ devPath: string, testsPath: string, folder: string, resultsFile: string, shotsDir: string, timeoutMs?: number, log?: (line: string) => void, env?: Record<string, string> }} options
+ * @param {{ devPath: string, testsPath: string, folder: string, resultsFile: string, shotsDir: string, shotName?: string, timeoutMs?: number, log?: (line: string) => void, env?: Record<string, string> }} options
+ *   `shotName`: the screenshot of the window as the suite ended (two instances' suites may run at once)
  * @returns {Promise<HostResults>}
  */
 // The bound is for a suite that hangs, not a speed goal: the product suite's tests alone take ~3-4 min
 // on a busy 2-core machine (one CI run ended it at 240 s, in its last test, with every test before it passed).
-export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile, shotsDir, timeoutMs = 600_000, log = console.log, env = {} }) {
+export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile, shotsDir, shotName = 'host-tests-final.png', timeoutMs = 600_000, log = console.log, env = {} }) {
   const host = `127.0.0.1:${cs.port}`;
   // Each segment percent-encoded: a checkout under "My Projects" is a path with a space (issue 30).
   const remote = (/** @type {string} */ p) => `vscode-remote://${host}${p.split('/').map(encodeURIComponent).join('/')}`;
@@ -39,7 +40,7 @@ export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile
     await page.exposeFunction('codeAutomationExit', (/** @type {number} */ code) => done(code));
     await page.goto(cs.url(folder, `&payload=${encodeURIComponent(JSON.stringify(payload))}`));
     const code = await Promise.race([exited, new Promise((r) => setTimeout(() => r('timeout'), timeoutMs))]);
-    await page.screenshot({ path: path.join(shotsDir, 'host-tests-final.png') }).catch(() => undefined);
+    await page.screenshot({ path: path.join(shotsDir, shotName) }).catch(() => undefined);
     if (code === 'timeout') log('[host] the extension-host suite timed out');
   } finally {
     await browser.close();

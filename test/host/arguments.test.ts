@@ -31,9 +31,10 @@ const resultText = (outcome: CallOutcome | undefined) => {
   assert.ok(outcome && outcome.kind === 'ok', `expected ok, got ${JSON.stringify(outcome)}`);
   return outcome.kind === 'ok' ? outcome.result.text : '';
 };
+// With its text: under load the editor once showed as active a moment before its text was there.
 const argumentsEditor = (name: string) => until(`the "${name}" editor`, () => {
   const editor = vscode.window.activeTextEditor;
-  return editor && editor.document.uri.scheme === 'untitled' && editor.document.uri.path === `${name} arguments.json` && editor;
+  return editor && editor.document.uri.scheme === 'untitled' && editor.document.uri.path === `${name} arguments.json` && editor.document.getText() !== '' && editor;
 });
 const replaceAll = async (editor: vscode.TextEditor, text: string) => {
   const doc = editor.document;

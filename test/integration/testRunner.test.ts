@@ -20,6 +20,8 @@ interface Tally {
   suite<T>(label: string, run: () => Promise<T>): Promise<T | undefined>;
   finish(): number;
   failed(): number;
+  counts(): { passed: number; failures: string[] };
+  merge(counts: { passed: number; failures: string[] }): void;
 }
 interface TallyModule {
   createTally(say: (line: string) => void, print?: (line: string) => void): Tally;
@@ -65,6 +67,23 @@ describe('npm test\'s runner: a crashed suite is a failure, and the summary line
     tally.add('unit', 5, []);
     assert.equal(tally.finish(), 0);
     assert.deepEqual(printed, ['5 passed, 0 failed']);
+  });
+
+  it('a lane\'s counts (the e2e layer\'s second process) add to the runner\'s: its passes, and each failure as the lane named it', async () => {
+    const { createTally } = (await import(TALLY)) as TallyModule;
+    const lane = createTally(() => undefined, () => undefined);
+    lane.add('conformance', 69, []);
+    await lane.suite('gateway UI tests', async () => {
+      throw new Error('page.goto: net::ERR_CONNECTION_REFUSED');
+    });
+    const counts = JSON.parse(JSON.stringify(lane.counts())) as { passed: number; failures: string[] };
+    const printed: string[] = [];
+    const tally = createTally(() => undefined, (line) => printed.push(line));
+    tally.step('package .vsix', true);
+    tally.merge(counts);
+    assert.equal(tally.finish(), 1);
+    assert.equal(printed.at(-1), '70 passed, 1 failed');
+    assert.match(printed[0], /^ {2}gateway UI tests: crashed: page\.goto: net::ERR_CONNECTION_REFUSED$/m);
   });
 
   it('the runner ends with the summary line when it crashes itself (run from a folder with a space)', () => {

@@ -20,8 +20,11 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`scenario: a s
   const ended: unknown[] = [];
   const elicit: Elicitor = async (request) => {
     asked.push(request);
-    // The reason its call ended, if it ended before the answer.
-    const late = await Promise.race([sleep(answerAfterMs).then(() => 'answered' as const), whenEnded(request.callsEnded).then((reason) => ({ reason }))]);
+    // The reason its call ended, if it ended before the answer. Then the answer's timer goes: a 60 s
+    // one left running kept mocha's process alive that long after its last test.
+    let answer: NodeJS.Timeout | undefined;
+    const answered = new Promise<'answered'>((resolve) => (answer = setTimeout(() => resolve('answered'), answerAfterMs)));
+    const late = await Promise.race([answered, whenEnded(request.callsEnded).then((reason) => ({ reason }))]).finally(() => clearTimeout(answer));
     if (late === 'answered') return { action: 'accept', content: { name: 'Grace', age: 85 } };
     ended.push(late.reason);
     return { action: 'cancel' };
