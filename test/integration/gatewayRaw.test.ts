@@ -57,8 +57,13 @@ class LineClient {
     }
   }
 
-  close(): void {
-    this._child.kill();
+  /** Ends the gateway and waits for it: it writes its last audit lines as it exits, into the folder the test then removes. */
+  async close(): Promise<void> {
+    const child = this._child;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill();
+    await exited;
   }
 }
 
@@ -75,8 +80,8 @@ describe('gateway: a hostile stdio client gets the answers the SDK server gives 
     fs.writeFileSync(rules, JSON.stringify([{ name: 'all', server: '*', tool: '*', effect: 'allow' }]));
     client = await LineClient.start(folder.config({ everything }), rules, folder.dir);
   });
-  after(() => {
-    client?.close();
+  after(async () => {
+    await client?.close();
     folder.cleanup();
   });
 
