@@ -40,6 +40,11 @@ class LineClient {
     this._child.stdin.write(`${typeof message === 'string' ? message : JSON.stringify(message)}\n`);
   }
 
+  /** Writes `text` as it is: part of a line, or several. */
+  write(text: string): void {
+    this._child.stdin.write(text);
+  }
+
   answersTo(id: unknown): Message[] {
     return this.received.filter((m) => m.method === undefined && Object.hasOwn(m, 'id') && m.id === id);
   }
@@ -57,8 +62,13 @@ class LineClient {
     }
   }
 
-  close(): void {
-    this._child.kill();
+  /** Ends the gateway and waits for it: it writes its last audit lines as it exits, into the folder the test then removes. */
+  async close(): Promise<void> {
+    const child = this._child;
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+    child.kill();
+    await exited;
   }
 }
 
@@ -75,8 +85,8 @@ describe('gateway: a hostile stdio client gets the answers the SDK server gives 
     fs.writeFileSync(rules, JSON.stringify([{ name: 'all', server: '*', tool: '*', effect: 'allow' }]));
     client = await LineClient.start(folder.config({ everything }), rules, folder.dir);
   });
-  after(() => {
-    client?.close();
+  after(async () => {
+    await client?.close();
     folder.cleanup();
   });
 
@@ -86,6 +96,20 @@ describe('gateway: a hostile stdio client gets the answers the SDK server gives 
     client.send(call(1, echo('after the torn lines')));
     assert.equal(textOf(await client.answerTo(1)), 'Echo: after the torn lines');
     assert.deepEqual(client.answersTo('torn'), []);
+  });
+
+  it('reads a line ended by CRLF, a line split over two writes, and two lines in one write', async () => {
+    client.write(`${JSON.stringify(call('crlf', echo('crlf')))}\r\n`);
+    const split = JSON.stringify(call('split', echo('split')));
+    client.write(split.slice(0, 25));
+    // The first part is read alone (a later write may still join it: then the line is read whole, as it should be).
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    client.write(`${split.slice(25)}\n`);
+    client.write(`${JSON.stringify(call('two-a', echo('a')))}\n${JSON.stringify(call('two-b', echo('b')))}\n`);
+    assert.equal(textOf(await client.answerTo('crlf')), 'Echo: crlf');
+    assert.equal(textOf(await client.answerTo('split')), 'Echo: split');
+    assert.equal(textOf(await client.answerTo('two-a')), 'Echo: a');
+    assert.equal(textOf(await client.answerTo('two-b')), 'Echo: b');
   });
 
   it('refuses wrong types with the error the SDK gives, or drops what its JSON-RPC schema drops, message by message', async () => {

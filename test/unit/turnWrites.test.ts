@@ -1,5 +1,5 @@
 import * as assert from 'node:assert/strict';
-import { TurnWrites } from '../../src/core/transport/turnWrites';
+import { turnWrites } from '../../src/core/transport/turnWrites';
 
 /** A stream that records what reaches the pipe: a write while corked waits for the uncork. */
 function recordingStream() {
@@ -26,14 +26,14 @@ function recordingStream() {
 
 const endOfTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-describe('writes of a turn (TurnWrites)', () => {
+describe('writes of a turn (turnWrites)', () => {
   it('sends the first message of a turn at once, and the rest of that turn together at its end', async () => {
     const { syscalls, stream } = recordingStream();
-    const writes = new TurnWrites(stream);
-    writes.write('a');
+    const write = turnWrites(stream);
+    write('a');
     assert.deepEqual(syscalls, [['a']], 'a lone answer waits for nothing');
-    writes.write('b');
-    writes.write('c');
+    write('b');
+    write('c');
     assert.deepEqual(syscalls, [['a']]);
     await endOfTurn();
     assert.deepEqual(syscalls, [['a'], ['b', 'c']]);
@@ -41,13 +41,13 @@ describe('writes of a turn (TurnWrites)', () => {
 
   it('starts each turn afresh', async () => {
     const { syscalls, stream } = recordingStream();
-    const writes = new TurnWrites(stream);
-    writes.write('a');
+    const write = turnWrites(stream);
+    write('a');
     await endOfTurn();
-    writes.write('b');
+    write('b');
     await endOfTurn();
-    writes.write('c');
-    writes.write('d');
+    write('c');
+    write('d');
     await endOfTurn();
     assert.deepEqual(syscalls, [['a'], ['b'], ['c'], ['d']]);
   });

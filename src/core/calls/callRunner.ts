@@ -56,6 +56,9 @@ export interface PipelineParts {
   inFlight(change: 1 | -1): void;
 }
 
+/** Where a call's progress goes (a coalescer, made at the first). */
+type ProgressSink = Pick<ProgressCoalescer, 'push'>;
+
 /** What a call's audit record tells: the approval decision, and the arguments that were sent (edited or not). */
 interface CallTrace {
   decision: string;
@@ -217,13 +220,13 @@ export class CallRunner {
     if (request.signal?.aborted) return { kind: 'cancelled' };
 
     const limits = callLimits(connection.definition, tool.name);
-    const startedAt = new Date().toISOString();
+    const sentAt = Date.now();
     return this._follow(callId, request.server, tool, connection, limits, request, (options) =>
       connection.callTool(request.tool, approval.args, {
         ...options,
         onprogress: (p) => options.progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
         onTask: (task) => {
-          options.watch.started(task, request.tool, startedAt);
+          options.watch.started(task, request.tool, new Date(sentAt).toISOString());
           request.onTaskStarted?.();
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
@@ -244,7 +247,7 @@ export class CallRunner {
     connection: ServerConnection,
     limits: { timeoutSeconds: number; maxTotalSeconds: number },
     caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean; input?: RelayedInput },
-    send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressCoalescer; watch: TaskWatch }) => Promise<RawToolResult>,
+    send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressSink; watch: TaskWatch }) => Promise<RawToolResult>,
   ): Promise<CallOutcome> {
     const { signal, onProgress } = caller;
     const sink = this._parts.sink;
@@ -257,14 +260,19 @@ export class CallRunner {
     if (stop) signal?.addEventListener('abort', abort, { once: true });
     if (stop && signal?.aborted) abort();
     const watch = this._tasks.watch(callId, server, connection, abort);
-    const progress = this._parts.progress((clean) => {
-      sink.progress(callId, clean);
-      onProgress?.(clean);
-    });
+    // The coalescer is made at the first progress: most calls report none.
+    let coalescer: ProgressCoalescer | undefined;
+    const progress: ProgressSink = {
+      push: (p) =>
+        (coalescer ??= this._parts.progress((clean) => {
+          sink.progress(callId, clean);
+          onProgress?.(clean);
+        })).push(p),
+    };
     // The last progress is shown before the result line, and the user told what was left out.
     const flushProgress = () => {
-      const dropped = progress.flush();
-      if (dropped > 0) sink.line(callId, `progress: ${dropped} more updates were not shown (at most ${progress.perSecond} a second are).`);
+      const dropped = coalescer ? coalescer.flush() : 0;
+      if (dropped > 0) sink.line(callId, `progress: ${dropped} more updates were not shown (at most ${coalescer?.perSecond} a second are).`);
     };
     let outcome: CallOutcome;
     let error: unknown;

@@ -69,8 +69,9 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
     return typeof least === 'string' && (LOG_LEVELS as readonly string[]).includes(least) && levelPasses(level, least as LogLevel);
   };
   // A 2026-07-28 request is asked as an input_required round (modernApprover), an earlier era's by a pushed form.
-  const approverFor = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) =>
-    deps.asks !== 'client' ? undefined : modernApprover(core.rounds, ctx, denials, asked) ?? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials);
+  const clientAsks = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound): Approver =>
+    modernApprover(core.rounds, ctx, denials, asked) ?? clientApprover({ canElicit: canElicit(), elicit: (params, options) => ctx.mcpReq.elicitInput(params, options) }, ctx.mcpReq.signal, denials);
+  const approverFor = (ctx: ServerContext, denials: { reason?: string }, asked: AskedRound) => (deps.asks !== 'client' ? undefined : clientAsks(ctx, denials, asked));
   serveOffers(server, core.offers, () => catalog.ready(), approverFor, state, (line) => deps.log?.warn(line), deps.relay && core.rounds);
   server.onclose = () => {
     for (const watch of state.watched.values()) watch.dispose();
@@ -114,21 +115,12 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
       const denials: { reason?: string } = {};
       const asked: AskedRound = {};
       // A 2026-07-28 client answers the server's own rounds too, where the gateway passes a server's prompts on (relay).
-      const target: RelayTarget = { what: 'tool', server: backend, name: tool.name, args: toolArgs };
-      const resumed = deps.relay ? relayedInput(core.rounds, ctx, target) : undefined;
+      const target: RelayTarget | undefined = deps.relay && { what: 'tool', server: backend, name: tool.name, args: toolArgs };
+      const resumed = target ? relayedInput(core.rounds, ctx, target) : undefined;
       if (resumed?.kind === 'refused') return toolError(resumed.reason);
-      const approval = noteApproval(resumed?.approved ? ALREADY_APPROVED : approverFor(ctx, denials, asked));
-      // What the server needed of the client during the call that the client did not declare.
-      const lacking = new Set<string>();
-      // What the server sends during the call (its forms, its sampling requests, its log messages) goes to this client.
-      const client: CallClient = {
-        session: server,
-        elicit: canElicit() ? (params, signal, timeout) => ctx.mcpReq.elicitInput(params, { signal, timeout }) : undefined,
-        // Pushed to a client of an earlier era only: a 2026-07-28 request has no channel for a request of ours.
-        sample: canSample(ctx) ? (params, signal, timeout) => ctx.mcpReq.requestSampling(params, { signal, timeout }) : undefined,
-        lacks: (capability) => void (declared(ctx)[capability] === undefined && lacking.add(capability)),
-        log: (level, data) => wantsLog(ctx, level) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
-      };
+      // Whether the approver allowed the call matters to a relayed round only; the approver is made when a call is put to it (most are not).
+      const approval = resumed ? noteApproval(resumed.approved ? ALREADY_APPROVED : approverFor(ctx, denials, asked)) : undefined;
+      const approver = approval ? approval.approver : deps.asks === 'client' ? lazyApprover(() => clientAsks(ctx, denials, asked)) : undefined;
       const run = () => deps.pipeline.call({
         server: backend,
         tool: tool.name,
@@ -136,16 +128,27 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
         origin: 'gateway',
         keepRaw: true,
         signal: ctx.mcpReq.signal,
-        approver: approval.approver,
+        approver,
         input: resumed?.input,
         // The client's trace goes on through the backend's call (the telemetry checks the value before use).
         ...(typeof traceparent === 'string' && { traceparent }),
         onProgress: progressToken === undefined ? undefined : (p) => void ctx.mcpReq.notify({ method: 'notifications/progress', params: { progressToken, ...p } }).catch(() => undefined),
       });
-      const outcome = await (deps.relay ? deps.relay.during(backend, client, run) : run());
+      // What the server needed of the client during the call that the client did not declare.
+      const lacking = new Set<string>();
+      // What the server sends during the call (its forms, its sampling requests, its log messages) goes to this client.
+      const client = (): CallClient => ({
+        session: server,
+        elicit: canElicit() ? (params, signal, timeout) => ctx.mcpReq.elicitInput(params, { signal, timeout }) : undefined,
+        // Pushed to a client of an earlier era only: a 2026-07-28 request has no channel for a request of ours.
+        sample: canSample(ctx) ? (params, signal, timeout) => ctx.mcpReq.requestSampling(params, { signal, timeout }) : undefined,
+        lacks: (capability) => void (declared(ctx)[capability] === undefined && lacking.add(capability)),
+        log: (level, data) => wantsLog(ctx, level) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
+      });
+      const outcome = await (deps.relay ? deps.relay.during(backend, client(), run) : run());
       if (asked.result) return asked.result;
-      if (outcome.kind === 'input-required' && resumed) {
-        const relayed = await relayRound(core.rounds, ctx, target, outcome.round, { approved: resumed.approved || approval.approved(), round: resumed.round });
+      if (outcome.kind === 'input-required' && resumed && target) {
+        const relayed = await relayRound(core.rounds, ctx, target, outcome.round, { approved: resumed.approved || approval?.approved() === true, round: resumed.round });
         if (!('problem' in relayed)) return relayed;
         const { problem, missing } = relayed as RelayProblem;
         // Nothing to relay but what the client did not declare: that is the protocol's error, as for a form pushed.
@@ -167,6 +170,12 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
 
 /** The approver of a retry whose call the person approved in an earlier round: the call is not put to them again. */
 const ALREADY_APPROVED: Approver = { approve: () => Promise.resolve('allow-once') };
+
+/** An approver made when a call is first put to it: most calls are decided by the rules or a grant, and ask no one. */
+function lazyApprover(make: () => Approver): Approver {
+  let made: Approver | undefined;
+  return { approve: (request) => (made ??= make()).approve(request) };
+}
 
 /** An approver that notes whether it allowed the call (a relayed round carries that on); none: the pipeline's own. */
 function noteApproval(approver: Approver | undefined): { readonly approver: Approver | undefined; approved(): boolean } {

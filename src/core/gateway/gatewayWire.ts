@@ -104,8 +104,9 @@ export class GatewayWire implements Transport {
     while (this._buffer && !this._closed) {
       const end = this._buffer.indexOf(10);
       if (end === -1) return;
-      const line = this._buffer.toString('utf8', 0, end).replace(/\r$/, '');
-      this._buffer = this._buffer.subarray(end + 1);
+      // A CR before the LF is dropped (a byte 13 is always a CR in UTF-8); a buffer read to its end is let go, not sliced.
+      const line = this._buffer.toString('utf8', 0, end > 0 && this._buffer[end - 1] === 13 ? end - 1 : end);
+      this._buffer = end + 1 === this._buffer.length ? undefined : this._buffer.subarray(end + 1);
       let parsed: unknown;
       try {
         parsed = JSON.parse(line);

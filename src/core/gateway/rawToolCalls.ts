@@ -1,5 +1,6 @@
-import { SdkError, SdkErrorCode, specTypeSchemas, type CallToolRequest, type JSONRPCMessage, type RequestId, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { SdkError, SdkErrorCode, type CallToolRequest, type JSONRPCMessage, type RequestId, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { GatewayWire } from './gatewayWire';
+import { checkedResult } from './resultCheck';
 import type { ToolCallHandler } from './gatewayServer';
 
 const INVALID_PARAMS = -32602;
@@ -70,10 +71,8 @@ export class RawToolCalls {
       .callTool(request, legacyContext(instance.server, request, controller.signal))
       .then(
         (result) => {
-          const checked = specTypeSchemas.CallToolResult['~standard'].validate(result);
-          if ('then' in checked) throw new Error('The result schema is not synchronous.');
-          if (checked.issues) answer(errorBody(INVALID_PARAMS, `Invalid tools/call result: ${checked.issues.map((i) => i.message).join('; ')}`));
-          else answer(`"result":${JSON.stringify(checked.value)}`);
+          const checked = checkedResult(result);
+          answer(checked.ok ? `"result":${checked.json}` : errorBody(INVALID_PARAMS, `Invalid tools/call result: ${checked.issues}`));
         },
         (error: unknown) => {
           const e = (typeof error === 'object' && error !== null ? error : {}) as { code?: unknown; message?: unknown; data?: unknown };
@@ -95,25 +94,47 @@ function errorBody(code: number, message: string, data?: unknown): string {
 /**
  * What the handler reads of a request of the 2025 era on stdio, as the SDK's server builds it:
  * no envelope, no requestState, no inputResponses; forms, sampling and notifications go through
- * the connection's server instance (on stdio a related request needs no routing).
+ * the connection's server instance (on stdio a related request needs no routing). What does not
+ * depend on the request is made once a server instance (`serverParts`): a call makes two objects
+ * and one closure here, not seven closures.
  */
 function legacyContext(server: Server, request: PlainCall, signal: AbortSignal): ServerContext {
-  const options = { relatedRequestId: request.id };
+  const shared = serverParts(server);
+  const id = request.id;
   return {
     mcpReq: {
-      id: request.id,
+      id,
       method: request.method,
       _meta: request.params._meta,
       requestState: noRequestState,
       signal,
+      send: shared.send,
+      notify: (notification) => server.notification(notification as Parameters<Server['notification']>[0], { relatedRequestId: id }),
+      log: shared.log,
+      elicitInput: shared.elicitInput,
+      requestSampling: shared.requestSampling,
+    },
+  };
+}
+
+type SharedParts = Pick<ServerContext['mcpReq'], 'send' | 'log' | 'elicitInput' | 'requestSampling'>;
+
+/** The request-free parts of a context, one set a server instance. */
+const sharedParts = new WeakMap<Server, SharedParts>();
+
+function serverParts(server: Server): SharedParts {
+  let parts = sharedParts.get(server);
+  if (!parts) {
+    parts = {
       // The SDK's overloads (with or without a result schema) pass straight on to the instance's own.
       send: ((...args: unknown[]) => Reflect.apply(server.request, server, args) as Promise<unknown>) as ServerContext['mcpReq']['send'],
-      notify: (notification) => server.notification(notification as Parameters<Server['notification']>[0], options),
       log: (level, data, logger) => server.sendLoggingMessage({ level, data, ...(logger !== undefined && { logger }) }),
       elicitInput: (params, requestOptions) => server.elicitInput(params, requestOptions),
       requestSampling: (params, requestOptions) => server.createMessage(params, requestOptions),
-    },
-  };
+    };
+    sharedParts.set(server, parts);
+  }
+  return parts;
 }
 
 const noRequestState = (() => undefined) as ServerContext['mcpReq']['requestState'];

@@ -8,7 +8,7 @@ import { gatewayInstance } from './gatewayServer';
 import type { GatewayDeps, RunningStdioGateway } from './gatewayTypes';
 import { GatewayWire } from './gatewayWire';
 import { RawToolCalls, type RawInstance } from './rawToolCalls';
-import { TurnWrites } from '../transport/turnWrites';
+import { turnWrites } from '../transport/turnWrites';
 
 /**
  * The gateway over one stdio connection (`mcp-tool-host serve`): nothing but MCP on `output`.
@@ -69,9 +69,8 @@ export async function serveStdio(deps: GatewayDeps, input: NodeJS.ReadableStream
 function coalesced(output: NodeJS.WritableStream): NodeJS.WritableStream {
   const stream = output as NodeJS.WritableStream & Partial<Pick<Writable, 'cork' | 'uncork'>>;
   if (typeof stream.cork !== 'function' || typeof stream.uncork !== 'function') return output;
-  const writes = new TurnWrites(stream as Pick<Writable, 'write' | 'cork' | 'uncork'>);
   // GatewayWire writes whole lines, text only.
-  const write = (text: string) => writes.write(text);
+  const write = turnWrites(stream as Pick<Writable, 'write' | 'cork' | 'uncork'>);
   return new Proxy(stream, {
     get(target, key) {
       if (key === 'write') return write;

@@ -13,7 +13,7 @@ import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
 import type { SandboxFence, SandboxSettings } from './sandbox';
 import { formatCommandLine, missingCommandHint, pathEntries, resolveExecutable, type StdioLaunch } from './commandLine';
 import { SERVER_MARKER_VARIABLE, spawnServer, type EarlyServer } from './serverSpawn';
-import { TurnWrites } from './turnWrites';
+import { turnWrites, type TurnWrites } from './turnWrites';
 
 /** What `send` returns once the line is written or buffered: shared, it never changes. */
 const SENT: Promise<void> = Promise.resolve();
@@ -258,9 +258,9 @@ export class StdioTransport implements Transport {
       return Promise.reject(err);
     }
     // A turn's sends in two writes at most (64 pipelined calls: two syscalls, not 64); a lone one at once.
-    this._writes ??= new TurnWrites(stdin);
+    this._writes ??= turnWrites(stdin);
     // No async frame, one settled promise for every send that fits: every call sends (BENCHMARKS.md case 2).
-    if (this._writes.write(line)) return SENT;
+    if (this._writes(line)) return SENT;
     // One shared wait, so a burst of sends does not pile up 'drain' listeners.
     return (this._drained ??= new Promise<void>((resolve) => stdin.once('drain', () => {
       this._drained = undefined;
