@@ -99,10 +99,19 @@ export async function runDevModeUiTests(cs, { runDir, shotsDir, root, log = cons
     });
 
     await check('Show Log: the log keeps the first start and says the server restarted because build/tools.json changed', async () => {
-      await row(/^authored/).click({ button: 'right' });
-      await menu.locator('.action-label', { hasText: /^Show Log$/ }).click();
+      // The context menu may take a click before it is ready for it (the item lit, the menu still open): try again once.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        await row(/^authored/).click({ button: 'right' });
+        const item = menu.locator('.action-label', { hasText: /^Show Log$/ });
+        await item.waitFor({ timeout: 10_000 });
+        await page.waitForTimeout(300);
+        await item.click();
+        if (await menu.waitFor({ state: 'hidden', timeout: 5_000 }).then(() => true, () => false)) break;
+        await page.keyboard.press('Escape');
+      }
       // The Output view's filter keeps the lines of both runs that dev mode wrote in sight (it renders only what is in sight).
-      const filter = page.locator('.part.panel input[placeholder^="Filter"]').first();
+      // The Output view's own filter: the Debug Console (opened at the first attach) keeps one in the panel too, out of sight.
+      const filter = page.locator('.part.panel input[placeholder^="Filter"]:visible').first();
       await filter.waitFor({ timeout: 10_000 });
       await filter.fill('Dev mode');
       // The first launch's lines stay above the restart, and the new launch's follow: the author reads both runs in one place.
