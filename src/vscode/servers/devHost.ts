@@ -38,8 +38,7 @@ export function vscodeDevHost(logFor: (server: string) => ServerLog): DevHost | 
 function attachDebugger(server: string, port: number, folder: vscode.WorkspaceFolder | undefined, log: ServerLog): DebugAttachment {
   // An attach configuration, made for this launch: the port is new at every start, so no launch.json entry could name it.
   // Its name has the port: VS Code asks before it starts a session named as one still ending (the last launch's).
-  // The Debug Console opens at the first attach only: a restart at every save must not take the panel from the log.
-  const config: vscode.DebugConfiguration = { type: 'node', request: 'attach', name: vscode.l10n.t('MCP server: {0} (127.0.0.1:{1})', server, port), address: '127.0.0.1', port, skipFiles: ['<node_internals>/**'], internalConsoleOptions: 'openOnFirstSessionStart' };
+  const config: vscode.DebugConfiguration = { type: 'node', request: 'attach', name: vscode.l10n.t('MCP server: {0} (127.0.0.1:{1})', server, port), address: '127.0.0.1', port, skipFiles: ['<node_internals>/**'] };
   const failed = (why: string) => log.warn(vscode.l10n.t('Dev mode: the debugger could not attach to 127.0.0.1:{0}: {1}', port, why));
   let session: vscode.DebugSession | undefined;
   let ended: (() => void) | undefined;
