@@ -186,7 +186,14 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     await locator.hover();
     await hoverWidget.waitFor({ timeout: 10_000 });
     await page.waitForTimeout(300);
-    return (await hoverWidget.innerText()).replace(/\u00a0/g, ' ');
+    // A row's tooltip is resolved when shown (resolveTreeItem): "Loading..." until the extension host answers, longer on a busy machine.
+    const end = Date.now() + 10_000;
+    let text = (await hoverWidget.innerText()).replace(/\u00a0/g, ' ');
+    while (/^\s*Loading(\.\.\.|…)\s*$/.test(text) && Date.now() < end) {
+      await page.waitForTimeout(200);
+      text = (await hoverWidget.innerText()).replace(/\u00a0/g, ' ');
+    }
+    return text;
   };
 
   /**
