@@ -255,10 +255,13 @@ export class CallRunner {
     // Cancel Task (the board) stops the call as the caller's signal would. Without a board the
     // caller's signal is the call's own (an AbortSignal and its listeners a call are not free).
     const stop = this._parts.tasks || !signal ? new AbortController() : undefined;
+    // Without `stop` there is a caller's signal (stop is made whenever there is none).
     const callSignal = stop?.signal ?? signal!;
     const abort = () => stop?.abort();
-    if (stop) signal?.addEventListener('abort', abort, { once: true });
-    if (stop && signal?.aborted) abort();
+    if (stop && signal) {
+      signal.addEventListener('abort', abort, { once: true });
+      if (signal.aborted) abort();
+    }
     const watch = this._tasks.watch(callId, server, connection, abort);
     // The coalescer is made at the first progress: most calls report none.
     let coalescer: ProgressCoalescer | undefined;

@@ -43,7 +43,7 @@ export class GatewayWire implements Transport {
     return this._writeText(serializeMessage(message));
   }
 
-  /** A message serialised by the raw path: one line, written as `send` writes. */
+  /** A message serialised by the raw path: one line, to the same output as `send`, with no promise to wait on. */
   write(line: string): void {
     // Nothing waits on it: a failed write is the output's 'error' (heard since start), which closes the connection.
     if (!this._closed) this._output.write(line);
