@@ -62,6 +62,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     const values = JSON.parse(json);
     const editorTab = page.locator('.tabs-container .tab', { hasText: `${tool} arguments.json` });
     const stepTitle = quickInput.locator('.quick-input-title', { hasText: `${tool} (` });
+    const box = quickInput.locator('.quick-input-box input');
     await stepTitle.or(editorTab).first().waitFor({ timeout: 15_000 });
     if (await editorTab.isVisible()) {
       await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
@@ -76,10 +77,10 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     for (;;) {
       const [, step, total, field] = /\((\d+)\/(\d+)\): (\S+)/.exec(await stepTitle.innerText()) ?? [];
       if (!field) throw new Error(`unexpected prompt title: ${await stepTitle.innerText()}`);
-      await page.keyboard.press('Control+A');
-      await page.keyboard.type(values[field] === undefined ? '' : String(values[field]));
+      // Into the box itself: on a loaded machine the workbench may still move focus (a view restored after a reload).
+      await box.fill(values[field] === undefined ? '' : String(values[field]));
       if (step === total && !submit) return;
-      await page.keyboard.press('Enter');
+      await box.press('Enter');
       if (step === total) return;
       await promptTitle(`${tool} (${Number(step) + 1}/${total})`);
     }
@@ -155,7 +156,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
         await page.getByRole('treeitem', { name: /Read Note/ }).click();
         await answerArguments('Read Note', '{"name": "shopping"}', { submit: false });
         await shot('arguments-input');
-        await page.keyboard.press('Enter');
+        await quickInput.locator('.quick-input-box input').press('Enter');
         await waitOutput(/approval: not needed \[read-only · idempotent\][\s\S]*result \(\d+ ms\):\s*milk, bread, coffee/);
         await shot('output-read-note');
       });

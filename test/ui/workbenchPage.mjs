@@ -79,6 +79,7 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     } catch (err) {
       results.failed.push(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
       log(`ui FAILED: ${name}: ${err}`);
+      log(`  at the failure: ${await whereFocusIs()}`);
       await shot(`failure-${name.replace(/\W+/g, '-').slice(0, 40)}`).catch(() => undefined);
       await page.keyboard.press('Escape').catch(() => undefined);
     }
@@ -104,6 +105,16 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     await page.locator('.monaco-workbench').waitFor({ timeout: 60_000 });
   };
   const quickInput = page.locator('.quick-input-widget');
+  /** What a failed check left: the quick input (open or not, its title) and the focused element, for its log line. */
+  const whereFocusIs = async () => {
+    const open = await quickInput.isVisible().catch(() => false);
+    const title = open ? await quickInput.locator('.quick-input-title').innerText().catch(() => '?') : '';
+    const focused = await page.evaluate(() => {
+      const e = document.activeElement;
+      return e ? `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ').slice(0, 3).join('.')}` : ''} "${(e.getAttribute('aria-label') ?? '').slice(0, 60)}"` : 'none';
+    }).catch(() => '?');
+    return `quick input ${open ? `open ("${title}")` : 'closed'}; focus on ${focused}`;
+  };
   /** Waits for the quick input titled with `text` (a step title, a prompt) and returns its title. @param {string | RegExp} text @param {number} [ms] */
   const promptTitle = async (text, ms = 15_000) => {
     const title = quickInput.locator('.quick-input-title', { hasText: text });
