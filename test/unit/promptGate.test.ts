@@ -87,4 +87,35 @@ describe('which prompts of a server reach the user (promptGate.ts, issue 31)', (
     prompts.end(b);
     assert.equal(ended.aborted, true);
   });
+
+  it("the caller's abort closes a call's open prompt at once, and is listened to only while a prompt of it is open", () => {
+    const { prompts } = gate();
+    const caller = new AbortController();
+    let listening = 0;
+    const add = caller.signal.addEventListener.bind(caller.signal);
+    const remove = caller.signal.removeEventListener.bind(caller.signal);
+    caller.signal.addEventListener = (...args: Parameters<AbortSignal['addEventListener']>) => void (listening++, add(...args));
+    caller.signal.removeEventListener = (...args: Parameters<AbortSignal['removeEventListener']>) => void (listening--, remove(...args));
+    const quiet = prompts.begin('quiet', undefined, caller.signal);
+    assert.equal(listening, 0, 'a call that raises no prompt adds no listener');
+    prompts.end(quiet);
+    const asking = prompts.begin('asking', undefined, caller.signal);
+    const ended = prompts.admit(plain)!.callsEnded;
+    assert.equal(listening, 1);
+    caller.abort();
+    assert.equal(ended.aborted, true, 'the prompt closes at the abort, before the call itself ends');
+    assert.equal(ended.reason, 'cancelled');
+    assert.equal(listening, 0);
+    assert.equal(asking.ended, 'cancelled');
+  });
+
+  it('a call whose caller aborted before it asked: a request is declined as outside calls, its own prompt closed as it opens', () => {
+    const { prompts, said } = gate();
+    const caller = new AbortController();
+    const late = prompts.begin('late', undefined, caller.signal);
+    caller.abort();
+    assert.equal(prompts.admit(plain), undefined);
+    assert.match(said.join('\n'), /while none of its calls was running/);
+    assert.equal(prompts.admit({ kind: 'call', call: late })!.callsEnded.aborted, true);
+  });
 });

@@ -5,20 +5,27 @@ import type { AuditRecord } from './ports';
 const unwritten = new Set<BatchedAuditLog>();
 let exitHooked = false;
 
+/** How long the lines of a burst of calls wait to be appended together: a call answered alone (a tool that takes a while) no longer pays its own append. */
+const WINDOW_MS = 10;
+
 /**
  * The audit log of a long-running gateway: each record is taken when its call ends (in call
- * order) and made into its line (hash, escapes) when the lines of one turn of the event loop are
- * appended together, in one write, at the end of that turn: not on the way of the answer (a write
- * a call cost a tenth of the gateway's work at 64 calls in flight). Nothing is dropped at exit:
- * what is left is written when the process exits (stdin closed, SIGINT/SIGTERM handled,
- * process.exit, an uncaught exception); only a process killed outright (SIGKILL) loses the lines
- * of its last turn. A write that fails is thrown at the next call, as FileAuditLog throws it at
- * its own: an audit that cannot be written stops the calls.
+ * order) and made into its line (hash, escapes) when the lines of the last few milliseconds are
+ * appended together, in one write: not on the way of the answer (a write a call cost a tenth of
+ * the gateway's work at 64 calls in flight, and each answer of a slow tool comes alone). Nothing
+ * is dropped at exit: what is left is written when the process exits (stdin closed, SIGINT/SIGTERM
+ * handled, process.exit, an uncaught exception); only a process killed outright (SIGKILL) loses
+ * the lines of its last few milliseconds. A write that fails is thrown at the next call, as
+ * FileAuditLog throws it at its own: an audit that cannot be written stops the calls.
  */
 export class BatchedAuditLog extends FileAuditLog {
-  /** Records are made into lines when written: the work is done after the turn's answers went out. */
+  /** Records are made into lines when written: the work is done after the answers went out. */
   private _records: AuditRecord[] = [];
   private _failed: Error | undefined;
+
+  constructor(file: string, private readonly _windowMs = WINDOW_MS) {
+    super(file);
+  }
 
   override append(record: AuditRecord): void {
     if (this._failed) throw this._failed;
@@ -26,7 +33,8 @@ export class BatchedAuditLog extends FileAuditLog {
     if (!this.folderMade) return super.append(record);
     if (this._records.length === 0) {
       unwritten.add(this);
-      setImmediate(this._flushQuietly);
+      // Unref'd: a gateway whose client left exits at once, and the exit hook writes what is left.
+      setTimeout(this._flushQuietly, this._windowMs).unref();
       if (!exitHooked) {
         exitHooked = true;
         process.on('exit', writeAllUnwritten);

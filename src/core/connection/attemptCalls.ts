@@ -1,5 +1,4 @@
 import type { Transport } from '@modelcontextprotocol/client';
-import type { CallEnd } from '../elicitation/formElicitation';
 import { loadElicitation } from '../elicitation/load';
 import { loadTransport } from '../transport/load';
 import type { RawToolResult } from '../render/renderResult';
@@ -14,17 +13,14 @@ import { McpHostError } from '../errors';
  * The frame of one call (or followed task) in a running launch: its prompts are its own until it
  * ends (promptGate.ts), a refused token signs in again (LaunchAttempt.withSignIn), a sandboxed
  * server's tool error says what the sandbox denied, and a server that died during it is named.
- * `closeOnAbort`: a cancelled call closes a prompt of it at once (a 2026-07-28 call waits on its
- * prompt before it can end).
+ * A call's prompts close at once when the caller aborts it (PromptGate.begin's `cancelledBy`).
  */
-export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, closeOnAbort: boolean, info: (message: string) => void, send: () => Promise<RawToolResult>): Promise<RawToolResult> {
-  // No async frame, and an abort listener only where a signal can abort: every call runs this (BENCHMARKS.md case 2).
+export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, info: (message: string) => void, send: () => Promise<RawToolResult>): Promise<RawToolResult> {
+  // No async frame and no listener of its own: every call runs this (BENCHMARKS.md case 2).
   const transport = attempt.transport;
   const began = Date.now();
-  const cancelled = closeOnAbort && signal ? () => gate.end(call, 'cancelled') : undefined;
-  if (cancelled) signal?.addEventListener('abort', cancelled, { once: true });
   const failed = (err: unknown): never => {
-    endFrame(gate, call, signal, cancelled, loadElicitation().callEndOf(err, signal, attempt.client !== client));
+    gate.end(call, loadElicitation().callEndOf(err, signal, attempt.client !== client));
     // A restart of ours (dev mode) ended the session: say that, not how the process was stopped.
     if (attempt.endReason) throw new McpHostError(attempt.endReason, { cause: err });
     // The SDK only says "Connection closed": say how the server ended, from the transport we called through.
@@ -37,15 +33,9 @@ export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: Pro
     } catch (err) {
       return failed(err);
     }
-    endFrame(gate, call, signal, cancelled, 'finished');
+    gate.end(call, 'finished');
     return noted;
   }, failed);
-}
-
-/** The call's frame is over: its prompts are closed, saying how it ended. */
-function endFrame(gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, cancelled: (() => void) | undefined, how: CallEnd): void {
-  if (cancelled) signal?.removeEventListener('abort', cancelled);
-  gate.end(call, how);
 }
 
 /**

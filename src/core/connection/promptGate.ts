@@ -36,6 +36,10 @@ export interface CallInFlight {
   onAnswering: (() => void) | undefined;
   /** When its total time runs out (`Date.now()` ms), while a request of it is timed by the total; a prompt says so when near. */
   endsAt: number | undefined;
+  /** The caller's signal: its abort ends the call as cancelled, closing its prompts at once (listened to only once one is open). */
+  readonly cancelledBy: AbortSignal | undefined;
+  /** Stops listening to `cancelledBy`, once listened to. */
+  unhearCancel: (() => void) | undefined;
 }
 
 /** Where a prompt comes from: a request of the server (whose `_meta` may name a task), or one call's own (-32042, input_required). */
@@ -78,15 +82,20 @@ export class PromptGate {
     private readonly _now: () => number = Date.now,
   ) {}
 
-  /** A call of the server starts (taskId: a task it follows from the start, as Fetch Result does); end it with `end`. */
-  begin(tool: string, taskId?: string): CallInFlight {
-    const call: CallInFlight = { tool, taskId, becomingTask: false, prompts: 0, capSaid: false, ended: undefined, ending: undefined, answering: 0, onAnswering: undefined, endsAt: undefined };
+  /**
+   * A call of the server starts (taskId: a task it follows from the start, as Fetch Result does;
+   * cancelledBy: a signal whose abort ends it as cancelled); end it with `end`.
+   */
+  begin(tool: string, taskId?: string, cancelledBy?: AbortSignal): CallInFlight {
+    const call: CallInFlight = { tool, taskId, becomingTask: false, prompts: 0, capSaid: false, ended: undefined, ending: undefined, answering: 0, onAnswering: undefined, endsAt: undefined, cancelledBy, unhearCancel: undefined };
     this._calls.add(call);
     return call;
   }
 
   /** The call ended, and how: a prompt of it still open is closed, saying so. */
   end(call: CallInFlight, how: CallEnd = 'finished'): void {
+    call.unhearCancel?.();
+    call.unhearCancel = undefined;
     this._calls.delete(call);
     call.ended = how;
     call.ending?.abort(how);
@@ -99,6 +108,8 @@ export class PromptGate {
 
   /** Lets a prompt through (the calls it belongs to), or declines it (undefined), saying why once. */
   admit(source: PromptSource): Admitted | undefined {
+    // A caller's abort is listened to only once a prompt is open: one that came before ends its call now, as it would have then.
+    for (const call of source.kind === 'call' ? [source.call] : [...this._calls]) if (call.cancelledBy?.aborted && !call.ended) this.end(call, 'cancelled');
     const calls = source.kind === 'call' ? [source.call] : this._callsOf(source.params);
     if (!Array.isArray(calls)) return void this._sayOnce(calls);
     const full = calls.find((c) => c.prompts >= MAX_PROMPTS_PER_CALL);
@@ -116,13 +127,29 @@ export class PromptGate {
     }
     this._minuteSaid = false;
     this._shown.push(now);
-    for (const call of calls) call.prompts++;
+    for (const call of calls) {
+      call.prompts++;
+      this._hearCancel(call);
+    }
     return {
       calls: [...new Set(calls.map((c) => c.tool))],
       tasks: [...new Set(calls.map((c) => c.taskId).filter((t) => t !== undefined))],
       callsEnded: allEnded(calls.map(endingOf)),
       ...loadConnection().answerHold(calls),
     };
+  }
+
+  /**
+   * From its first prompt on, the caller's abort ends the call at once (a 2026-07-28 call waits on
+   * its prompt before it can end). Not before: a call that raises none ends by its request's own
+   * abort, and a listener a call is not free.
+   */
+  private _hearCancel(call: CallInFlight): void {
+    const signal = call.cancelledBy;
+    if (!signal || call.unhearCancel || call.ended) return;
+    const cancelled = () => this.end(call, 'cancelled');
+    signal.addEventListener('abort', cancelled, { once: true });
+    call.unhearCancel = () => signal.removeEventListener('abort', cancelled);
   }
 
   /** The calls a server's request may belong to, or why it belongs to none. */

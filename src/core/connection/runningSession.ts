@@ -96,16 +96,16 @@ export class RunningSession implements ToolLister {
   /** No async frame of its own: every call runs this (BENCHMARKS.md case 2). */
   callTool(name: string, args: Record<string, unknown>, options: CallOptions): Promise<RawToolResult> {
     const { prompts, catalog } = this._shared;
-    const call = prompts.begin(name);
+    const call = prompts.begin(name, undefined, options.signal);
     const tool = catalog.find(name) ?? { name, inputSchema: { type: 'object' } };
-    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, true, this._info, () => this._client.callTool(tool, args, options, call));
+    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, this._info, () => this._client.callTool(tool, args, options, call));
   }
 
   resumeTask(reference: TaskReference, options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'>, tool: string): Promise<RawToolResult> {
     const prompts = this._shared.prompts;
     // While it is followed, what the task asks (naming it) belongs to it.
     const call = prompts.begin(tool, reference.taskId);
-    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, false, this._info, () => this._client.resumeTask(reference, options, call));
+    return inCallFrame(this._attempt, this._client, prompts, call, options.signal, this._info, () => this._client.resumeTask(reference, options, call));
   }
 
   async taskStatus(reference: TaskReference, timeoutMs: number): Promise<TaskStatus> {
