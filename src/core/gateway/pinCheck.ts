@@ -31,6 +31,9 @@ export function withheldCall(pins: GatewayPins | undefined, offered: OfferedTool
   return toolError(`Not run: ${offered.name} changed since you pinned it (${parts.join(', ')}); ${visibleLine(pins!.acceptHint(offered.server, offered.tool.name))}.`);
 }
 
+/** How long one look at the pins store holds for the calls that follow it (ms). */
+const LOOK_MS = 2;
+
 /**
  * GatewayPins over a DefinitionPins (the CLI's pins file): the first listing of each server is
  * pinned in one write; a later definition that differs is a change until accepted. The answer for a
@@ -38,14 +41,17 @@ export function withheldCall(pins: GatewayPins | undefined, offered: OfferedTool
  * meanwhile) stay the same, so a call costs a lookup, not a hash of the tool. `onDidAccept` hears
  * the store change elsewhere (the CLI: its file, written by `pins accept` in another process).
  */
-export function storedPins(store: DefinitionPins, pool: ServerPool, version: () => string, acceptHint: GatewayPins['acceptHint'], onDidAccept?: GatewayPins['onDidAccept']): GatewayPins {
+export function storedPins(store: DefinitionPins, pool: ServerPool, version: () => string, acceptHint: GatewayPins['acceptHint'], onDidAccept?: GatewayPins['onDidAccept'], clock: () => number = performance.now.bind(performance)): GatewayPins {
   const reviewed = new Map<string, { readonly tools: readonly Tool[]; readonly version: string; readonly changed: ReadonlyMap<string, readonly string[]> }>();
-  // Calls that arrive together (one read of the client's pipe) share one look at the store: they are simultaneous anyway.
+  // Calls of the same moment share one look at the store (a stat): a tool answering call by call made a stat a call.
+  // An accept elsewhere takes a process of its own to run: it counts from the next look, at most LOOK_MS later.
   let now: string | undefined;
+  let lookedAt = -Infinity;
   const currentVersion = () => {
-    if (now === undefined) {
+    const at = clock();
+    if (now === undefined || at - lookedAt >= LOOK_MS) {
       now = version();
-      setImmediate(() => (now = undefined));
+      lookedAt = at;
     }
     return now;
   };
