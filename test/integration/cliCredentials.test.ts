@@ -4,7 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatCommandLine } from '../../src/core/transport/commandLine';
 import { ROOT, startOAuthFixture } from './helpers';
-import { runCli, type CliRun } from './cliRun';
+import { keptTokenExpired, runCli, type CliRun } from './cliRun';
 
 const RECORDING_BROWSER = path.join(ROOT, 'test/fixtures/record-browser.cjs');
 const browserCommand = [process.execPath, RECORDING_BROWSER].map((w) => JSON.stringify(w)).join(' ');
@@ -89,17 +89,20 @@ describe('the CLI keeps sign-ins between runs (login, logout, auth status)', fun
   });
 
   it('a later run renews an expired kept sign-in with its refresh token, without a browser, and keeps the new one', async () => {
-    const shortLived = await startOAuthFixture('--ttl', '1');
+    // 4 s tokens, due for a refresh after 2 s: a run's requests after its refresh fit in that on a loaded machine (1 s
+    // ones were due after 0.5 s: a slow run could renew twice, a slow login once). Then it waits until the kept one expired.
+    const shortLived = await startOAuthFixture('--ttl', '4');
     try {
       fs.writeFileSync(config, JSON.stringify({ servers: { remote: { type: 'http', url: shortLived.url } } }));
       const login = await cli(['login', 'remote', '--config', config, '--browser', browserCommand]);
       assert.equal(login.code, 0, login.stdout + login.stderr);
       const first = fs.readFileSync(credentials, 'utf8');
-      await new Promise((r) => setTimeout(r, 1500));
+      const signedIn = await shortLived.stats(); // a slow login may have renewed its own token already
+      await keptTokenExpired(credentials);
       const call = await cli(['call', 'remote', 'whoami', '--config', config]);
       assert.equal(call.code, 0, call.stdout + call.stderr);
       const stats = await shortLived.stats();
-      assert.deepEqual([stats.authorizations, stats.refreshGrants], [1, 1]);
+      assert.deepEqual([stats.authorizations, stats.refreshGrants - signedIn.refreshGrants], [1, 1]);
       assert.notEqual(fs.readFileSync(credentials, 'utf8'), first, 'the renewed tokens are kept');
     } finally {
       shortLived.child.kill();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ROOT } from './helpers';
 
@@ -28,6 +29,17 @@ export function runCli(args: readonly string[], options: { readonly cwd?: string
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started }));
   });
+}
+
+/**
+ * Resolves once the access token that the CLI's file store `credentials` keeps for `server` has
+ * expired by its own lifetime (from when it was kept: the server granted it a moment before).
+ */
+export async function keptTokenExpired(credentials: string, server = 'remote'): Promise<void> {
+  const entries = (JSON.parse(fs.readFileSync(credentials, 'utf8')) as { entries: Record<string, string> }).entries;
+  const kept = JSON.parse(entries[`mcpToolHost.oauth.${server}`]) as { tokens: { expires_in: number }; tokensSavedAt: number };
+  const expiry = kept.tokensSavedAt + kept.tokens.expires_in * 1000;
+  while (Date.now() <= expiry) await new Promise((r) => setTimeout(r, Math.min(100, expiry - Date.now() + 1)));
 }
 
 /**

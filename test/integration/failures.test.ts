@@ -17,6 +17,7 @@ describe('servers that fail, with the reason the user sees', function () {
   const hosts: ReturnType<typeof makeHost>[] = [];
   const track = (h: ReturnType<typeof makeHost>) => (hosts.push(h), h);
   const strays: number[] = []; // processes a failed test would leave behind
+  const folders: string[] = []; // where fixtures wrote their pids
   afterEach(async () => {
     await Promise.all(hosts.splice(0).map((h) => h.close()));
     for (const pid of strays.splice(0)) {
@@ -26,6 +27,7 @@ describe('servers that fail, with the reason the user sees', function () {
         // already gone
       }
     }
+    for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('a missing command names the command and the PATH searched', async () => {
@@ -116,7 +118,9 @@ describe('servers that fail, with the reason the user sees', function () {
 
   /** Starts `fixture`, which writes the pids it started (as a JSON list) to PIDS_FILE, and reads them once written. */
   async function startWritingPids(name: string, fixture: string) {
-    const pidsFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-pids-')), 'pids.json');
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-pids-'));
+    folders.push(folder);
+    const pidsFile = path.join(folder, 'pids.json');
     const host = track(makeHost({ [name]: node(path.join(FIXTURES, fixture), { env: { PIDS_FILE: pidsFile } }) }));
     await host.pool.get(name)!.start();
     assert.equal(host.pool.get(name)!.state.kind, 'running');

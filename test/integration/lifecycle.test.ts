@@ -29,12 +29,20 @@ function connection(raw: Record<string, unknown>, extra: Partial<ConnectionDeps>
 
 describe('server lifecycle (real child processes)', function () {
   const open: ServerConnection[] = [];
+  const folders: string[] = [];
+  /** A new folder for what a fixture writes, removed after the test (once its servers stopped). */
+  const tempFolder = (prefix: string) => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+    folders.push(folder);
+    return folder;
+  };
   afterEach(async () => {
     await Promise.all(open.splice(0).map((c) => c.stop()));
+    for (const folder of folders.splice(0)) fs.rmSync(folder, { recursive: true, force: true });
   });
 
   it('a crashing server restarts with backoff, then stops retrying and says why', async () => {
-    const counter = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-crash-')), 'starts');
+    const counter = path.join(tempFolder('mcp-crash-'), 'starts');
     const { c, states } = connection(
       { command: process.execPath, args: [path.join(FIXTURES, 'crash-soon.cjs')], env: { START_COUNT_FILE: counter } },
       { restartPolicy: new RestartPolicy([50, 100], 60_000) },
@@ -165,7 +173,7 @@ describe('server lifecycle (real child processes)', function () {
   });
 
   it('a 2025-era server that refuses the probe gets initialize and is remembered: the next start does not probe', async () => {
-    const methods = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-')), 'methods');
+    const methods = path.join(tempFolder('mcp-era-'), 'methods');
     const eraMemory = memory();
     const { c } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { OLD: '1', START_DELAY_MS: '0', METHODS_LOG: methods } }, { eraMemory });
     open.push(c);
@@ -191,7 +199,7 @@ describe('server lifecycle (real child processes)', function () {
   });
 
   it('a 2026-07-28 server that says it is starting, then keeps the probe waiting, gets 2025 for this start by a timeout; its late answer is remembered, so the next start waits for it', async () => {
-    const methods = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-era-')), 'methods');
+    const methods = path.join(tempFolder('mcp-era-'), 'methods');
     const eraMemory = memory();
     const { c, logs } = connection({ command: process.execPath, args: [path.join(FIXTURES, 'starts-slowly.cjs')], env: { BANNER: '1', START_DELAY_MS: '5000', METHODS_LOG: methods } }, { eraMemory });
     open.push(c);

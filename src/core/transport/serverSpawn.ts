@@ -1,4 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
 import { needsShell, quoteForCmd, type StdioLaunch } from './commandLine';
 
 // How a stdio server's process is made, shared by StdioTransport and the CLI's early launch (which
@@ -73,18 +75,45 @@ export function sameLaunch(a: StdioLaunch, b: StdioLaunch): boolean {
   return a.command === b.command && a.cwd === b.cwd && a.args.length === b.args.length && a.args.every((x, i) => x === b.args[i]) && keys.length === Object.keys(b.env).length && keys.every((k) => Object.hasOwn(b.env, k) && a.env[k] === b.env[k]);
 }
 
-/** Ends an early server nobody adopted: its stdin closed and its process group sent SIGTERM. */
+/**
+ * Ends an early server nobody adopted with the stop every server gets, in the detached watcher a
+ * command's stop is handed to (stopWatcher.ts): stdin closed, SIGTERM after a grace, SIGKILL after
+ * another, to its whole tree; the command need not wait for it. Without a watcher (Windows, a
+ * missing file), its process group is sent SIGTERM.
+ */
 export function discardEarly(early: EarlyServer): void {
-  early.child.stdin?.destroy();
-  early.child.stdout?.destroy();
-  early.child.stderr?.destroy();
-  const pid = early.child.pid;
-  if (pid !== undefined && early.exit === undefined) {
-    try {
-      process.kill(process.platform === 'win32' ? pid : -pid, 'SIGTERM');
-    } catch {
-      // gone already
+  const child = early.child;
+  const pid = child.pid;
+  const running = pid !== undefined && early.exit === undefined;
+  if (!running || !handOffStop(child, pid, early.marker)) {
+    child.stdin?.destroy();
+    if (running) {
+      try {
+        process.kill(process.platform === 'win32' ? pid : -pid, 'SIGTERM');
+      } catch {
+        // gone already
+      }
     }
   }
-  early.child.unref();
+  child.stdout?.destroy();
+  child.stderr?.destroy();
+  child.unref();
+}
+
+/** Starts the stop watcher with the server's stdin (its fd 3), then lets go of that stdin here; false if none could start. */
+function handOffStop(child: ChildProcess, pid: number, marker: string): boolean {
+  const watcherFile = path.join(__dirname, 'stopWatcher.js');
+  if (process.platform === 'win32' || !child.stdin || !existsSync(watcherFile)) return false;
+  let watcher: ChildProcess;
+  try {
+    watcher = spawn(process.execPath, [watcherFile, String(pid), `${SERVER_MARKER_VARIABLE}=${marker}`], { detached: true, stdio: ['ignore', 'ignore', 'ignore', child.stdin], windowsHide: true });
+  } catch {
+    return false;
+  }
+  watcher.on('error', () => undefined);
+  // The spawn is done when it returns: a watcher that was made holds the stdin already; without a pid none was.
+  if (watcher.pid === undefined) return false;
+  watcher.unref();
+  child.stdin.destroy();
+  return true;
 }

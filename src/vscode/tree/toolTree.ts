@@ -5,7 +5,7 @@ import type { ServerConnection } from '../../core/connection/serverConnection';
 import { assertNever, type Disposable } from '../../core/events';
 import { callVerdict, toolAnnotations, type ApprovalRules } from '../../core/policy/approvalPolicy';
 import { actionItem, configErrorItem, messageItem, serverItem, taskItem, toolItem, trustItem } from './treeItems';
-import type { TaskBoard } from '../../core/calls/taskBoard';
+import type { TaskBoard, TaskEntry } from '../../core/calls/taskBoard';
 import type { LastError } from './tooltips';
 import { loadSearch } from '../../core/search/load';
 import type * as Later from './later';
@@ -45,9 +45,13 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   private readonly _subscription: Disposable;
   /** One node object per server for its whole life: the view refreshes a row by this identity. */
   private readonly _serverNodes = new Map<string, ServerNode>();
+  /** One node object per task while it is listed, by its id: a status change redraws that row alone, and its buttons keep their row. */
+  private readonly _taskNodes = new Map<string, TaskNode>();
   private readonly _lastErrors = new Map<string, LastError>();
   private readonly _toolNodesOf = new WeakMap<readonly unknown[], { readonly server: string; readonly nodes: readonly ToolNode[] }>();
   private readonly _pending = new Set<string>();
+  /** Task rows to redraw, by id. */
+  private readonly _pendingTasks = new Set<string>();
   private _pendingAll = false;
   private _timer: NodeJS.Timeout | undefined;
   /** The pool has applied a configuration; once the view shows it, the welcome may say "no server". */
@@ -69,12 +73,23 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     private readonly _lock?: LockMarks,
   ) {
     const changes = _review?.onDidChange((server) => this._changed(_pool.get(server)));
-    // A task appears, changes or ends: the servers that have or had tasks are shown again.
-    let withTasks = new Set<string>();
+    // A task that appears or ends redraws its server's rows; one whose status changed redraws its own
+    // row alone (the board replaces an entry that changed), so its row and buttons stay put while it runs.
+    const listed = () => new Map<string, TaskEntry>(_tasks?.entries().map((e) => [taskNodeId(e.server, e.taskId), e]));
+    let shown = listed();
     const tasks = _tasks?.onDidChange(() => {
-      const now = new Set(_tasks.entries().map((e) => e.server));
-      for (const server of new Set([...withTasks, ...now])) this._changed(_pool.get(server));
-      withTasks = now;
+      const now = listed();
+      for (const [id, entry] of now) {
+        const was = shown.get(id);
+        if (!was) this._changed(_pool.get(entry.server));
+        else if (was !== entry) this._taskChanged(id);
+      }
+      for (const [id, entry] of shown) {
+        if (now.has(id)) continue;
+        this._taskNodes.delete(id);
+        this._changed(_pool.get(entry.server));
+      }
+      shown = now;
     });
     const pool = _pool.onDidChange((connection) => {
       if (connection === undefined) this._configured = true;
@@ -92,7 +107,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     if (node.kind === 'offerGroup') return [...(this._offers?.children(node) ?? [])];
     if (node.kind !== 'server') return [];
     const connection = this._pool.get(node.server);
-    return connection ? [...this._taskNodes(node.server), ...this._serverChildren(connection)] : [];
+    return connection ? [...this._taskRows(node.server), ...this._serverChildren(connection)] : [];
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -212,8 +227,13 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     }
   }
 
-  private _taskNodes(server: string): TaskNode[] {
-    return (this._tasks?.entries(server) ?? []).map((e) => ({ kind: 'task', server, taskId: e.taskId, id: `task:${JSON.stringify([server, e.taskId])}` }));
+  private _taskRows(server: string): TaskNode[] {
+    return (this._tasks?.entries(server) ?? []).map((e) => {
+      const id = taskNodeId(server, e.taskId);
+      let node = this._taskNodes.get(id);
+      if (!node) this._taskNodes.set(id, (node = { kind: 'task', server, taskId: e.taskId, id }));
+      return node;
+    });
   }
 
   /** The rows of a listing, made once per listing (its array stays the same object until the next). */
@@ -252,13 +272,23 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     this._timer ??= setTimeout(() => this._flush(), REFRESH_DELAY_MS);
   }
 
+  private _taskChanged(id: string): void {
+    this._pendingTasks.add(id);
+    this._timer ??= setTimeout(() => this._flush(), REFRESH_DELAY_MS);
+  }
+
   private _flush(): void {
     this._timer = undefined;
     const names = [...this._pending];
-    this._pending.clear();
     const nodes = names.map((n) => this._serverNodes.get(n));
+    // A row the view was never given needs no redraw; one under a server redrawn anyway neither.
+    const rows = [...this._pendingTasks].flatMap((id) => this._taskNodes.get(id) ?? []).filter((row) => !this._pending.has(row.server));
+    this._pending.clear();
+    this._pendingTasks.clear();
     if (this._pendingAll || nodes.some((n) => !n)) this._onDidChangeTreeData.fire(undefined);
-    else if (nodes.length) this._onDidChangeTreeData.fire(nodes as ServerNode[]);
+    else if (nodes.length + rows.length) this._onDidChangeTreeData.fire([...(nodes as ServerNode[]), ...rows]);
     this._pendingAll = false;
   }
 }
+
+const taskNodeId = (server: string, taskId: string) => `task:${JSON.stringify([server, taskId])}`;
