@@ -85,7 +85,7 @@ export function discardEarly(early: EarlyServer): void {
   const child = early.child;
   const pid = child.pid;
   const running = pid !== undefined && early.exit === undefined;
-  if (!running || !handOffStop(child, pid, early.marker)) {
+  if (!running || !handOffStop(child, early.marker)) {
     child.stdin?.destroy();
     if (running) {
       try {
@@ -100,20 +100,30 @@ export function discardEarly(early: EarlyServer): void {
   child.unref();
 }
 
-/** Starts the stop watcher with the server's stdin (its fd 3), then lets go of that stdin here; false if none could start. */
-function handOffStop(child: ChildProcess, pid: number, marker: string): boolean {
+/**
+ * Starts the detached stop watcher (stopWatcher.ts) of a server, holding its stdin (the watcher's
+ * fd 3) until it has scanned the tree; undefined where none can run (Windows, a missing file, a
+ * spawn refused at once). The caller lets go of its own handles once the watcher is there.
+ */
+export function spawnStopWatcher(child: ChildProcess, markerEntry: string): ChildProcess | undefined {
   const watcherFile = path.join(__dirname, 'stopWatcher.js');
-  if (process.platform === 'win32' || !child.stdin || !existsSync(watcherFile)) return false;
-  let watcher: ChildProcess;
+  if (process.platform === 'win32' || child.pid === undefined || !child.stdin || !existsSync(watcherFile)) return undefined;
   try {
-    watcher = spawn(process.execPath, [watcherFile, String(pid), `${SERVER_MARKER_VARIABLE}=${marker}`], { detached: true, stdio: ['ignore', 'ignore', 'ignore', child.stdin], windowsHide: true });
+    // Nothing of the caller's: a pipe or terminal it holds would keep a reader of the CLI waiting.
+    const watcher = spawn(process.execPath, [watcherFile, String(child.pid), markerEntry], { detached: true, stdio: ['ignore', 'ignore', 'ignore', child.stdin], windowsHide: true });
+    watcher.on('error', () => undefined);
+    return watcher;
   } catch {
-    return false;
+    return undefined;
   }
-  watcher.on('error', () => undefined);
+}
+
+/** Hands the early server's stop to the watcher, then lets go of its stdin here; false if none could start. */
+function handOffStop(child: ChildProcess, marker: string): boolean {
+  const watcher = spawnStopWatcher(child, `${SERVER_MARKER_VARIABLE}=${marker}`);
   // The spawn is done when it returns: a watcher that was made holds the stdin already; without a pid none was.
-  if (watcher.pid === undefined) return false;
+  if (watcher?.pid === undefined) return false;
   watcher.unref();
-  child.stdin.destroy();
+  child.stdin?.destroy();
   return true;
 }

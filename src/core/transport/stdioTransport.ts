@@ -1,7 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import * as path from 'node:path';
 import { PassThrough, type Readable } from 'node:stream';
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import { ServerStartError } from '../errors';
@@ -12,7 +10,7 @@ import type { MessagePump, Queued } from './messagePump';
 import type { OffThreadJsonParser, StreamingJson } from './offThreadJson';
 import type { SandboxFence, SandboxSettings } from './sandbox';
 import { formatCommandLine, missingCommandHint, pathEntries, resolveExecutable, type StdioLaunch } from './commandLine';
-import { SERVER_MARKER_VARIABLE, spawnServer, type EarlyServer } from './serverSpawn';
+import { SERVER_MARKER_VARIABLE, spawnServer, spawnStopWatcher, type EarlyServer } from './serverSpawn';
 import { turnWrites, type TurnWrites } from './turnWrites';
 
 /** What `send` returns once the line is written or buffered: shared, it never changes. */
@@ -295,21 +293,15 @@ export class StdioTransport implements Transport {
    * False when no watcher could start (Windows, a missing file): the caller stops in process.
    */
   private async _handOffStop(child: ChildProcess): Promise<boolean> {
-    const watcherFile = path.join(__dirname, 'stopWatcher.js');
-    if (process.platform === 'win32' || child.pid === undefined || !child.stdin || !existsSync(watcherFile)) return false;
-    const watcher = spawn(process.execPath, [watcherFile, String(child.pid), this._markerEntry], {
-      detached: true,
-      // Nothing of the caller's: a pipe or terminal it holds would keep a reader of the CLI waiting.
-      stdio: ['ignore', 'ignore', 'ignore', child.stdin],
-      windowsHide: true,
-    });
+    const watcher = spawnStopWatcher(child, this._markerEntry);
+    if (!watcher) return false;
     const started = await new Promise<boolean>((resolve) => {
       watcher.once('spawn', () => resolve(true));
       watcher.once('error', () => resolve(false));
     });
     if (!started) return false;
     watcher.unref();
-    child.stdin.destroy();
+    child.stdin?.destroy();
     child.stdout?.destroy();
     child.stderr?.destroy();
     child.unref();
