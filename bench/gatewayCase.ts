@@ -42,7 +42,8 @@ function benchFolder(servers: Record<string, unknown>) {
   fs.writeFileSync(config, JSON.stringify({ servers }));
   fs.writeFileSync(rules, JSON.stringify([{ name: 'bench', server: '*', tool: '*', effect: 'allow' }]));
   const env = { PATH: process.env.PATH ?? '', HOME: dir, XDG_STATE_HOME: path.join(dir, 'state') };
-  return { dir, config, rules, env, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
+  // A gateway stopped just before writes its last audit lines as it exits: a removal that meets them tries again.
+  return { dir, config, rules, env, cleanup: () => fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 }) };
 }
 
 async function connect(command: string, args: readonly string[], env?: Record<string, string>): Promise<{ client: Client; pid: number }> {

@@ -7,20 +7,32 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { CLI } from './cliRun';
 import { EVERYTHING, FIXTURES } from './helpers';
 
-/** A folder of one test: the config, the CLI's state (audit, eras) and the fixtures' call logs. */
-export function gatewayFolder(): { dir: string; calls: string; config(servers: Record<string, unknown>): string; called(): string[]; cleanup(): void } {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-gateway-'));
-  const calls = path.join(dir, 'calls.jsonl');
+/**
+ * A folder of one test: the config, the CLI's state (audit, eras) and the fixtures' call logs. Made
+ * at its first use: suites make theirs as mocha loads them, and a run that only lists the tests
+ * (the runner's split of the files) would leave one behind for each.
+ */
+export function gatewayFolder(): { readonly dir: string; readonly calls: string; config(servers: Record<string, unknown>): string; called(): string[]; cleanup(): void } {
+  let made: string | undefined;
+  const dir = () => (made ??= fs.mkdtempSync(path.join(os.tmpdir(), 'mth-gateway-')));
+  const calls = () => path.join(dir(), 'calls.jsonl');
   return {
-    dir,
-    calls,
+    get dir() {
+      return dir();
+    },
+    get calls() {
+      return calls();
+    },
     config(servers) {
-      const file = path.join(dir, 'servers.json');
+      const file = path.join(dir(), 'servers.json');
       fs.writeFileSync(file, JSON.stringify({ servers }));
       return file;
     },
-    called: () => (fs.existsSync(calls) ? fs.readFileSync(calls, 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { tool: string }).tool) : []),
-    cleanup: () => fs.rmSync(dir, { recursive: true, force: true }),
+    called: () => (fs.existsSync(calls()) ? fs.readFileSync(calls(), 'utf8').trim().split('\n').filter(Boolean).map((l) => (JSON.parse(l) as { tool: string }).tool) : []),
+    // A gateway stopped just before writes its last audit lines as it exits: a removal that meets them tries again.
+    cleanup: () => {
+      if (made !== undefined) fs.rmSync(made, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    },
   };
 }
 

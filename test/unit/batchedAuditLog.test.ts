@@ -38,6 +38,16 @@ describe('the batched audit log (serve)', () => {
     assert.deepEqual(ids(), ['one', 'two', 'three', 'four']);
   });
 
+  it('after a quiet window, a line is appended at the end of its turn, not a window later', async () => {
+    const log = new BatchedAuditLog(file, 50);
+    log.append(record('one'));
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    log.append(record('two'));
+    assert.deepEqual(ids(), ['one']);
+    await turn();
+    assert.deepEqual(ids(), ['one', 'two']);
+  });
+
   it('a folder it cannot make is the first call\'s error', () => {
     fs.writeFileSync(path.join(dir, 'blocker'), '');
     assert.throws(() => new BatchedAuditLog(path.join(dir, 'blocker', 'audit.jsonl')).append(record('one')), /ENOTDIR|EEXIST/);
