@@ -111,14 +111,18 @@ export async function runDevModeUiTests(cs, { runDir, shotsDir, root, log = cons
       }
       // The Output view's filter keeps the lines of both runs that dev mode wrote in sight (it renders only what is in sight).
       // The Output view's own filter: the Debug Console (opened at the first attach) keeps one in the panel too, out of sight.
-      const filter = page.locator('.part.panel input[placeholder^="Filter"]:visible').first();
-      await filter.waitFor({ timeout: 10_000 });
-      await filter.fill('Dev mode');
+      const filter = () => page.locator('.part.panel input[placeholder^="Filter"]:visible').first();
+      await filter().waitFor({ timeout: 10_000 });
       // The first launch's lines stay above the restart, and the new launch's follow: the author reads both runs in one place.
       const attached = String.raw`Dev mode: attaching the debugger to the Node inspector on 127\.0\.0\.1:`;
       const restarted = String.raw`Dev mode: restarting, .*?build/tools\.json changed\.`;
-      // Long lines wrap in the panel: read as one line each way.
-      const read = async () => (await outputText(page)).replace(/\s+/g, ' ');
+      // Long lines wrap in the panel: read as one line each way. The filter is filled again while the panel changes
+      // views: on a loaded machine the Debug Console's filter was the visible one when Show Log began.
+      const read = async () => {
+        const box = filter();
+        if ((await box.inputValue().catch(() => 'Dev mode')) !== 'Dev mode') await box.fill('Dev mode').catch(() => undefined);
+        return (await outputText(page)).replace(/\s+/g, ' ');
+      };
       await untilText(page, read, new RegExp(`${attached}.*${restarted}.*${attached}`), 20_000, (t) => `the log does not show the first start, the restart and the new start in order; it reads:\n${t.slice(-900)}`);
       await shot('log-kept-across-restart');
     });
