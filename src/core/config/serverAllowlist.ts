@@ -267,8 +267,9 @@ function urlMatches(pattern: string, url: string): boolean {
   if (!host.test(u.hostname.toLowerCase())) return false;
   if (p[3] === undefined) return true;
   // A URL's path is percent-encoded ("/My%20Team"); the administrator may have written the space: both spelled as a URL spells them.
-  const path = new URL(p[3], 'https://pattern.invalid').pathname;
-  return new RegExp(`^${path.split('*').map(escape).join('.*')}$`).test(u.pathname);
+  // Both sides are URL paths (never file paths): compared as encoded, so no fileURLToPath here.
+  const urlPathPattern = new URL(p[3], 'https://pattern.invalid').pathname;
+  return new RegExp(`^${urlPathPattern.split('*').map(escape).join('.*')}$`).test(u.pathname);
 }
 
 function splitPort(host: string): [string, string | undefined] {
