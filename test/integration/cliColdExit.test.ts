@@ -3,26 +3,17 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { FIXTURES, ROOT } from './helpers';
+import { alive, FIXTURES, ROOT } from './helpers';
 import { CLI, runCli } from './cliRun';
-
-/** Whether `pid` is a running process (a zombie, exited but not yet reaped, is not). */
-function running(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/s.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 /** Waits until none of `pids` runs; false when some still runs after `ms`. */
 async function allGone(pids: readonly number[], ms: number): Promise<boolean> {
   const deadline = Date.now() + ms;
   while (Date.now() < deadline) {
-    if (!pids.some(running)) return true;
+    if (!pids.some(alive)) return true;
     await new Promise((r) => setTimeout(r, 50));
   }
-  return !pids.some(running);
+  return !pids.some(alive);
 }
 
 describe('the CLI exits once its answer is out; the server shutdown goes on without it (slow-shutdown.cjs)', function () {
@@ -31,7 +22,7 @@ describe('the CLI exits once its answer is out; the server shutdown goes on with
   let dir: string;
   beforeEach(() => (dir = fs.mkdtempSync(path.join(os.tmpdir(), 'mcp-cold-'))));
   afterEach(() => {
-    for (const pid of leftovers.splice(0)) if (running(pid)) process.kill(pid, 'SIGKILL');
+    for (const pid of leftovers.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
@@ -44,7 +35,7 @@ describe('the CLI exits once its answer is out; the server shutdown goes on with
     // Read the moment the CLI has exited, before anything else can happen.
     const atExit = fs.readFileSync(eventsFile, 'utf8').split('\n').filter(Boolean);
     const pids = JSON.parse(atExit[0].replace(/^pids /, '')) as number[];
-    const aliveAtExit = pids.map(running);
+    const aliveAtExit = pids.map(alive);
     leftovers.push(...pids);
     const events = () => fs.readFileSync(eventsFile, 'utf8').split('\n').filter(Boolean).slice(1);
     return { result, pids, aliveAtExit, events };
@@ -74,7 +65,7 @@ describe('the CLI exits once its answer is out; the server shutdown goes on with
     assert.equal(pids.length, 2);
     assert.deepEqual(aliveAtExit, [true, true], 'the CLI waited for the server shutdown');
     // It ignores both: only the SIGKILL that follows the grace periods (1 s + 1.5 s) ends it.
-    assert.ok(await allGone(pids, 15_000), `a process of the server outlived the shutdown: ${pids.filter(running).join(', ')}`);
+    assert.ok(await allGone(pids, 15_000), `a process of the server outlived the shutdown: ${pids.filter(alive).join(', ')}`);
     assert.deepEqual(events(), ['eof', 'term'], 'stdin closed, then SIGTERM (then SIGKILL, which it cannot see)');
   });
 

@@ -3,7 +3,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { DEMO_SERVER } from './helpers';
+import { alive, DEMO_SERVER } from './helpers';
 import { CLI } from './cliRun';
 
 /** How a session ended, and what it printed. */
@@ -80,15 +80,6 @@ function onTerminal(dir: string, args: readonly string[], answers: readonly stri
       resolve({ code, output });
     });
   });
-}
-
-/** Whether `pid` runs (a zombie, exited but not yet reaped by init, does not). */
-function alive(pid: number): boolean {
-  try {
-    return !/^\d+ \(.*\) Z/s.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
 }
 
 /** Waits up to `ms` for `pid` to be gone; whether it is. */

@@ -4,16 +4,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { discardEarly, spawnEarly } from '../../src/core/transport/serverSpawn';
-import { FIXTURES, until } from './helpers';
-
-/** Alive and not a zombie. */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
+import { alive, FIXTURES, until } from './helpers';
 
 // The CLI spawns the server of `call` before its commands load; one the normal path did not adopt
 // is ended by discardEarly, with the stop every server gets: stdin closed, SIGTERM, then SIGKILL.

@@ -2,16 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FIXTURES, makeHost, node, until } from './helpers';
-
-/** Alive and not a zombie (a sandbox's init may not reap orphans at once). */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
+import { alive, FIXTURES, makeHost, node, until } from './helpers';
 
 describe('servers that fail, with the reason the user sees', function () {
   const hosts: ReturnType<typeof makeHost>[] = [];

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as readline from 'node:readline';
 import { pathToFileURL } from 'node:url';
@@ -104,6 +105,15 @@ export function makeHost(servers: Record<string, unknown>, answer: ApprovalDecis
 export const workspaceRoots = () => [{ uri: pathToFileURL(ROOT).href, name: 'root' }];
 
 export const node = (script: string, extra: Record<string, unknown> = {}) => ({ command: process.execPath, args: [script], ...extra });
+
+/** Whether `pid` runs (Linux: read from /proc). A zombie, exited but not yet reaped (a sandbox's init may be slow to), does not. */
+export function alive(pid: number): boolean {
+  try {
+    return !/^\d+ \(.*\) Z/s.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 /** Polls `probe` every 25 ms until it holds, or fails naming `what`. */
 export async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {

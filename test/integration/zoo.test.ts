@@ -1,18 +1,8 @@
 import * as assert from 'node:assert/strict';
-import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ServerState } from '../../src/core/connection/serverState';
 import { piecesOf } from '../../src/core/textPieces';
-import { FIXTURES, makeHost, node, until, workspaceRoots, type HostOptions } from './helpers';
-
-/** Alive and not a zombie (a sandbox's init may not reap orphans at once). */
-const alive = (pid: number) => {
-  try {
-    return !/^\d+ \(.*\) Z/.test(fs.readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-};
+import { alive, FIXTURES, makeHost, node, until, workspaceRoots, type HostOptions } from './helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
