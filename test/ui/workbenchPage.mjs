@@ -80,6 +80,7 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
       results.failed.push(`${name}: ${err instanceof Error ? err.message.split('\n')[0] : err}`);
       log(`ui FAILED: ${name}: ${err}`);
       log(`  at the failure: ${await whereFocusIs()}`);
+      log(`  the side bar's rows: ${await sidebarRows()}`);
       await shot(`failure-${name.replace(/\W+/g, '-').slice(0, 40)}`).catch(() => undefined);
       await page.keyboard.press('Escape').catch(() => undefined);
     }
@@ -114,6 +115,11 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
       return e ? `${e.tagName.toLowerCase()}${e.className ? `.${String(e.className).split(' ').slice(0, 3).join('.')}` : ''} "${(e.getAttribute('aria-label') ?? '').slice(0, 60)}"` : 'none';
     }).catch(() => '?');
     return `quick input ${open ? `open ("${title}")` : 'closed'}; focus on ${focused}`;
+  };
+  /** What the side bar's trees show (a row's accessible name is its label and description), for a failed check's log. */
+  const sidebarRows = async () => {
+    const names = await page.locator('.part.sidebar [role="treeitem"]').evaluateAll((rows) => rows.slice(0, 12).map((r) => (r.getAttribute('aria-label') ?? r.textContent ?? '').slice(0, 80))).catch(() => ['?']);
+    return names.length ? names.map((n) => `"${n}"`).join(', ') : 'none';
   };
   /** Waits for the quick input titled with `text` (a step title, a prompt) and returns its title. @param {string | RegExp} text @param {number} [ms] */
   const promptTitle = async (text, ms = 15_000) => {
