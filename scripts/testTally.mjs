@@ -74,6 +74,26 @@ export function createTally(say, print = console.log) {
 }
 
 /**
+ * A UI suite's results, run once more (`again`, a fresh instance) when a check failed: the second
+ * run's results are the ones that count, so a check that fails twice fails. `flaky` hears of each
+ * first run that failed, with how the second ended (not called when `again` could not run at all:
+ * then the first run's results stand).
+ * @template {{ passed: number, failed: string[] }} R
+ * @param {() => Promise<R>} run
+ * @param {(() => Promise<R | undefined>) | undefined} again
+ * @param {(line: string) => void} flaky
+ * @returns {Promise<R>}
+ */
+export async function runAgainIfFailed(run, again, flaky) {
+  const first = await run();
+  if (first.failed.length === 0 || !again) return first;
+  const second = await again();
+  if (!second) return first;
+  flaky(`${second.failed.length === 0 ? 'passed on its second run' : 'failed twice'}; first run: ${first.failed.join(' | ')}`);
+  return second;
+}
+
+/**
  * Whatever escapes a suite (a rejected promise nobody awaited, a throw in a callback) still ends the
  * run with the summary line: it counts as one failure of the runner, then `finish` runs.
  * @param {Tally} tally

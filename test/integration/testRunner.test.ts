@@ -23,8 +23,13 @@ interface Tally {
   counts(): { passed: number; failures: string[] };
   merge(counts: { passed: number; failures: string[] }): void;
 }
+interface UiResults {
+  passed: number;
+  failed: string[];
+}
 interface TallyModule {
   createTally(say: (line: string) => void, print?: (line: string) => void): Tally;
+  runAgainIfFailed(run: () => Promise<UiResults>, again: (() => Promise<UiResults | undefined>) | undefined, flaky: (line: string) => void): Promise<UiResults>;
 }
 interface MochaPartsModule {
   specFiles(spec: string[], root: string): string[];
@@ -108,6 +113,41 @@ describe('npm test\'s runner: a crashed suite is a failure, and the summary line
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe('npm test\'s UI suites: one with a failed check runs once more, and only its second run counts', () => {
+  const runs = (...results: (UiResults | undefined)[]) => {
+    let n = 0;
+    return { next: async () => results[n++], count: () => n };
+  };
+  it('a check that fails once and passes on the second run: the second run counts, the first is reported as flaky', async () => {
+    const { runAgainIfFailed } = (await import(TALLY)) as TallyModule;
+    const flaky: string[] = [];
+    const suite = runs({ passed: 4, failed: ['the row says running: Timeout 60000ms exceeded'] }, { passed: 5, failed: [] });
+    const r = await runAgainIfFailed(async () => (await suite.next())!, suite.next, (line) => flaky.push(line));
+    assert.deepEqual(r, { passed: 5, failed: [] });
+    assert.equal(suite.count(), 2);
+    assert.deepEqual(flaky, ['passed on its second run; first run: the row says running: Timeout 60000ms exceeded']);
+  });
+  it('a check that fails twice fails: the second run\'s failures count', async () => {
+    const { runAgainIfFailed } = (await import(TALLY)) as TallyModule;
+    const flaky: string[] = [];
+    const suite = runs({ passed: 4, failed: ['a'] }, { passed: 3, failed: ['a', 'b'] });
+    const r = await runAgainIfFailed(async () => (await suite.next())!, suite.next, (line) => flaky.push(line));
+    assert.deepEqual(r, { passed: 3, failed: ['a', 'b'] });
+    assert.deepEqual(flaky, ['failed twice; first run: a']);
+  });
+  it('a suite that passes runs once; one that cannot run again (its instance did not start) keeps its first failures', async () => {
+    const { runAgainIfFailed } = (await import(TALLY)) as TallyModule;
+    const flaky: string[] = [];
+    const green = runs({ passed: 5, failed: [] }, { passed: 0, failed: ['must not run'] });
+    assert.deepEqual(await runAgainIfFailed(async () => (await green.next())!, green.next, (line) => flaky.push(line)), { passed: 5, failed: [] });
+    assert.equal(green.count(), 1);
+    const noInstance = runs({ passed: 4, failed: ['a'] }, undefined);
+    assert.deepEqual(await runAgainIfFailed(async () => (await noInstance.next())!, noInstance.next, (line) => flaky.push(line)), { passed: 4, failed: ['a'] });
+    assert.deepEqual(await runAgainIfFailed(async () => ({ passed: 1, failed: ['b'] }), undefined, (line) => flaky.push(line)), { passed: 1, failed: ['b'] });
+    assert.deepEqual(flaky, []);
   });
 });
 
