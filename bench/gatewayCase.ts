@@ -79,6 +79,8 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     const cpu = { gateway: [] as number[], relay: [] as number[] };
     // Write system calls of the middle process per pipelined call (a count: the load does not move it): its pipes and its audit log.
     const writes = { gateway: [] as number[], relay: [] as number[] };
+    // The client's (this process) and the backend's CPU per direct pipelined call: what the cores leave a middle process (below).
+    const directCpu = { client: [] as number[], backend: [] as number[] };
     const cpuPerCall = async (pid: number, into: number[], run: () => Promise<number>) => {
       const before = cpuMicros(pid);
       const written = writeCalls(pid);
@@ -91,7 +93,11 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
       seq.gateway.push(((await time(async () => { for (let k = 0; k < n; k++) check(await gateway.client.callTool(viaGateway)); })) * 1000) / n);
       seq.direct.push(((await time(async () => { for (let k = 0; k < n; k++) check(await direct.client.callTool(straight)); })) * 1000) / n);
       rate.gateway.push((m / (await cpuPerCall(gateway.pid, cpu.gateway, () => time(() => pipelined(m, async () => check(await gateway.client.callTool(viaGateway))))))) * 1000);
+      const [client0, backend0] = [process.cpuUsage(), cpuMicros(direct.pid)];
       rate.direct.push((m / (await time(() => pipelined(m, async () => check(await direct.client.callTool(straight)))))) * 1000);
+      const client = process.cpuUsage(client0);
+      directCpu.client.push((client.user + client.system) / m);
+      directCpu.backend.push((cpuMicros(direct.pid) - backend0) / m);
       seq.relay.push(((await time(async () => { for (let k = 0; k < n; k++) check(await relay.client.callTool(straight)); })) * 1000) / n);
       rate.relay.push((m / (await cpuPerCall(relay.pid, cpu.relay, () => time(() => pipelined(m, async () => check(await relay.client.callTool(straight))))))) * 1000);
     }
@@ -101,6 +107,15 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     report.ratio(`12. floor: the same call through a bare stdio relay vs direct, sequential (${backend.label})`, seq.relay, seq.direct, 'µs', undefined, 'bench/stdio-relay.cjs: parses and passes on each message, nothing else: the least a second hop costs');
     report.ratio(`12. floor: pipelined throughput through a bare stdio relay vs direct, 64 in flight (${backend.label})`, rate.relay, rate.direct, 'calls/s', undefined, `${m} calls a round`);
     if (cpu.gateway.every(Number.isFinite)) report.ratio(`12. CPU per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, cpu.gateway, cpu.relay, 'µs', undefined, `/proc utime+stime of the gateway and of the relay process over each pipelined round, / ${m} calls`);
+    if (cpu.gateway.every(Number.isFinite) && directCpu.backend.every(Number.isFinite)) {
+      // At 0.8x of the direct rate D, the cores give each call cores / 0.8D of CPU; the client and the
+      // backend take theirs (as measured direct), and the middle process can have the rest, but no
+      // more than its one thread's 1 / 0.8D.
+      const cores = os.availableParallelism();
+      const budget = rate.direct.map((d, r) => Math.min((cores * 1e6) / (0.8 * d) - directCpu.client[r] - directCpu.backend[r], 1e6 / (0.8 * d)));
+      const us = (v: number[]) => `${median(v).toFixed(1)} µs`;
+      report.add({ case: `12. CPU a pipelined call leaves the middle process for 0.8x, ${cores} cores (${backend.label})`, ours: median(budget), unit: 'µs', note: `the least of one thread's 1 / (0.8 x the direct rate) and cores / (0.8 x the direct rate) - the client's ${us(directCpu.client)} - the backend's ${us(directCpu.backend)} a direct call; the bare relay spends ${us(cpu.relay)}, the gateway ${us(cpu.gateway)}` });
+    }
     if (writes.gateway.every(Number.isFinite)) report.ratio(`12. write system calls per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, writes.gateway, writes.relay, 'writes', undefined, `/proc syscw of each process over each pipelined round, / ${m} calls: pipe writes to the client and the backend, and the audit log's appends`);
   } finally {
     await gateway.client.close();
