@@ -32,13 +32,12 @@ export async function runGatewayUiTests(cs, { runDir, shotsDir, root, log = cons
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'gateway', log });
-  const { shot, check, openWorkbench, quickInput, palette, promptTitle, promptRow, runCommand, waitOutput } = ui;
+  const { shot, check, openWorkbench, quickInput, promptTitle, promptRow, runCommand, waitOutput } = ui;
   const dialog = page.locator('.monaco-dialog-box');
 
   /** Starts the gateway in VS Code's MCP support as a user does: MCP: List Servers, the gateway, Start Server. */
   const startGateway = async () => {
-    await palette('>MCP: List Servers');
-    await page.keyboard.press('Enter');
+    await runCommand('MCP: List Servers');
     await quickInput.locator('.monaco-list-row', { hasText: GATEWAY }).first().click({ timeout: 30_000 });
     const start = quickInput.locator('.monaco-list-row', { hasText: /^Start Server/ }).first();
     // Already running (or starting): its actions offer no start.
@@ -89,13 +88,12 @@ export async function runGatewayUiTests(cs, { runDir, shotsDir, root, log = cons
     await openWorkbench(cs.url(ws));
 
     await check('the setting is on in the user settings, and VS Code lists "MCP Tool Host (gateway)" among its MCP servers', async () => {
-      await palette('>Preferences: Open User Settings (JSON)');
-      await page.keyboard.press('Enter');
+      // By its row, not the first row at once: a palette with no history yet still looks for similar commands.
+      await runCommand('Preferences: Open User Settings (JSON)');
       await page.locator('.editor-instance .view-lines', { hasText: '"mcpToolHost.gateway.enabled": true' }).first().waitFor({ timeout: 20_000 });
       await shot('setting-on');
       await page.keyboard.press('Control+w');
-      await palette('>MCP: List Servers');
-      await page.keyboard.press('Enter');
+      await runCommand('MCP: List Servers');
       await quickInput.locator('.monaco-list-row', { hasText: GATEWAY }).first().waitFor({ timeout: 30_000 });
       await shot('listed-by-vscode');
       await page.keyboard.press('Escape');
