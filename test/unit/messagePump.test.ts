@@ -4,11 +4,11 @@ import { LineFramer } from '../../src/core/transport/lineFramer';
 import { MessagePump, OWN_TASK_PARSE_CHARS, type Queued } from '../../src/core/transport/messagePump';
 
 /** A pump fed from a LineFramer, with macrotasks run by hand so each wait is visible. */
-function harness(maxBytes = 1024) {
+function harness(maxBytes = 1024, handledNow: (m: JSONRPCMessage) => boolean = () => false) {
   const delivered: JSONRPCMessage[] = [];
   const warnings: string[] = [];
   const tasks: (() => void)[] = [];
-  const pump = new MessagePump({ message: (m) => delivered.push(m), warning: (w) => warnings.push(w), error: (e) => warnings.push(`error: ${e.message}`), later: (run) => tasks.push(run) }, maxBytes);
+  const pump = new MessagePump({ message: (m) => (delivered.push(m), handledNow(m)), warning: (w) => warnings.push(w), error: (e) => warnings.push(`error: ${e.message}`), later: (run) => tasks.push(run) }, maxBytes);
   const framer = new LineFramer(maxBytes);
   const feed = (text: string) => pump.push(framer.push(Buffer.from(text)) as Queued[]);
   const runTask = () => tasks.shift()?.();
@@ -28,6 +28,20 @@ describe('MessagePump: ordered delivery of a stdio stream', () => {
     h.runTask();
     assert.deepEqual(h.delivered.map((m) => ('method' in m ? m.method : 'result')), ['notifications/progress', 'notifications/progress', 'result']);
     assert.ok(h.pump.idle);
+  });
+
+  it('a notification the sink handled in full at once (progress on a token of ours) is followed at once: 64 answers go out in one task', () => {
+    const ours = (m: JSONRPCMessage) => 'method' in m && m.method === 'notifications/progress';
+    const h = harness(1 << 20, ours);
+    const answers = Array.from({ length: 64 }, (_, i) => `${progress(i)}\n${result(i)}\n`).join('');
+    h.feed(answers);
+    assert.equal(h.delivered.length, 128, 'each answer waited a macrotask after its progress');
+    assert.equal(h.tasks.length, 0);
+    assert.ok(h.pump.idle);
+    // A notification left to a handler that runs later still holds what follows.
+    const sdk = harness(1 << 20, () => false);
+    sdk.feed(answers);
+    assert.equal(sdk.delivered.length, 1);
   });
 
   it('results and requests go out at once, in order, with no waiting', () => {

@@ -133,7 +133,8 @@ export function keepRawAnswers(transport: Transport, probe: ProbeWatch): RawRequ
     get: () => handler,
     set: (next: Transport['onmessage']) => {
       inner = next;
-      handler = next && ((message, extra) => void (raw.take(message) || progress.take(message) || probe.take(message) || next(standIn(message, asked), extra)));
+      // True when taken here, at once: the transport's pump need not wait a macrotask for a handler of it.
+      handler = next && ((message, extra) => raw.take(message) || progress.take(message) || probe.take(message) || void next(standIn(message, asked), extra));
     },
   });
   // A session that ends on the server's side (a crash, a closed stream) ends the raw requests too.

@@ -10,7 +10,12 @@ export type Queued = Extract<Frame, { kind: 'line' | 'oversize' }> | { readonly 
 
 /** Where the pump delivers, and how it waits a macrotask (setImmediate; tests pass their own). */
 export interface PumpSink {
-  message(message: JSONRPCMessage): void;
+  /**
+   * Delivers one message; true when it was handled in full now, with no handler of it left to run
+   * later (progress on a token of our own, taken off before the SDK), so what follows it needs no
+   * macrotask.
+   */
+  message(message: JSONRPCMessage): boolean | void;
   /** Things worth a warning in the server's log: non-JSON stdout, dropped oversize messages. */
   warning(text: string): void;
   /** A message handler threw. */
@@ -21,7 +26,8 @@ export interface PumpSink {
 /**
  * Delivers the frames of a stdio stream strictly in arrival order. After a notification the rest
  * waits one macrotask (the SDK runs notification handlers a microtask late, so without it the
- * last progress of a call arrived after its result); a line over 1 MiB waits one before its
+ * last progress of a call arrived after its result), unless the sink handled it in full at once
+ * (a wait after each answer's progress let 64 pipelined answers out one a turn); a line over 1 MiB waits one before its
  * parse, so joining and parsing a 15 MiB line are two ~15-30 ms tasks instead of one; a very
  * large message holds the queue until its off-thread parse is done. An oversize frame becomes
  * an error response for its request alone. Pure: no process, no stream; tested with frames.
@@ -129,12 +135,13 @@ export class MessagePump {
       this._sink.warning(`Ignored a stdout line that is not JSON-RPC: ${head()}`);
       return 'other';
     }
+    let handledNow = false;
     try {
-      this._sink.message(message);
+      handledNow = this._sink.message(message) === true;
     } catch (err) {
       this._sink.error(err instanceof Error ? err : new Error(String(err)));
     }
-    return 'method' in message && !('id' in message) ? 'notification' : 'other';
+    return 'method' in message && !('id' in message) && !handledNow ? 'notification' : 'other';
   }
 
   /** Turns a dropped response into an error for its request alone; the session goes on. */

@@ -74,7 +74,8 @@ export class StdioTransport implements Transport {
   }
   onclose?: () => void;
   onerror?: (error: Error) => void;
-  onmessage?: <T extends JSONRPCMessage>(message: T) => void;
+  /** True from a handler that took the message in full at once (rawAnswers.ts): see MessagePump. */
+  onmessage?: <T extends JSONRPCMessage>(message: T) => boolean | void;
 
   private _child: ChildProcess | undefined;
   private _exited: Promise<void> = Promise.resolve();
