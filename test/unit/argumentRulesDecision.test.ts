@@ -256,3 +256,33 @@ describe('argument rules: the decision and why', () => {
     assert.match(d.kind === 'ask' ? d.sentence : '', /^needs approval by rule 'no main' \(user settings\): the rule has a problem, so it asks: "when\[0\]\.pointer" "branch" must start with "\/"/);
   });
 });
+
+describe('argument rules without conditions: one list, many calls', () => {
+  const all = rules('user', { name: 'all reads', server: 'filesystem', tool: 'read_*', effect: 'allow' }, { name: 'no deletes', server: '*', tool: 'delete_*', effect: 'deny' });
+
+  it('decides each tool, server and launch of its own, and the same again for the same call', () => {
+    const bindings = new RuleBindings(memoryRuleBindings());
+    const read = { tool: 'read_file' };
+    assert.equal(decide(all, call({}, read), bindings).kind, 'allow');
+    assert.equal(decide(all, call({}, read), bindings).kind, 'allow');
+    assert.equal(decide(all, call({}, { tool: 'delete_file' }), bindings).kind, 'deny');
+    assert.deepEqual(decide(all, call({}, { ...read, server: 'other' }), bindings), { kind: 'none' });
+    assert.deepEqual(decide(all, call({}), bindings), { kind: 'none' });
+    const other = decide(all, call({}, { ...read, launch: 'stdio:other' }), bindings);
+    const first = decide(all, call({}, read), bindings);
+    assert.ok(other.kind === 'allow' && first.kind === 'allow' && other.bind !== first.bind, 'a launch has its own binding');
+  });
+
+  it('an allow follows its binding at every call: bound, then a changed definition asks', () => {
+    const bindings = new RuleBindings(memoryRuleBindings());
+    const read = { tool: 'read_file' };
+    const first = decide(all, call({}, read), bindings);
+    assert.ok(first.kind === 'allow' && first.bind !== undefined);
+    bindings.bind(first.bind, pinTool(TOOL));
+    assert.deepEqual(decide(all, call({}, read), bindings), { kind: 'allow', rule: first.rule, sentence: first.sentence });
+    const changed = pinTool({ ...TOOL, description: 'Writes a file, and more.' });
+    const again = decide(all, call({}, { ...read, pin: changed }), bindings);
+    assert.equal(again.kind, 'ask');
+    assert.ok(again.kind === 'ask' && again.suspended?.rebind === first.bind);
+  });
+});

@@ -221,9 +221,13 @@ export class CallRunner {
 
     const limits = callLimits(connection.definition, tool.name);
     const sentAt = Date.now();
-    return this._follow(callId, request.server, tool, connection, limits, request, (options) =>
-      connection.callTool(request.tool, approval.args, {
-        ...options,
+    const traceparent = trace.span.traceparent;
+    return this._follow(callId, request.server, tool, connection, limits, request, (options) => {
+      // Written out, not spread: an object literal of one shape a call, not a copy and a conditional spread.
+      const callOptions: { -readonly [K in keyof CallOptions]: CallOptions[K] } = {
+        signal: options.signal,
+        timeoutMs: options.timeoutMs,
+        onTaskStatus: options.onTaskStatus,
         onprogress: (p) => options.progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
         onTask: (task) => {
           options.watch.started(task, request.tool, new Date(sentAt).toISOString());
@@ -231,9 +235,10 @@ export class CallRunner {
         },
         maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
         input: request.input,
-        ...(trace.span.traceparent !== undefined && { meta: { traceparent: trace.span.traceparent } }),
-      }),
-    );
+      };
+      if (traceparent !== undefined) callOptions.meta = { traceparent };
+      return connection.callTool(request.tool, approval.args, callOptions);
+    });
   }
 
   /**

@@ -61,6 +61,60 @@ const STRICTNESS: Readonly<Record<RuleEffect, number>> = { allow: 0, ask: 1, den
  * definition the first time it allows it: a different definition later makes the call ask.
  */
 export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace, bindings: RuleBindingLookup): RuleDecision {
+  const ruling = rulingOf(rules, call, place);
+  if (ruling.kind !== 'allow') return ruling;
+  const { rule, sentence, key } = ruling;
+  const bound = bindings.pinOf(key);
+  if (bound === undefined) return { kind: 'allow', rule, sentence, bind: key };
+  if (bound.hash === call.pin.hash) return { kind: 'allow', rule, sentence };
+  const changed = changedParts(bound.definition, call.pin.definition);
+  return {
+    kind: 'ask',
+    rule,
+    sentence: `needs approval: the tool's definition changed (${changed.join(', ') || 'details'}) since ${ruleWords(rule)} last allowed it`,
+    suspended: { changed, before: bound.definition, rebind: key },
+  };
+}
+
+/** What the rules say of a call before an allow's binding is looked up: an allow names its binding's key. */
+type Ruling = Exclude<RuleDecision, { kind: 'allow' }> | { readonly kind: 'allow'; readonly rule: ArgumentRule; readonly sentence: string; readonly key: string };
+
+/**
+ * The ruling of a list of rules none of which has a condition: the arguments cannot change it, so
+ * it is worked out once per server, launch and tool (the list is made anew when rules change).
+ */
+const plainRulings = new WeakMap<readonly ArgumentRule[], Map<string, Map<string | undefined, Map<string, Ruling>>> | null>();
+/** A list of rules for every tool of a huge catalogue keeps at most this many rulings. */
+const MAX_RULINGS = 4096;
+const rulingsKept = new WeakMap<readonly ArgumentRule[], number>();
+
+function rulingOf(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace): Ruling {
+  let byServer = plainRulings.get(rules);
+  if (byServer === undefined) {
+    byServer = rules.every((rule) => rule.when.length === 0) ? new Map() : null;
+    plainRulings.set(rules, byServer);
+  }
+  if (byServer === null) return freshRuling(rules, call, place);
+  let byLaunch = byServer.get(call.server);
+  if (!byLaunch) byServer.set(call.server, (byLaunch = new Map()));
+  let byTool = byLaunch.get(call.launch);
+  if (!byTool) byLaunch.set(call.launch, (byTool = new Map()));
+  let ruling = byTool.get(call.tool);
+  if (!ruling) {
+    const kept = rulingsKept.get(rules) ?? 0;
+    if (kept >= MAX_RULINGS) {
+      byServer.clear();
+      rulingsKept.set(rules, 0);
+      return rulingOf(rules, call, place);
+    }
+    ruling = freshRuling(rules, call, place);
+    byTool.set(call.tool, ruling);
+    rulingsKept.set(rules, kept + 1);
+  }
+  return ruling;
+}
+
+function freshRuling(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace): Ruling {
   const memo = new PathMemo(place);
   const answers = rules.map((rule, index) => matchOf(rule, index, call, memo));
   const matches = answers.filter((m): m is Match => m !== undefined && 'rule' in m);
@@ -84,17 +138,7 @@ export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, pl
   const tail = notes.length > 0 ? `: ${notes.join('; ')}` : '';
   if (rule.effect === 'deny') return { kind: 'deny', rule, sentence: `denied by ${ruleWords(rule)}${tail}` };
   if (rule.effect === 'ask') return { kind: 'ask', rule, sentence: `needs approval by ${ruleWords(rule)}${tail}` };
-  const key = bindingKey(rule, call);
-  const bound = bindings.pinOf(key);
-  if (bound === undefined) return { kind: 'allow', rule, sentence: `allowed by ${ruleWords(rule)}${tail}`, bind: key };
-  if (bound.hash === call.pin.hash) return { kind: 'allow', rule, sentence: `allowed by ${ruleWords(rule)}${tail}` };
-  const changed = changedParts(bound.definition, call.pin.definition);
-  return {
-    kind: 'ask',
-    rule,
-    sentence: `needs approval: the tool's definition changed (${changed.join(', ') || 'details'}) since ${ruleWords(rule)} last allowed it`,
-    suspended: { changed, before: bound.definition, rebind: key },
-  };
+  return { kind: 'allow', rule, sentence: `allowed by ${ruleWords(rule)}${tail}`, key: bindingKey(rule, call) };
 }
 
 /** "rule 'project files' (user settings)", "policy rule 'no pushes to main'" */
