@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { launchBrowser } from './codeServer.mjs';
 
-/** @typedef {{ passes: string[], failures: { title: string, error: string }[] }} HostResults what test/host/index.ts writes */
+/** @typedef {{ passes: string[], failures: { title: string, error: string }[], retried?: { title: string, error: string }[] }} HostResults what test/host/index.ts writes (retried: tests that failed once, then ran again) */
 
 /**
  * @param {import('./codeServer.mjs').CodeServer} cs
@@ -35,7 +35,7 @@ export async function runHostTests(cs, { devPath, testsPath, folder, resultsFile
     const exited = new Promise((r) => (done = r));
     await page.exposeFunction('codeAutomationLog', (/** @type {string} */ _type, /** @type {unknown} */ msg) => {
       const text = (Array.isArray(msg) ? msg.join(' ') : String(msg)).split('\n')[0];
-      if (/PASS|FAIL|MOCHA_DONE|Error/.test(text) && !/ENOTFOUND|open-vsx|marketplace/.test(text)) log(`[host] ${text}`);
+      if (/PASS|FAIL|RETRY|MOCHA_DONE|Error/.test(text) && !/ENOTFOUND|open-vsx|marketplace/.test(text)) log(`[host] ${text}`);
     });
     await page.exposeFunction('codeAutomationExit', (/** @type {number} */ code) => done(code));
     await page.goto(cs.url(folder, `&payload=${encodeURIComponent(JSON.stringify(payload))}`));

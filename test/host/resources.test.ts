@@ -150,7 +150,9 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
         return shown && title.test(shown.title ?? '') && shown;
       })) as Box;
       pick.value = typed;
-      await until(`${wanted} suggested for "${typed}"`, () => pick.items.some((i) => i.value === wanted) && !others.some((o) => pick.items.some((i) => i.value === o)));
+      await until(`${wanted} suggested for "${typed}"`, () => pick.items.some((i) => i.value === wanted) && !others.some((o) => pick.items.some((i) => i.value === o))).catch((err: Error) => {
+        throw new Error(`${err.message}; the box shows ${JSON.stringify(pick.items.map((i) => i.value))}${pick.busy ? ', still asking the server' : ''}`);
+      });
       pick.activeItems = pick.items.filter((i) => i.value === wanted);
       await sleep(200);
       await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
