@@ -47,6 +47,16 @@ describe('an early-started server nobody adopted is stopped like any other', fun
     assert.ok(events().includes('term'), 'it was asked with SIGTERM first');
   });
 
+  it('one that already exited, leaving a child that ignores SIGTERM: the child is stopped too', async () => {
+    const server = await early({ STUBBORN: '1', LEAVE_CHILD: '1' });
+    const child = pids[1];
+    await until('the server to exit', () => server.exit !== undefined);
+    assert.ok(alive(child), 'its child is running (the test is not vacuous)');
+    discardEarly(server);
+    await until('its child to be gone', () => !alive(child), 10_000).catch(() => undefined);
+    assert.equal(alive(child), false, `its child ${child} was left behind`);
+  });
+
   it('a well-behaved one goes at the end of its stdin, before any signal', async () => {
     const server = await early({ SHUTDOWN_MS: '200' });
     discardEarly(server);

@@ -85,7 +85,8 @@ export function discardEarly(early: EarlyServer): void {
   const child = early.child;
   const pid = child.pid;
   const running = pid !== undefined && early.exit === undefined;
-  if (!running || !handOffStop(child, early.marker)) {
+  // One that exited already may have left children in its group or under its marker: the watcher stops those too.
+  if (pid === undefined || !handOffStop(child, early.marker)) {
     child.stdin?.destroy();
     if (running) {
       try {
@@ -108,9 +109,11 @@ export function discardEarly(early: EarlyServer): void {
 export function spawnStopWatcher(child: ChildProcess, markerEntry: string): ChildProcess | undefined {
   const watcherFile = path.join(__dirname, 'stopWatcher.js');
   if (process.platform === 'win32' || child.pid === undefined || !child.stdin || !existsSync(watcherFile)) return undefined;
+  // A server that exited has no stdin left to hold (Node closed it): the watcher still stops what it left.
+  const stdin = child.stdin.destroyed ? 'ignore' : child.stdin;
   try {
     // Nothing of the caller's: a pipe or terminal it holds would keep a reader of the CLI waiting.
-    const watcher = spawn(process.execPath, [watcherFile, String(child.pid), markerEntry], { detached: true, stdio: ['ignore', 'ignore', 'ignore', child.stdin], windowsHide: true });
+    const watcher = spawn(process.execPath, [watcherFile, String(child.pid), markerEntry], { detached: true, stdio: ['ignore', 'ignore', 'ignore', stdin], windowsHide: true });
     watcher.on('error', () => undefined);
     return watcher;
   } catch {
