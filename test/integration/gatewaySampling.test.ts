@@ -87,7 +87,7 @@ describe("gateway: a server's sampling during a call, relayed to the client that
 });
 
 /** `mcp-tool-host serve --http --config FILE` as a real child process: its URL (token in the path) from stderr. */
-async function httpServe(config: string, stateDir: string): Promise<{ url: string; stop: () => void }> {
+async function httpServe(config: string, stateDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
   const child = spawn(process.execPath, [CLI, 'serve', '--http', '--config', config], { env: { PATH: process.env.PATH ?? '', HOME: stateDir, XDG_STATE_HOME: path.join(stateDir, 'state') }, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   const url = await new Promise<string>((resolve, reject) => {
@@ -98,7 +98,15 @@ async function httpServe(config: string, stateDir: string): Promise<{ url: strin
     });
     child.once('exit', (code) => reject(new Error(`serve exited (${code}): ${stderr}`)));
   });
-  return { url, stop: () => void child.kill('SIGTERM') };
+  // Stopped is gone: it writes its last audit lines as it exits, into the folder the suite removes next.
+  const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+  return {
+    url,
+    stop: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
 
 /** The official SDK client at the 2026-07-28 revision, declaring no capabilities; `statuses` has the HTTP status of each answer. */
@@ -131,7 +139,7 @@ describe('gateway: what a 2026-07-28 client did not declare or ask for (mcp-tool
       assert.equal(statuses.at(-1), 400);
     } finally {
       await client.close();
-      served.stop();
+      await served.stop();
     }
   });
 
@@ -147,7 +155,7 @@ describe('gateway: what a 2026-07-28 client did not declare or ask for (mcp-tool
       assert.deepEqual(messages.map((m) => (m as { level: string }).level), ['warning', 'error']);
     } finally {
       await client.close();
-      served.stop();
+      await served.stop();
     }
   });
 });
