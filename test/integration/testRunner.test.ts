@@ -179,7 +179,10 @@ describe('npm test\'s plain-Node layer in parts: every test file runs, once', ()
     this.timeout(60_000);
     const { specFiles } = (await import(MOCHA_PARTS)) as MochaPartsModule;
     const config = JSON.parse(fs.readFileSync(path.join(ROOT, '.mocharc.json'), 'utf8')) as { spec: string[] };
-    const dry = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/mocha/bin/mocha.js'), '--config', '.mocharc.json', '--dry-run', '--reporter', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20 });
+    // Loading a file runs its describe bodies, and some make their temp folders there: in a temp folder of this test's.
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'mth-dry-run-'));
+    const dry = spawnSync(process.execPath, [path.join(ROOT, 'node_modules/mocha/bin/mocha.js'), '--config', '.mocharc.json', '--dry-run', '--reporter', 'json'], { cwd: ROOT, encoding: 'utf8', maxBuffer: 64 << 20, env: { ...process.env, TMPDIR: tmp } });
+    fs.rmSync(tmp, { recursive: true, force: true });
     const found = new Set((JSON.parse(dry.stdout) as { tests: { file: string }[] }).tests.map((t) => path.relative(ROOT, t.file).split(path.sep).join('/')));
     const ours = specFiles(config.spec, ROOT);
     assert.ok(found.size > 100, `mocha's dry run found ${found.size} files: ${dry.stderr.slice(0, 300)}`);
