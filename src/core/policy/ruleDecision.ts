@@ -80,36 +80,32 @@ export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, pl
 type Ruling = Exclude<RuleDecision, { kind: 'allow' }> | { readonly kind: 'allow'; readonly rule: ArgumentRule; readonly sentence: string; readonly key: string };
 
 /**
- * The ruling of a list of rules none of which has a condition: the arguments cannot change it, so
- * it is worked out once per server, launch and tool (the list is made anew when rules change).
+ * The rulings of a list of rules none of which has a condition (null: the list has one): the
+ * arguments cannot change them, so each is worked out once per server, launch and tool (the list
+ * is made anew when rules change). Maps by part, not one string key: a key built a call cost more
+ * than the ruling it saved.
  */
-const plainRulings = new WeakMap<readonly ArgumentRule[], Map<string, Map<string | undefined, Map<string, Ruling>>> | null>();
+const plainRulings = new WeakMap<readonly ArgumentRule[], { readonly byServer: Map<string, Map<string | undefined, Map<string, Ruling>>>; kept: number } | null>();
 /** A list of rules for every tool of a huge catalogue keeps at most this many rulings. */
 const MAX_RULINGS = 4096;
-const rulingsKept = new WeakMap<readonly ArgumentRule[], number>();
 
 function rulingOf(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace): Ruling {
-  let byServer = plainRulings.get(rules);
-  if (byServer === undefined) {
-    byServer = rules.every((rule) => rule.when.length === 0) ? new Map() : null;
-    plainRulings.set(rules, byServer);
-  }
-  if (byServer === null) return freshRuling(rules, call, place);
-  let byLaunch = byServer.get(call.server);
-  if (!byLaunch) byServer.set(call.server, (byLaunch = new Map()));
+  let plain = plainRulings.get(rules);
+  if (plain === undefined) plainRulings.set(rules, (plain = rules.every((rule) => rule.when.length === 0) ? { byServer: new Map(), kept: 0 } : null));
+  if (plain === null) return freshRuling(rules, call, place);
+  let byLaunch = plain.byServer.get(call.server);
+  if (!byLaunch) plain.byServer.set(call.server, (byLaunch = new Map()));
   let byTool = byLaunch.get(call.launch);
   if (!byTool) byLaunch.set(call.launch, (byTool = new Map()));
   let ruling = byTool.get(call.tool);
   if (!ruling) {
-    const kept = rulingsKept.get(rules) ?? 0;
-    if (kept >= MAX_RULINGS) {
-      byServer.clear();
-      rulingsKept.set(rules, 0);
+    if (plain.kept >= MAX_RULINGS) {
+      plain.byServer.clear();
+      plain.kept = 0;
       return rulingOf(rules, call, place);
     }
-    ruling = freshRuling(rules, call, place);
-    byTool.set(call.tool, ruling);
-    rulingsKept.set(rules, kept + 1);
+    byTool.set(call.tool, (ruling = freshRuling(rules, call, place)));
+    plain.kept++;
   }
   return ruling;
 }
