@@ -306,22 +306,26 @@ function ui(label, run, again) {
 }
 
 /**
- * A UI suite's second run (see ui()): in an instance of its own with the same extensions and options.
+ * Runs UI suites in `cs`, each run once more (see ui()) in an instance of its own with the same
+ * extensions and options.
+ * @param {import('./e2e/codeServer.mjs').CodeServer} cs
+ * @param {import('../test/ui/workbenchPage.mjs').UiSuiteOptions} opts
  * @param {string} name
  * @param {string[]} vsix
  * @param {string[]} extraArgs
- * @param {(cs: import('./e2e/codeServer.mjs').CodeServer, opts: import('../test/ui/workbenchPage.mjs').UiSuiteOptions) => Promise<import('../test/ui/workbenchPage.mjs').UiResults>} suite
  * @param {{ workspaceTrust?: boolean }} [options]
+ * @returns {(label: string, suite: (cs: import('./e2e/codeServer.mjs').CodeServer, opts: import('../test/ui/workbenchPage.mjs').UiSuiteOptions) => Promise<import('../test/ui/workbenchPage.mjs').UiResults>) => Promise<void>}
  */
-function alone(name, vsix, extraArgs, suite, options) {
-  return async () => {
-    /** @type {import('../test/ui/workbenchPage.mjs').UiResults | undefined} */
-    let r;
-    await instance(`${name} (second run)`, vsix, extraArgs, async (cs, runDir) => {
-      r = await suite(cs, { runDir, shotsDir, root, log: say });
-    }, options);
-    return r;
-  };
+function suiteIn(cs, opts, name, vsix, extraArgs, options) {
+  return (label, suite) =>
+    ui(label, () => suite(cs, opts), async () => {
+      /** @type {import('../test/ui/workbenchPage.mjs').UiResults | undefined} */
+      let r;
+      await instance(`${name} (second run)`, vsix, extraArgs, async (again, runDir) => {
+        r = await suite(again, { runDir, shotsDir, root, log: say });
+      }, options);
+      return r;
+    });
 }
 
 /** Lane 1: the product alone, as a user has it: the extension-host suite and the UI suites. */
@@ -334,15 +338,16 @@ async function productLane() {
     const left = await settled(() => processesOfRun(runDir, /demo-server\.js|fixtures\/servers\//));
     tally.step('no MCP server process remains after the extension host deactivated', left.length === 0, left.join('\n'));
     const opts = { runDir, shotsDir, root, log: say };
-    await ui('UI tests', () => runUiTests(cs, opts), alone('code-server', [ours()], [], runUiTests));
-    await ui('UI tests of the argument prompts', () => runArgumentsUiTests(cs, opts), alone('code-server', [ours()], [], runArgumentsUiTests));
-    await ui('Tools view UI tests', () => runTreeUiTests(cs, opts), alone('code-server', [ours()], [], runTreeUiTests));
-    await ui('task UI tests', () => runTasksUiTests(cs, opts), alone('code-server', [ours()], [], runTasksUiTests));
-    await ui('resources UI tests', () => runResourcesUiTests(cs, opts), alone('code-server', [ours()], [], runResourcesUiTests));
-    await ui('argument rules UI tests', () => runRulesUiTests(cs, opts), alone('code-server', [ours()], [], runRulesUiTests));
-    await ui('tool interface (MCP Apps) UI tests', () => runAppsUiTests(cs, opts), alone('code-server', [ours()], [], runAppsUiTests));
-    await ui('walkthrough UI tests', () => runFirstStartUiTests(cs, opts), alone('code-server', [ours()], [], runFirstStartUiTests));
-    await ui('Add Server from Registry UI tests', () => runRegistryUiTests(cs, opts), alone('code-server', [ours()], [], runRegistryUiTests));
+    const product = suiteIn(cs, opts, 'code-server', [ours()], []);
+    await product('UI tests', runUiTests);
+    await product('UI tests of the argument prompts', runArgumentsUiTests);
+    await product('Tools view UI tests', runTreeUiTests);
+    await product('task UI tests', runTasksUiTests);
+    await product('resources UI tests', runResourcesUiTests);
+    await product('argument rules UI tests', runRulesUiTests);
+    await product('tool interface (MCP Apps) UI tests', runAppsUiTests);
+    await product('walkthrough UI tests', runFirstStartUiTests);
+    await product('Add Server from Registry UI tests', runRegistryUiTests);
   });
 }
 
@@ -377,17 +382,18 @@ async function otherLane(packaged) {
     const [chatVsix, chatArgs] = [[ours(), fakeLm], ['--enable-proposed-api', 'mcp-tool-host-tests.fakelm']];
     await instance('code-server-chat', chatVsix, chatArgs, async (cs, runDir) => {
       await runHost(cs, runDir, 'chat', hostFiles(true));
-      await ui('@mcp chat UI tests', () => runChatUiTests(cs, { runDir, shotsDir, root, log: say }), alone('code-server-chat', chatVsix, chatArgs, runChatUiTests));
-      await ui('@mcp prompts UI tests', () => runChatPromptsUiTests(cs, { runDir, shotsDir, root, log: say }), alone('code-server-chat', chatVsix, chatArgs, runChatPromptsUiTests));
-      await ui('result budget UI tests', () => runBudgetUiTests(cs, { runDir, shotsDir, root, log: say }), alone('code-server-chat', chatVsix, chatArgs, runBudgetUiTests));
+      const chat = suiteIn(cs, { runDir, shotsDir, root, log: say }, 'code-server-chat', chatVsix, chatArgs);
+      await chat('@mcp chat UI tests', runChatUiTests);
+      await chat('@mcp prompts UI tests', runChatPromptsUiTests);
+      await chat('result budget UI tests', runBudgetUiTests);
       // The gateway's tools called as agent mode calls them, through the test model's "Invoke Tool..." command.
-      await ui('gateway UI tests', () => runGatewayUiTests(cs, { runDir, shotsDir, root, log: say }), alone('code-server-chat', chatVsix, chatArgs, runGatewayUiTests));
+      await chat('gateway UI tests', runGatewayUiTests);
     });
   }
 
   // 3. With workspace trust on (the others run without it): a folder not trusted yet, then trusted.
   await instance('code-server-trust', [ours()], [], async (cs, runDir) => {
-    await ui('workspace trust UI tests', () => runTrustUiTests(cs, { runDir, shotsDir, root, log: say }), alone('code-server-trust', [ours()], [], runTrustUiTests, { workspaceTrust: true }));
+    await suiteIn(cs, { runDir, shotsDir, root, log: say }, 'code-server-trust', [ours()], [], { workspaceTrust: true })('workspace trust UI tests', runTrustUiTests);
   }, { workspaceTrust: true });
 
   // 3b. Under an administrator's policy (its own code-server: the host reads the policy file's path at start).
@@ -410,9 +416,9 @@ async function otherLane(packaged) {
   // 5. The last of the product's UI suites, in a product instance of their own (each suite stands
   //    alone): here they even out the two lanes' times.
   await instance('code-server-2', [ours()], [], async (cs, runDir) => {
-    const opts = { runDir, shotsDir, root, log: say };
-    await ui('telemetry settings UI tests', () => runTelemetryUiTests(cs, opts), alone('code-server-2', [ours()], [], runTelemetryUiTests));
-    await ui('dev mode UI tests', () => runDevModeUiTests(cs, opts), alone('code-server-2', [ours()], [], runDevModeUiTests));
+    const lastSuites = suiteIn(cs, { runDir, shotsDir, root, log: say }, 'code-server-2', [ours()], []);
+    await lastSuites('telemetry settings UI tests', runTelemetryUiTests);
+    await lastSuites('dev mode UI tests', runDevModeUiTests);
   });
 }
 
