@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { AuditRecord } from '../../src/core/calls/ports';
 import { documentBytes, newResourceOffers } from '../../src/core/offers/later';
 import type { ResourceOffers } from '../../src/core/offers/offerTypes';
+import { RELIST_GAP_MS } from '../../src/core/offers/resourceOffers';
 import { EVERYTHING, FIXTURES, makeHost, node, until } from './helpers';
 
 const HOSTILE = path.join(FIXTURES, 'offers-hostile.cjs');
@@ -198,6 +199,22 @@ describe('resources of a hostile server', function () {
       await h.close();
     }
   });
+  it('a server\'s first resources and templates listings go out together: the gap paces each kind, not one after the other', async function () {
+    const h = offersHost({ hostile: node(HOSTILE) });
+    try {
+      await h.host.pool.get('hostile')!.start();
+      const asked = Date.now();
+      const [resources, templates] = await Promise.all([h.offers.resources('hostile'), h.offers.templates('hostile')]);
+      const took = Date.now() - asked;
+      assert.ok(resources.items.length > 0, 'resources listed');
+      assert.ok(Array.isArray(templates.items), 'templates listed');
+      // Paced one after the other, the templates waited a whole gap for the resources (a row drawn a second late).
+      assert.ok(took < RELIST_GAP_MS, `both listed in ${took} ms: the second waited for the first's gap`);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a list_changed storm re-lists at most once a gap, and surfaces hear of it coalesced', async function () {
     this.timeout(30_000);
     const h = offersHost({ hostile: node(HOSTILE, { env: { STORM: '500' } }) });

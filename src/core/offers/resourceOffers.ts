@@ -8,7 +8,7 @@ import { readInterface, readResource } from './resourceReads';
 import { ResourceWatch } from './resourceWatch';
 import { expandTemplate, templateVariables } from './uriTemplates';
 
-/** How long a listing, and a change told to surfaces, waits after the last of its kind: a list_changed storm lists once a second at most. */
+/** How long a listing, and a change told to surfaces, waits after the last of its kind: a list_changed storm lists each kind once a second at most. */
 export const RELIST_GAP_MS = 1000;
 /** A URI longer than this is left out of a listing: a URI is a line in a list, not a document. */
 const MAX_URI_CHARS = 8192;
@@ -18,8 +18,8 @@ interface ServerOffers {
   readonly connection: ServerConnection;
   resources?: Promise<OfferList<ResourceEntry>>;
   templates?: Promise<OfferList<TemplateEntry>>;
-  /** The earliest the next listing may start (Date.now() time). */
-  nextListing: number;
+  /** The earliest the next listing of each kind may start (Date.now() time): resources and templates are paced apart, so a first listing of both goes out together. */
+  readonly nextListing: { resources: number; templates: number };
   /** A change told to surfaces is on its way (throttled). */
   changeTimer?: NodeJS.Timeout;
   lastChangeTold: number;
@@ -30,8 +30,8 @@ interface ServerOffers {
  * A server's resources and templates (offerTypes.ts): each listing walked to its end within
  * limits (offerListing.ts) and kept until the server says its list changed or starts again; the
  * listings that follow a change are paced (RELIST_GAP_MS), so a server that never stops saying so
- * costs one listing a second. Reads go through resourceReads.ts, subscriptions through
- * resourceWatch.ts.
+ * costs one listing of each kind (resources, templates) a second. Reads go through
+ * resourceReads.ts, subscriptions through resourceWatch.ts.
  */
 export class ResourceOfferCatalog implements ResourceOffers {
   // A listener set of its own, not the Emitter class: this bundle would hold a second copy of it.
@@ -97,8 +97,9 @@ export class ResourceOfferCatalog implements ResourceOffers {
   /** One listing, paced after the one before it; a server without the `resources` capability has none (and is not asked). */
   private async _list<T>(s: ServerOffers, method: string, key: string, check: (raw: Record<string, unknown>) => T | string): Promise<OfferList<T>> {
     const c = s.connection;
-    const wait = s.nextListing - Date.now();
-    s.nextListing = Math.max(Date.now(), s.nextListing) + RELIST_GAP_MS;
+    const kind = key === 'resources' ? 'resources' : 'templates';
+    const wait = s.nextListing[kind] - Date.now();
+    s.nextListing[kind] = Math.max(Date.now(), s.nextListing[kind]) + RELIST_GAP_MS;
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
     if (!ServerState.isRunning(c.state)) throw new Error(`Server "${shownName(c.name)}" is not running.`);
     if (!c.serverCapabilities.resources) return { items: [] };
@@ -119,7 +120,7 @@ export class ResourceOfferCatalog implements ResourceOffers {
     const known = this._servers.get(server);
     if (known?.connection === connection) return known;
     if (known) this._forget(known);
-    const s: ServerOffers = { connection, nextListing: 0, lastChangeTold: 0, listeners: [] };
+    const s: ServerOffers = { connection, nextListing: { resources: 0, templates: 0 }, lastChangeTold: 0, listeners: [] };
     let running = ServerState.isRunning(connection.state);
     s.listeners.push(
       connection.onOfferNotice((notice) => {
