@@ -47,6 +47,7 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     delete servers.everything;
     delete servers.shelf;
     delete servers.modern;
+    delete servers.shelf2;
     await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -58,6 +59,27 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     assert.ok(rows('everything', 'resources').length > 0);
     const prompt = rows('everything', 'prompts')[0];
     assert.equal(prompt?.item.command?.command, 'mcpToolHost.runPrompt');
+  });
+
+  it('a server\'s Resources and Resource Templates rows appear in one redraw: no row is put in beside the count once it shows', async () => {
+    // The view redraws a server's rows when told to (onDidChangeTreeData): each redraw is what a user sees.
+    const drawn: string[][] = [];
+    const seen = api.tree.onDidChangeTreeData(() => {
+      api.tree.getChildren();
+      drawn.push(groups('shelf2').map((g) => `${String(api.tree.getTreeItem(g).label)}: ${String(api.tree.getTreeItem(g).description)}`));
+    });
+    try {
+      await settings().update('servers', { ...userServers(), shelf2: { command: process.execPath, args: [SHELF], env } }, vscode.ConfigurationTarget.Global);
+      await until('both rows listed', () => drawn.some((rows) => rows.length === 2 && rows.every((r) => /\d/.test(r))), 20_000);
+      // Drawn with its count, Resources had its Resource Templates row beside it from then on.
+      const counted = drawn.filter((rows) => rows.some((r) => /^Resources: 8 resources$/.test(r)));
+      assert.deepEqual(counted[0], ['Resources: 8 resources', 'Resource Templates: 1 template'], `the redraws: ${JSON.stringify(drawn)}`);
+    } finally {
+      seen.dispose();
+      const servers = userServers();
+      delete servers.shelf2;
+      await settings().update('servers', servers, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('opens a text resource read-only with its content and language', async () => {

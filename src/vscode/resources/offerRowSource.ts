@@ -10,18 +10,35 @@ import type { OfferGroup, OfferGroupNode, OfferNode } from '../tree/treeNodes';
 import type { Listing, OfferEntry } from './offerItems';
 import type * as Later from './later';
 
+/**
+ * How long listings that came in wait for the other listings of their server still under way
+ * before they are shown anyway. The offers catalog starts a server's listings one second apart
+ * (templates a second after resources), so this leaves a slow machine room.
+ */
+const HOLD_MS = 3000;
+
 /** What one running server offers, as last listed; dropped when it stops. */
 interface ServerOffers {
   resources?: Listing;
   templates?: Listing;
   prompts?: Listing;
   readonly groups: Map<OfferGroup, OfferGroupNode>;
+  /** The latest listing asked of each group: one that an earlier ask answers late is not shown over it. */
+  readonly asked: Map<OfferGroup, Promise<unknown>>;
+  /** Listings asked and not answered yet. */
+  waiting: number;
+  /** Listings answered while others were still under way: shown with them, in one redraw. */
+  arrived: Partial<Record<OfferGroup, Listing>>;
+  /** Shows what arrived if the rest is slow (HOLD_MS). */
+  hold?: NodeJS.Timeout;
 }
 
 /**
  * The Tools view's Resources, Resource Templates and Prompts rows. A running server's rows list
  * its offers when first drawn (which loads dist/offers.js then, never at activation) and again
- * when the server says they changed; each listing ends in a redraw of that server alone.
+ * when the server says they changed. The listings a server was asked for are shown together, in
+ * one redraw of that server alone: a row put in beside rows the user already sees would move or
+ * redraw them under the pointer (a click meant for one lands on another, or on none).
  */
 export class OfferRowSource implements OfferRows, Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<string>();
@@ -38,8 +55,8 @@ export class OfferRowSource implements OfferRows, Disposable {
   ) {
     this._subscriptions.push(
       _pool.onDidChange((c) => {
-        if (!c) for (const name of [...this._servers.keys()]) if (!_pool.get(name)) this._servers.delete(name);
-        if (c && !ServerState.isRunning(c.state)) this._servers.delete(c.name);
+        if (!c) for (const name of [...this._servers.keys()]) if (!_pool.get(name)) this._drop(name);
+        if (c && !ServerState.isRunning(c.state)) this._drop(c.name);
       }),
     );
   }
@@ -52,7 +69,7 @@ export class OfferRowSource implements OfferRows, Disposable {
     if (!withResources && !withPrompts) return [];
     let s = this._servers.get(c.name);
     if (!s) {
-      this._servers.set(c.name, (s = { groups: new Map() }));
+      this._servers.set(c.name, (s = { groups: new Map(), asked: new Map(), waiting: 0, arrived: {} }));
       if (withResources) this._listResources(c.name, s);
       if (withPrompts) this._listPrompts(c.name, s);
     }
@@ -91,6 +108,7 @@ export class OfferRowSource implements OfferRows, Disposable {
   }
 
   dispose(): void {
+    for (const name of [...this._servers.keys()]) this._drop(name);
     this._subscriptions.forEach((s) => s.dispose());
     this._onDidChange.dispose();
   }
@@ -130,17 +148,41 @@ export class OfferRowSource implements OfferRows, Disposable {
 
   private _fill(server: string, s: ServerOffers, group: OfferGroup, listing: Promise<OfferList<unknown>>): void {
     s[group] ??= { state: 'listing' };
+    s.asked.set(group, listing);
+    s.waiting++;
     listing.then(
-      (list) => this._set(server, s, group, { state: 'listed', list: list as OfferList<OfferEntry> }),
-      (err: unknown) => this._set(server, s, group, { state: 'failed', message: err instanceof Error ? err.message : String(err) }),
+      (list) => this._arrive(server, s, group, listing, { state: 'listed', list: list as OfferList<OfferEntry> }),
+      (err: unknown) => this._arrive(server, s, group, listing, { state: 'failed', message: err instanceof Error ? err.message : String(err) }),
     );
   }
 
-  private _set(server: string, s: ServerOffers, group: OfferGroup, listing: Listing): void {
+  private _arrive(server: string, s: ServerOffers, group: OfferGroup, asked: Promise<unknown>, listing: Listing): void {
     // A listing of a launch that ended (the server stopped or restarted meanwhile) is dropped.
     if (this._servers.get(server) !== s) return;
-    s[group] = listing;
+    s.waiting--;
+    if (s.asked.get(group) === asked) s.arrived[group] = listing;
+    if (s.waiting > 0) s.hold ??= setTimeout(() => this._show(server, s), HOLD_MS);
+    else this._show(server, s);
+  }
+
+  /** What arrived is shown, in one redraw. */
+  private _show(server: string, s: ServerOffers): void {
+    clearTimeout(s.hold);
+    s.hold = undefined;
+    if (this._servers.get(server) !== s) return;
+    const arrived = s.arrived;
+    s.arrived = {};
+    // Only late answers of earlier asks came in: nothing new to show.
+    if (!arrived.resources && !arrived.templates && !arrived.prompts) return;
+    if (arrived.resources) s.resources = arrived.resources;
+    if (arrived.templates) s.templates = arrived.templates;
+    if (arrived.prompts) s.prompts = arrived.prompts;
     this._onDidChange.fire(server);
+  }
+
+  private _drop(server: string): void {
+    clearTimeout(this._servers.get(server)?.hold);
+    this._servers.delete(server);
   }
 }
 
