@@ -48,6 +48,7 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     delete servers.shelf;
     delete servers.modern;
     delete servers.shelf2;
+    delete servers.churn;
     await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -78,6 +79,34 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
       seen.dispose();
       const servers = userServers();
       delete servers.shelf2;
+    delete servers.churn;
+      await settings().update('servers', servers, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('a listing again after list_changed redraws the group rows it changed alone, not every row of the server', async () => {
+    // Redraws that touch the server (its own row: all its rows drawn again) or one of its group rows, in order,
+    // from the one that drew both rows with their counts.
+    const redraws: string[] = [];
+    const counted = () => groups('churn').length === 2 && groups('churn').every((g) => /\d/.test(String(api.tree.getTreeItem(g).description)));
+    const seen = api.tree.onDidChangeTreeData((changed) => {
+      // Drawn as the view does: the roots, then the server's rows (which lists them).
+      api.tree.getChildren();
+      if (!redraws.length && !counted()) return;
+      for (const node of Array.isArray(changed) ? changed : changed ? [changed] : []) {
+        if (node.kind === 'server' && node.server === 'churn') redraws.push('server');
+        if (node.kind === 'offerGroup' && node.server === 'churn') redraws.push(node.group);
+      }
+    });
+    try {
+      await settings().update('servers', { ...userServers(), churn: { command: process.execPath, args: [SHELF], env: { ...env, LIST_CHANGED_MS: '200' } } }, vscode.ConfigurationTarget.Global);
+      // The server says its resources changed every 200 ms: each listing after it (one a second) redraws.
+      await until('the rows counted, then three listings again', () => redraws.length >= 4, 20_000);
+      assert.deepEqual(redraws.slice(1, 4).filter((r) => r === 'server'), [], `the redraws: ${redraws.join(', ')}`);
+    } finally {
+      seen.dispose();
+      const servers = userServers();
+      delete servers.churn;
       await settings().update('servers', servers, vscode.ConfigurationTarget.Global);
     }
   });

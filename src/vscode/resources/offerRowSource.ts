@@ -5,7 +5,7 @@ import { ServerState } from '../../core/connection/serverState';
 import type { Disposable } from '../../core/events';
 import type { OfferList } from '../../core/offers/offerTypes';
 import type { SharedOffers } from '../shared/sharedOffers';
-import type { OfferRows } from '../tree/offerRows';
+import type { OfferChange, OfferRows } from '../tree/offerRows';
 import type { OfferGroup, OfferGroupNode, OfferNode } from '../tree/treeNodes';
 import type { Listing, OfferEntry } from './offerItems';
 import type * as Later from './later';
@@ -23,8 +23,6 @@ interface ServerOffers {
   templates?: Listing;
   prompts?: Listing;
   readonly groups: Map<OfferGroup, OfferGroupNode>;
-  /** The latest listing asked of each group: one that an earlier ask answers late is not shown over it. */
-  readonly asked: Map<OfferGroup, Promise<unknown>>;
   /** Listings asked and not answered yet. */
   waiting: number;
   /** Listings answered while others were still under way: shown with them, in one redraw. */
@@ -41,7 +39,7 @@ interface ServerOffers {
  * redraw them under the pointer (a click meant for one lands on another, or on none).
  */
 export class OfferRowSource implements OfferRows, Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<string>();
+  private readonly _onDidChange = new vscode.EventEmitter<OfferChange>();
   readonly onDidChange = this._onDidChange.event;
   private readonly _servers = new Map<string, ServerOffers>();
   private readonly _subscriptions: Disposable[] = [];
@@ -69,14 +67,14 @@ export class OfferRowSource implements OfferRows, Disposable {
     if (!withResources && !withPrompts) return [];
     let s = this._servers.get(c.name);
     if (!s) {
-      this._servers.set(c.name, (s = { groups: new Map(), asked: new Map(), waiting: 0, arrived: {} }));
+      this._servers.set(c.name, (s = { groups: new Map(), waiting: 0, arrived: {} }));
       if (withResources) this._listResources(c.name, s);
       if (withPrompts) this._listPrompts(c.name, s);
     }
     const shown: OfferGroup[] = [];
     if (withResources) shown.push('resources');
     // Many servers have no templates: their row shows only once some are listed.
-    if (withResources && s.templates?.state === 'listed' && s.templates.list.items.length > 0) shown.push('templates');
+    if (withResources && templatesShown(s)) shown.push('templates');
     if (withPrompts) shown.push('prompts');
     return shown.map((group) => this._groupNode(c.name, s, group));
   }
@@ -148,19 +146,19 @@ export class OfferRowSource implements OfferRows, Disposable {
 
   private _fill(server: string, s: ServerOffers, group: OfferGroup, listing: Promise<OfferList<unknown>>): void {
     s[group] ??= { state: 'listing' };
-    s.asked.set(group, listing);
     s.waiting++;
     listing.then(
-      (list) => this._arrive(server, s, group, listing, { state: 'listed', list: list as OfferList<OfferEntry> }),
-      (err: unknown) => this._arrive(server, s, group, listing, { state: 'failed', message: err instanceof Error ? err.message : String(err) }),
+      (list) => this._arrive(server, s, group, { state: 'listed', list: list as OfferList<OfferEntry> }),
+      (err: unknown) => this._arrive(server, s, group, { state: 'failed', message: err instanceof Error ? err.message : String(err) }),
     );
   }
 
-  private _arrive(server: string, s: ServerOffers, group: OfferGroup, asked: Promise<unknown>, listing: Listing): void {
+  private _arrive(server: string, s: ServerOffers, group: OfferGroup, listing: Listing): void {
     // A listing of a launch that ended (the server stopped or restarted meanwhile) is dropped.
     if (this._servers.get(server) !== s) return;
     s.waiting--;
-    if (s.asked.get(group) === asked) s.arrived[group] = listing;
+    s.arrived[group] = listing;
+    // A server that keeps saying its offers changed always has a listing under way: what came in shows after HOLD_MS.
     if (s.waiting > 0) s.hold ??= setTimeout(() => this._show(server, s), HOLD_MS);
     else this._show(server, s);
   }
@@ -172,18 +170,26 @@ export class OfferRowSource implements OfferRows, Disposable {
     if (this._servers.get(server) !== s) return;
     const arrived = s.arrived;
     s.arrived = {};
-    // Only late answers of earlier asks came in: nothing new to show.
-    if (!arrived.resources && !arrived.templates && !arrived.prompts) return;
+    const templatesBefore = templatesShown(s);
     if (arrived.resources) s.resources = arrived.resources;
     if (arrived.templates) s.templates = arrived.templates;
     if (arrived.prompts) s.prompts = arrived.prompts;
-    this._onDidChange.fire(server);
+    // The Resource Templates row came or went: the server's rows are drawn again. Otherwise the groups
+    // listed again are (their count, their entries), and the server's other rows stay as they are.
+    if (templatesShown(s) !== templatesBefore) return this._onDidChange.fire({ server });
+    const rows = (Object.keys(arrived) as OfferGroup[]).filter((g) => g !== 'templates' || templatesShown(s)).flatMap((g) => s.groups.get(g) ?? []);
+    if (rows.length) this._onDidChange.fire({ server, rows });
   }
 
   private _drop(server: string): void {
     clearTimeout(this._servers.get(server)?.hold);
     this._servers.delete(server);
   }
+}
+
+/** The Resource Templates row shows once some are listed. */
+function templatesShown(s: ServerOffers): boolean {
+  return s.templates?.state === 'listed' && s.templates.list.items.length > 0;
 }
 
 function isObject(value: unknown): boolean {
