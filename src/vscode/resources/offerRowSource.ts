@@ -35,8 +35,9 @@ interface ServerOffers {
  * The Tools view's Resources, Resource Templates and Prompts rows. A running server's rows list
  * its offers when first drawn (which loads dist/offers.js then, never at activation) and again
  * when the server says they changed. The listings a server was asked for are shown together, in
- * one redraw of that server alone: a row put in beside rows the user already sees would move or
- * redraw them under the pointer (a click meant for one lands on another, or on none).
+ * one redraw: of the server's rows when the Resource Templates row comes or goes, of the group rows
+ * listed again otherwise. A row put in beside rows the user already sees, or a redraw of rows that
+ * did not change, moves or redraws them under the pointer (a click meant for one lands on another).
  */
 export class OfferRowSource implements OfferRows, Disposable {
   private readonly _onDidChange = new vscode.EventEmitter<OfferChange>();
