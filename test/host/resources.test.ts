@@ -47,6 +47,8 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     delete servers.everything;
     delete servers.shelf;
     delete servers.modern;
+    delete servers.shelf2;
+    delete servers.churn;
     await settings().update('servers', Object.keys(servers).length ? servers : undefined, vscode.ConfigurationTarget.Global);
   });
 
@@ -58,6 +60,55 @@ describe('Resources: rows, documents, templates, subscriptions', () => {
     assert.ok(rows('everything', 'resources').length > 0);
     const prompt = rows('everything', 'prompts')[0];
     assert.equal(prompt?.item.command?.command, 'mcpToolHost.runPrompt');
+  });
+
+  it('a server\'s Resources and Resource Templates rows appear in one redraw: no row is put in beside the count once it shows', async () => {
+    // The view redraws a server's rows when told to (onDidChangeTreeData): each redraw is what a user sees.
+    const drawn: string[][] = [];
+    const seen = api.tree.onDidChangeTreeData(() => {
+      api.tree.getChildren();
+      drawn.push(groups('shelf2').map((g) => `${String(api.tree.getTreeItem(g).label)}: ${String(api.tree.getTreeItem(g).description)}`));
+    });
+    try {
+      await settings().update('servers', { ...userServers(), shelf2: { command: process.execPath, args: [SHELF], env } }, vscode.ConfigurationTarget.Global);
+      await until('both rows listed', () => drawn.some((rows) => rows.length === 2 && rows.every((r) => /\d/.test(r))), 20_000);
+      // Drawn with its count, Resources had its Resource Templates row beside it from then on.
+      const counted = drawn.filter((rows) => rows.some((r) => /^Resources: 8 resources$/.test(r)));
+      assert.deepEqual(counted[0], ['Resources: 8 resources', 'Resource Templates: 1 template'], `the redraws: ${JSON.stringify(drawn)}`);
+    } finally {
+      seen.dispose();
+      const servers = userServers();
+      delete servers.shelf2;
+    delete servers.churn;
+      await settings().update('servers', servers, vscode.ConfigurationTarget.Global);
+    }
+  });
+
+  it('a listing again after list_changed redraws the group rows it changed alone, not every row of the server', async () => {
+    // Redraws that touch the server (its own row: all its rows drawn again) or one of its group rows, in order,
+    // from the one that drew both rows with their counts.
+    const redraws: string[] = [];
+    const counted = () => groups('churn').length === 2 && groups('churn').every((g) => /\d/.test(String(api.tree.getTreeItem(g).description)));
+    const seen = api.tree.onDidChangeTreeData((changed) => {
+      // Drawn as the view does: the roots, then the server's rows (which lists them).
+      api.tree.getChildren();
+      if (!redraws.length && !counted()) return;
+      for (const node of Array.isArray(changed) ? changed : changed ? [changed] : []) {
+        if (node.kind === 'server' && node.server === 'churn') redraws.push('server');
+        if (node.kind === 'offerGroup' && node.server === 'churn') redraws.push(node.group);
+      }
+    });
+    try {
+      await settings().update('servers', { ...userServers(), churn: { command: process.execPath, args: [SHELF], env: { ...env, LIST_CHANGED_MS: '200' } } }, vscode.ConfigurationTarget.Global);
+      // The server says its resources changed every 200 ms: each listing after it (one a second) redraws.
+      await until('the rows counted, then three listings again', () => redraws.length >= 4, 20_000);
+      assert.deepEqual(redraws.slice(1, 4).filter((r) => r === 'server'), [], `the redraws: ${redraws.join(', ')}`);
+    } finally {
+      seen.dispose();
+      const servers = userServers();
+      delete servers.churn;
+      await settings().update('servers', servers, vscode.ConfigurationTarget.Global);
+    }
   });
 
   it('opens a text resource read-only with its content and language', async () => {

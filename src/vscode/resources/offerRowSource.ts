@@ -5,10 +5,17 @@ import { ServerState } from '../../core/connection/serverState';
 import type { Disposable } from '../../core/events';
 import type { OfferList } from '../../core/offers/offerTypes';
 import type { SharedOffers } from '../shared/sharedOffers';
-import type { OfferRows } from '../tree/offerRows';
+import type { OfferChange, OfferRows } from '../tree/offerRows';
 import type { OfferGroup, OfferGroupNode, OfferNode } from '../tree/treeNodes';
 import type { Listing, OfferEntry } from './offerItems';
 import type * as Later from './later';
+
+/**
+ * How long listings that came in wait for the other listings of their server still under way
+ * before they are shown anyway. The offers catalog starts a server's listings one second apart
+ * (templates a second after resources), so this leaves a slow machine room.
+ */
+const HOLD_MS = 3000;
 
 /** What one running server offers, as last listed; dropped when it stops. */
 interface ServerOffers {
@@ -16,15 +23,24 @@ interface ServerOffers {
   templates?: Listing;
   prompts?: Listing;
   readonly groups: Map<OfferGroup, OfferGroupNode>;
+  /** Listings asked and not answered yet. */
+  waiting: number;
+  /** Listings answered while others were still under way: shown with them, in one redraw. */
+  arrived: Partial<Record<OfferGroup, Listing>>;
+  /** Shows what arrived if the rest is slow (HOLD_MS). */
+  hold?: NodeJS.Timeout;
 }
 
 /**
  * The Tools view's Resources, Resource Templates and Prompts rows. A running server's rows list
  * its offers when first drawn (which loads dist/offers.js then, never at activation) and again
- * when the server says they changed; each listing ends in a redraw of that server alone.
+ * when the server says they changed. The listings a server was asked for are shown together, in
+ * one redraw: of the server's rows when the Resource Templates row comes or goes, of the group rows
+ * listed again otherwise. A row put in beside rows the user already sees, or a redraw of rows that
+ * did not change, moves or redraws them under the pointer (a click meant for one lands on another).
  */
 export class OfferRowSource implements OfferRows, Disposable {
-  private readonly _onDidChange = new vscode.EventEmitter<string>();
+  private readonly _onDidChange = new vscode.EventEmitter<OfferChange>();
   readonly onDidChange = this._onDidChange.event;
   private readonly _servers = new Map<string, ServerOffers>();
   private readonly _subscriptions: Disposable[] = [];
@@ -38,8 +54,8 @@ export class OfferRowSource implements OfferRows, Disposable {
   ) {
     this._subscriptions.push(
       _pool.onDidChange((c) => {
-        if (!c) for (const name of [...this._servers.keys()]) if (!_pool.get(name)) this._servers.delete(name);
-        if (c && !ServerState.isRunning(c.state)) this._servers.delete(c.name);
+        if (!c) for (const name of [...this._servers.keys()]) if (!_pool.get(name)) this._drop(name);
+        if (c && !ServerState.isRunning(c.state)) this._drop(c.name);
       }),
     );
   }
@@ -52,14 +68,14 @@ export class OfferRowSource implements OfferRows, Disposable {
     if (!withResources && !withPrompts) return [];
     let s = this._servers.get(c.name);
     if (!s) {
-      this._servers.set(c.name, (s = { groups: new Map() }));
+      this._servers.set(c.name, (s = { groups: new Map(), waiting: 0, arrived: {} }));
       if (withResources) this._listResources(c.name, s);
       if (withPrompts) this._listPrompts(c.name, s);
     }
     const shown: OfferGroup[] = [];
     if (withResources) shown.push('resources');
     // Many servers have no templates: their row shows only once some are listed.
-    if (withResources && s.templates?.state === 'listed' && s.templates.list.items.length > 0) shown.push('templates');
+    if (withResources && templatesShown(s)) shown.push('templates');
     if (withPrompts) shown.push('prompts');
     return shown.map((group) => this._groupNode(c.name, s, group));
   }
@@ -91,6 +107,7 @@ export class OfferRowSource implements OfferRows, Disposable {
   }
 
   dispose(): void {
+    for (const name of [...this._servers.keys()]) this._drop(name);
     this._subscriptions.forEach((s) => s.dispose());
     this._onDidChange.dispose();
   }
@@ -130,18 +147,50 @@ export class OfferRowSource implements OfferRows, Disposable {
 
   private _fill(server: string, s: ServerOffers, group: OfferGroup, listing: Promise<OfferList<unknown>>): void {
     s[group] ??= { state: 'listing' };
+    s.waiting++;
     listing.then(
-      (list) => this._set(server, s, group, { state: 'listed', list: list as OfferList<OfferEntry> }),
-      (err: unknown) => this._set(server, s, group, { state: 'failed', message: err instanceof Error ? err.message : String(err) }),
+      (list) => this._arrive(server, s, group, { state: 'listed', list: list as OfferList<OfferEntry> }),
+      (err: unknown) => this._arrive(server, s, group, { state: 'failed', message: err instanceof Error ? err.message : String(err) }),
     );
   }
 
-  private _set(server: string, s: ServerOffers, group: OfferGroup, listing: Listing): void {
+  private _arrive(server: string, s: ServerOffers, group: OfferGroup, listing: Listing): void {
     // A listing of a launch that ended (the server stopped or restarted meanwhile) is dropped.
     if (this._servers.get(server) !== s) return;
-    s[group] = listing;
-    this._onDidChange.fire(server);
+    s.waiting--;
+    s.arrived[group] = listing;
+    // A server that keeps saying its offers changed always has a listing under way: what came in shows after HOLD_MS.
+    if (s.waiting > 0) s.hold ??= setTimeout(() => this._show(server, s), HOLD_MS);
+    else this._show(server, s);
   }
+
+  /** What arrived is shown, in one redraw. */
+  private _show(server: string, s: ServerOffers): void {
+    clearTimeout(s.hold);
+    s.hold = undefined;
+    if (this._servers.get(server) !== s) return;
+    const arrived = s.arrived;
+    s.arrived = {};
+    const templatesBefore = templatesShown(s);
+    if (arrived.resources) s.resources = arrived.resources;
+    if (arrived.templates) s.templates = arrived.templates;
+    if (arrived.prompts) s.prompts = arrived.prompts;
+    // The Resource Templates row came or went: the server's rows are drawn again. Otherwise the groups
+    // listed again are (their count, their entries), and the server's other rows stay as they are.
+    if (templatesShown(s) !== templatesBefore) return this._onDidChange.fire({ server });
+    const rows = (Object.keys(arrived) as OfferGroup[]).filter((g) => g !== 'templates' || templatesShown(s)).flatMap((g) => s.groups.get(g) ?? []);
+    if (rows.length) this._onDidChange.fire({ server, rows });
+  }
+
+  private _drop(server: string): void {
+    clearTimeout(this._servers.get(server)?.hold);
+    this._servers.delete(server);
+  }
+}
+
+/** The Resource Templates row shows once some are listed. */
+function templatesShown(s: ServerOffers): boolean {
+  return s.templates?.state === 'listed' && s.templates.list.items.length > 0;
 }
 
 function isObject(value: unknown): boolean {

@@ -52,6 +52,8 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
   private readonly _pending = new Set<string>();
   /** Task rows to redraw, by id. */
   private readonly _pendingTasks = new Set<string>();
+  /** Resources, Resource Templates or Prompts rows to redraw (with what is under them). */
+  private readonly _pendingGroups = new Set<OfferGroupNode>();
   private _pendingAll = false;
   private _timer: NodeJS.Timeout | undefined;
   /** The pool has applied a configuration; once the view shows it, the welcome may say "no server". */
@@ -96,7 +98,7 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
       this._changed(connection);
     });
     const waiting = _waiting?.onDidChange(() => this._changed(undefined));
-    const offers = _offers?.onDidChange((server) => this._changed(_pool.get(server)));
+    const offers = _offers?.onDidChange((change) => (change.rows ? this._groupsChanged(change.rows) : this._changed(_pool.get(change.server))));
     const lock = _lock?.onDidChange(() => this._changed(undefined));
     this._subscription = { dispose: () => (pool.dispose(), changes?.dispose(), tasks?.dispose(), waiting?.dispose(), offers?.dispose(), lock?.dispose()) };
     for (const c of _pool.connections) this._remember(c);
@@ -277,14 +279,20 @@ export class ToolTreeProvider implements vscode.TreeDataProvider<TreeNode>, Disp
     this._timer ??= setTimeout(() => this._flush(), REFRESH_DELAY_MS);
   }
 
+  private _groupsChanged(rows: readonly OfferGroupNode[]): void {
+    for (const row of rows) this._pendingGroups.add(row);
+    this._timer ??= setTimeout(() => this._flush(), REFRESH_DELAY_MS);
+  }
+
   private _flush(): void {
     this._timer = undefined;
     const names = [...this._pending];
     const nodes = names.map((n) => this._serverNodes.get(n));
     // A row the view was never given needs no redraw; one under a server redrawn anyway neither.
-    const rows = [...this._pendingTasks].flatMap((id) => this._taskNodes.get(id) ?? []).filter((row) => !this._pending.has(row.server));
+    const rows = [...[...this._pendingTasks].flatMap((id) => this._taskNodes.get(id) ?? []), ...this._pendingGroups].filter((row) => !this._pending.has(row.server));
     this._pending.clear();
     this._pendingTasks.clear();
+    this._pendingGroups.clear();
     if (this._pendingAll || nodes.some((n) => !n)) this._onDidChangeTreeData.fire(undefined);
     else if (nodes.length + rows.length) this._onDidChangeTreeData.fire([...(nodes as ServerNode[]), ...rows]);
     this._pendingAll = false;
