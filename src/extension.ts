@@ -89,6 +89,12 @@ export interface McpToolHostApi {
   readonly chatAsks: ChatAsks;
   /** How long activate() took, in ms (the bench reads it; budget 20 ms, ARCHITECTURE.md "Limits"). */
   readonly activationMs: number;
+  /**
+   * The files of dist/ loaded when activate() returned. A test that looks later may find more: a
+   * timer after activation (the sandbox check, 3 s) loads dist/core.js, and a loaded host may take
+   * that long to hand the test its answer.
+   */
+  readonly distAtActivation: readonly string[];
   /** Fires with the title of the approval or launch prompt just shown: the tests answer it then. */
   readonly onDidShowPrompt: vscode.Event<string>;
   /** Fires when one of our prompts appears, before it takes answers (the approval prompt arms after 500 ms). */
@@ -312,7 +318,10 @@ export function activate(context: vscode.ExtensionContext): McpToolHostApi | und
   reload();
   void showOnFirstRun(context.globalState, () => viewCommands.openWalkthrough()).catch((err: unknown) => output.appendLine(vscode.l10n.t('Could not open the walkthrough: {0}', err instanceof Error ? err.message : String(err))));
   const activationMs = performance.now() - started;
-  return context.extensionMode === vscode.ExtensionMode.Test ? { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown, workspaceLockProblem: () => workspaceLock.problem, gatewayAddress: () => gateway.address } : undefined;
+  if (context.extensionMode !== vscode.ExtensionMode.Test) return undefined;
+  const dist = path.join(context.extensionPath, 'dist') + path.sep;
+  const distAtActivation = Object.keys(require.cache).filter((file) => file.startsWith(dist)).map((file) => file.slice(dist.length));
+  return { pool, secrets: context.secrets, pipeline, tree, tasks, chatAsks, activationMs, distAtActivation, onDidShowPrompt: prompts.onDidShowPrompt, onDidOpenPrompt: prompts.onDidOpenPrompt, ruleSet, rulesView: rulesView.provider, onDidInterface: interfaceEvents.event, openInterface, offers, promptConfirms, resourceFs, lastPrompt: () => prompts.lastShown, workspaceLockProblem: () => workspaceLock.problem, gatewayAddress: () => gateway.address };
 }
 
 /** The objects whose methods handle the commands; built in activate(). */

@@ -27,6 +27,14 @@ export function run(): Promise<void> {
       results.retried.push({ title: t.fullTitle(), error: String(err?.message) });
       console.log(`  RETRY ${t.fullTitle()}: ${err?.message}`);
     });
+      // A test that failed and then skipped itself on its second run checked nothing again: it failed.
+      runner.on('pending', (t: Mocha.Test) => {
+      const first = results.retried.find((r) => r.title === t.fullTitle());
+      if (!first) return;
+      const error = `failed, and its second run skipped itself, so nothing was checked again: ${first.error}`;
+      results.failures.push({ title: t.fullTitle(), error });
+      console.log(`  FAIL ${t.fullTitle()}: ${error}`);
+    });
       runner.once('end', () => {
       console.log(`MOCHA_DONE passes=${results.passes.length} failures=${results.failures.length}`);
       const out = process.env.HOST_TEST_RESULTS;
@@ -39,6 +47,10 @@ export function run(): Promise<void> {
   const only = process.env.HOST_TEST_FILES?.split(',').filter(Boolean);
   for (const f of fs.readdirSync(__dirname).filter((f) => f.endsWith('.test.js') && (!only || only.includes(f)))) mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
-    mocha.run((failures) => (failures > 0 ? reject(new Error(`${failures} tests failed.`)) : resolve()));
+    mocha.run((failures) => {
+      const failed = Math.max(failures, results.failures.length);
+      if (failed > 0) reject(new Error(`${failed} tests failed.`));
+      else resolve();
+    });
   });
 }
