@@ -50,14 +50,14 @@ export class ResourceOfferCatalog implements ResourceOffers {
   resources(server: string): Promise<OfferList<ResourceEntry>> {
     const s = this._stateOrUndefined(server);
     if (!s) return Promise.reject(new Error(`No server named "${shownName(server)}" is configured.`));
-    if (!s.resources) s.resources = this._remember(s, 'resources', () => this._list(s, 'resources/list', 'resources', (raw) => resourceEntry(server, raw)));
+    if (!s.resources) s.resources = this._remember(s, 'resources', () => this._list(s, 'resources', 'resources/list', 'resources', (raw) => resourceEntry(server, raw)));
     return s.resources;
   }
 
   templates(server: string): Promise<OfferList<TemplateEntry>> {
     const s = this._stateOrUndefined(server);
     if (!s) return Promise.reject(new Error(`No server named "${shownName(server)}" is configured.`));
-    if (!s.templates) s.templates = this._remember(s, 'templates', () => this._list(s, 'resources/templates/list', 'resourceTemplates', (raw) => templateEntry(server, raw)));
+    if (!s.templates) s.templates = this._remember(s, 'templates', () => this._list(s, 'templates', 'resources/templates/list', 'resourceTemplates', (raw) => templateEntry(server, raw)));
     return s.templates;
   }
 
@@ -94,10 +94,9 @@ export class ResourceOfferCatalog implements ResourceOffers {
     return listing;
   }
 
-  /** One listing, paced after the one before it; a server without the `resources` capability has none (and is not asked). */
-  private async _list<T>(s: ServerOffers, method: string, key: string, check: (raw: Record<string, unknown>) => T | string): Promise<OfferList<T>> {
+  /** One listing, paced after the one of its kind before it; a server without the `resources` capability has none (and is not asked). */
+  private async _list<T>(s: ServerOffers, kind: 'resources' | 'templates', method: string, key: string, check: (raw: Record<string, unknown>) => T | string): Promise<OfferList<T>> {
     const c = s.connection;
-    const kind = key === 'resources' ? 'resources' : 'templates';
     const wait = s.nextListing[kind] - Date.now();
     s.nextListing[kind] = Math.max(Date.now(), s.nextListing[kind]) + RELIST_GAP_MS;
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));

@@ -12,8 +12,9 @@ import type * as Later from './later';
 
 /**
  * How long listings that came in wait for the other listings of their server still under way
- * before they are shown anyway. The offers catalog starts a server's listings one second apart
- * (templates a second after resources), so this leaves a slow machine room.
+ * before they are shown anyway (resources and prompts come from two catalogues, each at its own
+ * pace, and a listing again after list_changed waits up to a second for its slot): room for a
+ * slow machine.
  */
 const HOLD_MS = 3000;
 
