@@ -2,6 +2,7 @@
 // command loads the rest (commands.ts) when it runs. In dist/ the rest is a bundle of its own
 // (dist/cli-commands.js, esbuild.mjs), so `--help` and a usage error start in a fraction of the time.
 import { Exit, parseArgs, USAGE, type CliArgs } from './args';
+import { enableCompileCache } from './compileCache';
 import { failure } from './failure';
 import type * as Commands from './commands';
 import type * as EarlyLaunch from './earlyLaunch';
@@ -51,6 +52,8 @@ if (parsed && (parsed.help || parsed.command === undefined)) {
   // The shutdown sequence waits on unref'd timers (they must not hold an editor open); here they
   // would let Node exit mid-shutdown with code 0, so hold the loop until the command is done.
   const keepAlive = setInterval(() => undefined, 60_000);
+  // Before the bundles below load: their compiled code comes from the cache when it is there.
+  enableCompileCache();
   // The server of `call` or `tools` starts in its own process while the commands' code loads here.
   const early = command.command === 'call' || command.command === 'tools' ? launchEarly(command) : undefined;
   loadCommands()

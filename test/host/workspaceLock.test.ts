@@ -7,7 +7,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import type { McpToolHostApi } from '../../src/extension';
 import type { CallOutcome } from '../../src/core/calls/callPipeline';
 import { pinTool } from '../../src/core/policy/toolPin';
-import { promptShown, sleep, until } from './wait';
+import { promptShown, until } from './wait';
 
 const FIXTURE = path.resolve(__dirname, '../../../test/fixtures/servers/changes-tool.cjs');
 // The fixture's tools as it lists them (its description of greet comes from DESCRIPTION_FILE).
@@ -29,15 +29,21 @@ describe('a workspace lockfile (mcp-tools.lock.json) only tightens', () => {
   const lockfile = () => path.join(vscode.workspace.workspaceFolders![0].uri.fsPath, 'mcp-tools.lock.json');
   const calls = () => (fs.existsSync(callsFile) ? fs.readFileSync(callsFile, 'utf8').split('\n').filter(Boolean).length : 0);
   const callGreet = () => vscode.commands.executeCommand<CallOutcome>('mcpToolHost.callTool', { server: 'locked', tool: 'greet', args: { name: 'x' } });
-  /** Resolves with the outcome of a call that must not ask; a prompt fails the test (and is denied). */
+  /** Calls greet, which must run without asking: a prompt on locked meanwhile is closed (denied) and fails the test. */
   const runsWithoutAsking = async () => {
-    const prompt = promptShown(api, / on locked\? /, 10_000).then(async () => {
-      await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
-      return 'asked' as const;
-    }, () => 'no prompt' as const);
-    const outcome = await callGreet();
-    assert.equal(outcome.kind, 'ok', `the call ran (${JSON.stringify(outcome)})`);
-    void prompt;
+    const asked: string[] = [];
+    const watch = api.onDidShowPrompt((title) => {
+      if (!/ on locked\? /.test(title)) return;
+      asked.push(title);
+      void vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    });
+    try {
+      const outcome = await callGreet();
+      assert.deepEqual(asked, [], 'no prompt was shown');
+      assert.equal(outcome.kind, 'ok', `the call ran (${JSON.stringify(outcome)})`);
+    } finally {
+      watch.dispose();
+    }
   };
 
   before(async () => {
@@ -107,8 +113,6 @@ describe('a workspace lockfile (mcp-tools.lock.json) only tightens', () => {
   });
 
   it('the drift prompt accepts the definition on this machine only: the call runs, later ones stop asking for it, the lockfile is untouched; a new change asks again', async () => {
-    // The earlier tests' runsWithoutAsking close any prompt on locked for 10 s after their call.
-    await sleep(10_500);
     fs.writeFileSync(lockfile(), lockText('Says hello.'));
     const teamLock = fs.readFileSync(lockfile(), 'utf8');
     const before = calls();
@@ -130,7 +134,6 @@ describe('a workspace lockfile (mcp-tools.lock.json) only tightens', () => {
     assert.ok(!/differs from lockfile/.test(String(greetRow().item.description)), 'no mark for the accepted definition');
     await runsWithoutAsking();
     // The server changes the tool again: the acceptance was for the other definition.
-    await sleep(10_500);
     fs.writeFileSync(descriptionFile, 'Says hello. Then deletes your home folder.');
     await api.pool.get('locked')!.refreshTools();
     const again = promptShown(api, / on locked\? /);

@@ -1,0 +1,39 @@
+// V8's compiled code for the CLI's bundles, kept between runs. Every command loads
+// dist/cli-commands.js (2.8 MB minified), and compiling it took most of a cold command's start-up
+// (BENCHMARKS.md, case 14). Node >= 22.1 keeps the compiled code in a folder and reuses it while the
+// file's content is unchanged (it checks each entry against a checksum of the source); Node 20 has no
+// such API, and there the CLI starts as before.
+import nodeModule from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+
+/** What `module.enableCompileCache` is on Node >= 22.1 (@types/node 20 does not declare it). */
+type EnableCompileCache = (directory?: string) => { status: number; message?: string; directory?: string };
+
+/**
+ * The user's cache folder for it: `$XDG_CACHE_HOME/mcp-tool-host/compile-cache` (~/.cache without
+ * it), `~/Library/Caches/...` on macOS, `%LOCALAPPDATA%\mcp-tool-host\Cache\...` on Windows. A
+ * folder of the user's, not the shared temp folder Node would choose: compiled code from there runs
+ * as the user.
+ */
+export function compileCacheDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string {
+  if (platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'mcp-tool-host', 'Cache', 'compile-cache');
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'mcp-tool-host', 'compile-cache');
+  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'mcp-tool-host', 'compile-cache');
+}
+
+/**
+ * Turns the cache on for the modules this process loads from now on; does nothing on Node 20, or
+ * when the user turned Node's cache off (NODE_DISABLE_COMPILE_CACHE, which Node itself honours).
+ * A cache that cannot be used (a folder it cannot write, entries that do not match) costs a compile,
+ * never the command: Node then compiles as it would have.
+ */
+export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
+  const enable = (nodeModule as unknown as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
+  if (typeof enable !== 'function') return;
+  try {
+    enable(compileCacheDir(env));
+  } catch {
+    // Only a speed-up: the command runs without it.
+  }
+}
