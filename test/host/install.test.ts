@@ -43,8 +43,9 @@ describe('Add Server from Registry in the real extension host', function () {
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   };
   /** The what-will-run prompt: its rows, then "Install" (one up from "Do not install", where it starts). */
-  const acceptReview = async () => {
-    const title = await promptShown(api, /^Install server /);
+  /** Accepts the install review; `ms` bounds the wait for it (a bundle is downloaded and checked before it shows). */
+  const acceptReview = async (ms?: number) => {
+    const title = await promptShown(api, /^Install server /, ms);
     const rows = lastPick().items.map((i) => i.label);
     await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
@@ -114,7 +115,9 @@ describe('Add Server from Registry in the real extension host', function () {
     const row = pick.items.find((i) => i.entry?.name === 'com.example/greeter-bundle')!;
     assert.match(row.description ?? '', /^1\.2\.3 · MCPB$/);
     await choose(pick, row);
-    const review = await acceptReview();
+    // The bundle is downloaded, its hash checked and its manifest and signature read first: on a busy
+    // machine (a CI rehearsal, two lanes on two cores) that once took longer than the usual 20 s.
+    const review = await acceptReview(60_000);
     const text = review.rows.join('\n');
     // A long command line is wrapped into rows: read it back as one line.
     const command = text.slice(0, text.indexOf('\n$(shield)')).replace(/\n\$\(blank\) /g, '');
