@@ -42,8 +42,10 @@ describe('Add Server from Registry in the real extension host', function () {
     await sleep(200);
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
   };
-  /** The what-will-run prompt: its rows, then "Install" (one up from "Do not install", where it starts). */
-  /** Accepts the install review; `ms` bounds the wait for it (a bundle is downloaded and checked before it shows). */
+  /**
+   * The what-will-run prompt: its rows, then "Install" (one up from "Do not install", where it starts).
+   * `ms` bounds the wait for it (a bundle is downloaded and checked before it shows).
+   */
   const acceptReview = async (ms?: number) => {
     const title = await promptShown(api, /^Install server /, ms);
     const rows = lastPick().items.map((i) => i.label);
