@@ -17,9 +17,13 @@ type EnableCompileCache = (directory?: string) => { status: number; message?: st
  * as the user.
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string {
-  if (platform === 'win32') return path.join(env.LOCALAPPDATA || path.join(home, 'AppData', 'Local'), 'mcp-tool-host', 'Cache', 'compile-cache');
-  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'mcp-tool-host', 'compile-cache');
-  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'mcp-tool-host', 'compile-cache');
+  const pathApi = platform === 'win32' ? path.win32 : path.posix;
+  // A relative folder would be under whatever folder the command runs in (a repository, which could
+  // bring entries of its own): ignored, as the XDG spec says.
+  const absolute = (dir: string | undefined) => (dir && pathApi.isAbsolute(dir) ? dir : undefined);
+  if (platform === 'win32') return pathApi.join(absolute(env.LOCALAPPDATA) ?? pathApi.join(home, 'AppData', 'Local'), 'mcp-tool-host', 'Cache', 'compile-cache');
+  if (platform === 'darwin') return pathApi.join(home, 'Library', 'Caches', 'mcp-tool-host', 'compile-cache');
+  return pathApi.join(absolute(env.XDG_CACHE_HOME) ?? pathApi.join(home, '.cache'), 'mcp-tool-host', 'compile-cache');
 }
 
 /**

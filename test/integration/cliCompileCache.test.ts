@@ -42,7 +42,13 @@ describe('the CLI keeps V8\'s compiled code of its bundles between runs (Node >=
     assert.equal(compileCacheDir({}, 'linux', '/home/u'), '/home/u/.cache/mcp-tool-host/compile-cache');
     assert.equal(compileCacheDir({ XDG_CACHE_HOME: '' }, 'linux', '/home/u'), '/home/u/.cache/mcp-tool-host/compile-cache');
     assert.equal(compileCacheDir({}, 'darwin', '/Users/u'), '/Users/u/Library/Caches/mcp-tool-host/compile-cache');
-    assert.equal(compileCacheDir({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', 'C:\\Users\\u'), path.join('C:\\Users\\u\\AppData\\Local', 'mcp-tool-host', 'Cache', 'compile-cache'));
+    assert.equal(compileCacheDir({ LOCALAPPDATA: 'C:\\Users\\u\\AppData\\Local' }, 'win32', 'C:\\Users\\u'), 'C:\\Users\\u\\AppData\\Local\\mcp-tool-host\\Cache\\compile-cache');
+  });
+
+  it('attacker: a relative XDG_CACHE_HOME or LOCALAPPDATA is ignored (it would put the cache in the folder the command runs in: a repository)', () => {
+    assert.equal(compileCacheDir({ XDG_CACHE_HOME: '.cache' }, 'linux', '/home/u'), '/home/u/.cache/mcp-tool-host/compile-cache');
+    assert.equal(compileCacheDir({ XDG_CACHE_HOME: 'repo/../x' }, 'linux', '/home/u'), '/home/u/.cache/mcp-tool-host/compile-cache');
+    assert.equal(compileCacheDir({ LOCALAPPDATA: 'AppData' }, 'win32', 'C:\\Users\\u'), 'C:\\Users\\u\\AppData\\Local\\mcp-tool-host\\Cache\\compile-cache');
   });
 
   it('on Node 24: the first command fills the cache, and the next gives the same answer from it', () => {
