@@ -6,24 +6,22 @@
 import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { absoluteFolder, userStateFolder } from '../core/userFolders';
 
 /** What `module.enableCompileCache` is on Node >= 22.1 (@types/node 20 does not declare it). */
 type EnableCompileCache = (directory?: string) => { status: number; message?: string; directory?: string };
 
 /**
  * The user's cache folder for it: `$XDG_CACHE_HOME/mcp-tool-host/compile-cache` (~/.cache without
- * it), `~/Library/Caches/...` on macOS, `%LOCALAPPDATA%\mcp-tool-host\Cache\...` on Windows. A
- * folder of the user's, not the shared temp folder Node would choose: compiled code from there runs
- * as the user.
+ * it, or relative: core/userFolders.ts), `~/Library/Caches/...` on macOS,
+ * `%LOCALAPPDATA%\mcp-tool-host\Cache\...` on Windows. A folder of the user's, not the shared temp
+ * folder Node would choose: compiled code from there runs as the user.
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string {
-  const pathApi = platform === 'win32' ? path.win32 : path.posix;
-  // A relative folder would be under whatever folder the command runs in (a repository, which could
-  // bring entries of its own): ignored, as the XDG spec says.
-  const absolute = (dir: string | undefined) => (dir && pathApi.isAbsolute(dir) ? dir : undefined);
-  if (platform === 'win32') return pathApi.join(absolute(env.LOCALAPPDATA) ?? pathApi.join(home, 'AppData', 'Local'), 'mcp-tool-host', 'Cache', 'compile-cache');
-  if (platform === 'darwin') return pathApi.join(home, 'Library', 'Caches', 'mcp-tool-host', 'compile-cache');
-  return pathApi.join(absolute(env.XDG_CACHE_HOME) ?? pathApi.join(home, '.cache'), 'mcp-tool-host', 'compile-cache');
+  const join = platform === 'win32' ? path.win32.join : path.posix.join;
+  if (platform === 'win32') return join(userStateFolder(env, platform, home), 'mcp-tool-host', 'Cache', 'compile-cache');
+  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'mcp-tool-host', 'compile-cache');
+  return join(absoluteFolder(env.XDG_CACHE_HOME, platform) ?? join(home, '.cache'), 'mcp-tool-host', 'compile-cache');
 }
 
 /**

@@ -5,6 +5,7 @@ import * as path from 'node:path';
 import * as lockfile from 'proper-lockfile';
 import type { SecretStore } from '../core/auth/ports';
 import { formatCommandLine } from '../core/transport/commandLine';
+import { userStateFolder } from '../core/userFolders';
 
 /** Only the user may read or write the file, or list and enter its folder. */
 const FILE_MODE = 0o600;
@@ -26,8 +27,7 @@ const LOCK_RETRIES = { retries: 60, factor: 1.3, minTimeout: 15, maxTimeout: 150
  * permissions. `$XDG_STATE_HOME/mcp-tool-host/auth/credentials.json` (~/.local/state without it).
  */
 export function credentialFilePath(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string {
-  const state = platform === 'win32' ? env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local') : env.XDG_STATE_HOME || path.join(home, '.local', 'state');
-  return path.join(state, 'mcp-tool-host', 'auth', 'credentials.json');
+  return path.join(userStateFolder(env, platform, home), 'mcp-tool-host', 'auth', 'credentials.json');
 }
 
 /** The credentials file cannot be used as it is; the message says why and the command that fixes it. */

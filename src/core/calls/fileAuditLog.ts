@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { visibleJson } from '../render/sanitize';
+import { userStateFolder } from '../userFolders';
 import type { AuditLog, AuditRecord } from './ports';
 
 /**
@@ -42,6 +43,5 @@ export class FileAuditLog implements AuditLog {
 
 /** Where the CLI keeps its audit log unless --audit says otherwise: the user's state folder. */
 export function defaultCliAuditFile(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string {
-  const state = platform === 'win32' ? env.LOCALAPPDATA ?? path.join(home, 'AppData', 'Local') : env.XDG_STATE_HOME ?? path.join(home, '.local', 'state');
-  return path.join(state, 'mcp-tool-host', 'audit.jsonl');
+  return path.join(userStateFolder(env, platform, home), 'mcp-tool-host', 'audit.jsonl');
 }
