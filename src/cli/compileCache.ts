@@ -6,22 +6,19 @@
 import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { absoluteFolder, userStateFolder } from '../core/userFolders';
+import { userCacheFolder } from '../core/userFolders';
 
 /** What `module.enableCompileCache` is on Node >= 22.1 (@types/node 20 does not declare it). */
 type EnableCompileCache = (directory?: string) => { status: number; message?: string; directory?: string };
 
 /**
- * The user's cache folder for it: `$XDG_CACHE_HOME/mcp-tool-host/compile-cache` (~/.cache without
- * it, or relative: core/userFolders.ts), `~/Library/Caches/...` on macOS,
- * `%LOCALAPPDATA%\mcp-tool-host\Cache\...` on Windows. A folder of the user's, not the shared temp
- * folder Node would choose: compiled code from there runs as the user.
+ * The user's cache folder for it (core/userFolders.ts): `$XDG_CACHE_HOME/mcp-tool-host/compile-cache`,
+ * `~/Library/Caches/...` on macOS, `%LOCALAPPDATA%\mcp-tool-host\Cache\...` on Windows. A folder of
+ * the user's, not the shared temp folder Node would choose: compiled code from there runs as the user.
  */
 export function compileCacheDir(env: NodeJS.ProcessEnv = process.env, platform = process.platform, home = os.homedir()): string {
-  const join = platform === 'win32' ? path.win32.join : path.posix.join;
-  if (platform === 'win32') return join(userStateFolder(env, platform, home), 'mcp-tool-host', 'Cache', 'compile-cache');
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'mcp-tool-host', 'compile-cache');
-  return join(absoluteFolder(env.XDG_CACHE_HOME, platform) ?? join(home, '.cache'), 'mcp-tool-host', 'compile-cache');
+  const base = userCacheFolder(env, platform, home);
+  return platform === 'win32' ? path.win32.join(base, 'mcp-tool-host', 'Cache', 'compile-cache') : path.posix.join(base, 'mcp-tool-host', 'compile-cache');
 }
 
 /**

@@ -12,7 +12,20 @@ export function absoluteFolder(dir: string | undefined, platform: NodeJS.Platfor
 
 /** The state folder: `$XDG_STATE_HOME` (~/.local/state without it), `%LOCALAPPDATA%` on Windows. */
 export function userStateFolder(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
-  const join = platform === 'win32' ? path.win32.join : path.posix.join;
-  if (platform === 'win32') return absoluteFolder(env.LOCALAPPDATA, platform) ?? join(home, 'AppData', 'Local');
-  return absoluteFolder(env.XDG_STATE_HOME, platform) ?? join(home, '.local', 'state');
+  if (platform === 'win32') return localAppData(env, home);
+  return absoluteFolder(env.XDG_STATE_HOME, platform) ?? path.posix.join(home, '.local', 'state');
+}
+
+/**
+ * The cache folder (what may be deleted at any time): `$XDG_CACHE_HOME` (~/.cache without it),
+ * ~/Library/Caches on macOS, `%LOCALAPPDATA%` on Windows (an app keeps a Cache folder of its own there).
+ */
+export function userCacheFolder(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform, home = os.homedir()): string {
+  if (platform === 'win32') return localAppData(env, home);
+  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Caches');
+  return absoluteFolder(env.XDG_CACHE_HOME, platform) ?? path.posix.join(home, '.cache');
+}
+
+function localAppData(env: NodeJS.ProcessEnv, home: string): string {
+  return absoluteFolder(env.LOCALAPPDATA, 'win32') ?? path.win32.join(home, 'AppData', 'Local');
 }
