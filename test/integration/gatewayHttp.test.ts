@@ -1,6 +1,8 @@
 import * as assert from 'node:assert/strict';
+import { setMaxListeners } from 'node:events';
 import * as http from 'node:http';
 import { startHttpGateway } from '../../src/core/gateway/later';
+import { MAX_SESSIONS } from '../../src/core/gateway/httpGateway';
 import type { RunningHttpGateway } from '../../src/core/gateway/gatewayTypes';
 import { everything, fixture, gatewayFolder, httpClient, textOf } from './gatewayClients';
 import { makeHost } from './helpers';
@@ -16,6 +18,31 @@ function rawPost(port: number, path: string, headers: Record<string, string>, bo
     });
     req.on('error', reject);
     req.end(data);
+  });
+}
+
+/** A new session by a raw initialize (its client never ends it): its id. */
+async function rawSession(port: number, token: string): Promise<string> {
+  const id = await new Promise<string | undefined>((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` } }, (res) => {
+      res.resume().on('end', () => resolve(res.headers['mcp-session-id'] as string | undefined));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(initialize));
+  });
+  assert.ok(id, 'the gateway gave no session id');
+  return id;
+}
+
+/** A GET stream of the session, held open until aborted; resolves once the gateway answered (its status). */
+function openStream(port: number, token: string, session: string, signal: AbortSignal): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, path: '/mcp', method: 'GET', signal, headers: { accept: 'text/event-stream', authorization: `Bearer ${token}`, 'mcp-session-id': session, 'mcp-protocol-version': '2025-11-25' } }, (res) => {
+      res.on('error', () => undefined);
+      resolve(res.statusCode ?? 0);
+    });
+    req.on('error', (err) => (signal.aborted ? undefined : reject(err)));
+    req.end();
   });
 }
 
@@ -92,6 +119,51 @@ describe('gateway over Streamable HTTP (loopback, token), driven by the official
       assert.equal(textOf(await client.callTool({ name: 'everything_echo', arguments: { message: 'after the flood' } })), 'Echo: after the flood');
     } finally {
       await client.close();
+    }
+  });
+
+  it('a client that leaves without ending its session locks nobody out: at the cap the idlest session makes room; only busy sessions make a 503', async () => {
+    const roomy = await startHttpGateway({ pool: host.pool, pipeline: host.pipeline, asks: 'client', offers: (s) => s !== 'untrusted', clientVersion: 'test' }, { flood: { burst: 1_000, perSecond: 1_000 } });
+    const roomyPort = Number(new URL(roomy.url).port);
+    const streams = new AbortController();
+    setMaxListeners(MAX_SESSIONS + 1, streams.signal);
+    try {
+      // Clients that initialized and went (the SDK's close() sends no DELETE): the table is full.
+      const left: string[] = [];
+      for (let i = 0; i < MAX_SESSIONS; i++) left.push(await rawSession(roomyPort, roomy.token));
+      assert.equal(roomy.clients, MAX_SESSIONS);
+      // A new client still gets in, and works; the session idle the longest (the first) made room.
+      const { client } = await httpClient(roomy.url, roomy.token);
+      try {
+        assert.equal(textOf(await client.callTool({ name: 'everything_echo', arguments: { message: 'room made' } })), 'Echo: room made');
+      } finally {
+        await client.close();
+      }
+      assert.equal(roomy.clients, MAX_SESSIONS);
+      const first = await rawPost(roomyPort, '/mcp', { authorization: `Bearer ${roomy.token}`, 'mcp-session-id': left[0] });
+      assert.equal(first.status, 404, 'the idlest session was not the one ended');
+      assert.match(first.text, /initialize again/);
+      // Every session busy (a stream open on each): a new one is refused, and says why.
+      const alive = left.slice(1);
+      const held = await Promise.all(alive.map((id) => openStream(roomyPort, roomy.token, id, streams.signal)));
+      assert.deepEqual([...new Set(held)], [200]);
+      const extra = await rawSession(roomyPort, roomy.token);
+      const busyOnes = [...alive, extra];
+      assert.equal(busyOnes.length, MAX_SESSIONS);
+      await openStream(roomyPort, roomy.token, extra, streams.signal);
+      const refused = await rawPost(roomyPort, '/mcp', { authorization: `Bearer ${roomy.token}` }, initialize);
+      assert.equal(refused.status, 503);
+      assert.match(refused.text, new RegExp(`all ${MAX_SESSIONS} have a request or stream open`));
+      // The streams closed (their clients gone): room again.
+      streams.abort();
+      let status = 0;
+      for (const end = Date.now() + 10_000; status !== 200 && Date.now() < end; await new Promise((r) => setTimeout(r, 100))) {
+        status = (await rawPost(roomyPort, '/mcp', { authorization: `Bearer ${roomy.token}` }, initialize)).status;
+      }
+      assert.equal(status, 200, 'no room once the streams closed');
+    } finally {
+      streams.abort();
+      await roomy.close();
     }
   });
 

@@ -13,12 +13,20 @@ import { checkRequest, FloodLimit } from './httpGuard';
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** The per-request (2026-07-28) handler's notice for each list. */
 const NOTIFY = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts: 'promptsChanged' } as const satisfies Record<ChangedList, string>;
-/** Sessions (2025-era clients) kept at once; one more is refused until one ends. */
-const MAX_SESSIONS = 64;
+/**
+ * Sessions (2025-era clients) kept at once. A client may go without ending its session (the SDK's
+ * close() sends no DELETE): at the cap, the session idle the longest (no request or stream open)
+ * makes room, and its client, if it ever comes back, is told to initialize again (404).
+ */
+export const MAX_SESSIONS = 64;
 
 interface Session {
   readonly transport: NodeStreamableHTTPServerTransport;
   readonly server: ReturnType<typeof gatewayServer>;
+  /** Requests of the session whose response is still open (a call, a GET stream). */
+  open: number;
+  /** When its last open request ended (`performance.now()` ms). */
+  idleSince: number;
 }
 
 /**
@@ -60,11 +68,15 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
     if (!flood.take(sessionId ?? 'no-session')) return refuse(res, 429, 'Too many requests: this client is over the gateway\'s request rate; slow down.', { 'retry-after': '1' });
     const body = req.method === 'POST' ? await readBody(req, res) : undefined;
     if (body === null) return;
-    if (session) return session.transport.handleRequest(req, res, body);
+    if (session) {
+      opened(session, res);
+      return session.transport.handleRequest(req, res, body);
+    }
     if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed without a session.');
     if (await isLegacyRequest(await toWebRequest(req, body), body)) {
-      if (sessions.size >= MAX_SESSIONS) return refuse(res, 503, 'Too many sessions: close one and try again.');
+      if (sessions.size >= MAX_SESSIONS && !forgetIdlest()) return refuse(res, 503, `Too many sessions: all ${MAX_SESSIONS} have a request or stream open; close one and try again.`);
       const session = newSession();
+      opened(session, res);
       return session.transport.handleRequest(req, res, body);
     }
     return modernNode(req, res, body);
@@ -77,10 +89,28 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
       onsessionclosed: (id) => void forget(id),
     });
     const server = gatewayServer({ deps, ...parts, client: randomUUID() });
-    const session: Session = { transport, server };
+    const session: Session = { transport, server, open: 0, idleSince: performance.now() };
     transport.onclose = () => transport.sessionId !== undefined && forget(transport.sessionId);
     void server.connect(transport).catch(onerror);
     return session;
+  }
+
+  /** A request of `session` is open until its response ends (or its client goes). */
+  function opened(session: Session, res: http.ServerResponse): void {
+    session.open++;
+    res.once('close', () => {
+      session.open--;
+      session.idleSince = performance.now();
+    });
+  }
+
+  /** Ends the session idle the longest, to make room for a new one; false when every session is busy. */
+  function forgetIdlest(): boolean {
+    let idlest: [string, Session] | undefined;
+    for (const entry of sessions) if (entry[1].open === 0 && (!idlest || entry[1].idleSince < idlest[1].idleSince)) idlest = entry;
+    if (!idlest) return false;
+    forget(idlest[0]);
+    return true;
   }
 
   function forget(id: string): void {
