@@ -4,8 +4,14 @@ import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
 
 /** How long the person at the client has to answer an approval form. */
 export const ANSWER_MS = 10 * 60_000;
-/** Arguments shown in the form are cut here: the form is read by a person. */
-const MAX_ARGS_CHARS = 2_000;
+/**
+ * Arguments longer than this are shown in the form as their head and tail with what was left out
+ * between them, counted: the form is read by a person, and a model must not hide the part that
+ * matters past what is shown.
+ */
+export const MAX_ARGS_CHARS = 2_000;
+/** Of a cut argument text, the end shown after the gap. */
+const TAIL_CHARS = 500;
 
 /** The client's side of an approval: whether it declared elicitation, and the form request itself. */
 export interface ClientForms {
@@ -61,8 +67,22 @@ export function notAllowed(answer: { action: string }): string {
   return `Not run: the user did not allow this call (${answer.action === 'accept' ? 'left unticked' : sanitizeLine(answer.action)}).`;
 }
 
+/** The reasons, then the rule unless it is one of them (an ask rule is both): each said once. */
 function whyText(request: ApprovalRequest): string {
-  return [request.reasons.join(' and '), request.rule].filter((s) => s).map((s) => sanitizeLine(s!)).join('; ');
+  const rule = request.rule && !request.reasons.includes(request.rule) ? request.rule : undefined;
+  return [request.reasons.join(' and '), rule].filter((s) => s).map((s) => sanitizeLine(s!)).join('; ');
+}
+
+/** The arguments as they will be sent; past MAX_ARGS_CHARS their head and tail, and how much is between. */
+export function formArguments(args: Record<string, unknown>): string {
+  const json = shownArguments(args);
+  if (json.length <= MAX_ARGS_CHARS) return json;
+  // A cut never splits a character outside the basic plane (a surrogate pair).
+  let head = MAX_ARGS_CHARS - TAIL_CHARS;
+  if (/[\ud800-\udbff]/.test(json[head - 1])) head--;
+  let tail = json.length - TAIL_CHARS;
+  if (/[\udc00-\udfff]/.test(json[tail])) tail++;
+  return `${json.slice(0, head)} [... ${(tail - head).toLocaleString('en-US')} characters not shown here: the arguments are ${json.length.toLocaleString('en-US')} characters in all ...] ${json.slice(tail)}`;
 }
 
 function formMessage(request: ApprovalRequest): string {
@@ -70,6 +90,6 @@ function formMessage(request: ApprovalRequest): string {
   return [
     `Allow the tool "${shownName(request.tool.name)}" of server "${shownName(request.server)}" to run?`,
     `Why this asks: ${whyText(request)}.${changed}`,
-    `Arguments: ${shownArguments(request.args, MAX_ARGS_CHARS)}`,
+    `Arguments: ${formArguments(request.args)}`,
   ].join('\n');
 }
