@@ -58,6 +58,25 @@ export interface LaunchPolicy {
  */
 const SANDBOX_ENV = /^(PATH|HOME|USER|LOGNAME|SHELL|TERM|COLORTERM|LANG|LANGUAGE|LC_\w+|TZ|TMPDIR|TEMP|TMP|NODE_EXTRA_CA_CERTS|SSL_CERT_FILE|SSL_CERT_DIR|SYSTEMROOT|WINDIR|COMSPEC|PATHEXT)$/;
 
+/** An authorization scheme and its credential ("Bearer abc", "Basic dXNlcjpwdw=="), as RFC 9110 writes them. */
+const SCHEME_CREDENTIAL = /^[A-Za-z][A-Za-z0-9!#$%&'*+.^_`|~-]*[ \t]+(\S+)[ \t]*$/;
+
+/**
+ * What of a header value is masked: the value, and the credential after its scheme on its own (a
+ * server that echoes or logs the bare token); of Basic, the password it encodes too.
+ */
+export function headerSecrets(value: string): string[] {
+  const credential = SCHEME_CREDENTIAL.exec(value)?.[1];
+  if (credential === undefined) return [value];
+  const out = [value, credential];
+  if (/^basic[ \t]/i.test(value)) {
+    const decoded = Buffer.from(credential, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    if (colon >= 0) out.push(decoded, decoded.slice(colon + 1));
+  }
+  return out;
+}
+
 /**
  * Resolves a definition into what actually runs: variables substituted everywhere, the
  * environment built as the host's full environment (a sandboxed server: SANDBOX_ENV of it)
@@ -95,7 +114,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
     const readFile = (file: string, where: string) => readSettingsFile(settingsFile(file, where), where, fail);
     const oauth = spec.oauth && loadConfigOptions().resolveOAuth(spec.oauth, sub, readFile, fail);
     // Header values are credentials more often than not: mask them everywhere too.
-    const launch: ResolvedLaunch = { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers), ...(oauth?.secrets ?? [])] };
+    const launch: ResolvedLaunch = { type: 'http', url: sub(spec.url, 'url'), headers, ...(oauth && { oauth: oauth.oauth }), secrets: [...secrets, ...Object.values(headers).flatMap(headerSecrets), ...(oauth?.secrets ?? [])] };
     return allowedLaunch(def, launch, []);
   }
   const env: Record<string, string> = {};
