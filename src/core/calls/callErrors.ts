@@ -8,7 +8,8 @@ export type CallFailure =
    */
   | { readonly kind: 'protocol-error'; readonly code: number; readonly message: string; readonly requiredCapabilities?: readonly string[] }
   | { readonly kind: 'timeout'; readonly message: string }
-  | { readonly kind: 'failed'; readonly message: string };
+  /** `sent`: the call was sent (or on its way) when it failed, so the server may have run part of it. */
+  | { readonly kind: 'failed'; readonly message: string; readonly sent?: true };
 
 const JSON_RPC_NAMES: Record<number, string> = {
   [-32700]: 'parse error',
@@ -40,7 +41,7 @@ export function describeCallError(err: unknown, limits: { timeoutSeconds: number
         : `no result or progress for ${limits.timeoutSeconds} s (timeoutSeconds; progress notifications reset it).`,
     };
   }
-  return { kind: 'failed', message };
+  return { kind: 'failed', message, sent: true };
 }
 
 /** MissingRequiredClientCapabilityError: the request needed a client capability it did not declare. */

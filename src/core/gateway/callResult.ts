@@ -39,7 +39,8 @@ export function callResult(outcome: CallOutcome, fit?: (result: GatewayCallResul
     case 'protocol-error':
       return toolError(`The server answered with an error (${outcome.code}): ${sanitizeLine(outcome.message)}`);
     case 'failed':
-      return toolError(`Not run: ${sanitizeLine(outcome.message)}`);
+      // Once sent, a call may have run in part (a server that died during it): "Not run" would invite a retry.
+      return toolError(outcome.sent ? `Failed after it was sent: ${sanitizeLine(outcome.message)} It may have run in part: check before calling it again.` : `Not run: ${sanitizeLine(outcome.message)}`);
   }
 }
 
