@@ -22,7 +22,8 @@ export function callResult(outcome: CallOutcome, fit?: (result: GatewayCallResul
     case 'tool-error': {
       const forwarded = outcome.raw && fromRaw(outcome.raw);
       const result: GatewayCallResult = forwarded ?? { content: [{ type: 'text', text: outcome.result.text }] };
-      const whole = outcome.kind === 'tool-error' ? { ...result, isError: true } : result;
+      const warning = outcome.kind === 'ok' ? outcome.outputWarning : undefined;
+      const whole = outcome.kind === 'tool-error' ? { ...result, isError: true } : warning !== undefined ? brokenOutput(result, warning) : result;
       // Within the model's budget (resultBudget.ts): every way to a result passes here.
       return fit ? fit(whole, outcome.result) : whole;
     }
@@ -42,6 +43,16 @@ export function callResult(outcome: CallOutcome, fit?: (result: GatewayCallResul
       // Once sent, a call may have run in part (a server that died during it): "Not run" would invite a retry.
       return toolError(outcome.sent ? `Failed after it was sent: ${sanitizeLine(outcome.message)} It may have run in part: check before calling it again.` : `Not run: ${sanitizeLine(outcome.message)}`);
   }
+}
+
+/**
+ * A result whose structured part breaks the tool's outputSchema (or is missing): passed on as it
+ * was, a client would refuse it whole (the SDK's client throws); flagged instead, as a tool error
+ * with the content and what is wrong, without the structured part nobody should rely on.
+ */
+function brokenOutput(result: GatewayCallResult, warning: string): GatewayCallResult {
+  const flagged = `The tool's result does not keep to its own output schema (the gateway checked it): ${sanitizeLine(warning)} Its content is above; do not rely on its structured result.`;
+  return { content: [...result.content, { type: 'text', text: flagged }], isError: true };
 }
 
 /** Content and structured content of a raw result; a task-era `toolResult` or an odd shape is undefined (the rendered text is sent). */
