@@ -8,8 +8,9 @@ export class McpHostError extends Error {
 
 /** A server definition in the configuration is unusable. */
 export class ConfigError extends McpHostError {
-  constructor(readonly serverName: string, message: string) {
-    super(`Server "${serverName}": ${message}`);
+  /** `shownName`: the name as it may be printed, where it comes from a file and was not checked yet (sanitize.ts shownName). */
+  constructor(readonly serverName: string, message: string, shownName = serverName) {
+    super(`Server "${shownName}": ${message}`);
   }
 }
 

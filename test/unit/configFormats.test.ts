@@ -9,6 +9,26 @@ import { execFileSync } from 'node:child_process';
 import { parseServers } from '../../src/core/config/serverConfig';
 
 describe('configuration file formats', () => {
+  it("attacker: a repository's names and keys with terminal escapes, clipboard writes and invisible characters are printed escaped in every error and warning", () => {
+    const esc = String.fromCharCode(27);
+    const bel = String.fromCharCode(7);
+    const text = JSON.stringify({
+      servers: {
+        ok: { command: 'node', [`x${esc}]52;c;ZWNobyBwd25lZA==${bel}`]: 1, env: { [`K${esc}[8m`]: 1 } },
+        [`n${esc}[8mhidden${esc}[0m`]: { command: 'node' },
+        [`zero\u200bwidth`]: { command: 'node' },
+        plain: { command: 'node', [`extra\u202ekey`]: true },
+      },
+    });
+    const out = detectAndConvert(text, '/repo/.vscode/mcp.json');
+    const parsed = parseServers(out.servers, 'workspace');
+    const messages = [...out.warnings, ...parsed.errors.map((e) => e.message), ...parsed.warnings];
+    assert.ok(messages.length >= 4, messages.join('\n'));
+    for (const m of messages) assert.doesNotMatch(m, /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u202a-\u202e\u2060-\u2069]/, `printed raw: ${JSON.stringify(m)}`);
+    assert.ok(messages.some((m) => m.includes('\\u001B]52;c;')), messages.join('\n'));
+    assert.ok(messages.some((m) => m.includes('Server "n\\u001B[8mhidden\\u001B[0m": names may use')), messages.join('\n'));
+  });
+
   it('reads VS Code mcp.json with comments and trailing commas, maps sse to http and carries inputs', () => {
     const text = `{
       // a comment

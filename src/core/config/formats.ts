@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import type { ParseErrorCode } from 'jsonc-parser';
 import { ConfigError } from '../errors';
+import { shownName } from '../render/sanitize';
 import { SERVER_ENTRY_KEYS, type InputSpec } from './serverConfig';
 
 export type { InputSpec } from './serverConfig';
@@ -132,7 +133,7 @@ function convertForeign(entries: Record<string, unknown>, rawInputs: unknown, fo
         continue;
       }
       if (!SERVER_ENTRY_KEYS.has(key)) {
-        warnings.push(`Server "${name}": ignored "${key}" (not supported by MCP Tool Host).`);
+        warnings.push(`Server "${shownName(name)}": ignored "${shownName(key)}" (not supported by MCP Tool Host).`);
         continue;
       }
       out[key] = key === 'env' ? stringifyEnv(value) : value;
@@ -156,7 +157,7 @@ function claudeVariables(name: string, entry: Record<string, unknown>, warnings:
   const fix = (s: string): string =>
     s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g, (whole, variable: string, fallback: string | undefined) => {
       if (OUR_BARE_VARIABLES.has(variable)) return whole;
-      if (fallback !== undefined) warnings.push(`Server "${name}": the default in ${whole} is not supported; an unset ${variable} becomes empty.`);
+      if (fallback !== undefined) warnings.push(`Server "${shownName(name)}": the default in ${shownName(whole)} is not supported; an unset ${shownName(variable)} becomes empty.`);
       return `\${env:${variable}}`;
     });
   const walk = (value: unknown): unknown => {

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ConfigError } from '../errors';
+import { shownName } from '../render/sanitize';
 import type { OAuthSettings } from './oauthConfig';
 import type { SandboxSettings } from './sandboxConfig';
 import type { DevSettings } from './devConfig';
@@ -124,7 +125,7 @@ export function parseServers(raw: unknown, source: ConfigSource, options: ParseO
       const def = parseEntry(name, entry, source, options);
       servers.push(def);
       if (source === 'workspace' && (entry as { trustAnnotations?: unknown }).trustAnnotations === true && !def.trustAnnotations) {
-        warnings.push(`Server "${name}": "trustAnnotations" in a workspace definition is ignored (a workspace cannot trust its own tools). To trust its tool hints, add "${name}" to mcpToolHost.trustedWorkspaceServers in your user settings.`);
+        warnings.push(`Server "${shownName(name)}": "trustAnnotations" in a workspace definition is ignored (a workspace cannot trust its own tools). To trust its tool hints, add "${shownName(name)}" to mcpToolHost.trustedWorkspaceServers in your user settings.`);
       }
     } catch (err) {
       if (!(err instanceof ConfigError)) throw err;
@@ -136,13 +137,13 @@ export function parseServers(raw: unknown, source: ConfigSource, options: ParseO
 
 function parseEntry(name: string, entry: unknown, source: ConfigSource, options: ParseOptions): ServerDefinition {
   const fail = (message: string): never => {
-    throw new ConfigError(name, message);
+    throw new ConfigError(name, message, shownName(name));
   };
   if (!/^[\w.@-][\w .@-]{0,63}$/.test(name)) fail('names may use letters, digits, spaces, ".", "@", "_" and "-" (at most 64).');
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return fail('the definition must be an object.');
   const e = entry as Record<string, unknown>;
   const unknown = Object.keys(e).filter((k) => !SERVER_ENTRY_KEYS.has(k));
-  if (unknown.length) fail(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${k}"`).join(', ')}.`);
+  if (unknown.length) fail(`unknown key${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `"${shownName(k)}"`).join(', ')}.`);
 
   const type = e.type ?? (e.url !== undefined && e.command === undefined ? 'http' : 'stdio');
   if (type !== 'stdio' && type !== 'http') fail(`"type" must be "stdio" or "http", not ${JSON.stringify(type)}.`);
@@ -156,7 +157,7 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     if (v === undefined) return {};
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return fail(`"${key}" must be an object of strings.`);
     for (const [k, val] of Object.entries(v)) {
-      if (typeof val !== 'string' && !(allowNull && val === null)) fail(`"${key}.${k}" must be a string${allowNull ? ' or null' : ''}.`);
+      if (typeof val !== 'string' && !(allowNull && val === null)) fail(`"${key}.${shownName(k)}" must be a string${allowNull ? ' or null' : ''}.`);
     }
     return v as Record<string, string | null>;
   };
