@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FIXTURES } from './helpers';
+import { FIXTURES, ROOT } from './helpers';
 import { CLI, runCli, type CliRun } from './cliRun';
 
 
@@ -226,6 +226,30 @@ describe('argument rules in the CLI (node dist/cli.js, a server that records its
     assert.equal(denied.code, 3, denied.stderr);
     assert.match(denied.stderr, /^not sent: denied by rule 'server folder' \(rules file server-folder\.json\): \/path names "\/proc\/self\/cwd\/notes\.txt", whose meaning depends on the process that opens it/);
     assert.deepEqual(received(), []);
+  });
+
+  it('attacker: a relative path to server-filesystem (which reads it from the folder it was given, not its own) passes neither a deny nor an allow on a folder', async () => {
+    const root = path.join(dir, 'fsroot');
+    fs.mkdirSync(path.join(root, 'secret'), { recursive: true });
+    fs.writeFileSync(path.join(root, 'secret', '.env'), 'TOKEN=s3cret');
+    const own = path.join(dir, 'fs.json');
+    fs.writeFileSync(own, JSON.stringify({ servers: { fs: { command: process.execPath, args: [path.join(ROOT, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js'), root] } } }));
+    const deny = rulesFile('fs-deny.json', [{ name: 'no secrets', server: 'fs', tool: '*', when: [{ pointer: '/path', under: path.join(root, 'secret') }], effect: 'deny' }]);
+    // The CLI runs in `dir` (the server's own folder): from there "secret/.env" is not under the rule's folder, from the server's root it is.
+    const explained = await cli(['explain', 'fs', 'read_text_file', '--args', JSON.stringify({ path: 'secret/.env' }), '--rules', deny], { config: own });
+    assert.match(explained.stdout, /would not be sent: denied by rule .no secrets./);
+    assert.match(explained.stdout, /is a relative path, which reaches .* depending on the folder the server reads it from/);
+    const denied = await cli(['call', 'fs', 'read_text_file', '--args', JSON.stringify({ path: 'secret/.env' }), '--rules', deny, '--yes'], { config: own });
+    assert.equal(denied.code, 3, denied.stderr);
+    assert.doesNotMatch(denied.stdout, /s3cret/);
+    // An allow for the server's own folder (the CLI run in `project`) does not let a relative write through: it asks (and off a terminal, is not run).
+    const allow = rulesFile('fs-allow.json', [{ name: 'here', server: 'fs', tool: 'write_file', when: [{ pointer: '/path', under: project }], effect: 'allow' }]);
+    const asked = await cli(['call', 'fs', 'write_file', '--args', JSON.stringify({ path: 'notes-outside.txt', content: 'x' }), '--rules', allow], { config: own, cwd: project });
+    assert.equal(asked.code, 3, asked.stderr);
+    assert.ok(!fs.existsSync(path.join(root, 'notes-outside.txt')), 'written without asking');
+    // Absolute paths are judged as before.
+    const absolute = await cli(['call', 'fs', 'read_text_file', '--args', JSON.stringify({ path: path.join(root, 'secret', '.env') }), '--rules', deny, '--yes'], { config: own });
+    assert.equal(absolute.code, 3, absolute.stderr);
   });
 
   it('explain says what a call would meet, and why, without calling it (exit 0)', async () => {

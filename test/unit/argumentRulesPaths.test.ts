@@ -19,6 +19,12 @@ function answer(test: Record<string, unknown>, value: unknown, place: MatchPlace
   return testCondition(condition(test), { p: value }, place).kind;
 }
 
+/** Why the condition is unsure of `value` ('' when it is sure). */
+function answerWhy(test: Record<string, unknown>, value: unknown, place: MatchPlace): string {
+  const result = testCondition(condition(test), { p: value }, place);
+  return result.kind === 'unsure' ? result.why : '';
+}
+
 describe('argument rules: path conditions compare real paths (attacker first)', () => {
   // Real folders: tmp/project (with a link to tmp/outside and a loop), tmp/project-evil, tmp/outside/secret.txt.
   const tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'rules-')));
@@ -88,6 +94,20 @@ describe('argument rules: path conditions compare real paths (attacker first)', 
     assert.equal(answer(under, 'a/file.txt', { ...place, base: project }), 'yes');
     assert.equal(answer(under, '../outside/secret.txt', { ...place, base: project }), 'no');
     assert.equal(answer(under, 'link/secret.txt', { ...place, base: project }), 'no');
+  });
+
+  it('attacker: a relative path of a server given folders (server-filesystem reads it from the first) is read from each: where they disagree it is unsure, so a deny holds and an allow does not', () => {
+    const given = { ...place, base: outside, givenFolders: [project] };
+    // A deny under the project: "a/file.txt" is in it for the server, though not from the server's own folder.
+    assert.equal(answer(under, 'a/file.txt', given), 'unsure');
+    // An allow under the server's own folder: the server may write it in the project instead.
+    assert.equal(answer({ under: outside }, 'a/file.txt', given), 'unsure');
+    const reading = answerWhy(under, 'a/file.txt', given);
+    assert.match(reading, /is a relative path, which reaches .* depending on the folder the server reads it from .*an absolute path can be judged/);
+    // Where every folder agrees, the answer stands.
+    assert.equal(answer(under, 'a/file.txt', { ...place, base: project, givenFolders: [project] }), 'yes');
+    assert.equal(answer({ under: outside }, 'a/file.txt', { ...place, base: `${project}/a`, givenFolders: [project] }), 'no');
+    assert.equal(answer(under, `${project}/a/file.txt`, given), 'yes', 'an absolute path is read as it is');
   });
 
   it('percent-encoded dots or slashes are unsure; a file URL is decoded and then resolved', () => {

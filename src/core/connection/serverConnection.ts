@@ -153,6 +153,10 @@ export class ServerConnection implements Disposable {
   get workingFolder(): string | undefined {
     return this._view.workingFolder;
   }
+  /** The folders its launch names as arguments: argument rules read a relative path from them too. */
+  get givenFolders(): readonly string[] {
+    return this._view.givenFolders;
+  }
   /** The exact command line or URL last launched. */
   get launchLine(): string | undefined {
     return this._view.launchLine;

@@ -146,7 +146,9 @@ function testPath(value: string, written: string, glob: boolean, memo: PathMemo)
   const hits = reading.paths.map((p) => isUnder(p, base, sys) && (!glob || segmentsMatch(patterns, segmentsBelow(p, base, sys))));
   if (hits.every((h) => h)) return YES;
   if (hits.every((h) => !h)) return NO;
-  return { kind: 'unsure', why: `reaches ${reading.paths.map((p) => JSON.stringify(p)).join(' or ')} depending on how ".." is read (a symbolic link is on the way)` };
+  const reached = reading.paths.map((p) => JSON.stringify(p)).join(' or ');
+  if (reading.bases) return { kind: 'unsure', why: `is a relative path, which reaches ${reached} depending on the folder the server reads it from (its own, ${JSON.stringify(reading.bases[0])}, or one it was given: ${reading.bases.slice(1).map((b) => JSON.stringify(b)).join(', ')}); an absolute path can be judged` };
+  return { kind: 'unsure', why: `reaches ${reached} depending on how ".." is read (a symbolic link is on the way)` };
 }
 
 function answer(yes: boolean): ConditionResult {

@@ -23,9 +23,15 @@ export interface PathPlace {
   readonly workspaceFolder?: string;
   /** The folder the server resolves relative paths against (its launch `cwd`); without it a relative path is unreadable. */
   readonly base?: string;
+  /**
+   * Folders the server was given on its command line: a server may read a relative path from one of
+   * them rather than from its own folder (server-filesystem reads it from the first it was given).
+   */
+  readonly givenFolders?: readonly string[];
 }
 
-export type PathReading = { readonly kind: 'paths'; readonly paths: readonly string[] } | { readonly kind: 'unreadable'; readonly why: string };
+/** `bases`: a relative path read from more than one folder (the server's own and those it was given). */
+export type PathReading = { readonly kind: 'paths'; readonly paths: readonly string[]; readonly bases?: readonly string[] } | { readonly kind: 'unreadable'; readonly why: string };
 
 /** Longer argument values are not read as paths (PATH_MAX on Linux is 4,096 bytes). */
 export const MAX_PATH_CHARS = 4096;
@@ -78,15 +84,18 @@ export function readPath(value: string, sys: PathSystem, place: PathPlace): Path
     const device = windowsDeviceWhy(expanded);
     if (device !== undefined) return unreadable(device);
   }
-  let absolute = expanded;
+  let bases: string[] | undefined;
   if (!sys.path.isAbsolute(expanded)) {
     if (place.base === undefined) return unreadable('is a relative path and the server\'s folder is not known');
-    absolute = sys.path.join(place.base, expanded);
+    bases = [...new Set([place.base, ...(place.givenFolders ?? [])])];
   }
   try {
-    const kernel = realWalk(absolute, sys);
-    const lexical = realWalk(sys.path.resolve(absolute), sys);
-    return { kind: 'paths', paths: kernel === lexical ? [kernel] : [kernel, lexical] };
+    const paths = new Set<string>();
+    for (const absolute of bases ? bases.map((b) => sys.path.join(b, expanded)) : [expanded]) {
+      paths.add(realWalk(absolute, sys));
+      paths.add(realWalk(sys.path.resolve(absolute), sys));
+    }
+    return { kind: 'paths', paths: [...paths], ...(bases && bases.length > 1 && { bases }) };
   } catch (err) {
     if (err instanceof ProcessRelativeError) return unreadable(`names ${shown(value)}, whose meaning depends on the process that opens it (${JSON.stringify(err.place)}): the server opens it in its own process, so no rule can judge it`);
     return unreadable(`could not be resolved (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
