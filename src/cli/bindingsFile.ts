@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { RuleBindingPersistence } from '../core/policy/ruleBindings';
 import type { ToolPin } from '../core/policy/toolPin';
+import { makeFolder } from '../core/userFolders';
 
 /**
  * The CLI's rule bindings (core/policy/ruleBindings.ts): which tool definition each allow rule
@@ -23,7 +24,7 @@ export function ruleBindingsFile(file: string): RuleBindingPersistence {
     },
     save(bindings) {
       try {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        makeFolder(path.dirname(file));
         fs.writeFileSync(`${file}.tmp`, JSON.stringify(bindings));
         fs.renameSync(`${file}.tmp`, file);
       } catch (err) {

@@ -8,6 +8,7 @@ import { CliError, Exit, type ExitCode } from './args';
 import { parseArgsJson } from './argsJson';
 import { resultSaver, stateFile, type CliHost } from './host';
 import { problemText } from '../core/tools/schemaProblems';
+import { AuditWriteError } from '../core/calls/auditFailure';
 import { defaultCliAuditFile, FileAuditLog } from '../core/calls/fileAuditLog';
 import type { ServerConnection } from '../core/connection/serverConnection';
 import { RuleBindings } from '../core/policy/ruleBindings';
@@ -107,6 +108,13 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
     },
   };
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
+  // A log that cannot be written is found before the call is sent, not after it ran.
+  try {
+    audit.ready();
+  } catch (err) {
+    console.error(`error: ${sanitizeLine((err as Error).message)}: nothing was sent. Give --audit FILE in a folder you can write.`);
+    return Exit.usage;
+  }
   const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: resultSaver(options.filesDir), audit, telemetry: host.telemetry, ...ruleOptions(host, options.rules) });
   // Ctrl+C cancels the call (and a task the server runs for it); a second one quits at once.
   const stop = new AbortController();
@@ -117,8 +125,15 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
   };
   process.on('SIGINT', interrupted);
   try {
-    const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli', signal: stop.signal });
-    return report(options, outcome, denial);
+    const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli', signal: stop.signal }).catch((err: unknown) => {
+      if (!(err instanceof AuditWriteError)) throw err;
+      return err;
+    });
+    if (!(outcome instanceof AuditWriteError)) return report(options, outcome, denial);
+    // The call ran: its result is shown, then why the run still fails.
+    report(options, outcome.outcome, denial);
+    console.error(`error: the call ended (${outcome.outcome.kind}), but ${sanitizeLine(outcome.message)} in ${audit.file}.`);
+    return Exit.connection;
   } finally {
     process.off('SIGINT', interrupted);
   }

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import * as lockfile from 'proper-lockfile';
 import type { SecretStore } from '../core/auth/ports';
 import { formatCommandLine } from '../core/transport/commandLine';
-import { userStateFolder } from '../core/userFolders';
+import { makeFolder as makeParents, userStateFolder } from '../core/userFolders';
 
 /** Only the user may read or write the file, or list and enter its folder. */
 const FILE_MODE = 0o600;
@@ -107,7 +107,7 @@ function readEntries(file: string): Record<string, string> {
 
 /** The credentials folder, made 0700 when it is not there yet, and checked when it is. */
 function makeFolder(folder: string): void {
-  fs.mkdirSync(path.dirname(folder), { recursive: true });
+  makeParents(path.dirname(folder));
   try {
     fs.mkdirSync(folder, { mode: FOLDER_MODE });
   } catch (err) {

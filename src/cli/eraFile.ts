@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { ERA_KEPT_MS, type EraStore } from '../core/connection/eraMemory';
+import { makeFolder } from '../core/userFolders';
 
 /** The most launches the file remembers; the oldest go first. */
 const MAX_KEPT = 200;
@@ -26,7 +27,7 @@ export function eraFile(file: string): EraStore {
       const fresh = Object.entries({ ...kept, [key]: value }).filter(([, v]) => typeof v?.at === 'number' && Date.now() - v.at < ERA_KEPT_MS);
       kept = Object.fromEntries(fresh.sort(([, a], [, b]) => b.at - a.at).slice(0, MAX_KEPT));
       try {
-        fs.mkdirSync(path.dirname(file), { recursive: true });
+        makeFolder(path.dirname(file));
         fs.writeFileSync(`${file}.tmp`, JSON.stringify(kept));
         fs.renameSync(`${file}.tmp`, file);
       } catch {

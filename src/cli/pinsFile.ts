@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import type { PinPersistence, ServerPins } from '../core/policy/definitionPins';
 import type { Disposable } from '../core/events';
 import { CliError } from './args';
+import { makeFolder } from '../core/userFolders';
 
 /** Changes to the file that come together (a write, then its rename) are one change, read this long after the last. */
 const SETTLE_MS = 100;
@@ -74,7 +75,7 @@ export function pinsFile(file: string, launchOf: (server: string) => string | un
       if (launch === undefined) return;
       const pins = read();
       const next: PinsByServer = { ...pins, [server]: { ...(Object.hasOwn(pins, server) ? pins[server] : {}), [launch]: serverPins } };
-      fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+      makeFolder(path.dirname(file), 0o700);
       const temp = `${file}.${process.pid}.tmp`;
       fs.writeFileSync(temp, JSON.stringify(next, null, 1), { mode: 0o600 });
       fs.renameSync(temp, file);
@@ -111,7 +112,7 @@ function watchFile(file: string, version: () => string, written: () => string | 
   };
   let stop: () => void;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    makeFolder(path.dirname(file), 0o700);
     const watcher = fs.watch(path.dirname(file), { persistent: false }, (_event, changedName) => (changedName === null || changedName === name) && poke());
     // A watch that fails later (its folder removed) falls back to looking at the file.
     watcher.on('error', () => {

@@ -2,6 +2,7 @@
 // the environment by a relative path (or an empty one) is ignored, as the XDG spec says: it would be
 // under whatever folder a command runs in (a repository), which could bring files of its own there:
 // pins, remembered eras, kept sign-ins, compiled code.
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -28,4 +29,22 @@ export function userCacheFolder(env: NodeJS.ProcessEnv = process.env, platform: 
 
 function localAppData(env: NodeJS.ProcessEnv, home: string): string {
   return absoluteFolder(env.LOCALAPPDATA, 'win32') ?? path.win32.join(home, 'AppData', 'Local');
+}
+
+/**
+ * `mkdir -p`, a level at a time: Node's recursive mkdirSync never returns for a folder under /proc
+ * (it spins at full CPU), and an --audit, XDG_STATE_HOME or XDG_CACHE_HOME may name one. Throws
+ * the error of the level that cannot be made.
+ */
+export function makeFolder(folder: string, mode?: number): void {
+  const missing: string[] = [];
+  for (let at = path.resolve(folder); !fs.existsSync(at) && path.dirname(at) !== at; at = path.dirname(at)) missing.push(at);
+  for (const level of missing.reverse()) {
+    try {
+      fs.mkdirSync(level, mode);
+    } catch (err) {
+      // Made meanwhile by another process: fine.
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    }
+  }
 }

@@ -10,6 +10,7 @@ import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
 import { approveCall, forecastCall, type CallForecast, type CallRules } from './approvalStep';
 import { describeCallError } from './callErrors';
+import { AuditWriteError } from './auditFailure';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 import { problemText, type SchemaProblem } from '../tools/schemaProblems';
 import type { SchemaValidator } from '../tools/schemaValidator';
@@ -150,7 +151,8 @@ export class CallRunner {
     span.end({ outcome, decision: trace.decision, sentArgs: trace.sentArgs, secrets });
     await sink.end(callId, summaryParts(outcome));
     const sentArgs = trace.sentArgs;
-    this._parts.audit?.append({
+    try {
+      this._parts.audit?.append({
       time: startedAt.toISOString(),
       callId,
       origin: request.origin,
@@ -163,7 +165,11 @@ export class CallRunner {
       decision: trace.decision,
       durationMs: 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined,
       outcome: outcome.kind,
-    });
+      });
+    } catch (err) {
+      // The call has run: its outcome goes with the failure, not lost with it.
+      throw new AuditWriteError(outcome, err);
+    }
     return outcome;
   }
 

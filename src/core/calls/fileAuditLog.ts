@@ -2,7 +2,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { visibleJson } from '../render/sanitize';
-import { userStateFolder } from '../userFolders';
+import { makeFolder, userStateFolder } from '../userFolders';
 import type { AuditLog, AuditRecord } from './ports';
 
 /**
@@ -24,10 +24,24 @@ export class FileAuditLog implements AuditLog {
     return visibleJson(record) + '\n';
   }
 
+  /**
+   * Makes the folder and opens the file for appending, writing nothing: a log that cannot be written
+   * is found before a call is sent, not after it ran. Throws an error that names the file.
+   */
+  ready(): void {
+    try {
+      makeFolder(path.dirname(this.file));
+      this.folderMade = true;
+      fs.closeSync(fs.openSync(this.file, 'a'));
+    } catch (err) {
+      throw new Error(`the audit log ${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
+    }
+  }
+
   /** Appends whole lines, making the folder first when it is not there. */
   protected appendText(text: string): void {
     if (!this.folderMade) {
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      makeFolder(path.dirname(this.file));
       this.folderMade = true;
     }
     try {
@@ -35,7 +49,7 @@ export class FileAuditLog implements AuditLog {
     } catch (err) {
       // The folder was removed meanwhile: made again, and the lines written.
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
-      fs.mkdirSync(path.dirname(this.file), { recursive: true });
+      makeFolder(path.dirname(this.file));
       fs.appendFileSync(this.file, text);
     }
   }
