@@ -6,7 +6,7 @@
 import nodeModule from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { userCacheFolder } from '../core/userFolders';
+import { makeFolder, userCacheFolder } from '../core/userFolders';
 
 /** What `module.enableCompileCache` is on Node >= 22.1 (@types/node 20 does not declare it). */
 type EnableCompileCache = (directory?: string) => { status: number; message?: string; directory?: string };
@@ -31,7 +31,10 @@ export function enableCompileCache(env: NodeJS.ProcessEnv = process.env): void {
   const enable = (nodeModule as unknown as { enableCompileCache?: EnableCompileCache }).enableCompileCache;
   if (typeof enable !== 'function') return;
   try {
-    enable(compileCacheDir(env));
+    // Made here first, a level at a time: Node's own recursive mkdir never returns under /proc (userFolders.ts).
+    const dir = compileCacheDir(env);
+    makeFolder(dir);
+    enable(dir);
   } catch {
     // Only a speed-up: the command runs without it.
   }

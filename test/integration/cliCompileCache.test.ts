@@ -28,9 +28,9 @@ describe('the CLI keeps V8\'s compiled code of its bundles between runs (Node >=
   fs.writeFileSync(config, JSON.stringify({ servers: { demo: { command: process.execPath, args: [DEMO_SERVER] } } }));
   after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  /** `tools demo` on `node`, with the test's cache folder and state folder. */
-  const tools = (node: string) => {
-    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: cacheHome, XDG_STATE_HOME: path.join(dir, 'state') };
+  /** `tools demo` on `node`, with the test's cache folder (or `home`) and state folder. */
+  const tools = (node: string, home = cacheHome) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, XDG_CACHE_HOME: home, XDG_STATE_HOME: path.join(dir, 'state') };
     delete env.NODE_COMPILE_CACHE; // the CLI's own choice of folder, not one the caller set
     const run = spawnSync(node, [CLI, 'tools', 'demo', '--config', config, '--json'], { encoding: 'utf8', timeout: 30_000, env });
     assert.equal(run.status, 0, `tools demo on ${node}: ${run.stderr}`);
@@ -60,6 +60,11 @@ describe('the CLI keeps V8\'s compiled code of its bundles between runs (Node >=
     const bytes = entries.reduce((n, f) => n + fs.statSync(f).size, 0);
     assert.ok(bytes > 100_000, `the commands' bundle is among it (${bytes} bytes in ${entries.length} files)`);
     assert.equal(tools(node), first);
+  });
+
+  it('a cache folder that cannot be made (under /proc, where Node\'s own recursive mkdir never returns) costs the cache, never the command', () => {
+    const answer = tools(node24(), '/proc/no-such-place');
+    assert.match(answer, /"name": "list_notes"/);
   });
 
   it('attacker: entries overwritten with other bytes are not run: the command gives the same answer', () => {
