@@ -6,6 +6,7 @@ import { ServerState } from '../core/connection/serverState';
 import { sanitizeLine, shownArguments, shownName, visibleJson } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
 import { parseArgsJson } from './argsJson';
+import { ownedSignals } from './signalOwners';
 import { resultSaver, stateFile, type CliHost } from './host';
 import { problemText } from '../core/tools/schemaProblems';
 import { AuditWriteError } from '../core/calls/auditFailure';
@@ -124,6 +125,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
     stop.abort();
   };
   process.on('SIGINT', interrupted);
+  ownedSignals.add('SIGINT');
   try {
     const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli', signal: stop.signal }).catch((err: unknown) => {
       if (!(err instanceof AuditWriteError)) throw err;
@@ -136,6 +138,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
     return Exit.connection;
   } finally {
     process.off('SIGINT', interrupted);
+    ownedSignals.delete('SIGINT');
   }
 }
 

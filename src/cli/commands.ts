@@ -1,3 +1,4 @@
+import * as os from 'node:os';
 import { CliError, Exit, type CliArgs, type ExitCode } from './args';
 import { checkCommandLine, RULED } from './usage';
 import type { EarlyLaunch } from './earlyLaunch';
@@ -12,7 +13,8 @@ import { loadConfig, selectServers } from './config';
 import { doctor } from './doctor';
 import { cliElicitor } from './elicit';
 import { browserOpener } from './elicitUrl';
-import { createHost } from './host';
+import { createHost, type CliHost } from './host';
+import { ownedSignals } from './signalOwners';
 import { listServers } from './list';
 import { runSession } from './session';
 import { serve } from './serve';
@@ -84,6 +86,7 @@ async function main(args: CliArgs & { readonly command: string }, early: EarlyLa
   const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), sample: relay?.sample, logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn, adoptEarly: early && ((launch) => early.adopt(launch)) });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
+  const unhear = stopServersOnSignals(host);
   try {
     let code: ExitCode;
     switch (command) {
@@ -150,6 +153,28 @@ async function main(args: CliArgs & { readonly command: string }, early: EarlyLa
     // Broken entries beside working ones still make the run a config error, unless worse happened.
     return code === Exit.ok && server === undefined && config.errors.length > 0 ? Exit.usage : code;
   } finally {
+    unhear();
     await host.close();
   }
+}
+
+/**
+ * Ctrl+C, SIGTERM or SIGHUP while no command part listens for it (a server still starting, a
+ * listing): the servers are stopped as at a normal end, then the CLI exits as the signal would
+ * have (128 + its number). A server runs in a process group of its own (so its whole tree can be
+ * stopped), so a terminal's Ctrl+C does not reach it: without this it outlived the CLI.
+ */
+function stopServersOnSignals(host: CliHost): () => void {
+  let stopping = false;
+  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
+    const handler = () => {
+      // `call` cancels on Ctrl+C, `serve` ends on SIGINT and SIGTERM: theirs to handle.
+      if (ownedSignals.has(signal) || stopping) return;
+      stopping = true;
+      void host.close().finally(() => process.exit(128 + os.constants.signals[signal]));
+    };
+    process.on(signal, handler);
+    return () => process.off(signal, handler);
+  });
+  return () => handlers.forEach((off) => off());
 }

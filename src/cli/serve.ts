@@ -13,6 +13,7 @@ import type { CliHost } from './host';
 import { acceptCommand, cliPins } from './pinsCommands';
 import { DefinitionPins } from '../core/policy/definitionPins';
 import { DEFAULT_RESULT_TOKENS } from '../core/chat/resultBudget';
+import { ownedSignals } from './signalOwners';
 
 /** The `serve` command's options, as parsed from the command line. */
 export interface ServeOptions {
@@ -56,6 +57,8 @@ export async function serve(host: CliHost, options: ServeOptions): Promise<ExitC
   const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``, (listener) => file.watch(listener, (line) => console.error(`gateway: ${line}`)));
   const budget = options.resultTokens === 'off' ? undefined : (options.resultTokens ?? DEFAULT_RESULT_TOKENS);
   const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins, audit, relay: options.relay, resultTokens: () => budget };
+  // The gateway ends on SIGINT and SIGTERM itself (then the command stops the servers): not commands.ts's to handle.
+  ownedSignals.add('SIGINT').add('SIGTERM');
   const stopped = new Promise<void>((resolve) => {
     process.once('SIGINT', () => resolve());
     process.once('SIGTERM', () => resolve());
