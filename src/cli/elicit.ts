@@ -72,7 +72,13 @@ export async function askForm(request: FormRequest, input: NodeJS.ReadableStream
   const question = (text: string) => Promise.race([rl.question(text), ended]);
   try {
     say(`"${sanitizeLine(request.server)}" asks ${duringWhich(request)}: ${sanitizeLine(request.message)}`);
-    const start = (await question('Answer it? [Y]es, [n]o (decline), [c]ancel: ')).trim().toLowerCase();
+    // Only Enter, y or yes answer it: a name typed too early ("Alice") is not a yes.
+    let start = '';
+    for (let i = 0; ; i++) {
+      start = (await question(i === 0 ? 'Answer it? [Y]es, [n]o (decline), [c]ancel: ' : '  Type y (or Enter) to answer, n to decline, c to cancel: ')).trim().toLowerCase();
+      if (['', 'y', 'yes', 'n', 'no', 'c', 'cancel'].includes(start)) break;
+      if (i === TRIES - 1) return { action: 'cancel' };
+    }
     if (start === 'n' || start === 'no') return { action: 'decline' };
     if (start === 'c' || start === 'cancel') return { action: 'cancel' };
     const content: Record<string, FormValue> = {};

@@ -45,5 +45,10 @@ describe('the CLI asks a form on a terminal', () => {
     assert.deepEqual((await answer(['n'])).result, { action: 'decline' });
     assert.deepEqual((await answer(['c'])).result, { action: 'cancel' });
     assert.deepEqual((await answer(['y', 'Bob'])).result, { action: 'cancel' });
+    // Anything but Enter, y, n or c is asked again, never read as yes; still unclear, the form is cancelled.
+    const unclear = await answer(['Alice', 'nope', 'n']);
+    assert.deepEqual(unclear.result, { action: 'decline' });
+    assert.match(unclear.shown, /Type y \(or Enter\) to answer, n to decline, c to cancel/);
+    assert.deepEqual((await answer(['x', 'Alice', 'nope'])).result, { action: 'cancel' });
   });
 });
