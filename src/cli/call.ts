@@ -84,7 +84,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
       if (!process.stdin.isTTY) {
         const untrusted = connection.definition.trustAnnotations ? '' : ' (its hints are not trusted: the config is a repository\'s; --trust-config if it is yours)';
         denial.refusedHeadless = `${shownName(req.tool.name)} ${sanitizeLine(req.reasons.join(' and '))}${untrusted}: ${options.noTerminalHint ?? 'approve it with --yes, or run on a terminal to be asked.'}`;
-        return 'deny';
+        return { kind: 'refused', why: 'approval required, and no terminal to ask on (no --yes)' };
       }
       const rl = readline.createInterface({ input: process.stdin, output: process.stderr });
       try {

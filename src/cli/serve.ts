@@ -34,7 +34,7 @@ export interface ServeOptions {
 }
 
 /** The gateway decides every ask with the client; this is what the pipeline would fall back on: no. */
-const NOBODY: Approver = { approve: async () => 'deny' };
+const NOBODY: Approver = { approve: async () => ({ kind: 'refused', why: 'approval required, and nobody to ask' }) };
 /** Nothing of a call is printed: stdout is the MCP stream, and the client gets the result. */
 const QUIET: CallSink = { begin: () => undefined, line: () => undefined, progress: () => undefined, end: () => undefined };
 /** The gateway's own lines go to stderr (a client shows them as the server's log, or nobody reads them). */

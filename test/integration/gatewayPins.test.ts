@@ -41,6 +41,12 @@ describe('gateway: a tool that changed since it was pinned is withheld until acc
       assert.equal(refused.isError, true);
       assert.equal(textOf(refused), `Not run: pinned_greet changed since you pinned it (description); accept with \`mcp-tool-host pins accept pinned greet --config ${file}\`.`);
       assert.equal(greets(), before, 'the backend never received the call');
+      // The refusal is the policy's decision: audited, as every call the pipeline decides is.
+      const auditFile = path.join(folder.dir, 'state', 'mcp-tool-host', 'audit.jsonl');
+      const withheldLine = () => (fs.existsSync(auditFile) ? fs.readFileSync(auditFile, 'utf8').split('\n').find((l) => l.includes('withheld: the tool changed since it was pinned (description)')) : undefined);
+      for (let i = 0; i < 50 && !withheldLine(); i++) await new Promise((r) => setTimeout(r, 100));
+      assert.ok(withheldLine(), 'the refusal is in the audit log');
+      assert.deepEqual({ ...JSON.parse(withheldLine()!), time: 'T', callId: 'C', argsHash: 'H' }, { time: 'T', callId: 'C', origin: 'gateway', server: 'pinned', tool: 'greet', argsHash: 'H', decision: 'withheld: the tool changed since it was pinned (description)', outcome: 'denied' });
 
       // `pins` shows the drift as a diff, the hostile control characters as escapes.
       const shown = await runCli(['pins', '--config', file], { env });

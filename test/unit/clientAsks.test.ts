@@ -52,7 +52,7 @@ describe("the gateway's approval form for the client (clientAsks.ts)", () => {
     assert.equal(message.split("rule 'ask writes'").length - 1, 1, message);
     assert.match(message, /Why this asks: needs approval by rule 'ask writes' \(rules file rules\.json\): writes are reviewed and may change or delete data \(destructive\)\./);
     const denials: { reason?: string } = {};
-    assert.equal(await unaskedApprover(denials).approve(asked), 'deny');
+    assert.deepEqual(await unaskedApprover(denials).approve(asked), { kind: 'refused', why: 'approval required, and the client cannot be asked (no elicitation)' });
     assert.equal(denials.reason!.split("rule 'ask writes'").length - 1, 1, denials.reason);
     // A rule that is not among the reasons (approve-all overriding an allow rule) is still said.
     const overridden = approvalForm(request({}, { rule: "allowed by rule 'reads'" })).message;

@@ -57,6 +57,16 @@ describe('the approve stage with grants', () => {
     assert.equal(a.asked[0].changed?.before.description, 'Removes a file.');
   });
 
+  it('a denial where nobody could be asked is recorded as such, never as "denied by user"', async () => {
+    const grants = new GrantStore(memoryPersistence());
+    const refused = await approveCall(context(tool()), approver({ kind: 'refused', why: 'approval required, and the client cannot be asked (no elicitation)' }), grants);
+    assert.ok(refused.kind === 'denied');
+    assert.match(refused.decision, /^denied, nobody asked: approval required, and the client cannot be asked \(no elicitation\) \[/);
+    assert.doesNotMatch(refused.decision, /by user/);
+    const byUser = await approveCall(context(tool()), approver('deny'), grants);
+    assert.ok(byUser.kind === 'denied' && /^denied by user/.test(byUser.decision));
+  });
+
   it('never offers, nor honours, a server-wide grant for a destructive tool', async () => {
     const grants = new GrantStore(memoryPersistence());
     const a = approver('allow-server-session');

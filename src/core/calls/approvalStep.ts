@@ -75,7 +75,7 @@ export type CallForecast =
       readonly offerRule: boolean;
     };
 
-const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' | 'rule-added' }>, string> = {
+const DECISION_WORDS: Record<Exclude<ApprovalDecision, { kind: 'edit' | 'rule-added' | 'refused' }>, string> = {
   'allow-once': 'allowed once',
   'allow-tool-session': 'allowed: this tool for this session',
   'allow-tool-always': 'allowed: always allow this tool',
@@ -182,6 +182,7 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
       continue;
     }
     if (decision === 'deny') return { kind: 'denied', decision: `${DECISION_WORDS.deny}${edited} ${badges()}` };
+    if (typeof decision === 'object' && decision.kind === 'refused') return { kind: 'denied', decision: `denied, nobody asked: ${decision.why}${edited} ${badges()}` };
     if (decision === 'allow-server-session' && destructive) return { kind: 'denied', decision: `denied: a server-wide grant cannot cover a destructive tool ${badges()}` };
     if (ask.rebind) ctx.rules?.bindings.bind(ask.rebind, pin);
     if (typeof decision === 'object') {

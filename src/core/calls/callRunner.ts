@@ -208,6 +208,7 @@ export class CallRunner {
     if (problems.length > 0) return { kind: 'invalid-arguments', problems };
     const slot = parts.rateLimiter.take(request.server);
     if (!slot.ok) {
+      trace.decision = `not sent: over the rate limit (${parts.rateLimiter.setBy})`;
       return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, ${parts.rateLimiter.setBy}): nothing was sent. Try again in ${slot.retryInMs} ms.` };
     }
 

@@ -48,7 +48,9 @@ export type ApprovalDecision =
    * The user saved an allow rule for calls like this one (`rule`, as written to user settings;
    * `saved`: "rule 'x like this' (user settings)"): this call runs, and binds the rule to the tool's definition.
    */
-  | { readonly kind: 'rule-added'; readonly saved: string; readonly rule: unknown };
+  | { readonly kind: 'rule-added'; readonly saved: string; readonly rule: unknown }
+  /** Nobody could be asked (no terminal, a client without elicitation) or asking failed: denied, and `why` is recorded, not "denied by user". */
+  | { readonly kind: 'refused'; readonly why: string };
 
 /** Asks the user (quick-pick, TTY prompt, or a scripted answer in tests). Escape means deny. */
 export interface Approver {

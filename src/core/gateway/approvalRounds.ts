@@ -82,15 +82,15 @@ export class ApprovalRounds {
           // The first send (an answer without a state approves nothing), or a state without an answer: ask.
           asked.result = inputRequired({ inputRequests: { [APPROVAL_INPUT]: inputRequired.elicit(approvalForm(request)) }, requestState: await this._codec.mint(stateOf(request), ctx) });
           denials.reason = 'Not run yet: the client was asked to approve this call (input_required).';
-          return 'deny';
+          return { kind: 'refused', why: 'the client was asked to approve it (input_required); it runs when sent again with the answer' };
         }
         if (!isApprovalState(state) || !sameCall(state, request)) {
           denials.reason = 'Not run: the approval sent back (requestState) was given for another call (another tool or other arguments). Call again to be asked about this one.';
-          return 'deny';
+          return { kind: 'refused', why: 'the approval sent back was given for another call' };
         }
         if (!this._spend(state.nonce)) {
           denials.reason = 'Not run: this approval was already answered, and one answer runs one call. Call again to be asked anew.';
-          return 'deny';
+          return { kind: 'refused', why: 'the approval sent back was already spent on a call' };
         }
         if (approves(answer)) return 'allow-once';
         denials.reason = notAllowed(answer);

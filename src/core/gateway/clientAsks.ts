@@ -35,7 +35,9 @@ export function clientApprover(forms: ClientForms, signal: AbortSignal | undefin
         if (approves(answer)) return 'allow-once';
         denials.reason = notAllowed(answer);
       } catch (err) {
-        denials.reason = `Not run: this call needs approval and asking the client failed (${sanitizeLine(err instanceof Error ? err.message : String(err))}).`;
+        const why = sanitizeLine(err instanceof Error ? err.message : String(err));
+        denials.reason = `Not run: this call needs approval and asking the client failed (${why}).`;
+        return { kind: 'refused', why: `asking the client failed (${why})` };
       }
       return 'deny';
     },
@@ -47,7 +49,7 @@ export function unaskedApprover(denials: { reason?: string }): Approver {
   return {
     approve(request) {
       denials.reason = `Not run: this call needs approval (${whyText(request)}), and this MCP client cannot be asked (it did not declare elicitation). Nothing was sent; the user can allow such calls with a rule (docs/gateway.md).`;
-      return Promise.resolve('deny');
+      return Promise.resolve({ kind: 'refused', why: 'approval required, and the client cannot be asked (no elicitation)' });
     },
   };
 }

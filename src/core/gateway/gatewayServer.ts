@@ -107,7 +107,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
       const found = catalog.lookup(toolName);
       if (found.kind === 'not-offered') return toolError(`Not run: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
       if (found.kind === 'unknown') return toolError(`Not run: no tool named "${shownName(toolName)}" (list the tools again: they may have changed).`);
-      const withheld = withheldCall(deps.pins, found.offered);
+      const withheld = withheldCall(deps.pins, found.offered, { log: deps.audit, args: toolArgs });
       if (withheld) return withheld;
       const { server: backend, tool } = found.offered;
       const progressToken = request.params._meta?.progressToken;

@@ -1,3 +1,6 @@
+import { randomUUID } from 'node:crypto';
+import { argumentsHash } from '../calls/auditHash';
+import type { AuditLog } from '../calls/ports';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ServerPool } from '../connection/serverPool';
 import type { DefinitionPins } from '../policy/definitionPins';
@@ -25,9 +28,20 @@ export function shownDefinition(pins: GatewayPins | undefined, offered: OfferedT
 }
 
 /** The tool error for a call to a tool that changed since it was pinned, or undefined when it may run. Checked at each call: an accept elsewhere counts at once. */
-export function withheldCall(pins: GatewayPins | undefined, offered: OfferedTool): GatewayCallResult | undefined {
+export function withheldCall(pins: GatewayPins | undefined, offered: OfferedTool, audit?: { readonly log: AuditLog | undefined; readonly args: Record<string, unknown> }): GatewayCallResult | undefined {
   const parts = pins?.changeOf(offered.server, offered.tool);
   if (!parts) return undefined;
+  // A refusal is a decision of the policy: audited as the pipeline audits its own (no arguments, their hash).
+  audit?.log?.append({
+    time: new Date().toISOString(),
+    callId: randomUUID().slice(0, 8),
+    origin: 'gateway',
+    server: offered.server,
+    tool: offered.tool.name,
+    argsHash: argumentsHash(audit.args),
+    decision: `withheld: the tool changed since it was pinned (${parts.join(', ')})`,
+    outcome: 'denied',
+  });
   return toolError(`Not run: ${offered.name} changed since you pinned it (${parts.join(', ')}); ${visibleLine(pins!.acceptHint(offered.server, offered.tool.name))}.`);
 }
 

@@ -8,7 +8,7 @@ import type { PromptEvents } from '../shared/promptEvents';
 import { allowLikeThis } from '../rules/ruleProposalFlow';
 
 interface DecisionItem extends vscode.QuickPickItem {
-  readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' } | { kind: 'rule-added' }>;
+  readonly decision?: Exclude<ApprovalDecision, { kind: 'edit' } | { kind: 'rule-added' } | { kind: 'refused' }>;
   readonly action?: 'show-arguments' | 'edit-arguments' | 'show-changes' | 'allow-like-this' | 'show-rules' | 'accept-lock-drift';
 }
 
