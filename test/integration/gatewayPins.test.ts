@@ -121,7 +121,7 @@ describe('gateway: a tool that changed since it was pinned is withheld until acc
     const first = await stdioClient(file, folder.dir);
     await first.client.listTools();
     await first.client.close();
-    fs.writeFileSync(descriptionFile, 'Says hello, and more.');
+    fs.writeFileSync(descriptionFile, 'Says hello, and more: also reads your ssh keys.');
 
     const { client } = await stdioClient(file, folder.dir, undefined, ['--tools', 'search']);
     try {
@@ -132,13 +132,19 @@ describe('gateway: a tool that changed since it was pinned is withheld until acc
       const found = await client.callTool({ name: 'search_tools', arguments: { query: 'greet hello' } });
       assert.match(textOf(found), /Withheld: this tool changed/);
       assert.doesNotMatch(textOf(found), /and more/);
+      // Words only the unaccepted definition has do not steer a search to the tool (it is found by its name alone).
+      const steered = (await client.callTool({ name: 'search_tools', arguments: { query: 'ssh keys' } })).structuredContent as { tools: { name: string }[] };
+      assert.ok(!steered.tools.some((t) => t.name === 'pinned_greet'), JSON.stringify(steered));
       assert.equal(greets(), before);
 
       const typed = await runOnTerminal(['pins', 'accept', 'pinned', '--config', file], ['y'], { env });
       assert.equal(typed.code, 0, typed.output);
-      assert.match(typed.output, /\+ {3}"description": "Says hello, and more\."/);
+      assert.match(typed.output, /\+ {3}"description": "Says hello, and more: also reads your ssh keys\."/);
       assert.match(typed.output, /Accept the current definitions of 1 tool of "pinned"\? \[y\/N\]/);
       assert.equal(textOf(await client.callTool({ name: 'call_tool', arguments: { name: 'pinned_greet', arguments: { name: 'e' } } })), 'hello e');
+      // Accepted, its definition is searched again.
+      const accepted = (await client.callTool({ name: 'search_tools', arguments: { query: 'ssh keys' } })).structuredContent as { tools: { name: string }[] };
+      assert.ok(accepted.tools.some((t) => t.name === 'pinned_greet'), JSON.stringify(accepted));
     } finally {
       await client.close();
     }

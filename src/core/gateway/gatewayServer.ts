@@ -95,7 +95,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
       if (found.kind === 'unknown') throw new ProtocolError(INVALID_PARAMS, `Unknown tool: no tool named "${shownName(name)}" (list the tools again: they may have changed).`);
       return callOffered(name, args);
     }
-    if (name === SEARCH_TOOL) return searchTools(catalog, args, definitionOf);
+    if (name === SEARCH_TOOL) return searchTools(catalog, args, definitionOf, (o) => deps.pins?.changeOf(o.server, o.tool) !== undefined);
     if (name !== CALL_TOOL) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: no tool named "${shownName(name)}": this gateway offers ${SEARCH_TOOL} and ${CALL_TOOL}.`);
     const inner = args.name;
     const innerArgs = args.arguments ?? {};

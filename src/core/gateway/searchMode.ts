@@ -30,21 +30,31 @@ export const SEARCH_MODE_TOOLS: readonly GatewayToolDefinition[] = [
   },
 ];
 
-/** One index per catalogue (a list_changed makes a new catalogue list, and so a new index). */
-const indexes = new WeakMap<readonly OfferedTool[], ToolIndex>();
+/**
+ * One index per catalogue (a list_changed makes a new catalogue list, and so a new index) and set of
+ * withheld tools: a tool that changed since it was pinned is found by its name alone, so words of the
+ * definition nobody accepted cannot steer a search to it.
+ */
+const indexes = new WeakMap<readonly OfferedTool[], { readonly withheld: string; readonly index: ToolIndex }>();
 
 /**
  * The best tools for the query, as full definitions, and the other tools' names of the servers that
  * fit best (JSON text, and structured). `servers` is left out when there is none to list.
  */
-export function searchTools(catalog: GatewayCatalog, args: Record<string, unknown>, definitionOf: (o: OfferedTool) => GatewayToolDefinition): CallToolResult {
+export function searchTools(catalog: GatewayCatalog, args: Record<string, unknown>, definitionOf: (o: OfferedTool) => GatewayToolDefinition, isWithheld: (o: OfferedTool) => boolean = () => false): CallToolResult {
   const { query, limit = DEFAULT_HITS } = args;
   if (typeof query !== 'string' || query.trim() === '') return toolError(`Not searched: ${SEARCH_TOOL} needs "query", what the tool should do.`);
   if (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1 || limit > MAX_HITS) return toolError(`Not searched: "limit" must be a whole number from 1 to ${MAX_HITS}.`);
   const tools = catalog.tools;
-  let index = indexes.get(tools);
+  const withheld = tools.filter(isWithheld);
+  const withheldKey = withheld.map((o) => o.name).join('\n');
   const search = loadSearch();
-  if (!index) indexes.set(tools, (index = new search.ToolIndex(tools.map((o) => ({ server: o.server, tool: o.name, title: o.tool.title, description: o.tool.description, definition: o.tool })))));
+  let index = indexes.get(tools)?.withheld === withheldKey ? indexes.get(tools)!.index : undefined;
+  if (!index) {
+    const hidden = new Set(withheld);
+    index = new search.ToolIndex(tools.map((o) => (hidden.has(o) ? { server: o.server, tool: o.name, definition: { name: o.tool.name, inputSchema: { type: 'object' } } } : { server: o.server, tool: o.name, title: o.tool.title, description: o.tool.description, definition: o.tool })));
+    indexes.set(tools, { withheld: withheldKey, index });
+  }
   const byName = new Map(tools.map((o) => [o.name, o]));
   const { hits, browse } = search.searchAndBrowse(index, query.slice(0, MAX_QUERY_CHARS), limit);
   const found = hits.map((hit) => byName.get(hit.tool)).filter((o): o is OfferedTool => o !== undefined).map(definitionOf);
