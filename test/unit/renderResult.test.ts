@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { summaryParts } from '../../src/core/calls/callPipeline';
 import { cutForModel } from '../../src/core/chat/markdown';
-import { renderResult } from '../../src/core/render/renderResult';
+import { renderResult, type RawToolResult } from '../../src/core/render/renderResult';
 import { SANITIZE_SLICE_CHARS, sanitizeText } from '../../src/core/render/sanitize';
 import { setInPieces } from '../../src/core/textPieces';
 
@@ -56,5 +56,18 @@ describe('rendering a result: a long text that came in pieces (textPieces.ts)', 
     const cut = cutForModel({ text: 'abcdefghij', pieces: ['abc', 'defg', 'hij'] }, 5, 'the output');
     assert.equal(cut, 'abcde\n[... 5 more characters not shown; the whole result is in the output]');
     assert.equal(cutForModel({ text: 'abc', pieces: ['a', 'bc'] }, 5, 'x'), 'abc');
+  });
+});
+
+describe('rendering a result: one that breaks the protocol', () => {
+  it('attacker: "content" that is not a list is an error, and what it held is shown (escaped), not "(no content)"', async () => {
+    const asError = await renderResult({ isError: true, content: 'disk full' } as unknown as RawToolResult);
+    assert.equal(asError.isError, true);
+    assert.equal(asError.text, '(the server\'s result is malformed: its "content" is a string, not a list of blocks) disk full');
+    const claimsSuccess = await renderResult({ content: { text: 'x\u001b[2J' } } as unknown as RawToolResult);
+    assert.equal(claimsSuccess.isError, true, 'a malformed result is not a success');
+    assert.match(claimsSuccess.text, /^\(the server's result is malformed: its "content" is an object, not a list of blocks\) \{"text":"x/);
+    assert.ok(!claimsSuccess.text.includes(String.fromCharCode(27)), 'the escape is shown escaped');
+    assert.equal((await renderResult({ content: [] } as unknown as RawToolResult)).text, '(the tool returned no content)');
   });
 });

@@ -31,6 +31,17 @@ export interface RenderedResult {
 
 type Block = { type: string; [key: string]: unknown };
 
+/** Of a malformed result's text, at most this much is shown. */
+const MAX_MALFORMED_CHARS = 2_000;
+
+/** What a result whose "content" is not a list held, said as such (a server's error text is not lost). */
+function malformedNote(content: unknown): string {
+  const text = typeof content === 'string' ? content : JSON.stringify(content) ?? String(content);
+  const shown = text.length > MAX_MALFORMED_CHARS ? `${text.slice(0, MAX_MALFORMED_CHARS)}... (${text.length} characters)` : text;
+  const kind = typeof content === 'string' ? 'a string' : typeof content === 'object' ? 'an object' : `a ${typeof content}`;
+  return `(the server's result is malformed: its "content" is ${kind}, not a list of blocks) ${sanitizeText(shown)}`;
+}
+
 /**
  * Turns a tool result into text for any sink: text blocks as they are, binary content saved to
  * disk and shown as its path, resource links and embedded resources described,
@@ -69,8 +80,11 @@ export async function renderResult(result: RawToolResult, save?: BinarySaver): P
   if (raw.structuredContent !== undefined && twin < 0) {
     add(`structuredContent:\n${prettyJson(raw.structuredContent)}`);
   }
+  // "content" that is not a list breaks the protocol: what it holds is shown, and the result counts as an error.
+  const malformed = raw.content !== undefined && raw.content !== null && !Array.isArray(raw.content);
+  if (malformed) add(malformedNote(raw.content));
   if (pieces.length === 0) pieces.push('(the tool returned no content)');
-  return { text: joinedLazily(pieces), pieces, isError: raw.isError === true, files, links, ...(media > 0 && { media }) };
+  return { text: joinedLazily(pieces), pieces, isError: raw.isError === true || malformed, files, links, ...(media > 0 && { media }) };
 }
 
 /** Texts longer than this are not parsed to compare with the structured content (shown then, as before). */
