@@ -1,3 +1,6 @@
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { makeFolder } from '../core/userFolders';
 import * as os from 'node:os';
 import * as readline from 'node:readline/promises';
 import { CallPipeline, summarize, type CallOutcome } from '../core/calls/callPipeline';
@@ -110,10 +113,9 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
   };
   const audit = new FileAuditLog(options.auditFile ?? defaultCliAuditFile());
   // A log that cannot be written is found before the call is sent, not after it ran.
-  try {
-    audit.ready();
-  } catch (err) {
-    console.error(`error: ${sanitizeLine((err as Error).message)}: nothing was sent. Give --audit FILE in a folder you can write.`);
+  const unwritable = auditProblem(audit.file);
+  if (unwritable) {
+    console.error(`error: the audit log ${audit.file} cannot be written (${sanitizeLine(unwritable)}): nothing was sent. Give --audit FILE in a folder you can write.`);
     return Exit.usage;
   }
   const pipeline = new CallPipeline(host.pool, host.validator, approver, sink, { saveBinary: resultSaver(options.filesDir), audit, telemetry: host.telemetry, ...ruleOptions(host, options.rules) });
@@ -186,4 +188,15 @@ function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json' | '
 function deniedText(how: Denial, rule: string | undefined): string {
   if (rule !== undefined) return `not sent: ${sanitizeLine(rule)}`;
   return how.refusedHeadless ? `not sent: denied, approval required: ${how.refusedHeadless}` : 'not sent: denied by the user.';
+}
+
+/** Why the audit log cannot be written (its folder made, the file opened for appending, nothing written), or undefined. */
+function auditProblem(file: string): string | undefined {
+  try {
+    makeFolder(path.dirname(file));
+    fs.closeSync(fs.openSync(file, 'a'));
+    return undefined;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+  }
 }

@@ -62,7 +62,7 @@ async function main(args: CliArgs & { readonly command: string }, early: EarlyLa
     if (command === 'search') return registryCommands().searchCommand({ query: server ?? '', registry: args.registry, cursor: args.cursor, json: args.json });
     return registryAdd().addCommand({ name: server!, registry: args.registry, version: args.version, config: args.config, serverName: args.name, set: args.set, replace: args.replace, sandbox: args.sandbox, yes: args.yes, json: args.json });
   }
-  const config = loadConfig(args.config, { trust: args.trustConfig });
+  const config = loadConfig(args.config, { trust: args.trustConfig, serving: command === 'serve' });
   for (const w of config.warnings) console.error(`config: warning: ${w}`);
   // `auth status` is about every server; `logout` with a config checks the name is one of its servers.
   const selected = selectServers(config, command === 'auth' ? undefined : server);

@@ -21,7 +21,7 @@ export interface LoadedConfig {
  * (--trust-config) says the file is the user's own. A file that is missing or unparseable, or
  * that holds no usable server, is a CliError (exit 2) whose message names the file.
  */
-export function loadConfig(file: string | undefined, options: { trust?: boolean } = {}): LoadedConfig {
+export function loadConfig(file: string | undefined, options: { trust?: boolean; serving?: boolean } = {}): LoadedConfig {
   if (!file) throw new CliError('--config FILE is required.', 2, true);
   const resolved = path.resolve(file);
   const carried = options.trust ? undefined : carriedByRepository(resolved);
@@ -30,7 +30,9 @@ export function loadConfig(file: string | undefined, options: { trust?: boolean 
   const fileLevel = result.errors.find((e) => e instanceof ConfigFileError && e.serverName === e.file);
   if (fileLevel) throw new CliError(`Config error: ${fileLevel.message}`);
   if (result.servers.length === 0 && result.errors.length === 0) throw new CliError(`Config error: ${file} defines no servers.`);
-  const untrusted = carried && `${file} ${carried}: its servers' tool hints are not trusted, so every call asks first (--yes to allow). Pass --trust-config if the file is yours.`;
+  // `serve` takes no --yes: its calls ask the gateway's client (or an allow rule of the user's decides).
+  const asks = options.serving ? "asks the gateway's client first (or an allow rule of yours decides)" : 'asks first (--yes to allow)';
+  const untrusted = carried && `${file} ${carried}: its servers' tool hints are not trusted, so every call ${asks}. Pass --trust-config if the file is yours.`;
   return { file, servers: result.servers, errors: result.errors, warnings: untrusted ? [...result.warnings, untrusted] : result.warnings };
 }
 

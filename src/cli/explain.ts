@@ -6,6 +6,8 @@ import { Exit, type ExitCode } from './args';
 import { parseArgsJson } from './argsJson';
 import { ruleOptions, startForTool } from './call';
 import type { CliHost } from './host';
+import { withoutNullOptionals } from '../core/tools/nullArguments';
+import { problemText } from '../core/tools/schemaProblems';
 
 /** Nothing is asked or sent while explaining; a pipeline that tried would be a bug. */
 const NEVER_ASKED: Approver = {
@@ -27,7 +29,10 @@ export async function explainCall(host: CliHost, options: { server: string; tool
     return Exit.connection;
   }
   const pipeline = new CallPipeline(host.pool, host.validator, NEVER_ASKED, SILENT, ruleOptions(host, options.rules));
-  const forecast = pipeline.forecast({ server: options.server, tool: options.tool, args });
+  // `call` checks the arguments against the tool's schema before anything else: so does its forecast.
+  const found = host.pool.findTool(options.server, options.tool);
+  const problems = found ? pipeline.validateArguments(found.tool, withoutNullOptionals(found.tool.inputSchema, args).args).problems : [];
+  const forecast = problems.length > 0 ? { kind: 'denied' as const, sentence: `the arguments do not match the tool's input schema: ${problems.map(problemText).join('; ')}` } : pipeline.forecast({ server: options.server, tool: options.tool, args });
   const sentence = sanitizeLine(forecast.sentence);
   if (options.json) console.log(visibleJson({ server: options.server, tool: options.tool, forecast: forecast.kind, sentence }, 2));
   else console.log(`${shownName(options.server)}/${shownName(options.tool)} ${WORDS[forecast.kind]}: ${sentence.replace(/^asks: /, '')}`);

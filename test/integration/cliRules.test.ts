@@ -263,6 +263,9 @@ describe('argument rules in the CLI (node dist/cli.js, a server that records its
     assert.equal(denied.stdout, "files/write_file would not be sent: denied by rule 'no env files' (rules file mixed.json): it outweighs rule 'project files' (rules file mixed.json) [destructive · idempotent]\n");
     assert.equal((await explain('write_file', path.join(project, 'a.txt'))).stdout, "files/write_file would run: allowed by rule 'project files' (rules file mixed.json) [destructive · idempotent]\n");
     assert.equal((await explain('write_file', path.join(dir, 'outside', 'a.txt'))).stdout, 'files/write_file would ask first (--yes to allow): may change or delete data (destructive) [destructive · idempotent]\n');
+    // Arguments the schema refuses are what `call` would stop at first: so does explain.
+    const invalid = await cli(['explain', 'files', 'write_file', '--args', JSON.stringify({ path: 1 }), '--rules', rules]);
+    assert.match(invalid.stdout, /^files\/write_file would not be sent: the arguments do not match the tool's input schema: \/path: /);
     assert.equal((await explain('read_file', path.join(project, '.env'))).stdout, 'files/read_file would run: not needed [read-only]\n');
     const json = await explain('write_file', path.join(project, '.env'), '--json');
     assert.deepEqual(JSON.parse(json.stdout), { server: 'files', tool: 'write_file', forecast: 'denied', sentence: "denied by rule 'no env files' (rules file mixed.json): it outweighs rule 'project files' (rules file mixed.json) [destructive · idempotent]" });

@@ -129,6 +129,8 @@ describe('gateway: a tool that changed since it was pinned is withheld until acc
       const refused = await client.callTool({ name: 'call_tool', arguments: { name: 'pinned_greet', arguments: {} } });
       assert.equal(refused.isError, true);
       assert.match(textOf(refused), /^Not run: pinned_greet changed since you pinned it \(description\)/);
+      // A name that is no tool: in search mode the model is pointed at search_tools (there is no list to read again).
+      assert.equal(textOf(await client.callTool({ name: 'call_tool', arguments: { name: 'pinned_nothing', arguments: {} } })), 'Not run: no tool named "pinned_nothing" (find it with search_tools: they may have changed).');
       const found = await client.callTool({ name: 'search_tools', arguments: { query: 'greet hello' } });
       assert.match(textOf(found), /Withheld: this tool changed/);
       assert.doesNotMatch(textOf(found), /and more/);

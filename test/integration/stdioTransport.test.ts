@@ -54,6 +54,16 @@ describe('StdioTransport', () => {
     }
   });
 
+  it('a working folder that does not exist, or a command a variable left empty, is said as such (spawn would blame the command)', async () => {
+    const env = { ...process.env } as Record<string, string>;
+    const missing = new StdioTransport({ command: process.execPath, args: ['-e', ''], env, cwd: '/no/such/folder/here' });
+    await assert.rejects(missing.start(), { message: `Could not start "${process.execPath}": no folder "/no/such/folder/here" (cwd).` });
+    const file = new StdioTransport({ command: process.execPath, args: ['-e', ''], env, cwd: process.execPath });
+    await assert.rejects(file.start(), /: no folder ".*" \(cwd\)\.$/);
+    const empty = new StdioTransport({ command: '', args: [], env });
+    await assert.rejects(empty.start(), { message: 'Could not start the server: "command" is empty (an unset variable?).' });
+  });
+
   it('delivers a burst of sends written in one tick, each answered once', async () => {
     const echo = `let b='';process.stdin.on('data',(c)=>{b+=c;let i;while((i=b.indexOf('\\n'))!==-1){const m=JSON.parse(b.slice(0,i));b=b.slice(i+1);process.stdout.write(JSON.stringify({jsonrpc:'2.0',id:m.id,result:{n:m.params.n}})+'\\n');}});process.stdin.on('end',()=>process.exit(0));`;
     const t = new StdioTransport({ command: process.execPath, args: ['-e', echo], env: { ...process.env } as Record<string, string> });

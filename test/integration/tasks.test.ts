@@ -64,7 +64,7 @@ for (const era of ['2025-11-25', '2026-07-28'] as const) describe(`tool calls th
 
   it('a failed task fails the call with what the server said', async () => {
     const outcome = await host.pipeline.call({ server: 't', tool: 'breaks', args: { seconds: 0.5 }, origin: 'api' });
-    assert.deepEqual(outcome, { kind: 'failed', message: 'The task failed: the build broke' });
+    assert.deepEqual(outcome, { kind: 'failed', message: 'The task failed: the build broke', sent: true });
     assert.deepEqual(board.entries(), []);
   });
 
@@ -240,7 +240,7 @@ describe('a hostile 2026-07-28 server of the tasks extension', function () {
 
   it('a task handle for a call that asked for none (no extension declared) fails the call, saying so', async () => {
     const outcome = await host.pipeline.call({ server: 'u', tool: 'build', args: {}, origin: 'api' });
-    assert.deepEqual(outcome, { kind: 'failed', message: "Unsupported result type 'task' for tools/call" });
+    assert.deepEqual(outcome, { kind: 'failed', message: "Unsupported result type 'task' for tools/call", sent: true });
     assert.deepEqual(board.entries(), []);
   });
 });

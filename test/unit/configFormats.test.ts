@@ -9,6 +9,12 @@ import { execFileSync } from 'node:child_process';
 import { parseServers } from '../../src/core/config/serverConfig';
 
 describe('configuration file formats', () => {
+  it('a settings.json given as a server file: its other mcpToolHost settings (rules, approve-all) are said not to be read', () => {
+    const out = detectAndConvert(JSON.stringify({ 'mcpToolHost.servers': { ev: { command: 'node' } }, 'mcpToolHost.rules': [{ name: 'no', server: '*', tool: '*', effect: 'deny' }], 'mcpToolHost.approveAllCalls': true, 'editor.fontSize': 12 }), '/u/settings.json');
+    assert.deepEqual(out.warnings, ['"mcpToolHost.rules", "mcpToolHost.approveAllCalls" are not read from this file: only "mcpToolHost.servers" is (give the CLI its rules with --rules FILE).']);
+    assert.deepEqual(detectAndConvert(JSON.stringify({ 'mcpToolHost.servers': { ev: { command: 'node' } } }), '/u/settings.json').warnings, []);
+  });
+
   it("attacker: a repository's names and keys with terminal escapes, clipboard writes and invisible characters are printed escaped in every error and warning", () => {
     const esc = String.fromCharCode(27);
     const bel = String.fromCharCode(7);

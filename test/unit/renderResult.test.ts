@@ -63,10 +63,10 @@ describe('rendering a result: one that breaks the protocol', () => {
   it('attacker: "content" that is not a list is an error, and what it held is shown (escaped), not "(no content)"', async () => {
     const asError = await renderResult({ isError: true, content: 'disk full' } as unknown as RawToolResult);
     assert.equal(asError.isError, true);
-    assert.equal(asError.text, '(the server\'s result is malformed: its "content" is a string, not a list of blocks) disk full');
+    assert.equal(asError.text, '(malformed result: "content" is not a list) disk full');
     const claimsSuccess = await renderResult({ content: { text: 'x\u001b[2J' } } as unknown as RawToolResult);
     assert.equal(claimsSuccess.isError, true, 'a malformed result is not a success');
-    assert.match(claimsSuccess.text, /^\(the server's result is malformed: its "content" is an object, not a list of blocks\) \{"text":"x/);
+    assert.match(claimsSuccess.text, /^\(malformed result: "content" is not a list\) \{"text":"x/);
     assert.ok(!claimsSuccess.text.includes(String.fromCharCode(27)), 'the escape is shown escaped');
     assert.equal((await renderResult({ content: [] } as unknown as RawToolResult)).text, '(the tool returned no content)');
   });

@@ -107,7 +107,7 @@ export class CallPipeline {
     const place = () => {
       const engine = loadRules();
       // A remote server's paths are on another machine: read lexically, never looked up here.
-      return { paths: remote ? engine.lexicalPaths() : engine.localPaths(), workspaceFolder: this._options.workspaceFolder?.(), base: remote ? undefined : connection.workingFolder, givenFolders: remote ? undefined : connection.givenFolders };
+      return { paths: remote ? engine.lexicalPaths() : engine.localPaths(), workspaceFolder: this._options.workspaceFolder?.(), base: remote ? undefined : connection.workingFolder, givenFolders: remote ? undefined : engine.foldersAmong(connection.launchArgs) };
     };
     return { list: set.rules, place, bindings: this.ruleBindings };
   }

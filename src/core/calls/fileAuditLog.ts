@@ -24,20 +24,6 @@ export class FileAuditLog implements AuditLog {
     return visibleJson(record) + '\n';
   }
 
-  /**
-   * Makes the folder and opens the file for appending, writing nothing: a log that cannot be written
-   * is found before a call is sent, not after it ran. Throws an error that names the file.
-   */
-  ready(): void {
-    try {
-      makeFolder(path.dirname(this.file));
-      this.folderMade = true;
-      fs.closeSync(fs.openSync(this.file, 'a'));
-    } catch (err) {
-      throw new Error(`the audit log ${this.file} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`, { cause: err });
-    }
-  }
-
   /** Appends whole lines, making the folder first when it is not there. */
   protected appendText(text: string): void {
     if (!this.folderMade) {

@@ -46,7 +46,10 @@ const OUR_BARE_VARIABLES = new Set(['workspaceFolder', 'userHome', 'pathSeparato
  */
 export function detectAndConvert(text: string, fileName: string): ConvertedConfig {
   const found = serversSection(text, fileName);
-  return found.format === 'mcpToolHost' ? { servers: found.servers, inputs: [], warnings: [], format: 'mcpToolHost' } : convertForeign(found.servers, found.inputs, found.format, found.sandbox);
+  // A settings.json's other settings (rules, approve-all) are VS Code's: not read here, and said so.
+  const unread = found.unread ?? [];
+  const warnings = unread.length > 0 ? [`${unread.map((k) => `"${shownName(k)}"`).join(', ')} ${unread.length > 1 ? 'are' : 'is'} not read from this file: only "mcpToolHost.servers" is (give the CLI its rules with --rules FILE).`] : [];
+  return found.format === 'mcpToolHost' ? { servers: found.servers, inputs: [], warnings, format: 'mcpToolHost' } : convertForeign(found.servers, found.inputs, found.format, found.sandbox);
 }
 
 /**
@@ -59,14 +62,15 @@ export function serverNamesIn(text: string, fileName: string): string[] {
 }
 
 /** Where a file keeps its servers, and in which format; the entries are not looked at. */
-function serversSection(text: string, fileName: string): { servers: Record<string, unknown>; format: ConfigFormat; inputs?: unknown; sandbox?: unknown } {
+function serversSection(text: string, fileName: string): { servers: Record<string, unknown>; format: ConfigFormat; inputs?: unknown; sandbox?: unknown; unread?: string[] } {
   const root = parseJsonc(text, fileName);
   if (typeof root !== 'object' || root === null || Array.isArray(root)) {
     throw new ConfigFileError(fileName, 'the file must hold a JSON object.');
   }
   const doc = root as Record<string, unknown>;
   if (doc['mcpToolHost.servers'] !== undefined) {
-    return { servers: objectAt(doc['mcpToolHost.servers'], '"mcpToolHost.servers"', fileName), format: 'mcpToolHost' };
+    const unread = Object.keys(doc).filter((k) => k.startsWith('mcpToolHost.') && k !== 'mcpToolHost.servers');
+    return { servers: objectAt(doc['mcpToolHost.servers'], '"mcpToolHost.servers"', fileName), format: 'mcpToolHost', unread };
   }
   if (doc.mcpServers !== undefined) {
     return { servers: objectAt(doc.mcpServers, '"mcpServers"', fileName), format: 'claude' };

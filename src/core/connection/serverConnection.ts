@@ -153,9 +153,9 @@ export class ServerConnection implements Disposable {
   get workingFolder(): string | undefined {
     return this._view.workingFolder;
   }
-  /** The folders its launch names as arguments: argument rules read a relative path from them too. */
-  get givenFolders(): readonly string[] {
-    return this._view.givenFolders;
+  /** Its launch's arguments: argument rules read a relative path from the folders among them too. */
+  get launchArgs(): readonly string[] {
+    return this._view.launchArgs;
   }
   /** The exact command line or URL last launched. */
   get launchLine(): string | undefined {

@@ -1,5 +1,3 @@
-import * as fs from 'node:fs';
-import * as path from 'node:path';
 import type { Tool } from '@modelcontextprotocol/client';
 import type { ResolvedLaunch } from '../config/launch';
 import { Emitter, type Disposable } from '../events';
@@ -19,7 +17,7 @@ export class ServerView implements LaunchView, Disposable {
   private _state: ServerState;
   private _secrets: readonly string[] = [];
   private _workingFolder: string | undefined;
-  private _givenFolders: readonly string[] = [];
+  private _launchArgs: readonly string[] = [];
   private _launchLine: string | undefined;
   /** The tools masked, kept while the listing and the secrets are the same. */
   private _masked: { readonly listed: readonly Tool[]; readonly secrets: readonly string[]; readonly tools: readonly Tool[] } | undefined;
@@ -37,9 +35,9 @@ export class ServerView implements LaunchView, Disposable {
   get workingFolder(): string | undefined {
     return this._workingFolder;
   }
-  /** The existing folders the launch names as whole arguments (argument rules read relative paths from them too). */
-  get givenFolders(): readonly string[] {
-    return this._givenFolders;
+  /** The launch's arguments (stdio): argument rules read a relative path from the folders among them too. */
+  get launchArgs(): readonly string[] {
+    return this._launchArgs;
   }
   get launchLine(): string | undefined {
     return this._launchLine;
@@ -67,7 +65,7 @@ export class ServerView implements LaunchView, Disposable {
   resolved(launch: ResolvedLaunch): void {
     this._secrets = launch.secrets ?? [];
     this._workingFolder = launch.type === 'stdio' ? launch.launch.cwd : undefined;
-    this._givenFolders = launch.type === 'stdio' ? foldersAmong(launch.launch.args) : [];
+    this._launchArgs = launch.type === 'stdio' ? launch.launch.args : [];
   }
   launching(shown: string): void {
     this._launchLine = shown;
@@ -84,17 +82,4 @@ export class ServerView implements LaunchView, Disposable {
   dispose(): void {
     this._onDidChange.dispose();
   }
-}
-
-/** The arguments that are absolute paths of existing folders (at most the first 16 looked at). */
-function foldersAmong(args: readonly string[]): string[] {
-  const folders: string[] = [];
-  for (const arg of args.filter((a) => path.isAbsolute(a)).slice(0, 16)) {
-    try {
-      if (fs.statSync(arg).isDirectory()) folders.push(arg);
-    } catch {
-      // Not there (yet): not a folder the server reads from.
-    }
-  }
-  return folders;
 }

@@ -4,5 +4,5 @@
 export { parseRules, SCOPE_WORDS } from './argumentRules';
 export { decideByRules, ruleWords, bindingKey } from './ruleDecision';
 export { testCondition } from './ruleConditions';
-export { localPaths, lexicalPaths } from './rulePaths';
+export { localPaths, lexicalPaths, foldersAmong } from './rulePaths';
 export { proposeRule, buildRule } from './ruleProposal';

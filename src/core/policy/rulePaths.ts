@@ -253,3 +253,16 @@ function shown(value: string): string {
 export function lexicalPaths(platform: NodeJS.Platform = process.platform): PathSystem {
   return { ...localPaths(platform), kind: () => 'missing', readlink: (p) => p };
 }
+
+/** The arguments that are absolute paths of existing folders (the first 16 such looked at): the folders a server was given. */
+export function foldersAmong(args: readonly string[]): string[] {
+  const folders: string[] = [];
+  for (const arg of args.filter((a) => nodePath.isAbsolute(a)).slice(0, 16)) {
+    try {
+      if (fs.statSync(arg).isDirectory()) folders.push(arg);
+    } catch {
+      // Not there (yet): not a folder the server reads from.
+    }
+  }
+  return folders;
+}

@@ -31,15 +31,9 @@ export interface RenderedResult {
 
 type Block = { type: string; [key: string]: unknown };
 
-/** Of a malformed result's text, at most this much is shown. */
-const MAX_MALFORMED_CHARS = 2_000;
-
-/** What a result whose "content" is not a list held, said as such (a server's error text is not lost). */
+/** What a result whose "content" is not a list held (its first 2,000 characters): a server's error text is not lost. */
 function malformedNote(content: unknown): string {
-  const text = typeof content === 'string' ? content : JSON.stringify(content) ?? String(content);
-  const shown = text.length > MAX_MALFORMED_CHARS ? `${text.slice(0, MAX_MALFORMED_CHARS)}... (${text.length} characters)` : text;
-  const kind = typeof content === 'string' ? 'a string' : typeof content === 'object' ? 'an object' : `a ${typeof content}`;
-  return `(the server's result is malformed: its "content" is ${kind}, not a list of blocks) ${sanitizeText(shown)}`;
+  return `(malformed result: "content" is not a list) ${sanitizeText((typeof content === 'string' ? content : String(JSON.stringify(content))).slice(0, 2000))}`;
 }
 
 /**

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
@@ -131,6 +132,9 @@ export class StdioTransport implements Transport {
   async start(): Promise<void> {
     if (this._child) throw new Error('StdioTransport already started');
     const { command, args, env, cwd } = this._launch;
+    // A missing folder makes spawn fail with ENOENT for the command, which would blame the command.
+    if (cwd !== undefined && !isFolder(cwd)) throw new ServerStartError(`Could not start "${command}": no folder "${cwd}" (cwd).`);
+    if (command === '') throw new ServerStartError('Could not start the server: "command" is empty (an unset variable?).');
     const executable = resolveExecutable(command, env, cwd);
     if (!executable) {
       throw new ServerStartError(
@@ -341,5 +345,13 @@ export class StdioTransport implements Transport {
     this._stderrTail.push(clipped);
     if (this._stderrTail.length > STDERR_TAIL_LINES) this._stderrTail.shift();
     this._options.onStderrLine?.(clipped);
+  }
+}
+
+function isFolder(folder: string): boolean {
+  try {
+    return fs.statSync(folder).isDirectory();
+  } catch {
+    return false;
   }
 }
