@@ -1,4 +1,3 @@
-import * as os from 'node:os';
 import { CliError, Exit, type CliArgs, type ExitCode } from './args';
 import { checkCommandLine, RULED } from './usage';
 import type { EarlyLaunch } from './earlyLaunch';
@@ -14,7 +13,7 @@ import { doctor } from './doctor';
 import { cliElicitor } from './elicit';
 import { browserOpener } from './elicitUrl';
 import { createHost, type CliHost } from './host';
-import { ownedSignals } from './signalOwners';
+import { exitOnStopSignals, ownedSignals } from './signalOwners';
 import { listServers } from './list';
 import { runSession } from './session';
 import { serve } from './serve';
@@ -166,15 +165,10 @@ async function main(args: CliArgs & { readonly command: string }, early: EarlyLa
  */
 function stopServersOnSignals(host: CliHost): () => void {
   let stopping = false;
-  const handlers = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
-    const handler = () => {
-      // `call` cancels on Ctrl+C, `serve` ends on SIGINT and SIGTERM: theirs to handle.
-      if (ownedSignals.has(signal) || stopping) return;
-      stopping = true;
-      void host.close().finally(() => process.exit(128 + os.constants.signals[signal]));
-    };
-    process.on(signal, handler);
-    return () => process.off(signal, handler);
+  return exitOnStopSignals((signal) => {
+    // `call` cancels on Ctrl+C, `serve` ends on SIGINT and SIGTERM: theirs to handle.
+    if (ownedSignals.has(signal) || stopping) return false;
+    stopping = true;
+    return host.close();
   });
-  return () => handlers.forEach((off) => off());
 }

@@ -8,10 +8,10 @@
 // to the normal order: a sandboxed, remote, dev-mode or disabled server, an `${input}`, several
 // servers, any error (the normal path then says it, in its own words). The normal path runs every
 // check again and adopts the process only if the launch it resolved is exactly this one.
-import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { CliArgs } from './args';
 import { parseArgsJson } from './argsJson';
+import { exitOnStopSignals } from './signalOwners';
 import { readCliRules } from './cliRules';
 import { loadConfig, selectServers } from './config';
 import { checkCommandLine } from './usage';
@@ -56,15 +56,9 @@ export function launchEarly(args: CliArgs & { readonly command: string }): Early
   }
   // Until a transport adopts it, a signal to the CLI ends the server too: it runs in a process group
   // of its own, so a terminal's Ctrl+C does not reach it (commands.ts stops adopted ones).
-  const signals = (['SIGINT', 'SIGTERM', 'SIGHUP'] as const).map((signal) => {
-    const handler = () => {
-      if (early) discardEarly(early);
-      process.exit(128 + os.constants.signals[signal]);
-    };
-    process.on(signal, handler);
-    return () => process.off(signal, handler);
+  const unhear = exitOnStopSignals(() => {
+    if (early) discardEarly(early);
   });
-  const unhear = () => signals.forEach((off) => off());
   return {
     adopt(launch) {
       const taken = early;

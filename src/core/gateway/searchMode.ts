@@ -49,7 +49,8 @@ export function searchTools(catalog: GatewayCatalog, args: Record<string, unknow
   const withheld = tools.filter(isWithheld);
   const withheldKey = withheld.map((o) => o.name).join('\n');
   const search = loadSearch();
-  let index = indexes.get(tools)?.withheld === withheldKey ? indexes.get(tools)!.index : undefined;
+  const kept = indexes.get(tools);
+  let index = kept?.withheld === withheldKey ? kept.index : undefined;
   if (!index) {
     const hidden = new Set(withheld);
     index = new search.ToolIndex(tools.map((o) => (hidden.has(o) ? { server: o.server, tool: o.name, definition: { name: o.tool.name, inputSchema: { type: 'object' } } } : { server: o.server, tool: o.name, title: o.tool.title, description: o.tool.description, definition: o.tool })));
