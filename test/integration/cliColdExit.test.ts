@@ -3,18 +3,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { alive, FIXTURES, ROOT } from './helpers';
+import { alive, allGone, FIXTURES, ROOT } from './helpers';
 import { CLI, runCli } from './cliRun';
-
-/** Waits until none of `pids` runs; false when some still runs after `ms`. */
-async function allGone(pids: readonly number[], ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!pids.some(alive)) return true;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  return !pids.some(alive);
-}
 
 describe('the CLI exits once its answer is out; the server shutdown goes on without it (slow-shutdown.cjs)', function () {
   this.timeout(60_000);

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { FIXTURES } from './helpers';
+import { alive, allGone, FIXTURES } from './helpers';
 import { runCli, type CliRun } from './cliRun';
 
 /**
@@ -62,7 +62,16 @@ describe('the CLI spawns the server of call and tools before the commands load (
       }
     `);
   });
-  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  // The CLI exits before its servers have gone (by design: cliColdExit); they note their end in
+  // events.txt, so wait for them before the folder goes, and fail if one stays.
+  afterEach(async () => {
+    const events = path.join(dir, 'events.txt');
+    const lines = fs.existsSync(events) ? fs.readFileSync(events, 'utf8').split('\n') : [];
+    const pids = lines.filter((l) => l.startsWith('pids ')).flatMap((l) => JSON.parse(l.slice(5)) as number[]);
+    const gone = await allGone(pids, 10_000);
+    fs.rmSync(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    assert.ok(gone, `a server the CLI started still runs: ${pids.filter(alive).join(', ')}`);
+  });
 
   it('a server the allowlist refuses is never spawned, not even while the commands load', async () => {
     fs.writeFileSync(policy, JSON.stringify({ allowedServers: [{ command: '/nowhere/else' }] }));

@@ -115,6 +115,16 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** Waits until none of `pids` runs; false when some still runs after `ms`. */
+export async function allGone(pids: readonly number[], ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (!pids.some(alive)) return true;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return !pids.some(alive);
+}
+
 /** Polls `probe` every 25 ms until it holds, or fails naming `what`. */
 export async function until(what: string, probe: () => boolean, ms = 10_000): Promise<void> {
   const end = Date.now() + ms;
