@@ -32,6 +32,19 @@ describe('argument rules: the decision and why', () => {
     assert.deepEqual(decide([], call({})), { kind: 'none' });
   });
 
+  it('where paths are read is worked out only when a rule reads a path (it stats the launch\'s folders)', () => {
+    let worked = 0;
+    const place = () => (worked++, PLACE);
+    const bindings = new RuleBindings(memoryRuleBindings());
+    const plain = rules('user', { name: 'all', server: '*', tool: '*', effect: 'allow' });
+    const byName = rules('user', { name: 'named', server: 'filesystem', tool: 'write_file', effect: 'deny', when: [{ pointer: '/mode', equals: 'force' }] });
+    assert.equal(decideByRules(plain, call({ path: 'a' }), place, bindings).kind, 'allow');
+    assert.equal(decideByRules(byName, call({ path: 'a', mode: 'force' }), place, bindings).kind, 'deny');
+    assert.equal(worked, 0, 'a rule without a path condition made the decision work out where paths are read');
+    assert.equal(decideByRules(rules('user', projectFiles), call({ path: '/project/a', mode: 'x' }), place, bindings).kind, 'allow');
+    assert.equal(worked, 1, 'a path condition reads the place once');
+  });
+
   it('allowed by a user rule, said in a sentence', () => {
     const d = decide(rules('user', projectFiles), call({ path: '/project/src/a.ts' }));
     assert.equal(d.kind, 'allow');

@@ -3,7 +3,10 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { approveCall } from '../../src/core/calls/approvalStep';
 import type { ApprovalRequest } from '../../src/core/calls/ports';
 import { callVerdict, verdictSentence, type ApprovalRules } from '../../src/core/policy/approvalPolicy';
+import { parseRules } from '../../src/core/policy/argumentRules';
 import { GrantStore, memoryPersistence } from '../../src/core/policy/grants';
+import { memoryRuleBindings, RuleBindings } from '../../src/core/policy/ruleBindings';
+import { localPaths } from '../../src/core/policy/rulePaths';
 import { pinTool } from '../../src/core/policy/toolPin';
 import { annotationsKey, closedBySandbox, effectiveAnnotations } from '../../src/core/tools/annotations';
 import { badgeDescription, badgeWords, toolBadges } from '../../src/core/tools/toolBadges';
@@ -81,6 +84,19 @@ describe('one rule for badges and for "will it ask, and why"', () => {
             // The decision line in the output channel and the audit log carries the same badges.
             assert.ok('decision' in result && result.decision.endsWith(`[${badgeDescription(a)}]`), JSON.stringify(result));
           }
+  });
+});
+
+describe('the approve stage and where paths are read', () => {
+  it("a call whose rules read no path never works out where paths are read (it stats the launch's folders every call)", async () => {
+    const parsed = parseRules([{ name: 'all', server: '*', tool: '*', effect: 'allow' }], 'user');
+    let worked = 0;
+    const place = () => (worked++, { paths: localPaths() });
+    const t = tool({ destructiveHint: true, openWorldHint: false });
+    const ctx = { server: 's', launch: 'L1', tool: t, args: { path: 'a' }, annotations: effectiveAnnotations(t, true), origin: 'api' as const, approveAll: false, validate: () => [], rules: { list: parsed.rules, place, bindings: new RuleBindings(memoryRuleBindings()) } };
+    const approver = { approve: async () => 'deny' as const };
+    for (let i = 0; i < 3; i++) assert.equal((await approveCall(ctx, approver, new GrantStore(memoryPersistence()))).kind, 'allowed');
+    assert.equal(worked, 0);
   });
 });
 

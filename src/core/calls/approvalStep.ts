@@ -21,7 +21,7 @@ export type ApprovalResult =
 /** The argument rules a call is decided by, where their paths are read, and which definitions allow rules are bound to. */
 export interface CallRules {
   readonly list: readonly ArgumentRule[];
-  /** Where paths are read: called only when a rule is written (it loads the engine). */
+  /** Where paths are read: called only when a rule reads a path (it loads the engine and stats the launch's folders). */
   readonly place: () => MatchPlace;
   readonly bindings: RuleBindings;
 }
@@ -93,7 +93,7 @@ const NO_RULE: RuleDecision = { kind: 'none' };
 export function forecastCall(ctx: Omit<ApprovalContext, 'validate' | 'origin'>, grants: GrantStore, pin: ToolPin = pinTool(ctx.tool)): CallForecast {
   const badges = `[${badgeDescription(ctx.annotations)}]`;
   const rules = ctx.rules;
-  const ruled = rules && rules.list.length > 0 ? loadRules().decideByRules(rules.list, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, rules.place(), rules.bindings) : NO_RULE;
+  const ruled = rules && rules.list.length > 0 ? loadRules().decideByRules(rules.list, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, rules.place, rules.bindings) : NO_RULE;
   if (ruled.kind === 'deny') return { kind: 'denied', sentence: `${ruled.sentence} ${badges}` };
   // A lockfile only adds a prompt: no grant or allow rule covers a tool that is not what the team locked.
   if (ctx.drift) {
@@ -203,7 +203,7 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
 function bindSavedRule(raw: unknown, ctx: ApprovalContext, pin: ToolPin): void {
   if (!ctx.rules) return;
   const engine = loadRules();
-  const saved = engine.decideByRules(engine.parseRules([raw], 'user').rules, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, ctx.rules.place(), ctx.rules.bindings);
+  const saved = engine.decideByRules(engine.parseRules([raw], 'user').rules, { server: ctx.server, launch: ctx.launch, tool: ctx.tool.name, args: ctx.args, pin }, ctx.rules.place, ctx.rules.bindings);
   if (saved.kind === 'allow' && saved.bind) ctx.rules.bindings.bind(saved.bind, pin);
 }
 

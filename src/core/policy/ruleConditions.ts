@@ -33,7 +33,17 @@ export class PathMemo {
   private readonly _paths = new Map<string, PathReading>();
   private readonly _folders = new Map<string, string | undefined | Error>();
 
-  constructor(readonly place: MatchPlace) {}
+  private _place: MatchPlace | (() => MatchPlace);
+
+  /** `place` may be given as a function: called at the first path read, so a decision that reads none never works it out (it may stat the launch's folders). */
+  constructor(place: MatchPlace | (() => MatchPlace)) {
+    this._place = place;
+  }
+
+  get place(): MatchPlace {
+    if (typeof this._place === 'function') this._place = this._place();
+    return this._place;
+  }
 
   path(value: string): PathReading {
     let reading = this._paths.get(value);

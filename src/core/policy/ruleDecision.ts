@@ -59,8 +59,10 @@ const STRICTNESS: Readonly<Record<RuleEffect, number>> = { allow: 0, ask: 1, den
  * (policy, user, workspace) the strictest answer holds, so the user cannot loosen a policy and a
  * workspace's asks and denies stand (a workspace has no allows). An allow is bound to the tool's
  * definition the first time it allows it: a different definition later makes the call ask.
+ * `place` may be a function: it is called only when a rule reads a path (working it out stats
+ * the launch's folders, which a call whose rules read no path should not pay).
  */
-export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace, bindings: RuleBindingLookup): RuleDecision {
+export function decideByRules(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace | (() => MatchPlace), bindings: RuleBindingLookup): RuleDecision {
   const ruling = rulingOf(rules, call, place);
   if (ruling.kind !== 'allow') return ruling;
   const { rule, sentence, key } = ruling;
@@ -89,7 +91,7 @@ const plainRulings = new WeakMap<readonly ArgumentRule[], { readonly byServer: M
 /** A list of rules for every tool of a huge catalogue keeps at most this many rulings. */
 const MAX_RULINGS = 4096;
 
-function rulingOf(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace): Ruling {
+function rulingOf(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace | (() => MatchPlace)): Ruling {
   let plain = plainRulings.get(rules);
   if (plain === undefined) plainRulings.set(rules, (plain = rules.every((rule) => rule.when.length === 0) ? { byServer: new Map(), kept: 0 } : null));
   if (plain === null) return freshRuling(rules, call, place);
@@ -110,7 +112,7 @@ function rulingOf(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPl
   return ruling;
 }
 
-function freshRuling(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace): Ruling {
+function freshRuling(rules: readonly ArgumentRule[], call: RuleCall, place: MatchPlace | (() => MatchPlace)): Ruling {
   const memo = new PathMemo(place);
   const answers = rules.map((rule, index) => matchOf(rule, index, call, memo));
   const matches = answers.filter((m): m is Match => m !== undefined && 'rule' in m);
