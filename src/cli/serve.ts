@@ -14,6 +14,7 @@ import { acceptCommand, cliPins } from './pinsCommands';
 import { DefinitionPins } from '../core/policy/definitionPins';
 import { DEFAULT_RESULT_TOKENS } from '../core/chat/resultBudget';
 import { ownedSignals } from './signalOwners';
+import { sayServerStates } from './serveStates';
 
 /** The `serve` command's options, as parsed from the command line. */
 export interface ServeOptions {
@@ -57,6 +58,7 @@ export async function serve(host: CliHost, options: ServeOptions): Promise<ExitC
   const pins = gateway.storedPins(new DefinitionPins(file), host.pool, file.version, (server, tool) => `accept with \`${acceptCommand(server, tool, options.configFile)}\``, (listener) => file.watch(listener, (line) => console.error(`gateway: ${line}`)));
   const budget = options.resultTokens === 'off' ? undefined : (options.resultTokens ?? DEFAULT_RESULT_TOKENS);
   const deps = { pool: host.pool, pipeline, asks: 'client' as const, toolMode: options.tools, log: STDERR, clientVersion: options.clientVersion, pins, audit, relay: options.relay, resultTokens: () => budget };
+  const states = sayServerStates(host.pool, (line) => console.error(line));
   // The gateway ends on SIGINT and SIGTERM itself (then the command stops the servers): not commands.ts's to handle.
   ownedSignals.add('SIGINT').add('SIGTERM');
   const stopped = new Promise<void>((resolve) => {
@@ -75,5 +77,6 @@ export async function serve(host: CliHost, options: ServeOptions): Promise<ExitC
     await Promise.race([running.closed, stopped]);
     await running.close();
   }
+  states.dispose();
   return Exit.ok;
 }

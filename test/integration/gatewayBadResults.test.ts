@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { fixture, gatewayFolder, stdioClient, textOf } from './gatewayClients';
+import { until } from './helpers';
 
 describe('gateway: a server that dies during a call, or breaks its own output schema (serve, stdio, the official SDK client)', function () {
   this.timeout(60_000);
@@ -7,7 +8,7 @@ describe('gateway: a server that dies during a call, or breaks its own output sc
   after(() => folder.cleanup());
 
   it('tells the model the call was sent and may have run in part, never "Not run" (a model would call a destructive tool again)', async () => {
-    const { client } = await stdioClient(folder.config({ crash: fixture('crash-mid-call.cjs') }), folder.dir);
+    const { client, stderr } = await stdioClient(folder.config({ crash: fixture('crash-mid-call.cjs') }), folder.dir);
     try {
       const result = await client.callTool({ name: 'crash_explode', arguments: {} });
       assert.equal(result.isError, true);
@@ -15,6 +16,9 @@ describe('gateway: a server that dies during a call, or breaks its own output sc
       assert.match(text, /^Failed after it was sent: The server exited with code 7 during the call\./);
       assert.match(text, /It may have run in part: check before calling it again\.$/);
       assert.doesNotMatch(text, /Not run/);
+      // Whoever reads the gateway's log is told too: the crash, the restart, and that it runs again.
+      await until('the gateway to say the server runs again', () => /gateway: server "crash" is running again\./.test(stderr())).catch((err: Error) => assert.fail(`${err.message}; its stderr:\n${stderr()}`));
+      assert.match(stderr(), /gateway: server "crash" failed: The server exited with code 7\. Restarting in 1 s\.\n/);
     } finally {
       await client.close();
     }

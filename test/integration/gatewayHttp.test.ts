@@ -10,7 +10,8 @@ import { makeHost } from './helpers';
 /** One raw request to the gateway, headers exactly as given (no client library smoothing them). */
 function rawPost(port: number, path: string, headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const data = JSON.stringify(body);
+    // A string is sent as it is (a body that is not JSON).
+    const data = typeof body === 'string' ? body : JSON.stringify(body);
     const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (t: string) => (text += t));
@@ -98,9 +99,12 @@ describe('gateway over Streamable HTTP (loopback, token), driven by the official
     assert.equal((await rawPost(port, '/mcp', { ...bearer, origin: `http://localhost:${port}` }, initialize)).status, 200);
   });
 
-  it('refuses a body over the cap (413)', async () => {
+  it('refuses a body over the cap (413), and one that is not JSON with JSON-RPC\'s parse error (-32700)', async () => {
     const res = await rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}` }, { ...initialize, params: { ...initialize.params, pad: 'x'.repeat(5 * 1024 * 1024) } });
     assert.equal(res.status, 413);
+    const broken = await rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}` }, '{"jsonrpc": "2.0", "id": 1, "method": ');
+    assert.equal(broken.status, 400);
+    assert.deepEqual(JSON.parse(broken.text), { jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error: the body is not JSON.' } });
   });
 
   it('a client that floods calls is answered 429 (or rate-limited tool errors) and the gateway still answers a normal call after', async () => {

@@ -45,6 +45,10 @@ describe('gateway: resources, prompts, completion, logging and a server\'s forms
       const args = prompts.find((p) => p.name === 'everything_args-prompt')!;
       const withArgs = await client.getPrompt({ name: args.name, arguments: { city: 'Paris', state: 'Texas' } });
       assert.match(JSON.stringify(withArgs.messages), /Paris/);
+      // A required argument left out is refused here, as invalid params, naming it.
+      const noCity = await refusal(client.getPrompt({ name: args.name, arguments: { state: 'Texas' } }));
+      assert.equal(noCity.code, -32602);
+      assert.match(noCity.message, /The prompt "everything_args-prompt" needs "city" \(required by its listing\); nothing was asked of its server/);
 
       const completions = prompts.find((p) => p.name === 'everything_completable-prompt');
       assert.ok(completions, names.join(', '));

@@ -117,7 +117,7 @@ export class GatewayOffers implements Disposable {
     );
   }
 
-  async promptOwner(name: string): Promise<{ readonly server: string; readonly name: string } | undefined> {
+  async promptOwner(name: string): Promise<{ readonly server: string; readonly name: string; readonly prompt: Prompt } | undefined> {
     return (await this.promptList()).find((p) => p.prompt.name === name);
   }
 

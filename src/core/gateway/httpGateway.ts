@@ -143,8 +143,11 @@ function header(req: http.IncomingMessage, name: string): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }
 
-function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32000, message } }));
+/** JSON-RPC's code for a body that is not JSON; every other refusal is the server error range's first (-32000), as the SDK's transport answers. */
+const PARSE_ERROR = -32700;
+
+function refuse(res: http.ServerResponse, status: number, message: string, headers: Record<string, string> = {}, code = -32000): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
 }
 
 /** The body as JSON, at most MAX_BODY_BYTES; null when it was refused (413, or 400 for JSON that does not parse). */
@@ -169,7 +172,7 @@ async function readBody(req: http.IncomingMessage, res: http.ServerResponse): Pr
   try {
     return JSON.parse(Buffer.concat(chunks).toString('utf8'));
   } catch {
-    refuse(res, 400, 'Parse error: the body is not JSON.');
+    refuse(res, 400, 'Parse error: the body is not JSON.', {}, PARSE_ERROR);
     return null;
   }
 }

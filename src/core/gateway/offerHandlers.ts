@@ -80,6 +80,9 @@ export function serveOffers(server: Server, offers: GatewayOffers, ready: () => 
     const owner = await offers.promptOwner(request.params.name);
     if (!owner) throw new ProtocolError(INVALID_PARAMS, `Unknown prompt: no prompt named "${shownName(request.params.name)}" (list the prompts again: they may have changed).`);
     const args = request.params.arguments ?? {};
+    // As its listing says: a server asked without one may answer with a hole in its text, or a less clear error.
+    const missing = (owner.prompt.arguments ?? []).filter((a) => a.required === true && typeof args[a.name] !== 'string');
+    if (missing.length > 0) throw new ProtocolError(INVALID_PARAMS, `The prompt "${shownName(request.params.name)}" needs ${missing.map((a) => `"${shownName(a.name)}"`).join(', ')} (required by its listing); nothing was asked of its server.`);
     const target: RelayTarget = { what: 'prompt', server: owner.server, name: owner.name, args };
     const resumed = relayRounds && relayedInput(relayRounds, ctx, target);
     if (resumed?.kind === 'refused') throw new ProtocolError(INVALID_PARAMS, resumed.reason);
