@@ -535,7 +535,8 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     fs.writeFileSync(path.join(files, 'hello.txt'), 'hello from a file');
     const pkg = (name: string) => path.join(ROOT, 'node_modules/@modelcontextprotocol', name, 'dist/index.js');
     fs.writeFileSync(path.join(dir, 'reference.json'), JSON.stringify({ mcpServers: {
-      filesystem: { command: process.execPath, args: [pkg('server-filesystem'), files] },
+      // Claude Code's `${VAR:-default}`: the variable is unset here, so the server is given the default.
+      filesystem: { command: process.execPath, args: [pkg('server-filesystem'), `\${MCP_TOOL_HOST_TEST_UNSET:-${files}}`] },
       memory: { command: process.execPath, args: [pkg('server-memory')], env: { MEMORY_FILE_PATH: path.join(files, 'memory.jsonl') } },
     } }));
     const tools = await run('tools', '--config', 'reference.json', '--json');

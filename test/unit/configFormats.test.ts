@@ -58,7 +58,7 @@ describe('configuration file formats', () => {
     assert.deepEqual(parsed.servers.map((s) => s.spec.type), ['stdio', 'http']);
   });
 
-  it('reads Claude Desktop / Cursor / .mcp.json mcpServers, with ${VAR} as an environment variable', () => {
+  it('reads Claude Desktop / Cursor / .mcp.json mcpServers, with ${VAR} and ${VAR:-default} as environment variables', () => {
     const text = JSON.stringify({
       mcpServers: {
         files: { command: 'npx', args: ['-y', 'server-fs', '${HOME}/docs'], env: { TOKEN: '${MY_TOKEN:-x}' }, autoApprove: ['read'] },
@@ -70,14 +70,13 @@ describe('configuration file formats', () => {
     const out = detectAndConvert(text, '.mcp.json');
     assert.equal(out.format, 'claude');
     assert.deepEqual(out.servers, {
-      files: { command: 'npx', args: ['-y', 'server-fs', '${env:HOME}/docs'], env: { TOKEN: '${env:MY_TOKEN}' } },
+      files: { command: 'npx', args: ['-y', 'server-fs', '${env:HOME}/docs'], env: { TOKEN: '${env:MY_TOKEN:-x}' } },
       remote: { url: 'https://example.com/mcp', headers: { Authorization: 'Bearer ${env:API_KEY}' } },
       legacy: { type: 'http', url: 'https://example.com/sse' },
       here: { command: 'node', args: ['${workspaceFolder}/s.js'] },
     });
     assert.deepEqual(out.warnings, [
       'Server "files": ignored "autoApprove" (not supported by MCP Tool Host).',
-      'Server "files": the default in ${MY_TOKEN:-x} is not supported; an unset MY_TOKEN becomes empty.',
     ]);
     assert.deepEqual(parseServers(out.servers, 'user').errors, []);
   });

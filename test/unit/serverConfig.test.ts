@@ -64,6 +64,10 @@ describe('server configuration', () => {
     assert.equal(substitute('~/bin', ctx), '/home/u/bin');
     assert.throws(() => substitute('${workspaceFolder:nope}', ctx), /no workspace folder is named "nope"/);
     assert.throws(() => substitute('${magic}', ctx), /\$\{magic\} is not a supported variable/);
+    // A default (Claude Code's `${VAR:-default}`) stands in for a variable unset or empty, as in a shell.
+    const withEmpty = { ...ctx, env: { TOKEN: 't', EMPTY: '' } };
+    assert.equal(substitute('${env:TOKEN:-d} ${env:UNSET:-d} ${env:EMPTY:-d} ${env:UNSET:-} ${env:UNSET:-a:-b}', withEmpty), 't d d  a:-b');
+    assert.throws(() => substitute('${env::-d}', ctx), /needs a variable name/);
   });
 
   it('builds the environment: host env, then envFile, then env (null removes)', () => {

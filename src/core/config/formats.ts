@@ -143,7 +143,7 @@ function convertForeign(entries: Record<string, unknown>, rawInputs: unknown, fo
       out[key] = key === 'env' ? stringifyEnv(value) : value;
     }
     if (typeof out.type === 'string' && HTTP_TYPES.has(out.type)) out.type = 'http';
-    servers[name] = format === 'claude' ? claudeVariables(name, out, warnings) : out;
+    servers[name] = format === 'claude' ? claudeVariables(out) : out;
   }
   return { servers, inputs: format === 'vscode' ? parseInputs(rawInputs, warnings) : [], warnings, format };
 }
@@ -156,13 +156,12 @@ function stringifyEnv(value: unknown): unknown {
   return env;
 }
 
-/** Claude Code expands `${VAR}` from the environment; ours spells that `${env:VAR}`. */
-function claudeVariables(name: string, entry: Record<string, unknown>, warnings: string[]): Record<string, unknown> {
+/** Claude Code expands `${VAR}` and `${VAR:-default}` from the environment; ours spells them `${env:VAR}` and `${env:VAR:-default}`. */
+function claudeVariables(entry: Record<string, unknown>): Record<string, unknown> {
   const fix = (s: string): string =>
     s.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(:-[^}]*)?\}/g, (whole, variable: string, fallback: string | undefined) => {
       if (OUR_BARE_VARIABLES.has(variable)) return whole;
-      if (fallback !== undefined) warnings.push(`Server "${shownName(name)}": the default in ${shownName(whole)} is not supported; an unset ${shownName(variable)} becomes empty.`);
-      return `\${env:${variable}}`;
+      return `\${env:${variable}${fallback ?? ''}}`;
     });
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return fix(value);

@@ -58,7 +58,7 @@ export function httpSends(spec: HttpServerSpec): { sent: SentValue[]; files: Rea
   return { sent, files };
 }
 
-/** The `${env:NAME}` names in a value, in order, once each. */
+/** The `${env:NAME}` names in a value (`${env:NAME:-default}` too), in order, once each. */
 export function envNamesIn(value: string): string[] {
-  return [...new Set([...value.matchAll(VARIABLE)].filter((m) => m[1] === 'env').map((m) => m[2]))];
+  return [...new Set([...value.matchAll(VARIABLE)].filter((m) => m[1] === 'env').map((m) => m[2].split(':-')[0]))];
 }

@@ -19,7 +19,7 @@ export function inputIds(values: readonly string[]): string[] {
 
 /**
  * Substitutes `${workspaceFolder}`, `${workspaceFolder:name}`, `${userHome}`, `${env:VAR}`,
- * `${input:id}` and a
+ * `${env:VAR:-default}`, `${input:id}` and a
  * leading `~`. An unknown or unresolvable variable is an error naming it, never an empty string.
  */
 export function substitute(value: string, ctx: VariableContext): string {
@@ -35,9 +35,14 @@ export function substitute(value: string, ctx: VariableContext): string {
         if (!folder) throw new Error(`${whole} cannot be resolved: ${arg === undefined ? 'no folder is open' : `no workspace folder is named "${arg}"`}.`);
         return folder.path;
       }
-      case 'env':
-        if (!arg) throw new Error(`${whole} needs a variable name, as in \${env:HOME}.`);
-        return ctx.env[arg] ?? '';
+      case 'env': {
+        // `${env:VAR:-default}` (Claude Code's `${VAR:-default}`): the default when VAR is unset or empty, as in a shell.
+        const cut = arg?.indexOf(':-') ?? -1;
+        const name = cut >= 0 ? arg!.slice(0, cut) : arg;
+        if (!name) throw new Error(`${whole} needs a variable name, as in \${env:HOME}.`);
+        const value = ctx.env[name];
+        return cut >= 0 && (value === undefined || value === '') ? arg!.slice(cut + 2) : (value ?? '');
+      }
       case 'input': {
         const v = arg ? ctx.inputs?.[arg] : undefined;
         if (v === undefined) throw new Error(`${whole} has no value: it is asked for when the server starts.`);
