@@ -31,7 +31,7 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; elicitLinks?: boolean; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
   const variables = cliVariables();
   const validator = new SchemaValidator();
   const oauth = cliOAuthHost(options.browser, options.signIn);
@@ -50,6 +50,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { hand
     resolveLaunch: async (def) => resolveLaunch(def, variables),
     oauth,
     elicit: options.elicit,
+    elicitLinks: options.elicitLinks,
     // Only serve has a model to ask (its client's): elsewhere the servers are not offered sampling.
     sample: options.sample,
     // But a server's prompts that the host declined on its own are said, once each, as the other declines are.

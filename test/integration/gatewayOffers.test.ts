@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import { ProtocolError } from '@modelcontextprotocol/client';
 import { startHttpGateway } from '../../src/core/gateway/later';
 import { everything, fixture, gatewayFolder, httpClient, stdioClient, textOf, type FormAnswer } from './gatewayClients';
-import { makeHost } from './helpers';
+import { FIXTURES, makeHost } from './helpers';
 
 /** The JSON-RPC error a request was refused with (the SDK client throws it). */
 async function refusal(request: Promise<unknown>): Promise<{ code: number; message: string; data?: unknown }> {
@@ -122,6 +124,20 @@ describe('gateway: resources, prompts, completion, logging and a server\'s forms
       assert.equal(forms.length, 10, `forms the client saw: ${forms.length}`);
       assert.equal(flood.accept, 10);
       assert.equal(flood.decline, 50);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('tells its servers it takes forms, not links: it passes forms on and opens no page (they may fall back to a form)', async () => {
+    const caps = path.join(folder.dir, 'declared.json');
+    const mini = path.join(FIXTURES, 'miniServer.cjs');
+    const writes = `require(${JSON.stringify(mini)}).makeServer({ tools: [{ name: 'noop', inputSchema: { type: 'object' } }], beforeReply: (m) => m.method === 'initialize' && require('fs').writeFileSync(${JSON.stringify(caps)}, JSON.stringify(m.params.capabilities)) })`;
+    const { client } = await stdioClient(folder.config({ told: { command: process.execPath, args: ['-e', writes] } }), folder.dir, () => ({ action: 'decline' }));
+    try {
+      await client.listTools();
+      const declared = JSON.parse(fs.readFileSync(caps, 'utf8')) as { elicitation?: Record<string, unknown> };
+      assert.deepEqual(declared.elicitation, { form: {} });
     } finally {
       await client.close();
     }

@@ -45,6 +45,8 @@ export interface ConnectionDeps {
   readonly oauth?: OAuthHost;
   /** Answers a server's form in the middle of a call (elicitation); without it the host does not offer elicitation. */
   readonly elicit?: Elicitor;
+  /** false: only forms are declared, not links (a host that passes forms on and opens no page: the CLI's gateway). */
+  readonly elicitLinks?: boolean;
   /**
    * Has a model answer a server's sampling request in the middle of a call; without it the host does
    * not offer sampling. Only a surface that can pass it on has one (the gateway, to its client).

@@ -61,6 +61,8 @@ export interface SdkClientOptions {
   readonly endpointId?: string;
   /** Asks the user a server's form or link (elicitation, both modes); without it the capability is not declared. */
   readonly elicit?: AskForCalls;
+  /** false: elicitation is declared for forms only (the host cannot open a server's link). */
+  readonly elicitLinks?: boolean;
   /** Has a model answer the server's sampling request (only where the host relays it); without it the capability is not declared. */
   readonly sample?: SampleForCalls;
   /** Which of the server's prompts reach `elicit` and `sample`: only its calls', only so many (promptGate.ts). */
@@ -95,7 +97,7 @@ export class SdkClient {
     this._options = options;
     this._prompts = options.prompts;
     this._calls = new CallPrompts(options.elicit, options.prompts, roots, log, this._completions, options.sample);
-    this._capabilities = { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: { form: {}, url: {} } }), ...(options.sample && { sampling: {} }) };
+    this._capabilities = { ...(roots && { roots: { listChanged: true } }), ...(options.elicit && { elicitation: options.elicitLinks === false ? { form: {} } : { form: {}, url: {} } }), ...(options.sample && { sampling: {} }) };
     this._client = new (loadSdk().Client)(
       { name: 'mcp-tool-host', version: options.clientVersion },
       {

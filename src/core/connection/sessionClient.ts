@@ -33,6 +33,7 @@ export function newSessionClient(host: SessionClientHost): SdkClient {
     clientVersion: deps.clientVersion,
     validator: deps.validator,
     roots: deps.roots,
+    elicitLinks: deps.elicitLinks,
     // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
     // While the user answers, the calls are held as answering: their idle timers stand still.
     // The server may withdraw its request (notifications/cancelled): the prompt closes as when its calls end.
