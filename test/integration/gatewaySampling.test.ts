@@ -69,6 +69,23 @@ describe("gateway: a server's sampling during a call, relayed to the client that
     assert.doesNotMatch(called.stdout, /sampling/);
   });
 
+  it('tells the server why, not that sampling was undeclared, when the client speaks 2026-07-28 (it declared sampling, but nothing can be sent to it during a call)', async () => {
+    const client = new Client({ name: 'gateway-2026-stdio', version: '1.0.0' }, { capabilities: { sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [CLI, 'serve', '--config', folder.config({ sampler: fixture('samples.cjs') })], env: { PATH: process.env.PATH ?? '', HOME: folder.dir, XDG_STATE_HOME: path.join(folder.dir, 'state') }, stderr: 'pipe' });
+    let stderr = '';
+    transport.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+    await client.connect(transport);
+    try {
+      assert.equal(client.getNegotiatedProtocolVersion(), '2026-07-28');
+      const message = String(((await answerOf(client, 'sampler_ask')).error as { message?: string }).message);
+      assert.match(message, /the gateway's client speaks the 2026-07-28 revision, where nothing can be sent to it during a call/);
+      assert.doesNotMatch(message, /did not declare/);
+      assert.match(stderr, /its client speaks 2026-07-28, which cannot be sent a request during a call: refused/);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('lets at most 10 of a flood through to the client, and none sent outside a call; one past the size cap is refused, naming it', async () => {
     const { client, asked } = await servedClient(folder.config({ sampler: fixture('samples.cjs', { SAMPLE_AT: 'initialized' }) }), folder.dir, true);
     try {

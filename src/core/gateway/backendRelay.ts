@@ -26,6 +26,8 @@ export interface CallClient {
   readonly elicit?: (params: ElicitRequestFormParams, signal: AbortSignal | undefined, timeoutMs: number) => Promise<{ action: string; content?: Record<string, unknown> }>;
   /** Has the client's model answer a sampling request; absent when the client did not declare sampling (or cannot be sent one). */
   readonly sample?: (params: SamplingParams, signal: AbortSignal | undefined, timeoutMs: number) => Promise<SamplingAnswer>;
+  /** The client's request is of the 2026-07-28 revision: nothing can be sent to it during a call, declared or not. */
+  readonly modern?: boolean;
   /** Hears that the server needed something of the client it could not be sent (`sampling`): the client may not have declared it. */
   readonly lacks?: (capability: 'sampling') => void;
   /** Sends the client a log message of the server (the client's chosen level decides). */
@@ -108,7 +110,8 @@ export class BackendRelay {
     const client = clients[0];
     if (!client.sample) {
       client.lacks?.('sampling');
-      return refuse(', and its client did not declare sampling', 'The gateway cannot pass on the sampling request: the gateway\'s client did not declare sampling (a 2026-07-28 client cannot be sent one during a call).');
+      if (client.modern) return refuse(', and its client speaks 2026-07-28, which cannot be sent a request during a call', "The gateway cannot pass on the sampling request: the gateway's client speaks the 2026-07-28 revision, where nothing can be sent to it during a call.");
+      return refuse(', and its client did not declare sampling', "The gateway cannot pass on the sampling request: the gateway's client did not declare sampling.");
     }
     const size = jsonBytes(request.params);
     if (size > MAX_SAMPLING_BYTES) return refuse(` with ${size} bytes`, `The gateway refused the sampling request: it is larger than the ${MAX_SAMPLING_BYTES / 1024 / 1024} MiB the gateway passes on (${size} bytes).`);

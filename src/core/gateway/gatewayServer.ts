@@ -142,6 +142,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
         elicit: canElicit() ? (params, signal, timeout) => ctx.mcpReq.elicitInput(params, { signal, timeout }) : undefined,
         // Pushed to a client of an earlier era only: a 2026-07-28 request has no channel for a request of ours.
         sample: canSample(ctx) ? (params, signal, timeout) => ctx.mcpReq.requestSampling(params, { signal, timeout }) : undefined,
+        modern: ctx.mcpReq.envelope !== undefined,
         lacks: (capability) => void (declared(ctx)[capability] === undefined && lacking.add(capability)),
         log: (level, data) => wantsLog(ctx, level) && void ctx.mcpReq.notify({ method: 'notifications/message', params: { level, logger: backend, data } }).catch(() => undefined),
       });
