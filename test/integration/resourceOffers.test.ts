@@ -199,6 +199,21 @@ describe('resources of a hostile server', function () {
       await h.close();
     }
   });
+  it('a server with resources but no resources/templates/list (method not found) has no templates, said once, not a failure asked again', async function () {
+    const mini = path.join(FIXTURES, 'miniServer.cjs');
+    const script = `require(${JSON.stringify(mini)}).makeServer({ capabilities: { tools: {}, resources: {} }, methods: { 'resources/list': () => ({ resources: [{ uri: 'note://a', name: 'a' }] }) } })`;
+    const h = offersHost({ plain: { command: process.execPath, args: ['-e', script] } });
+    try {
+      await h.host.pool.get('plain')!.start();
+      assert.deepEqual((await h.offers.resources('plain')).items.map((r) => r.uri), ['note://a']);
+      for (let i = 0; i < 3; i++) assert.deepEqual((await h.offers.templates('plain')).items, []);
+      const said = h.host.logs.filter((l) => /templates/.test(l));
+      assert.deepEqual(said, ['plain info The server has no resources/templates/list (method not found): it offers no resource templates.']);
+    } finally {
+      await h.close();
+    }
+  });
+
   it('a server\'s first resources and templates listings go out together: the gap paces each kind, not one after the other', async function () {
     const h = offersHost({ hostile: node(HOSTILE) });
     try {

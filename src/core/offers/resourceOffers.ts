@@ -8,6 +8,9 @@ import { readInterface, readResource } from './resourceReads';
 import { ResourceWatch } from './resourceWatch';
 import { expandTemplate, templateVariables } from './uriTemplates';
 
+/** JSON-RPC's code for a method the server does not have. */
+const METHOD_NOT_FOUND = -32601;
+
 /** How long a listing, and a change told to surfaces, waits after the last of its kind: a list_changed storm lists each kind once a second at most. */
 export const RELIST_GAP_MS = 1000;
 /** A URI longer than this is left out of a listing: a URI is a line in a list, not a document. */
@@ -103,7 +106,15 @@ export class ResourceOfferCatalog implements ResourceOffers {
     if (!ServerState.isRunning(c.state)) throw new Error(`Server "${shownName(c.name)}" is not running.`);
     if (!c.serverCapabilities.resources) return { items: [] };
     const timeoutMs = c.definition.timeoutSeconds * 1000;
-    const listing = await listOffers({ method, key, check, log: c.log, fetchPage: (cursor) => c.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs }) });
+    let listing: OfferList<T> & { readonly cut?: string };
+    try {
+      listing = await listOffers({ method, key, check, log: c.log, fetchPage: (cursor) => c.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs }) });
+    } catch (err) {
+      // Many servers with resources have no templates and answer "method not found": that is none, kept like any listing, not a failure asked again (and logged) at every look.
+      if (kind !== 'templates' || (err as { code?: unknown }).code !== METHOD_NOT_FOUND) throw err;
+      c.log.info(`The server has no resources/templates/list (method not found): it offers no resource templates.`);
+      return { items: [] };
+    }
     if (listing.cut) c.log.warn(listing.cut);
     return listing;
   }
