@@ -6,6 +6,7 @@ import * as readline from 'node:readline/promises';
 import { CallPipeline, summarize, type CallOutcome } from '../core/calls/callPipeline';
 import type { Approver, CallSink } from '../core/calls/ports';
 import { ServerState } from '../core/connection/serverState';
+import type { RawToolResult } from '../core/render/renderResult';
 import { sanitizeLine, shownArguments, shownName, visibleJson } from '../core/render/sanitize';
 import { CliError, Exit, type ExitCode } from './args';
 import { parseArgsJson } from './argsJson';
@@ -129,7 +130,7 @@ export async function callTool(host: CliHost, options: CallCommandOptions): Prom
   process.on('SIGINT', interrupted);
   ownedSignals.add('SIGINT');
   try {
-    const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli', signal: stop.signal }).catch((err: unknown) => {
+    const outcome = await pipeline.call({ server: options.server, tool: options.tool, args, origin: 'cli', signal: stop.signal, keepRaw: options.json }).catch((err: unknown) => {
       if (!(err instanceof AuditWriteError)) throw err;
       return err;
     });
@@ -169,7 +170,8 @@ function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json' | '
   const exitCode = exitCodeOf(outcome);
   const denial = outcome.kind === 'denied' ? deniedText(how, outcome.rule) : undefined;
   if (options.json) {
-    const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs) } : undefined;
+    // The server's own content blocks and structured result too (secrets masked; control characters escaped below), for a script to read.
+    const result = outcome.kind === 'ok' || outcome.kind === 'tool-error' ? { text: outcome.result.text, files: outcome.result.files, durationMs: Math.round(outcome.durationMs), ...serverParts(outcome.raw) } : undefined;
     const message = denial ?? (outcome.kind === 'ok' || outcome.kind === 'tool-error' ? undefined : summarize(outcome));
     const warning = outcome.kind === 'ok' ? outcome.outputWarning : undefined;
     console.log(visibleJson({ server: options.server, tool: options.tool, outcome: outcome.kind, exitCode, result, warning, problems: outcome.kind === 'invalid-arguments' ? outcome.problems.map(problemText) : undefined, message }, options.jsonLines ? undefined : 2));
@@ -181,6 +183,12 @@ function report(options: Pick<CallCommandOptions, 'server' | 'tool' | 'json' | '
     console.error(denial ?? summarize(outcome));
   }
   return exitCode;
+}
+
+/** The result's `content` (when a list) and `structuredContent`, as the server sent them. */
+function serverParts(raw: RawToolResult | undefined): { content?: unknown; structuredContent?: unknown } {
+  const sent = (raw ?? {}) as { content?: unknown; structuredContent?: unknown };
+  return { ...(Array.isArray(sent.content) && { content: sent.content }), ...(sent.structuredContent !== undefined && { structuredContent: sent.structuredContent }) };
 }
 
 /** Why nothing was sent: a rule (the approver was never asked), no approval to be had, or the user's no. */

@@ -523,6 +523,14 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     const isError = JSON.parse((await run('call', 'demo', 'read_note', '--args', '{"name":"x"}', '--config', 'servers.json', '--json')).stdout) as { outcome: string; result: { text: string } };
     assert.equal(isError.outcome, 'tool-error');
     assert.equal(isError.result.text, 'No note named "x".');
+    // The server's own content blocks and structured result, for a script.
+    const structured = await run('call', 'everything', 'get-structured-content', '--args', '{"location":"Chicago"}', '--config', 'claude_desktop_config.json', '--json');
+    assert.equal(structured.code, 0, structured.stderr);
+    const parsed = JSON.parse(structured.stdout) as { outcome: string; result: { content: { type: string; text?: string }[]; structuredContent: { temperature?: unknown } } };
+    assert.equal(parsed.outcome, 'ok');
+    assert.equal(typeof parsed.result.structuredContent.temperature, 'number');
+    assert.equal(parsed.result.content[0].type, 'text');
+    assert.deepEqual(JSON.parse(parsed.result.content[0].text!), parsed.result.structuredContent);
     const doc = JSON.parse((await run('doctor', 'everything', '--config', 'claude_desktop_config.json', '--json')).stdout) as { ok: boolean; steps: { step: string; ok: boolean }[] }[];
     assert.deepEqual(doc[0].steps.map((s) => [s.step, s.ok]), [['spawn', true], ['initialize', true], ['tools', true]]);
     const error = await run('tools', '--config', 'broken.json', '--json');
