@@ -101,6 +101,15 @@ describe('scenario: a sandboxed server on the network (bubblewrap; real processe
     assert.match(refused.kind === 'tool-error' ? refused.result.text : '', new RegExp(`the sandbox denied a connection to ${OTHER.replace(/\./g, '\\.')}:\\d+`, 'i'));
   });
 
+  it('the demo server\'s Fetch URL with "network": "none": a tool error that says the sandbox gives it no network (it failed inside, unseen by the proxy)', async () => {
+    const h = makeHost({ demo: node(DEMO_SERVER, { sandbox: { network: 'none' } }) }, 'allow-once');
+    hosts.push(h);
+    await h.pool.get('demo')!.start();
+    const refused = await h.pipeline.call({ server: 'demo', tool: 'fetch_url', args: { url: `${allowedUrl}/demo` }, origin: 'api' });
+    assert.equal(refused.kind, 'tool-error', JSON.stringify(refused));
+    assert.match(refused.kind === 'tool-error' ? refused.result.text : '', /The sandbox denied the network: this server may reach no host \("sandbox\.network" is "none" or allows no domain\)/);
+  });
+
   it("Python's urllib and requests (they read HTTP_PROXY themselves): the allowed host answers, another is refused (the proxy's 403)", async function () {
     const python = spawnSync('python3', ['-c', 'import requests'], { encoding: 'utf8' });
     if (python.status !== 0) this.skip(); // no python3 with requests on this machine

@@ -211,6 +211,8 @@ const DENIALS: readonly { readonly pattern: RegExp; readonly what: string }[] = 
 ];
 
 /** A write error in a tool's error text: the code and the path it names (Node's "EROFS: read-only file system, open '/x'", Python's "[Errno 30] Read-only file system: '/x'"). */
+/** Words a failed connection leaves in an error (Node, Python, curl): the name not resolved, the network unreachable. */
+const NETWORK_ERROR = /\bfetch failed\b|\bE(?:NOTFOUND|AI_AGAIN|CONNREFUSED|NETUNREACH|HOSTUNREACH)\b|getaddrinfo|Temporary failure in name resolution|Name or service not known|Network is unreachable|Could not resolve host/i;
 const WRITE_ERROR = /\b(EROFS|EACCES|EPERM)\b[^'"\n]*['"]([^'"\n]+)['"]|\[Errno (30|13|1)\][^'"\n]*['"]([^'"\n]+)['"]/;
 
 /**
@@ -223,6 +225,9 @@ export function explainToolFailure(errorText: string, fence: SandboxFence, since
   const refused = fence.refusedSince(since);
   if (refused.length) {
     notes.push(`The sandbox denied a connection to ${refused.slice(0, 3).join(', ')}${refused.length > 3 ? ` and ${refused.length - 3} more` : ''}: this server may reach only ${fence.allowedDomains.join(', ') || 'no host'} ("sandbox.network.allowedDomains").`);
+  } else if (fence.allowedDomains.length === 0 && NETWORK_ERROR.test(errorText)) {
+    // With no host allowed the server is not given the proxy: its connection fails inside the sandbox ("fetch failed"), and the proxy never sees it.
+    notes.push('The sandbox denied the network: this server may reach no host ("sandbox.network" is "none" or allows no domain), so no connection it tries can be made.');
   }
   const write = WRITE_ERROR.exec(errorText);
   const target = write && (write[2] ?? write[4]);
