@@ -13,6 +13,7 @@ import { doctor } from './doctor';
 import { cliElicitor } from './elicit';
 import { browserOpener } from './elicitUrl';
 import { createHost, type CliHost } from './host';
+import { cliWorkspace } from './workspace';
 import { exitOnStopSignals, ownedSignals } from './signalOwners';
 import { listServers } from './list';
 import { runSession } from './session';
@@ -70,8 +71,8 @@ async function main(args: CliArgs & { readonly command: string }, early: EarlyLa
   // A lockfile holds every server of the config: one that cannot be read would be left out of it (or go unchecked).
   if ((command === 'lock' || command === 'verify') && config.errors.length > 0) throw new CliError(`Nothing ${command === 'lock' ? 'locked' : 'verified'}: ${config.errors.length === 1 ? 'an entry' : `${config.errors.length} entries`} of ${config.file} cannot be used (above).`);
   // Rules are read before any server starts: a rules file the user named that is broken stops here.
-  // The workspace is the current directory, as for ${workspaceFolder} (host.ts).
-  const rules = RULED.has(command) ? readCliRules(args.rules, process.cwd()) : undefined;
+  // The workspace is the config's own folder for a workspace's file, else the current directory, as for ${workspaceFolder} (workspace.ts).
+  const rules = RULED.has(command) ? readCliRules(args.rules, cliWorkspace(args.config)) : undefined;
   for (const w of rules?.warnings ?? []) console.error(`rules: warning: ${w}`);
 
   // One browser command for sign-in pages and for links a server asks to open.
@@ -82,7 +83,7 @@ async function main(args: CliArgs & { readonly command: string }, early: EarlyLa
   const signIn = { secrets: lazySecretStore(store), ...(command !== 'login' && { loginCommand: (name: string) => loginCommand(name, config.file) }) };
   // The gateway passes a server's forms and log messages during a call to the client that made it.
   const relay = command === 'serve' ? new (loadGateway().BackendRelay)((line) => console.error(line)) : undefined;
-  const host = createHost(selected, { clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), elicitLinks: relay ? false : undefined, sample: relay?.sample, logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn, adoptEarly: early && ((launch) => early.adopt(launch)) });
+  const host = createHost(selected, { configFile: config.file, clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), elicitLinks: relay ? false : undefined, sample: relay?.sample, logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn, adoptEarly: early && ((launch) => early.adopt(launch)) });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   const unhear = stopServersOnSignals(host);

@@ -15,7 +15,7 @@ import { exitOnStopSignals } from './signalOwners';
 import { readCliRules } from './cliRules';
 import { loadConfig, selectServers } from './config';
 import { checkCommandLine } from './usage';
-import { cliVariables } from './workspace';
+import { cliVariables, cliWorkspace } from './workspace';
 import { resolveLaunch } from '../core/config/launch';
 import { resolveExecutable, type StdioLaunch } from '../core/transport/commandLine';
 import { discardEarly, sameLaunch, spawnEarly, type EarlyServer } from '../core/transport/serverSpawn';
@@ -41,12 +41,12 @@ export function launchEarly(args: CliArgs & { readonly command: string }): Early
     const config = loadConfig(args.config, { trust: args.trustConfig });
     const selected = selectServers(config, server);
     if (selected.length !== 1) return undefined;
-    readCliRules(args.rules, process.cwd());
+    readCliRules(args.rules, cliWorkspace(args.config));
     const definition = selected[0];
     const spec = definition.spec;
     if (definition.disabled || spec.type !== 'stdio' || spec.sandbox || spec.dev) return undefined;
     // The allowlist judges here as in the normal path; a registry-name entry not yet asked about allows nothing here.
-    const launch = resolveLaunch(definition, cliVariables());
+    const launch = resolveLaunch(definition, cliVariables(args.config));
     if (launch.type !== 'stdio' || launch.sandbox) return undefined;
     const executable = resolveExecutable(launch.launch.command, launch.launch.env, launch.launch.cwd);
     if (!executable) return undefined;

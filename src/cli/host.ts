@@ -31,8 +31,8 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
-export function createHost(servers: readonly ServerDefinition[], options: { handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; elicitLinks?: boolean; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
-  const variables = cliVariables();
+export function createHost(servers: readonly ServerDefinition[], options: { configFile?: string; handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; elicitLinks?: boolean; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
+  const variables = cliVariables(options.configFile);
   const validator = new SchemaValidator();
   const oauth = cliOAuthHost(options.browser, options.signIn);
   // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.

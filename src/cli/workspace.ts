@@ -1,8 +1,28 @@
 import * as path from 'node:path';
 import type { VariableContext } from '../core/config/variables';
 
-/** What `${workspaceFolder}` and friends resolve against in the CLI: the current directory, and this process's environment. */
-export function cliVariables(): VariableContext {
-  const cwd = process.cwd();
-  return { workspaceFolders: [{ name: path.basename(cwd), path: cwd }], env: process.env };
+/**
+ * The folder a workspace's config file belongs to, as VS Code reads it: `.vscode/mcp.json` (or
+ * `.vscode/settings.json`) the folder that holds `.vscode`, `.mcp.json` its own folder; undefined
+ * for any other file. Not the current directory: a repository's file run from elsewhere (the home
+ * folder) would otherwise be judged against that folder, and read files there.
+ */
+export function workspaceOfConfig(file: string | undefined): string | undefined {
+  if (!file) return undefined;
+  const resolved = path.resolve(file);
+  const dir = path.dirname(resolved);
+  if (path.basename(dir) === '.vscode') return path.dirname(dir);
+  if (path.basename(resolved) === '.mcp.json') return dir;
+  return undefined;
+}
+
+/** The CLI's workspace: the folder of a workspace's config file, else the current directory. */
+export function cliWorkspace(configFile: string | undefined): string {
+  return workspaceOfConfig(configFile) ?? process.cwd();
+}
+
+/** What `${workspaceFolder}` and friends resolve against in the CLI: its workspace (cliWorkspace), and this process's environment. */
+export function cliVariables(configFile: string | undefined): VariableContext {
+  const folder = cliWorkspace(configFile);
+  return { workspaceFolders: [{ name: path.basename(folder), path: folder }], env: process.env };
 }

@@ -101,6 +101,26 @@ describe('the CLI spawns the server of call and tools before the commands load (
     assert.equal(await ran(), false);
   });
 
+  it("a repository's .mcp.json run from a folder above it is judged against its own folder, not the current one: a file beside it in that folder is outside", async () => {
+    fs.mkdirSync(path.join(dir, 'repo', '.git'), { recursive: true });
+    fs.writeFileSync(path.join(dir, 'secret.env'), 'TOKEN=x\n');
+    const config = writeConfig({ carried: marking({ envFile: path.join(dir, 'secret.env') }) }, path.join(dir, 'repo', '.mcp.json'));
+    const run = await cli(['--config', config, 'call', 'carried', 'answer', '--yes'], { cwd: dir });
+    assert.equal(run.code, 4, run.stderr);
+    assert.match(run.stderr, /outside the workspace/);
+    assert.equal(await ran(), false, 'the server ran with a file of the folder the CLI was run from');
+  });
+
+  it("${workspaceFolder} of a repository's .vscode/mcp.json is the folder that holds .vscode, wherever the CLI runs (and a server starts there)", async () => {
+    const repo = path.join(dir, 'repo');
+    const told = path.join(repo, 'told.txt');
+    const writes = `require('fs').writeFileSync(process.argv[1], process.cwd()); require(${JSON.stringify(answerServer)})`;
+    const config = writeConfig({ here: { command: process.execPath, args: ['-e', writes, '${workspaceFolder}/told.txt'], env: { EVENTS_FILE: path.join(dir, 'events.txt') } } }, path.join(repo, '.vscode', 'mcp.json'));
+    const run = await cli(['--config', config, 'call', 'here', 'answer', '--trust-config'], { cwd: dir });
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(fs.readFileSync(told, 'utf8'), repo);
+  });
+
   it('a rules file that is broken, bad --args, a usage mistake or an ${input} stops before anything runs', async () => {
     const config = writeConfig({ ok: marking(), asks: marking({ args: ['-e', `require('fs').appendFileSync(${JSON.stringify(marker)}, 'ran')`, '${input:token}'] }) });
     fs.writeFileSync(path.join(dir, 'rules.json'), '{ "rules": [ { "tool": 3 } ] }');
