@@ -502,6 +502,14 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.equal(all.code, 4, 'the ghost server fails, so the whole run does');
   });
 
+  it("doctor shows the stderr of a server that dies at start once, the last process's (it is started twice: once more after the 2026-07-28 probe)", async () => {
+    fs.writeFileSync(path.join(dir, 'dies.json'), JSON.stringify({ servers: { dies: { command: process.execPath, args: [path.join(FIXTURES, 'crash-at-start.cjs')] } } }));
+    const doc = await run('doctor', '--config', 'dies.json');
+    assert.equal(doc.code, 4, doc.stdout + doc.stderr);
+    assert.match(doc.stdout, /\[FAILED\] initialize: The server exited with code 3 /);
+    assert.match(doc.stdout, /stderr \(last 2 lines\):\n {4}starting fixture\.\.\.\n {4}fatal: environment variable API_KEY is not set\n*$/);
+  });
+
   it('doctor reports a server that never answers initialize (exit 4, not a silent 0)', async () => {
     fs.writeFileSync(path.join(dir, 'hang.json'), JSON.stringify({ servers: { hang: { command: process.execPath, args: [path.join(FIXTURES, 'hang-at-initialize.cjs')] } } }));
     const doc = await run('doctor', '--config', 'hang.json', '--timeout', '1');

@@ -35,6 +35,16 @@ export class FactRecorder {
     };
   }
 
+  /**
+   * A process of the server was spawned: the stderr kept from here on is its own. A start may spawn
+   * two (a server that exits at the 2026-07-28 probe is started again for the classic handshake),
+   * and Run Doctor shows the last one's lines, not both runs' mixed.
+   */
+  spawnedNow(): void {
+    this.spawned = true;
+    this._stderr.length = 0;
+  }
+
   /** The facts so far, with the tool catalog's listing error (masked by the caller). */
   facts(listingError: string | undefined): ConnectionFacts {
     return { stderr: [...this._stderr], listingError, noToolsCapability: this.noToolsCapability, spawned: this.spawned };

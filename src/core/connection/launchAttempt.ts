@@ -84,7 +84,7 @@ export class LaunchAttempt {
     host.view.launching(shown);
     host.facts.spawned = false;
     const { client } = await openSession(launch, shown, {
-      onSpawn: () => (host.facts.spawned = true),
+      onSpawn: () => host.facts.spawnedNow(),
       log: debug?.log ?? host.log,
       handshakeTimeoutMs: deps.handshakeTimeoutMs ?? HANDSHAKE_TIMEOUT_MS,
       maxMessageBytes: deps.maxMessageBytes,
