@@ -21,8 +21,18 @@ export function cliWorkspace(configFile: string | undefined): string {
   return workspaceOfConfig(configFile) ?? process.cwd();
 }
 
-/** What `${workspaceFolder}` and friends resolve against in the CLI: its workspace (cliWorkspace), and this process's environment. */
+/** The environment variable that gives the CLI the value of `${input:id}`: MCP_TOOL_HOST_INPUT_ and the id in upper case, `_` for anything but a letter or digit. */
+export function inputVariable(id: string): string {
+  return `MCP_TOOL_HOST_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+}
+
+/**
+ * What `${workspaceFolder}` and friends resolve against in the CLI: its workspace (cliWorkspace),
+ * and this process's environment; `${input:id}` from its variable (inputVariable), as the CLI
+ * asks nothing when a server starts. An input's value is a secret, masked like the others.
+ */
 export function cliVariables(configFile: string | undefined): VariableContext {
   const folder = cliWorkspace(configFile);
-  return { workspaceFolders: [{ name: path.basename(folder), path: folder }], env: process.env };
+  const inputs = new Proxy<Record<string, string>>({}, { get: (_, id) => (typeof id === 'string' ? process.env[inputVariable(id)] : undefined) });
+  return { workspaceFolders: [{ name: path.basename(folder), path: folder }], env: process.env, inputs, inputHint: (id) => `the CLI does not ask for inputs: set ${inputVariable(id)} to its value` };
 }

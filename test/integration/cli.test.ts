@@ -518,6 +518,18 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.match(doc.stdout, /stderr \(last 2 lines\):\n {4}hang fixture pid \d+\n {4}waiting for database\.\.\./);
   });
 
+  it('takes ${input:id} from MCP_TOOL_HOST_INPUT_<ID> (it asks nothing when a server starts), a secret masked like the others; without it, says which variable', async () => {
+    const mini = path.join(FIXTURES, 'miniServer.cjs');
+    const tells = `require(${JSON.stringify(mini)}).makeServer({ tools: [{ name: 'told', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } }], onCall: () => ({ content: [{ type: 'text', text: 'given ' + process.argv[1] }] }) })`;
+    fs.writeFileSync(path.join(dir, 'inputs.json'), JSON.stringify({ servers: { tells: { command: process.execPath, args: ['-e', tells, '${input:api-token}'] } }, inputs: [{ id: 'api-token', type: 'promptString', password: true }] }));
+    const missing = await run('call', 'tells', 'told', '--config', 'inputs.json');
+    assert.equal(missing.code, 4, missing.stderr);
+    assert.match(missing.stderr, /\$\{input:api-token\} has no value: the CLI does not ask for inputs: set MCP_TOOL_HOST_INPUT_API_TOKEN to its value\./);
+    const given = await cli(['call', 'tells', 'told', '--config', 'inputs.json'], { cwd: dir, env: { ...process.env, XDG_STATE_HOME: STATE, MCP_TOOL_HOST_INPUT_API_TOKEN: 'sk-input-value-1234' } });
+    assert.equal(given.code, 0, given.stderr);
+    assert.equal(given.stdout.trim(), 'given ••••••', 'the input reached the server and is masked in what it sends back');
+  });
+
   it('gives machine-readable output with --json', async () => {
     const tools = JSON.parse((await run('tools', '--config', 'claude_desktop_config.json', '--json')).stdout) as { server: string; state: string; tools: { name: string }[] }[];
     assert.equal(tools[0].server, 'everything');

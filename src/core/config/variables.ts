@@ -8,6 +8,8 @@ export interface VariableContext {
   readonly userHome?: string;
   /** Values of `${input:id}` the user gave (secrets: never logged). */
   readonly inputs?: Readonly<Record<string, string>>;
+  /** How the user gives an input that has no value (VS Code asks when the server starts; the CLI reads a variable). */
+  readonly inputHint?: (id: string) => string;
 }
 
 /** The ids of every `${input:id}` in the strings, in order of first use. */
@@ -45,7 +47,7 @@ export function substitute(value: string, ctx: VariableContext): string {
       }
       case 'input': {
         const v = arg ? ctx.inputs?.[arg] : undefined;
-        if (v === undefined) throw new Error(`${whole} has no value: it is asked for when the server starts.`);
+        if (v === undefined) throw new Error(`${whole} has no value: ${arg && ctx.inputHint ? ctx.inputHint(arg) : 'it is asked for when the server starts'}.`);
         return v;
       }
       case 'pathSeparator':
