@@ -30,7 +30,7 @@ export interface CliHost {
   close(): Promise<void>;
 }
 
-/** A pool for the given servers, not started; `${workspaceFolder}` is the current directory. */
+/** A pool for the given servers, not started; `${workspaceFolder}` is the CLI's workspace (workspace.ts: the config's folder for a workspace's file, else the current directory). */
 export function createHost(servers: readonly ServerDefinition[], options: { configFile?: string; handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; elicitLinks?: boolean; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
   const variables = cliVariables(options.configFile);
   const validator = new SchemaValidator();

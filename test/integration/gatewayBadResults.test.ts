@@ -24,6 +24,18 @@ describe('gateway: a server that dies during a call, or breaks its own output sc
     }
   });
 
+  it('a server that never started is said once on stderr, where the listing leaves it out; its neighbour is offered', async () => {
+    const { client, stderr } = await stdioClient(folder.config({ dies: fixture('crash-at-start.cjs'), cases: fixture('pipeline-cases.cjs') }), folder.dir);
+    try {
+      const names = (await client.listTools()).tools.map((t) => t.name);
+      assert.ok(names.includes('cases_bad_output') && !names.some((n) => n.startsWith('dies_')), names.join(', '));
+      assert.equal(stderr().match(/"dies"/g)?.length, 1, stderr());
+      assert.match(stderr(), /gateway: "dies" left out: it did not start \(The server exited with code 3 /);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('flags a result that breaks its outputSchema as a tool error with its content, which the client takes (it threw on the result as sent)', async () => {
     const { client } = await stdioClient(folder.config({ cases: fixture('pipeline-cases.cjs') }), folder.dir);
     try {
