@@ -83,7 +83,7 @@ async function main(args: CliArgs & { readonly command: string }, early: EarlyLa
   const signIn = { secrets: lazySecretStore(store), ...(command !== 'login' && { loginCommand: (name: string) => loginCommand(name, config.file) }) };
   // The gateway passes a server's forms and log messages during a call to the client that made it.
   const relay = command === 'serve' ? new (loadGateway().BackendRelay)((line) => console.error(line)) : undefined;
-  const host = createHost(selected, { configFile: config.file, clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), elicitLinks: relay ? false : undefined, sample: relay?.sample, logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn, adoptEarly: early && ((launch) => early.adopt(launch)) });
+  const host = createHost(selected, { configFile: config.file, askInputs: command !== 'serve' && command !== 'session', clientVersion: VERSION, handshakeTimeoutMs: args.timeoutSeconds === undefined ? undefined : args.timeoutSeconds * 1000, elicit: relay?.elicit ?? cliElicitor(args.elicitation, browserOpener(browser)), elicitLinks: relay ? false : undefined, sample: relay?.sample, logOf: relay && ((name, log) => relay.logFor(name, log)), browser, serverMessages: args.logLevel !== undefined, signIn, adoptEarly: early && ((launch) => early.adopt(launch)) });
   // Kept by each connection and applied when it starts, before anything else is asked.
   if (args.logLevel) for (const c of host.pool.connections) void c.setLogLevel(args.logLevel);
   const unhear = stopServersOnSignals(host);

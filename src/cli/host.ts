@@ -1,5 +1,5 @@
 import * as path from 'node:path';
-import { resolveLaunch } from '../core/config/launch';
+import { requiredInputs, resolveLaunch, resolveLaunchAsking } from '../core/config/launch';
 import type { ServerDefinition } from '../core/config/serverConfig';
 import type { VariableContext } from '../core/config/variables';
 import { ServerPool } from '../core/connection/serverPool';
@@ -13,7 +13,8 @@ import type { Sampler } from '../core/connection/samplingRequests';
 import { rememberedEra } from '../core/connection/eraMemory';
 import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
 import { eraFile } from './eraFile';
-import { cliVariables } from './workspace';
+import { cliVariables, inputVariable } from './workspace';
+import { InputAsker } from './inputPrompt';
 import { DEFAULT_RESULTS_MAX_MIB } from '../core/render/resultBudget';
 import { ResultFolder } from '../core/render/resultFolder';
 import type { BinarySaver } from '../core/render/renderResult';
@@ -23,7 +24,7 @@ import { loadTelemetry } from '../core/telemetry/load';
 export interface CliHost {
   readonly pool: ServerPool;
   readonly validator: SchemaValidator;
-  /** What `${workspaceFolder}` and friends resolve against: the current directory. */
+  /** What `${workspaceFolder}` and friends resolve against: the CLI's workspace (workspace.ts). */
   readonly variables: VariableContext;
   /** Where calls, listings and server lifecycles are traced: off unless MCP_TOOL_HOST_OTEL=1 (docs/telemetry.md). */
   readonly telemetry: () => Telemetry;
@@ -31,8 +32,16 @@ export interface CliHost {
 }
 
 /** A pool for the given servers, not started; `${workspaceFolder}` is the CLI's workspace (workspace.ts: the config's folder for a workspace's file, else the current directory). */
-export function createHost(servers: readonly ServerDefinition[], options: { configFile?: string; handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; elicitLinks?: boolean; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
+export function createHost(servers: readonly ServerDefinition[], options: { configFile?: string; askInputs?: boolean; handshakeTimeoutMs?: number; clientVersion: string; elicit?: Elicitor; elicitLinks?: boolean; sample?: Sampler; browser?: BrowserChoice; serverMessages?: boolean; signIn?: CliSignInOptions; logOf?: (name: string, log: ServerLog) => ServerLog; adoptEarly?: ConnectionDeps['adoptEarly'] }): CliHost {
   const variables = cliVariables(options.configFile);
+  // On a terminal, an input without its variable is asked for (not by serve or session, whose stdin is the protocol's).
+  const asker = options.askInputs && process.stdin.isTTY ? new InputAsker(process.stdin, process.stderr) : undefined;
+  const resolve = async (def: ServerDefinition) => {
+    const unset = asker ? requiredInputs(def).filter((id) => process.env[inputVariable(id)] === undefined) : [];
+    if (!asker || unset.length === 0) return resolveLaunch(def, variables);
+    const given = Object.fromEntries(requiredInputs(def).map((id) => [id, process.env[inputVariable(id)]]).filter((e): e is [string, string] => e[1] !== undefined));
+    return resolveLaunchAsking(def, variables, async () => ({ ...given, ...(await asker.ask(def, unset)) }));
+  };
   const validator = new SchemaValidator();
   const oauth = cliOAuthHost(options.browser, options.signIn);
   // Each run is a new start: the era a launch spoke last time saves a 2025-era server the probe.
@@ -47,7 +56,7 @@ export function createHost(servers: readonly ServerDefinition[], options: { conf
     // The server main.ts spawned while this code loaded, when its launch is exactly the one resolved here.
     adoptEarly: options.adoptEarly,
     log: (options.logOf ?? ((_, log) => log))(name, options.serverMessages ? serverMessagesOn(name) : silentLog),
-    resolveLaunch: async (def) => resolveLaunch(def, variables),
+    resolveLaunch: resolve,
     oauth,
     elicit: options.elicit,
     elicitLinks: options.elicitLinks,

@@ -28,11 +28,11 @@ export function inputVariable(id: string): string {
 
 /**
  * What `${workspaceFolder}` and friends resolve against in the CLI: its workspace (cliWorkspace),
- * and this process's environment; `${input:id}` from its variable (inputVariable), as the CLI
- * asks nothing when a server starts. An input's value is a secret, masked like the others.
+ * and this process's environment; `${input:id}` from its variable (inputVariable), else asked on a
+ * terminal (host.ts). An input's value is a secret, masked like the others.
  */
 export function cliVariables(configFile: string | undefined): VariableContext {
   const folder = cliWorkspace(configFile);
   const inputs = new Proxy<Record<string, string>>({}, { get: (_, id) => (typeof id === 'string' ? process.env[inputVariable(id)] : undefined) });
-  return { workspaceFolders: [{ name: path.basename(folder), path: folder }], env: process.env, inputs, inputHint: (id) => `the CLI does not ask for inputs: set ${inputVariable(id)} to its value` };
+  return { workspaceFolders: [{ name: path.basename(folder), path: folder }], env: process.env, inputs, inputHint: (id) => `set ${inputVariable(id)} to its value, or run on a terminal to be asked (serve and session never ask)` };
 }

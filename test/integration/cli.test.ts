@@ -518,16 +518,29 @@ describe('the CLI (node dist/cli.js, real child processes)', function () {
     assert.match(doc.stdout, /stderr \(last 2 lines\):\n {4}hang fixture pid \d+\n {4}waiting for database\.\.\./);
   });
 
-  it('takes ${input:id} from MCP_TOOL_HOST_INPUT_<ID> (it asks nothing when a server starts), a secret masked like the others; without it, says which variable', async () => {
+  it('takes ${input:id} from MCP_TOOL_HOST_INPUT_<ID>, a secret masked like the others; without it and off a terminal, says which variable', async () => {
     const mini = path.join(FIXTURES, 'miniServer.cjs');
     const tells = `require(${JSON.stringify(mini)}).makeServer({ tools: [{ name: 'told', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } }], onCall: () => ({ content: [{ type: 'text', text: 'given ' + process.argv[1] }] }) })`;
     fs.writeFileSync(path.join(dir, 'inputs.json'), JSON.stringify({ servers: { tells: { command: process.execPath, args: ['-e', tells, '${input:api-token}'] } }, inputs: [{ id: 'api-token', type: 'promptString', password: true }] }));
     const missing = await run('call', 'tells', 'told', '--config', 'inputs.json');
     assert.equal(missing.code, 4, missing.stderr);
-    assert.match(missing.stderr, /\$\{input:api-token\} has no value: the CLI does not ask for inputs: set MCP_TOOL_HOST_INPUT_API_TOKEN to its value\./);
+    assert.match(missing.stderr, /\$\{input:api-token\} has no value: set MCP_TOOL_HOST_INPUT_API_TOKEN to its value, or run on a terminal to be asked/);
     const given = await cli(['call', 'tells', 'told', '--config', 'inputs.json'], { cwd: dir, env: { ...process.env, XDG_STATE_HOME: STATE, MCP_TOOL_HOST_INPUT_API_TOKEN: 'sk-input-value-1234' } });
     assert.equal(given.code, 0, given.stderr);
     assert.equal(given.stdout.trim(), 'given ••••••', 'the input reached the server and is masked in what it sends back');
+  });
+
+  it('asks on a terminal for the ${input:id} values a server needs: a password not echoed, a pick by number; the secret masked in what comes back', async () => {
+    const mini = path.join(FIXTURES, 'miniServer.cjs');
+    const tells = `require(${JSON.stringify(mini)}).makeServer({ tools: [{ name: 'told', inputSchema: { type: 'object' }, annotations: { readOnlyHint: true, openWorldHint: false } }], onCall: () => ({ content: [{ type: 'text', text: 'given ' + process.argv.slice(1).join(' ') }] }) })`;
+    fs.writeFileSync(path.join(dir, 'asked.json'), JSON.stringify({ servers: { asked: { command: process.execPath, args: ['-e', tells, '${input:token}', '${input:region}'] } }, inputs: [{ id: 'token', type: 'promptString', description: 'Your API token', password: true }, { id: 'region', type: 'pickString', description: 'The region', options: ['eu', 'us'] }] }));
+    dirOf.current = dir;
+    const asked = await terminal(['call', 'asked', 'told', '--config', 'asked.json'], ['sk-typed-secret-1234', '2']);
+    assert.equal(asked.code, 0, asked.output);
+    assert.match(asked.output, /Server "asked" needs Your API token \(\$\{input:token\}\)\./);
+    assert.match(asked.output, /Server "asked" needs The region \(\$\{input:region\}\)\.\r?\n {2}1\. eu\r?\n {2}2\. us/);
+    assert.match(asked.output, /given •••••• us/);
+    assert.doesNotMatch(asked.output, /sk-typed-secret-1234/, 'the password was echoed or printed');
   });
 
   it('gives machine-readable output with --json', async () => {
