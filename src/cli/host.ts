@@ -13,7 +13,7 @@ import type { Sampler } from '../core/connection/samplingRequests';
 import { rememberedEra } from '../core/connection/eraMemory';
 import { defaultCliAuditFile } from '../core/calls/fileAuditLog';
 import { eraFile } from './eraFile';
-import { cliVariables, inputVariable } from './workspace';
+import { cliVariables } from './workspace';
 import { InputAsker } from './inputPrompt';
 import { DEFAULT_RESULTS_MAX_MIB } from '../core/render/resultBudget';
 import { ResultFolder } from '../core/render/resultFolder';
@@ -37,10 +37,14 @@ export function createHost(servers: readonly ServerDefinition[], options: { conf
   // On a terminal, an input without its variable is asked for (not by serve or session, whose stdin is the protocol's).
   const asker = options.askInputs && process.stdin.isTTY ? new InputAsker(process.stdin, process.stderr) : undefined;
   const resolve = async (def: ServerDefinition) => {
-    const unset = asker ? requiredInputs(def).filter((id) => process.env[inputVariable(id)] === undefined) : [];
+    const ids = requiredInputs(def);
+    const unset = asker ? ids.filter((id) => variables.inputs?.[id] === undefined) : [];
     if (!asker || unset.length === 0) return resolveLaunch(def, variables);
-    const given = Object.fromEntries(requiredInputs(def).map((id) => [id, process.env[inputVariable(id)]]).filter((e): e is [string, string] => e[1] !== undefined));
-    return resolveLaunchAsking(def, variables, async () => ({ ...given, ...(await asker.ask(def, unset)) }));
+    return resolveLaunchAsking(def, variables, async () => {
+      const asked = await asker.ask(def, unset);
+      // Each id has its variable's value (cliVariables) or the answer just given.
+      return Object.fromEntries(ids.map((id) => [id, variables.inputs?.[id] ?? asked[id]]));
+    });
   };
   const validator = new SchemaValidator();
   const oauth = cliOAuthHost(options.browser, options.signIn);

@@ -106,7 +106,7 @@ export class ResourceOfferCatalog implements ResourceOffers {
     if (!ServerState.isRunning(c.state)) throw new Error(`Server "${shownName(c.name)}" is not running.`);
     if (!c.serverCapabilities.resources) return { items: [] };
     const timeoutMs = c.definition.timeoutSeconds * 1000;
-    let listing: OfferList<T> & { readonly cut?: string };
+    let listing: OfferList<T>;
     try {
       listing = await listOffers({ method, key, check, log: c.log, fetchPage: (cursor) => c.request(method, cursor === undefined ? undefined : { cursor }, { timeoutMs }) });
     } catch (err) {
