@@ -18,6 +18,8 @@ const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-ev
 const RULE_TOOLS = path.join(ROOT, 'test/fixtures/servers/rule-tools.cjs');
 /** The two-hop floor: a relay that only parses and passes on each message (no policy, no SDK). */
 const RELAY = path.join(ROOT, 'bench/stdio-relay.cjs');
+/** The policy floor: each of a gateway's checks in its plainest form (ajv, a cached verdict, an audit line), no SDK, no layers. */
+const POLICY_FLOOR = path.join(ROOT, 'bench/policy-floor.cjs');
 
 /** A backend, and the call the case makes on it (the gateway's name for it is `<server>_<tool>`). */
 interface Backend {
@@ -59,6 +61,7 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
   const gateway = await connect(process.execPath, [SERVE, folder.config, folder.rules], folder.env);
   const direct = await connect(process.execPath, [...backend.args]);
   const relay = await connect(process.execPath, [RELAY, process.execPath, ...backend.args]);
+  const floor = await connect(process.execPath, [POLICY_FLOOR, backend.server, process.execPath, ...backend.args], folder.env);
   const viaGateway = { name: `${backend.server}_${backend.tool}`, arguments: backend.arguments };
   const straight = { name: backend.tool, arguments: backend.arguments };
   const check = (r: Awaited<ReturnType<Client['callTool']>>) => {
@@ -70,13 +73,14 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
       check(await gateway.client.callTool(viaGateway));
       check(await direct.client.callTool(straight));
       check(await relay.client.callTool(straight));
+      check(await floor.client.callTool(viaGateway));
     }
     const n = o.smoke ? 20 : 500;
     const m = o.smoke ? 128 : 4_000;
     const seq = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
-    const rate = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
+    const rate = { gateway: [] as number[], direct: [] as number[], relay: [] as number[], floor: [] as number[] };
     // CPU time of the middle process (gateway or relay) per pipelined call: what caps throughput on a busy machine, where wall time is noise.
-    const cpu = { gateway: [] as number[], relay: [] as number[] };
+    const cpu = { gateway: [] as number[], relay: [] as number[], floor: [] as number[] };
     // Write system calls of the middle process per pipelined call (a count: the load does not move it): its pipes and its audit log.
     const writes = { gateway: [] as number[], relay: [] as number[] };
     // The client's (this process) and the backend's CPU per direct pipelined call: what the cores leave a middle process (below).
@@ -86,7 +90,7 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
       const written = writeCalls(pid);
       const ms = await run();
       into.push((cpuMicros(pid) - before) / m);
-      (into === cpu.gateway ? writes.gateway : writes.relay).push((writeCalls(pid) - written) / m);
+      if (into !== cpu.floor) (into === cpu.gateway ? writes.gateway : writes.relay).push((writeCalls(pid) - written) / m);
       return ms;
     };
     for (let round = 0; round < o.rounds; round++) {
@@ -100,12 +104,15 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
       directCpu.backend.push((cpuMicros(direct.pid) - backend0) / m);
       seq.relay.push(((await time(async () => { for (let k = 0; k < n; k++) check(await relay.client.callTool(straight)); })) * 1000) / n);
       rate.relay.push((m / (await cpuPerCall(relay.pid, cpu.relay, () => time(() => pipelined(m, async () => check(await relay.client.callTool(straight))))))) * 1000);
+      rate.floor.push((m / (await cpuPerCall(floor.pid, cpu.floor, () => time(() => pipelined(m, async () => check(await floor.client.callTool(viaGateway))))))) * 1000);
     }
     const added = (median(seq.gateway) - median(seq.relay)).toFixed(0);
     report.ratio(`12. one tools/call through the gateway vs direct, sequential (${backend.label}, SDK client, stdio)`, seq.gateway, seq.direct, 'µs', { max: 1.2 }, `${n} calls a round; the gateway's path: validation, rules, audit line, masking; ${added} µs a call more than the bare relay`);
     report.ratio(`12. pipelined tools/call throughput, 64 in flight, gateway vs direct (${backend.label})`, rate.gateway, rate.direct, 'calls/s', { min: 0.8 }, `${m} calls a round`);
     report.ratio(`12. floor: the same call through a bare stdio relay vs direct, sequential (${backend.label})`, seq.relay, seq.direct, 'µs', undefined, 'bench/stdio-relay.cjs: parses and passes on each message, nothing else: the least a second hop costs');
     report.ratio(`12. floor: pipelined throughput through a bare stdio relay vs direct, 64 in flight (${backend.label})`, rate.relay, rate.direct, 'calls/s', undefined, `${m} calls a round`);
+    report.ratio(`12. floor: pipelined throughput through the policy floor vs direct, 64 in flight (${backend.label})`, rate.floor, rate.direct, 'calls/s', undefined, `bench/policy-floor.cjs: each of the gateway's checks in its plainest form (schema, verdict, rate slot, cancel flag, result shape, invisible characters, audit line), no SDK or layers: what a complete path could reach; ${m} calls a round`);
+    if (cpu.floor.every(Number.isFinite)) report.ratio(`12. CPU per pipelined call of the middle process, gateway vs the policy floor (${backend.label})`, cpu.gateway, cpu.floor, 'µs', undefined, `/proc utime+stime of the gateway and of bench/policy-floor.cjs over each pipelined round, / ${m} calls`);
     if (cpu.gateway.every(Number.isFinite)) report.ratio(`12. CPU per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, cpu.gateway, cpu.relay, 'µs', undefined, `/proc utime+stime of the gateway and of the relay process over each pipelined round, / ${m} calls`);
     if (cpu.gateway.every(Number.isFinite) && directCpu.backend.every(Number.isFinite)) {
       // At 0.8x of the direct rate D, the cores give each call cores / 0.8D of CPU; the client and the
@@ -121,6 +128,7 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     await gateway.client.close();
     await direct.client.close();
     await relay.client.close();
+    await floor.client.close();
     folder.cleanup();
   }
 }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { CLI } from './cliRun';
-import { everything, gatewayFolder } from './gatewayClients';
+import { everything, fixture, gatewayFolder } from './gatewayClients';
 
 /** One JSON-RPC message as it came out of the gateway. */
 type Message = { id?: unknown; method?: string; params?: Record<string, unknown>; result?: { content?: { text?: string }[] }; error?: { code: number; message: string } };
@@ -83,7 +83,7 @@ describe('gateway: a hostile stdio client gets the answers the SDK server gives 
   before(async () => {
     const rules = path.join(folder.dir, 'rules.json');
     fs.writeFileSync(rules, JSON.stringify([{ name: 'all', server: '*', tool: '*', effect: 'allow' }]));
-    client = await LineClient.start(folder.config({ everything }), rules, folder.dir);
+    client = await LineClient.start(folder.config({ everything, slow: fixture('slow-calls.cjs') }), rules, folder.dir);
   });
   after(async () => {
     await client?.close();
@@ -179,5 +179,22 @@ describe('gateway: a hostile stdio client gets the answers the SDK server gives 
     assert.deepEqual(client.answersTo('slow'), []);
     client.send(call('after-cancel', echo('still here')));
     assert.equal(textOf(await client.answerTo('after-cancel')), 'Echo: still here');
+  });
+
+  it("passes a client's cancellation on to the backend, which is told to stop its call", async () => {
+    client.send(call('held', { name: 'slow_wait', arguments: { ms: 60_000 } }));
+    // The call is at the backend once the gateway has sent it: a later call of the same server is answered after it was sent.
+    client.send(call('first-look', { name: 'slow_cancellations', arguments: {} }));
+    assert.equal(textOf(await client.answerTo('first-look')), '[]');
+    client.send({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 'held', reason: 'the user stopped it' } });
+    let told: { requestId?: unknown; reason?: unknown }[] = [];
+    const deadline = Date.now() + 30_000;
+    for (let look = 0; told.length === 0 && Date.now() < deadline; look++) {
+      client.send(call(`look-${look}`, { name: 'slow_cancellations', arguments: {} }));
+      told = JSON.parse(textOf(await client.answerTo(`look-${look}`)) ?? '[]') as typeof told;
+    }
+    assert.equal(told.length, 1, 'the backend got one notifications/cancelled');
+    assert.equal(typeof told[0].requestId, 'string', "for the gateway's own request id");
+    assert.deepEqual(client.answersTo('held'), [], 'and the client is not answered');
   });
 });

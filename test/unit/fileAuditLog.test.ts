@@ -2,6 +2,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { argumentsHash, CallAuditRecord } from '../../src/core/calls/auditHash';
 import { FileAuditLog } from '../../src/core/calls/fileAuditLog';
 import type { AuditRecord } from '../../src/core/calls/ports';
 
@@ -25,5 +26,15 @@ describe('the audit log file', () => {
   it('a folder it cannot make is an error, not a silent loss', () => {
     fs.writeFileSync(path.join(dir, 'blocker'), '');
     assert.throws(() => new FileAuditLog(path.join(dir, 'blocker', 'audit.jsonl')).append(record('one')), /ENOTDIR|EEXIST/);
+  });
+  it("writes a call's record as its line: the fields in order, the arguments only as their hash", () => {
+    const file = path.join(dir, 'audit.jsonl');
+    const args = { token: 'sk-live-secret', path: '/etc/passwd' };
+    const entry = new CallAuditRecord('T', 'C', 'gateway', 's', 't', args, "allowed by rule 'r' [read-only \u00b7 open-world?]", undefined, 'ok');
+    new FileAuditLog(file).append(entry);
+    const line = fs.readFileSync(file, 'utf8');
+    assert.equal(line, `{"time":"T","callId":"C","origin":"gateway","server":"s","tool":"t","argsHash":"${argumentsHash(args)}","decision":"allowed by rule 'r' [read-only \u00b7 open-world?]","outcome":"ok"}\n`);
+    assert.ok(!line.includes('secret') && !line.includes('passwd'), 'what was sent is not written');
+    assert.equal(entry.argsHash, argumentsHash(args));
   });
 });

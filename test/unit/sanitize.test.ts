@@ -29,6 +29,20 @@ describe('sanitising server text', () => {
     assert.equal(visibleJson({ a: 1 }, 2), '{\n  "a": 1\n}');
   });
 
+  it('takes its one-scan way only for characters the full check leaves as they are', () => {
+    // The ranges sanitize.ts's PLAINLY_VISIBLE lets through unchecked: each is put through the full check (an invisible character beside it).
+    const ranges: Array<[number, number]> = [[0x20, 0x7e], [0xa1, 0xac], [0xae, 0xff], [0x2010, 0x2027], [0x2030, 0x205e], [0x2190, 0x21ff], [0x2500, 0x25ff]];
+    for (const [from, to] of ranges) {
+      for (let code = from; code <= to; code++) {
+        const c = String.fromCharCode(code);
+        assert.equal(visibleLine(`${c}\u200B`), `${c}\\u200B`, `U+${code.toString(16)} is left as it is by the full check`);
+        assert.equal(visibleLine(c), c);
+      }
+    }
+    assert.equal(visibleJson({ d: 'allowed [read-only \u00b7 open-world?]' }), '{"d":"allowed [read-only \u00b7 open-world?]"}');
+    assert.equal(visibleJson({ d: 'a\u00a0b\u00adc\u2028d\u205fe' }), '{"d":"a\\u00A0b\\u00ADc\\u2028d\\u205Fe"}', 'the spaces and marks beside the ranges are still shown');
+  });
+
   it('shows a command line as it really is: hidden characters as escapes, on one line', () => {
     assert.equal(visibleLine('node server.js --dir=/home/\u202Eevil\u200B\nrm -rf /'), 'node server.js --dir=/home/\\u202Eevil\\u200B\\nrm -rf /');
     assert.equal(visibleLine('plain'), 'plain');

@@ -17,7 +17,7 @@ import type { SchemaValidator } from '../tools/schemaValidator';
 import { withoutNullOptionals } from '../tools/nullArguments';
 import type { ProgressCoalescer, Progress } from './progressCoalescer';
 import type { ServerDefinition } from '../config/serverConfig';
-import { argumentsHash } from './auditHash';
+import { CallAuditRecord } from './auditHash';
 import type { ServerConnection } from '../connection/serverConnection';
 import { inputRoundOf, type CallOptions, type RelayedInput } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
@@ -26,6 +26,7 @@ import { READ_TOOL, readAnnotations } from './readApproval';
 import type { CallOutcome, CallPipelineOptions, CallRequest } from './callTypes';
 import { summaryParts } from './callSummary';
 import { NO_SPAN, type CallSpan } from '../telemetry/telemetry';
+import type { CallSignal } from '../callSignal';
 
 /**
  * What CallPipeline, built at activation, lends the part of it that runs calls (this file, loaded
@@ -152,20 +153,8 @@ export class CallRunner {
     await sink.end(callId, summaryParts(outcome));
     const sentArgs = trace.sentArgs;
     try {
-      this._parts.audit?.append({
-      time: startedAt.toISOString(),
-      callId,
-      origin: request.origin,
-      server: request.server,
-      tool: request.tool,
-      // Hashed when read: a gateway's log writes its lines after the answer went out (batchedAuditLog.ts).
-      get argsHash() {
-        return argumentsHash(sentArgs);
-      },
-      decision: trace.decision,
-      durationMs: 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined,
-      outcome: outcome.kind,
-      });
+      const durationMs = 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined;
+      this._parts.audit?.append(new CallAuditRecord(startedAt.toISOString(), callId, request.origin, request.server, request.tool, sentArgs, trace.decision, durationMs, outcome.kind));
     } catch (err) {
       // The call has run: its outcome goes with the failure, not lost with it.
       throw new AuditWriteError(outcome, err);
@@ -258,7 +247,7 @@ export class CallRunner {
     tool: Tool | string,
     connection: ServerConnection,
     limits: { timeoutSeconds: number; maxTotalSeconds: number },
-    caller: { signal?: AbortSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean; input?: RelayedInput },
+    caller: { signal?: CallSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean; input?: RelayedInput },
     send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressSink; watch: TaskWatch }) => Promise<RawToolResult>,
   ): Promise<CallOutcome> {
     const { signal, onProgress } = caller;

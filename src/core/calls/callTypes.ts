@@ -11,6 +11,7 @@ import type { LockDrift } from './approvalStep';
 import type { CallFailure } from './callErrors';
 import type { Approver, AuditLog, CallOrigin } from './ports';
 import type { TaskBoard } from './taskBoard';
+import type { CallSignal } from '../callSignal';
 
 // What a call asks and how it ends, and how the pipeline is set up: the types CallPipeline (built at
 // activation) and CallRunner (loaded with the first call) share, so neither needs the other's file.
@@ -20,7 +21,7 @@ export interface CallRequest {
   readonly tool: string;
   readonly args: Record<string, unknown>;
   readonly origin: CallOrigin;
-  readonly signal?: AbortSignal;
+  readonly signal?: CallSignal;
   /** The server runs the call as a task: from here on the task board follows it (and Cancel Task cancels it). */
   readonly onTaskStarted?: () => void;
   /** Progress for the caller's own UI (a notification, a chat response), besides the sink. */

@@ -7,6 +7,7 @@ import { maskSecrets } from '../render/secrets';
 import { describeCallError } from './callErrors';
 import type { CallOrigin, CallSink } from './ports';
 import type { TaskBoard, TaskEntry } from './taskBoard';
+import type { CallSignal } from '../callSignal';
 
 /** How often a running task's changing message gets a line of the call's log at most. */
 const TASK_LINE_MS = 2_000;
@@ -16,7 +17,7 @@ export interface TaskResultRequest {
   readonly server: string;
   readonly taskId: string;
   readonly origin: CallOrigin;
-  readonly signal?: AbortSignal;
+  readonly signal?: CallSignal;
 }
 
 /**

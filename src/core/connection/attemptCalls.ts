@@ -8,6 +8,7 @@ import type { CallInFlight, PromptGate } from './promptGate';
 import type { SdkClient } from './sdkClient';
 import { ServerFailure, serverEnd } from './serverFailures';
 import { McpHostError } from '../errors';
+import type { CallSignal } from '../callSignal';
 
 /**
  * The frame of one call (or followed task) in a running launch: its prompts are its own until it
@@ -15,7 +16,7 @@ import { McpHostError } from '../errors';
  * server's tool error says what the sandbox denied, and a server that died during it is named.
  * A call's prompts close at once when the caller aborts it (PromptGate.begin's `cancelledBy`).
  */
-export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: AbortSignal | undefined, info: (message: string) => void, send: () => Promise<RawToolResult>): Promise<RawToolResult> {
+export function inCallFrame(attempt: LaunchAttempt, client: SdkClient, gate: PromptGate, call: CallInFlight, signal: CallSignal | undefined, info: (message: string) => void, send: () => Promise<RawToolResult>): Promise<RawToolResult> {
   // No async frame and no listener of its own: every call runs this (BENCHMARKS.md case 2).
   const transport = attempt.transport;
   const began = Date.now();

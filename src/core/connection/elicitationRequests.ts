@@ -5,6 +5,7 @@ import { loadElicitation, loadLinks } from '../elicitation/load';
 import type { Admitted } from './promptGate';
 import { sanitizeLine, shownName } from '../render/sanitize';
 import type { ServerLog } from '../serverLog';
+import type { CallSignal } from '../callSignal';
 
 /**
  * A request as read from the server, before the gate names its calls and the connection its server;
@@ -52,7 +53,7 @@ export class OpenedPages {
    * once when the user gives up on one, when neither says so in time, on `signal`, or after
    * `withinMs` (then with `timedOut()`). Starts the next round.
    */
-  async allDone(what: string, signal: AbortSignal | undefined, withinMs = Infinity, timedOut?: () => Error): Promise<void> {
+  async allDone(what: string, signal: CallSignal | undefined, withinMs = Infinity, timedOut?: () => Error): Promise<void> {
     const waits = this._waits.splice(0);
     let timer: ReturnType<typeof setTimeout> | undefined;
     let stop: (() => void) | undefined;
@@ -143,7 +144,7 @@ function pageDone(site: string, completion: Promise<boolean> | undefined, userSa
  * opened them all and each is done (the server said so, or the user did: a server may never send
  * the notice), the call is sent once more. Declined, given up or refused again, the call fails saying so.
  */
-export function withLinkConsent<T>(send: () => Promise<T>, tool: string, ask: AskUser | undefined, log: ServerLog, completions: ElicitationCompletions, signal?: AbortSignal): Promise<T> {
+export function withLinkConsent<T>(send: () => Promise<T>, tool: string, ask: AskUser | undefined, log: ServerLog, completions: ElicitationCompletions, signal?: CallSignal): Promise<T> {
   // No async frame of its own for the common case, no error: every call runs this (BENCHMARKS.md case 1).
   let sent: Promise<T>;
   try {
@@ -155,7 +156,7 @@ export function withLinkConsent<T>(send: () => Promise<T>, tool: string, ask: As
 }
 
 /** A call refused until the user opens links (-32042): each link asked for, then the call sent once more; any other error as it was. */
-async function afterLinks<T>(err: unknown, send: () => Promise<T>, tool: string, ask: AskUser | undefined, log: ServerLog, completions: ElicitationCompletions, signal?: AbortSignal): Promise<T> {
+async function afterLinks<T>(err: unknown, send: () => Promise<T>, tool: string, ask: AskUser | undefined, log: ServerLog, completions: ElicitationCompletions, signal?: CallSignal): Promise<T> {
   const links = linksOf(err);
   if (!ask || !links || links.length === 0) throw err;
   const name = `"${shownName(tool)}"`;

@@ -7,10 +7,11 @@ import type { CallPrompts } from './callPrompts';
 import type { CallInFlight } from './promptGate';
 import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
 import type { ListingLimits } from './listingLimits';
+import type { CallSignal } from '../callSignal';
 
 /** How one `tools/call` may be cancelled, reports progress, and how long it may take (the pipeline sets these). */
 export interface CallOptions {
-  readonly signal?: AbortSignal;
+  readonly signal?: CallSignal;
   readonly onprogress?: (progress: { progress: number; total?: number; message?: string }) => void;
   readonly timeoutMs: number;
   readonly maxTotalTimeoutMs: number;
@@ -115,7 +116,7 @@ export interface EraClient {
 /** How long a request other than a call may take, and what cancels it. */
 export interface PlainRequestOptions {
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+  readonly signal?: CallSignal;
   /** Its 2026-07-28 input_required rounds go back to the caller (RelayedInput). */
   readonly input?: RelayedInput;
 }

@@ -3,6 +3,7 @@ import type { CallPrompts } from './callPrompts';
 import { OpenedPages } from './elicitationRequests';
 import { MAX_INPUT_ROUNDS } from './promptLimits';
 import type { RelayedInput } from './eraClient';
+import type { CallSignal } from '../callSignal';
 
 /** The pause before retrying a round that carries no question (only `requestState`): nothing else slows that loop. */
 const STATE_ONLY_PACING_MS = 250;
@@ -24,7 +25,7 @@ export type Leg = (retry: Record<string, unknown> | undefined, remainingMs: numb
  * With `relay`, the first send carries what the caller's client answered, and a round that asks
  * is the answer, as the server sent it (the caller's client answers it).
  */
-export function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined, relay?: RelayedInput): Promise<Record<string, unknown>> {
+export function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: CallSignal | undefined, relay?: RelayedInput): Promise<Record<string, unknown>> {
   const startedAt = Date.now();
   const retry = relay?.retry && { ...relay.retry };
   // Most answers are complete at once: rounds get an async frame, the first leg none (BENCHMARKS.md case 2).
@@ -32,7 +33,7 @@ export function completeAnswer(leg: Leg, method: string, prompts: CallPrompts, c
 }
 
 /** The `input_required` rounds after the first answer, up to a complete one (or, relayed, up to one that asks). */
-async function inputRounds(first: Record<string, unknown>, leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: AbortSignal | undefined, startedAt: number, relayed: boolean): Promise<Record<string, unknown>> {
+async function inputRounds(first: Record<string, unknown>, leg: Leg, method: string, prompts: CallPrompts, call: CallInFlight | undefined, totalMs: number, signal: CallSignal | undefined, startedAt: number, relayed: boolean): Promise<Record<string, unknown>> {
   // Between legs no request is in flight to time the call: from the first round a timer closes a prompt
   // still open at the total limit, so the call ends on time (armed only then: most calls have no round).
   let limit: (() => void) | undefined;
@@ -77,7 +78,7 @@ function inputOf(key: string, entry: unknown): { kind: string; params?: unknown 
   return { kind, params: (entry as { params?: unknown }).params };
 }
 
-function pause(ms: number, signal: AbortSignal | undefined): Promise<void> {
+function pause(ms: number, signal: CallSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);
     const stop = () => (clearTimeout(timer), reject(signal?.reason));

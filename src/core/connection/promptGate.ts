@@ -2,6 +2,7 @@ import { sanitizeLine } from '../render/sanitize';
 import type { CallEnd } from '../elicitation/formElicitation';
 import { loadConnection } from './load';
 import { MAX_PROMPTS_PER_CALL } from './promptLimits';
+import type { CallSignal } from '../callSignal';
 
 export { MAX_PROMPTS_PER_CALL } from './promptLimits';
 
@@ -37,7 +38,7 @@ export interface CallInFlight {
   /** When its total time runs out (`Date.now()` ms), while a request of it is timed by the total; a prompt says so when near. */
   endsAt: number | undefined;
   /** The caller's signal: its abort ends the call as cancelled, closing its prompts at once (listened to only once one is open). */
-  readonly cancelledBy: AbortSignal | undefined;
+  readonly cancelledBy: CallSignal | undefined;
   /** Stops listening to `cancelledBy`, once listened to. */
   unhearCancel: (() => void) | undefined;
 }
@@ -86,7 +87,7 @@ export class PromptGate {
    * A call of the server starts (taskId: a task it follows from the start, as Fetch Result does;
    * cancelledBy: a signal whose abort ends it as cancelled); end it with `end`.
    */
-  begin(tool: string, taskId?: string, cancelledBy?: AbortSignal): CallInFlight {
+  begin(tool: string, taskId?: string, cancelledBy?: CallSignal): CallInFlight {
     const call: CallInFlight = { tool, taskId, becomingTask: false, prompts: 0, capSaid: false, ended: undefined, ending: undefined, answering: 0, onAnswering: undefined, endsAt: undefined, cancelledBy, unhearCancel: undefined };
     this._calls.add(call);
     return call;

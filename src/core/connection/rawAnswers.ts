@@ -1,5 +1,6 @@
 import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/client';
 import type { ProbeWatch } from './eraProbe';
+import type { CallSignal } from '../callSignal';
 
 /**
  * The answers we check item by item ourselves (toolListing.ts, renderResult.ts): one bad tool or
@@ -29,7 +30,7 @@ export type RawResponse = { readonly kind: 'result'; readonly result: unknown } 
 
 export interface RawRequestOptions {
   readonly timeoutMs: number;
-  readonly signal?: AbortSignal;
+  readonly signal?: CallSignal;
   /** HTTP headers for this request only (Streamable HTTP; stdio ignores them). */
   readonly headers?: Readonly<Record<string, string>>;
   /** Progress on the request's own progress token (one of `watchProgress`) re-arms its timeout. */
@@ -215,7 +216,7 @@ class RawPending {
       if (options.resetTimeoutOnProgress && typeof token === 'string') call.unhear = this._progress.also(token, () => call.rearm());
       const message = params ? { jsonrpc: '2.0' as const, id, method, params } : { jsonrpc: '2.0' as const, id, method };
       // Options only where there are some: this runs for every call (BENCHMARKS.md case 2).
-      const sendOptions = options.headers || options.signal ? { ...(options.headers && { headers: options.headers }), ...(options.signal && { requestSignal: options.signal }) } : undefined;
+      const sendOptions = options.headers || options.signal ? new SendOptions(options.headers, options.signal) : undefined;
       this._sendMessage(message, sendOptions).catch((err: unknown) => call.reject(err));
     });
   }
@@ -401,3 +402,20 @@ function standIn(message: JSONRPCMessage, asked: Map<string | number, Asked>): J
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * A request's options to its transport. Its AbortSignal is made when the transport reads it
+ * (Streamable HTTP does, to stop the request's POST; stdio never does): a gateway's call carries a
+ * light signal, and a real one a call is dear on Node 20 (callSignal.ts).
+ */
+class SendOptions {
+  constructor(
+    readonly headers: Readonly<Record<string, string>> | undefined,
+    private readonly _signal: CallSignal | undefined,
+  ) {}
+
+  get requestSignal(): AbortSignal | undefined {
+    const signal = this._signal;
+    return signal === undefined || signal instanceof AbortSignal ? signal : signal.toAbortSignal?.();
+  }
+}

@@ -8,6 +8,7 @@ import { taskEnded } from './taskEnded';
 import type { CallInFlight } from './promptGate';
 import { MAX_INPUT_ROUNDS } from './promptLimits';
 import type { OpenedTaskSession } from './taskSession';
+import { abortSignalOf } from '../callSignal';
 
 /** The longest task id followed; a longer one is refused (and the board would not keep it either, taskBoard.ts). */
 const MAX_TASK_ID = 200;
@@ -105,7 +106,7 @@ export class TaskCalls {
     const { followTask, withoutEnvelope, rawAnswer } = loadConnection();
     // A 2025-11-25 task that waits for input has its questions fetched (taskSession.ts, fetchQueued).
     const requests = (await this._tasks!).queued;
-    const end = await followTask(execution, options.signal, options.onTaskStatus, { requests, timeoutMs: options.timeoutMs });
+    const end = await followTask(execution, abortSignalOf(options.signal), options.onTaskStatus, { requests, timeoutMs: options.timeoutMs });
     if (end.kind === 'completed') return resultOf(withoutEnvelope(rawAnswer(end.result)));
     throw taskEnded(end.message);
   }

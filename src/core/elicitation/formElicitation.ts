@@ -8,6 +8,7 @@
 
 import type { PromptContext } from './promptContext';
 import type { UrlRequest } from './urlElicitation';
+import type { CallSignal } from '../callSignal';
 
 /** One value a form asks for, as a prompt needs it. */
 export interface FormField {
@@ -69,7 +70,7 @@ export async function whileAnswering(hold: () => () => void, ask: () => Promise<
 }
 
 /** How a call that threw ended, for a prompt of it still open: cancelled, timed out, its server gone, or failed. */
-export function callEndOf(err: unknown, signal: AbortSignal | undefined, sessionGone: boolean): CallEnd {
+export function callEndOf(err: unknown, signal: CallSignal | undefined, sessionGone: boolean): CallEnd {
   if (signal?.aborted) return 'cancelled';
   // The session ended under the call (the SDK says "Connection closed"; our raw requests "The server session ended").
   if (sessionGone || /connection closed|session ended/i.test(err instanceof Error ? err.message : '')) return 'server-stopped';

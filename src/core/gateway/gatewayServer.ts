@@ -18,6 +18,7 @@ import { modernApprover, type ApprovalRounds, type AskedRound } from './approval
 import { relayedInput, relayRound, type RelayProblem, type RelayTarget } from './inputRelay';
 import type { Approver } from '../calls/ports';
 import { budgetsOn, fitForModel, gatewayReadTool, GATEWAY_READ_TOOL, readForModel } from './resultBudget';
+import type { CallSignal } from '../callSignal';
 
 const SERVER_INFO = { name: 'mcp-tool-host', title: 'MCP Tool Host gateway' };
 const INSTRUCTIONS = 'The tools, resources and prompts of the MCP servers configured in MCP Tool Host, tools and prompts named <server>_<name>. Every call goes through the host\'s policy (rules, approvals, pins, rate limits, masking, audit); a call the policy does not run returns a tool error that says why.';
@@ -45,7 +46,8 @@ export function gatewayServer(core: GatewayCore): Server {
 }
 
 /** How the gateway answers one tools/call: the SDK's handler and the stdio raw path (rawToolCalls.ts) both call it. */
-export type ToolCallHandler = (request: CallToolRequest, ctx: ServerContext) => Promise<CallToolResult | InputRequiredResult>;
+/** `signal`: the call's own where the raw path made a light one (callSignal.ts); else the context's. */
+export type ToolCallHandler = (request: CallToolRequest, ctx: ServerContext, signal?: CallSignal) => Promise<CallToolResult | InputRequiredResult>;
 
 /** A gateway server instance and its tools/call handler, for a transport that answers some calls itself. */
 export function gatewayInstance(core: GatewayCore): { readonly server: Server; readonly callTool: ToolCallHandler } {
@@ -83,7 +85,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
     const tools = deps.toolMode === 'search' ? [...SEARCH_MODE_TOOLS] : catalog.tools.map(definitionOf);
     return { tools: budgetsOn(deps) ? [...tools, gatewayReadTool()] : tools };
   });
-  const callTool: ToolCallHandler = async (request, ctx) => {
+  const callTool: ToolCallHandler = async (request, ctx, signal) => {
     await catalog.ready();
     const { name } = request.params;
     const args = request.params.arguments ?? {};
@@ -127,7 +129,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
         args: toolArgs,
         origin: 'gateway',
         keepRaw: true,
-        signal: ctx.mcpReq.signal,
+        signal: signal ?? ctx.mcpReq.signal,
         approver,
         input: resumed?.input,
         // The client's trace goes on through the backend's call (the telemetry checks the value before use).

@@ -2,6 +2,7 @@ import { SdkError, SdkErrorCode, type CallToolRequest, type JSONRPCMessage, type
 import type { GatewayWire } from './gatewayWire';
 import { checkedResult } from './resultCheck';
 import type { ToolCallHandler } from './gatewayServer';
+import { abortSignalOf, CallCancel, type CallSignal } from '../callSignal';
 
 const INVALID_PARAMS = -32602;
 const INTERNAL_ERROR = -32603;
@@ -29,7 +30,7 @@ type PlainCall = CallToolRequest & { readonly id: RequestId };
  * answers or refuses it as it always did.
  */
 export class RawToolCalls {
-  private readonly _inFlight = new Map<RequestId, AbortController>();
+  private readonly _inFlight = new Map<RequestId, CallCancel>();
 
   constructor(
     private readonly _wire: GatewayWire,
@@ -62,13 +63,14 @@ export class RawToolCalls {
 
   private _run(instance: RawInstance, request: PlainCall): void {
     const { id } = request;
-    const controller = new AbortController();
+    // A light signal (callSignal.ts): the context makes a real one only for what asks it for one.
+    const controller = new CallCancel();
     this._inFlight.set(id, controller);
     const answer = (body: string) => {
       if (!controller.signal.aborted) this._wire.write(`{"jsonrpc":"2.0","id":${JSON.stringify(id)},${body}}\n`);
     };
     instance
-      .callTool(request, legacyContext(instance.server, request, controller.signal))
+      .callTool(request, legacyContext(instance.server, request, controller.signal), controller.signal)
       .then(
         (result) => {
           const checked = checkedResult(result);
@@ -96,25 +98,44 @@ function errorBody(code: number, message: string, data?: unknown): string {
  * no envelope, no requestState, no inputResponses; forms, sampling and notifications go through
  * the connection's server instance (on stdio a related request needs no routing). What does not
  * depend on the request is made once a server instance (`serverParts`): a call makes two objects
- * and one closure here, not seven closures.
+ * and one closure here, not seven closures. Its `signal` is an AbortSignal made when read: the
+ * handler is given the call's light one, and only a form pushed to the client reads this.
  */
-function legacyContext(server: Server, request: PlainCall, signal: AbortSignal): ServerContext {
-  const shared = serverParts(server);
-  const id = request.id;
-  return {
-    mcpReq: {
-      id,
-      method: request.method,
-      _meta: request.params._meta,
-      requestState: noRequestState,
-      signal,
-      send: shared.send,
-      notify: (notification) => server.notification(notification as Parameters<Server['notification']>[0], { relatedRequestId: id }),
-      log: shared.log,
-      elicitInput: shared.elicitInput,
-      requestSampling: shared.requestSampling,
-    },
-  };
+function legacyContext(server: Server, request: PlainCall, signal: CallSignal): ServerContext {
+  return { mcpReq: new LegacyRequest(server, request, signal) };
+}
+
+/** A request's part of the context, its AbortSignal made when read (the handler is given the light one). */
+class LegacyRequest {
+  readonly id: RequestId;
+  readonly method: string;
+  readonly _meta: PlainCall['params']['_meta'];
+  readonly requestState = noRequestState;
+  readonly send: SharedParts['send'];
+  readonly log: SharedParts['log'];
+  readonly elicitInput: SharedParts['elicitInput'];
+  readonly requestSampling: SharedParts['requestSampling'];
+
+  constructor(
+    private readonly _server: Server,
+    request: PlainCall,
+    private readonly _signal: CallSignal,
+  ) {
+    const shared = serverParts(_server);
+    this.id = request.id;
+    this.method = request.method;
+    this._meta = request.params._meta;
+    this.send = shared.send;
+    this.log = shared.log;
+    this.elicitInput = shared.elicitInput;
+    this.requestSampling = shared.requestSampling;
+  }
+
+  get signal(): AbortSignal {
+    return abortSignalOf(this._signal);
+  }
+
+  readonly notify: ServerContext['mcpReq']['notify'] = (notification) => this._server.notification(notification as Parameters<Server['notification']>[0], { relatedRequestId: this.id });
 }
 
 type SharedParts = Pick<ServerContext['mcpReq'], 'send' | 'log' | 'elicitInput' | 'requestSampling'>;

@@ -98,11 +98,13 @@ const INVISIBLE = new RegExp(`${CONTROL.source}|${TAGS.source}|${SELECTORS.sourc
  */
 export function visibleJson(value: unknown, indent?: number): string {
   const json = JSON.stringify(value, null, indent);
-  return ONLY_PRINTABLE_ASCII.test(json) ? json : json.replace(INVISIBLE, escapeUnits);
+  return PLAINLY_VISIBLE.test(json) ? json : json.replace(INVISIBLE, escapeUnits);
 }
 
-// Printable ASCII holds nothing INVISIBLE matches: most text is told so by one scan, not the Unicode property classes.
-const ONLY_PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+// Printable ASCII, Latin-1's visible letters and signs, and the visible punctuation, arrows and shapes hold nothing
+// INVISIBLE matches (sanitize.test walks every one): most text, an audit line's "·" too, is told so by one scan, not the
+// Unicode property classes (~2.4 µs of a gateway call's audit line).
+const PLAINLY_VISIBLE = /^[\x20-\x7e\u00a1-\u00ac\u00ae-\u00ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25ff]*$/;
 
 /**
  * One line of text as it really is: every invisible, direction or control character written as
@@ -110,7 +112,7 @@ const ONLY_PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
  * workspace wrote), where removing a character would hide it.
  */
 export function visibleLine(text: string): string {
-  if (ONLY_PRINTABLE_ASCII.test(text)) return text;
+  if (PLAINLY_VISIBLE.test(text)) return text;
   return text.replace(INVISIBLE, escapeUnits).replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 }
 
