@@ -406,7 +406,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 /**
  * A request's options to its transport. Its AbortSignal is made when the transport reads it
  * (Streamable HTTP does, to stop the request's POST; stdio never does): a gateway's call carries a
- * light signal, and a real one a call is dear on Node 20 (callSignal.ts).
+ * light signal, and a real one a call is dear on Node 20 (callSignal.ts). abortSignalOf's one line
+ * is written out here: this module is a leaf of the session runtime and imports no code of ours.
  */
 class SendOptions {
   constructor(

@@ -45,8 +45,10 @@ export function gatewayServer(core: GatewayCore): Server {
   return gatewayInstance(core).server;
 }
 
-/** How the gateway answers one tools/call: the SDK's handler and the stdio raw path (rawToolCalls.ts) both call it. */
-/** `signal`: the call's own where the raw path made a light one (callSignal.ts); else the context's. */
+/**
+ * How the gateway answers one tools/call: the SDK's handler and the stdio raw path (rawToolCalls.ts) both call it.
+ * `signal`: the call's own where the raw path made a light one (callSignal.ts); else the context's.
+ */
 export type ToolCallHandler = (request: CallToolRequest, ctx: ServerContext, signal?: CallSignal) => Promise<CallToolResult | InputRequiredResult>;
 
 /** A gateway server instance and its tools/call handler, for a transport that answers some calls itself. */
