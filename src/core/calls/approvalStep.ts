@@ -139,6 +139,24 @@ export function forecastCall(ctx: Omit<ApprovalContext, 'validate' | 'origin'>, 
 }
 
 /**
+ * The approval of a call that nobody needs to be asked about (a rule or grant decides, or its
+ * annotations need no approval), as approveCall would give it; undefined when someone must be
+ * asked. Most calls end here, in the caller's own turn (an await a call is not free).
+ */
+export function approvedWithoutAsking(ctx: Omit<ApprovalContext, 'validate' | 'origin'>, grants: GrantStore): ApprovalResult | undefined {
+  const pin = pinTool(ctx.tool);
+  return settledBy(forecastCall(ctx, grants, pin), ctx.args, pin, ctx.rules);
+}
+
+/** A forecast that asks no one, as the approval it is (`edited`: words for arguments the user edited); undefined when it asks. */
+function settledBy(forecast: CallForecast, args: Record<string, unknown>, pin: ToolPin, rules: CallRules | undefined, edited = ''): ApprovalResult | undefined {
+  if (forecast.kind === 'denied') return { kind: 'denied', decision: `${forecast.sentence}${edited}`, byRule: true };
+  if (forecast.kind === 'asks') return undefined;
+  if (forecast.bind) rules?.bindings.bind(forecast.bind, pin);
+  return { kind: 'allowed', args, decision: forecast.sentence };
+}
+
+/**
  * The approve stage of the pipeline: decides from the rules, the effective annotations and the
  * user's grants whether to ask, asks (again after an edit of the arguments, which the rules
  * judge anew: a deny catches an edit), and records new grants and rule bindings.
@@ -153,12 +171,10 @@ export async function approveCall(ctx: ApprovalContext, approver: Approver, gran
   for (;;) {
     const edited = args !== ctx.args ? ' (arguments edited)' : '';
     const forecast = forecastCall({ ...ctx, args }, grants, pin);
-    if (forecast.kind === 'denied') return { kind: 'denied', decision: `${forecast.sentence}${edited}`, byRule: true };
-    if (forecast.kind === 'runs' && !asked) {
-      if (forecast.bind) ctx.rules?.bindings.bind(forecast.bind, pin);
-      return { kind: 'allowed', args, decision: forecast.sentence };
-    }
-    // Edited arguments are shown again even when a rule or grant would let them run: the user is looking at this call.
+    // Once the user was asked, edited arguments are shown again even when a rule or grant would let them run; a deny still ends the call.
+    const settled = !asked || forecast.kind === 'denied' ? settledBy(forecast, args, pin, ctx.rules, edited) : undefined;
+    if (settled) return settled;
+    // The user is looking at this call: edited arguments a rule or grant would let run are asked about again.
     if (forecast.kind === 'asks') asked = forecast;
     const ask = asked!;
     const decision = await approver.approve({

@@ -8,25 +8,23 @@ import type { RateLimiter } from '../policy/rateLimiter';
 import type { BinarySaver, RawToolResult, RenderedResult } from '../render/renderResult';
 import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
-import { approveCall, forecastCall, type CallForecast, type CallRules } from './approvalStep';
-import { describeCallError } from './callErrors';
+import { approveCall, approvedWithoutAsking, forecastCall, type ApprovalContext, type ApprovalResult, type CallForecast, type CallRules } from './approvalStep';
 import { AuditWriteError } from './auditFailure';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
-import { problemText, type SchemaProblem } from '../tools/schemaProblems';
+import type { SchemaProblem } from '../tools/schemaProblems';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { withoutNullOptionals } from '../tools/nullArguments';
 import type { ProgressCoalescer, Progress } from './progressCoalescer';
-import type { ServerDefinition } from '../config/serverConfig';
 import { CallAuditRecord } from './auditHash';
 import type { ServerConnection } from '../connection/serverConnection';
-import { inputRoundOf, type CallOptions, type RelayedInput } from '../connection/eraClient';
 import type { TaskBoard } from './taskBoard';
-import { TaskFollowUp, type TaskResultRequest, type TaskWatch } from './taskFollowUp';
+import { TaskFollowUp, type TaskResultRequest } from './taskFollowUp';
 import { READ_TOOL, readAnnotations } from './readApproval';
 import type { CallOutcome, CallPipelineOptions, CallRequest } from './callTypes';
 import { summaryParts } from './callSummary';
 import { NO_SPAN, type CallSpan } from '../telemetry/telemetry';
-import type { CallSignal } from '../callSignal';
+import { CallFollow } from './callFollow';
+import { isoTime } from '../isoTime';
 
 /**
  * What CallPipeline, built at activation, lends the part of it that runs calls (this file, loaded
@@ -56,17 +54,6 @@ export interface PipelineParts {
   progress(show: (progress: Progress) => void): ProgressCoalescer;
   /** A call began (+1) or ended (-1). */
   inFlight(change: 1 | -1): void;
-}
-
-/** Where a call's progress goes (a coalescer, made at the first). */
-type ProgressSink = Pick<ProgressCoalescer, 'push'>;
-
-/** What a call's audit record tells: the approval decision, and the arguments that were sent (edited or not). */
-interface CallTrace {
-  decision: string;
-  sentArgs: Record<string, unknown>;
-  /** The call's span: its `traceparent` goes in the request's `_meta`. */
-  readonly span: CallSpan;
 }
 
 /** The part of CallPipeline that runs calls, made at its first use (through loadCalls()): approve -> invoke -> render -> audit. */
@@ -110,25 +97,63 @@ export class CallRunner {
     return forecastCall({ server: request.server, launch: parts.launchKey(connection), tool, args, annotations, approveAll: parts.approveAll(), rules: parts.callRules(connection), drift: parts.lockDrift?.(request.server, tool) }, parts.grants);
   }
 
-  call(request: CallRequest): Promise<CallOutcome> {
-    return this._traced(request, (callId, trace) => this._run(callId, request, trace));
+  /**
+   * Checks, approves, sends, renders and audits a call, in one frame: what only some calls need (a
+   * listing to wait for, someone to ask, progress, a task) is made or awaited only where it is
+   * needed, since every call pays for each frame and object (BENCHMARKS.md, tenth pass).
+   */
+  async call(request: CallRequest): Promise<CallOutcome> {
+    const parts = this._parts;
+    const trace = this._begin(request);
+    let outcome: CallOutcome;
+    try {
+      const found = parts.pool.findTool(request.server, request.tool) ?? (await this._listed(request));
+      let checked = found ? this._checked(trace, request, found) : ended(this._missing(request));
+      if (checked.kind === 'ask') checked = this._decided(trace, request, checked.found, await approveCall(checked.context, request.approver ?? parts.approver, parts.grants));
+      if (checked.kind === 'end') outcome = checked.outcome;
+      else {
+        const { connection, tool } = checked.found;
+        const follow = new CallFollow(trace.callId, request.server, tool, connection, request, parts, this._tasks);
+        try {
+          const raw = await connection.callTool(request.tool, checked.args, follow.callOptions(trace.span.traceparent));
+          outcome = follow.answered(raw) ?? follow.rendered(raw, await parts.render(raw, parts.saveBinary?.(trace.callId)));
+        } catch (err) {
+          outcome = follow.failed(err);
+        }
+      }
+    } finally {
+      parts.inFlight(-1);
+    }
+    return this._close(trace, request, outcome);
   }
 
   /** CallPipeline.fetchTaskResult. */
-  fetchTaskResult(request: TaskResultRequest): Promise<CallOutcome> {
+  async fetchTaskResult(request: TaskResultRequest): Promise<CallOutcome> {
+    const parts = this._parts;
     const entry = this._tasks.entry(request.server, request.taskId);
-    const tool = entry?.tool ?? '?';
-    return this._traced({ ...request, tool, args: {} }, async (callId, trace) => {
-      trace.decision = 'approved when it started';
-      const connection = this._parts.pool.get(request.server);
-      if (!entry) return { kind: 'failed', message: `No task "${sanitizeLine(request.taskId)}" of "${shownName(request.server)}" is known.` };
-      if (!connection || !ServerState.isRunning(connection.state)) return { kind: 'failed', message: `Server "${shownName(request.server)}" is not running: start it, then fetch the result.` };
-      this._parts.sink.line(callId, `task ${sanitizeLine(entry.taskId)}: started ${entry.startedAt}; asking the server for it`);
-      return this._follow(callId, request.server, tool, connection, callLimits(connection.definition, tool), request, (options) => {
-        options.watch.resumed(entry);
-        return connection.resumeTask(entry.reference, options, tool);
-      });
-    });
+    const called: CallRequest = { ...request, tool: entry?.tool ?? '?', args: {} };
+    const trace = this._begin(called);
+    trace.decision = 'approved when it started';
+    let outcome: CallOutcome;
+    try {
+      const connection = parts.pool.get(request.server);
+      if (!entry) outcome = { kind: 'failed', message: `No task "${sanitizeLine(request.taskId)}" of "${shownName(request.server)}" is known.` };
+      else if (!connection || !ServerState.isRunning(connection.state)) outcome = { kind: 'failed', message: `Server "${shownName(request.server)}" is not running: start it, then fetch the result.` };
+      else {
+        parts.sink.line(trace.callId, `task ${sanitizeLine(entry.taskId)}: started ${entry.startedAt}; asking the server for it`);
+        const follow = new CallFollow(trace.callId, request.server, entry.tool, connection, request, parts, this._tasks);
+        follow.watch().resumed(entry);
+        try {
+          const raw = await connection.resumeTask(entry.reference, follow.resumeOptions(), entry.tool);
+          outcome = follow.answered(raw) ?? follow.rendered(raw, await parts.render(raw, parts.saveBinary?.(trace.callId)));
+        } catch (err) {
+          outcome = follow.failed(err);
+        }
+      }
+    } finally {
+      parts.inFlight(-1);
+    }
+    return this._close(trace, called, outcome);
   }
 
   /** CallPipeline.checkEarlierTasks. */
@@ -136,25 +161,32 @@ export class CallRunner {
     return this._tasks.checkEarlier(server, this._parts.pool.get(server));
   }
 
-  /** Begin, run, mask, end and audit: the frame every call and task fetch is reported in. */
-  private async _traced(request: CallRequest, run: (callId: string, trace: CallTrace) => Promise<CallOutcome>): Promise<CallOutcome> {
-    const { sink, pool } = this._parts;
-    const callId = randomUUID().slice(0, 8);
-    const startedAt = new Date();
+  /** A call begins: its id and clock, its first line, its span. */
+  private _begin(request: CallRequest): CallTrace {
+    const parts = this._parts;
+    const connection = parts.pool.get(request.server);
+    const telemetry = parts.telemetry?.();
+    const span = telemetry ? telemetry.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin, ...(request.traceparent !== undefined && { parent: request.traceparent }) }) : NO_SPAN;
+    const trace = new CallTrace(request.args, span, connection?.secrets);
     // Names come from the server (or a model): one line each, so they cannot forge lines of the log, and hidden characters shown.
-    sink.begin({ callId, server: shownName(request.server), tool: shownName(request.tool), origin: request.origin, args: request.args, startedAt });
-    this._parts.inFlight(1);
-    const connection = pool.get(request.server);
-    const span = this._parts.telemetry?.()?.startCall({ server: request.server, connection, tool: request.tool, origin: request.origin, ...(request.traceparent !== undefined && { parent: request.traceparent }) }) ?? NO_SPAN;
-    const trace: CallTrace = { decision: 'none', sentArgs: request.args, span };
-    const secrets = connection?.secrets;
-    const outcome = maskOutcome(await run(callId, trace).finally(() => this._parts.inFlight(-1)), secrets);
-    span.end({ outcome, decision: trace.decision, sentArgs: trace.sentArgs, secrets });
-    await sink.end(callId, summaryParts(outcome));
-    const sentArgs = trace.sentArgs;
+    parts.sink.begin({ callId: trace.callId, server: shownName(request.server), tool: shownName(request.tool), origin: request.origin, args: request.args, startedAt: trace.startedAt });
+    parts.inFlight(1);
+    return trace;
+  }
+
+  /** A call ends: its outcome masked, its span ended, its summary written, its audit line appended. */
+  private _close(trace: CallTrace, request: CallRequest, outcome: CallOutcome): CallOutcome | Promise<CallOutcome> {
+    const masked = maskOutcome(outcome, trace.secrets);
+    trace.span.end({ outcome: masked, decision: trace.decision, sentArgs: trace.sentArgs, secrets: trace.secrets });
+    // A sink that writes a large result in chunks is waited for; one that wrote it at once is not.
+    const written = this._parts.sink.end(trace.callId, summaryParts(masked));
+    return written ? written.then(() => this._audited(trace, request, masked)) : this._audited(trace, request, masked);
+  }
+
+  private _audited(trace: CallTrace, request: CallRequest, outcome: CallOutcome): CallOutcome {
     try {
       const durationMs = 'durationMs' in outcome ? Math.round(outcome.durationMs) : undefined;
-      this._parts.audit?.append(new CallAuditRecord(startedAt.toISOString(), callId, request.origin, request.server, request.tool, sentArgs, trace.decision, durationMs, outcome.kind));
+      this._parts.audit?.append(new CallAuditRecord(isoTime(trace.startedAt), trace.callId, request.origin, request.server, request.tool, trace.sentArgs, trace.decision, durationMs, outcome.kind));
     } catch (err) {
       // The call has run: its outcome goes with the failure, not lost with it.
       throw new AuditWriteError(outcome, err);
@@ -162,177 +194,91 @@ export class CallRunner {
     return outcome;
   }
 
-  private async _run(callId: string, request: CallRequest, trace: CallTrace): Promise<CallOutcome> {
-    const parts = this._parts;
-    const { sink, pool } = parts;
-    // A server that has just started may still be listing its tools: the call waits for that listing.
-    let found = pool.findTool(request.server, request.tool);
-    if (!found) {
-      await pool.get(request.server)?.listed();
-      found = pool.findTool(request.server, request.tool);
-    }
-    if (!found) {
-      const connection = pool.get(request.server);
-      const [server, tool] = [shownName(request.server), shownName(request.tool)];
-      const listingError = connection?.facts.listingError;
-      const message = connection
-        ? ServerState.isRunning(connection.state)
-          ? listingError !== undefined
-            ? `Server "${server}" has no tools to call: ${sanitizeLine(listingError)}`
-            : `Server "${server}" has no tool named "${tool}".`
-          : `Server "${server}" is not running (${connection.state.kind}).`
-        : `No server named "${server}" is configured.`;
-      return { kind: 'failed', message };
-    }
-    const { connection, tool } = found;
+  /** A server that has just started may still be listing its tools: the call waits for that listing. */
+  private async _listed(request: CallRequest): Promise<FoundTool | undefined> {
+    await this._parts.pool.get(request.server)?.listed();
+    return this._parts.pool.findTool(request.server, request.tool);
+  }
 
-    const validate = (args: Record<string, unknown>) => parts.validateArguments(tool, args).problems;
+  /** Why a call's tool is not there to call. */
+  private _missing(request: CallRequest): CallOutcome {
+    const connection = this._parts.pool.get(request.server);
+    const [server, tool] = [shownName(request.server), shownName(request.tool)];
+    const listingError = connection?.facts.listingError;
+    const message = connection
+      ? ServerState.isRunning(connection.state)
+        ? listingError !== undefined
+          ? `Server "${server}" has no tools to call: ${sanitizeLine(listingError)}`
+          : `Server "${server}" has no tool named "${tool}".`
+        : `Server "${server}" is not running (${connection.state.kind}).`
+      : `No server named "${server}" is configured.`;
+    return { kind: 'failed', message };
+  }
+
+  /** The arguments checked and the rate limit and approval applied, as far as nobody has to be asked. */
+  private _checked(trace: CallTrace, request: CallRequest, found: FoundTool): Checked {
+    const parts = this._parts;
+    const { connection, tool } = found;
     // A null for an optional argument that cannot be null means "not given" (nullArguments.ts).
     const nulls = withoutNullOptionals(tool.inputSchema, request.args);
     const args = nulls.args;
     trace.sentArgs = args;
-    if (nulls.dropped.length > 0) sink.line(callId, `arguments: ${nulls.dropped.map((k) => `"${sanitizeLine(k)}"`).join(', ')} left out: null, which the tool's schema does not take for an optional argument, is read as not given.`);
+    if (nulls.dropped.length > 0) parts.sink.line(trace.callId, `arguments: ${nulls.dropped.map((k) => `"${sanitizeLine(k)}"`).join(', ')} left out: null, which the tool's schema does not take for an optional argument, is read as not given.`);
     const { problems, warning } = parts.validateArguments(tool, args);
-    if (warning) sink.line(callId, `warning: ${warning}`);
-    if (problems.length > 0) return { kind: 'invalid-arguments', problems };
+    if (warning) parts.sink.line(trace.callId, `warning: ${warning}`);
+    if (problems.length > 0) return ended({ kind: 'invalid-arguments', problems });
     const slot = parts.rateLimiter.take(request.server);
     if (!slot.ok) {
       trace.decision = `not sent: over the rate limit (${parts.rateLimiter.setBy})`;
-      return { kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, ${parts.rateLimiter.setBy}): nothing was sent. Try again in ${slot.retryInMs} ms.` };
+      return ended({ kind: 'failed', message: `Too many calls to "${request.server}" (rate limit, ${parts.rateLimiter.setBy}): nothing was sent. Try again in ${slot.retryInMs} ms.` });
     }
+    const context = { server: request.server, launch: parts.launchKey(connection), tool, args, annotations: parts.annotationsOf(connection, tool), origin: request.origin, approveAll: parts.approveAll(), rules: parts.callRules(connection), drift: parts.lockDrift?.(request.server, tool) };
+    const approval = approvedWithoutAsking(context, parts.grants);
+    if (approval) return this._decided(trace, request, found, approval);
+    return { kind: 'ask', found, context: { ...context, validate: (edited) => parts.validateArguments(tool, edited).problems } };
+  }
 
-    const annotations = parts.annotationsOf(connection, tool);
-    const approval = await approveCall(
-      { server: request.server, launch: parts.launchKey(connection), tool, args, annotations, origin: request.origin, approveAll: parts.approveAll(), validate, rules: parts.callRules(connection), drift: parts.lockDrift?.(request.server, tool) },
-      request.approver ?? parts.approver,
-      parts.grants,
-    );
-    if (approval.kind === 'invalid-arguments') return { kind: 'invalid-arguments', problems: approval.problems };
+  /** What the approval decided, in the call's log and its audit line: a call that was allowed is sent with the arguments approved. */
+  private _decided(trace: CallTrace, request: CallRequest, found: FoundTool, approval: ApprovalResult): Decided {
+    if (approval.kind === 'invalid-arguments') return ended({ kind: 'invalid-arguments', problems: approval.problems });
+    const sink = this._parts.sink;
     trace.decision = approval.decision;
-    sink.line(callId, `approval: ${approval.decision}`);
-    if (approval.kind === 'denied') return approval.byRule ? { kind: 'denied', rule: approval.decision } : { kind: 'denied' };
+    sink.line(trace.callId, `approval: ${approval.decision}`);
+    if (approval.kind === 'denied') return ended(approval.byRule ? { kind: 'denied', rule: approval.decision } : { kind: 'denied' });
+    if (approval.args !== trace.sentArgs) sink.line(trace.callId, `arguments (edited): ${shownArguments(approval.args)}`);
     trace.sentArgs = approval.args;
-    if (approval.args !== args) sink.line(callId, `arguments (edited): ${shownArguments(approval.args)}`);
-    if (request.signal?.aborted) return { kind: 'cancelled' };
-
-    const limits = callLimits(connection.definition, tool.name);
-    const sentAt = Date.now();
-    const traceparent = trace.span.traceparent;
-    return this._follow(callId, request.server, tool, connection, limits, request, (options) => {
-      // Written out, not spread: an object literal of one shape a call, not a copy and a conditional spread.
-      const callOptions: { -readonly [K in keyof CallOptions]: CallOptions[K] } = {
-        signal: options.signal,
-        timeoutMs: options.timeoutMs,
-        onTaskStatus: options.onTaskStatus,
-        onprogress: (p) => options.progress.push({ progress: p.progress, total: p.total, message: p.message === undefined ? undefined : maskSecrets(sanitizeLine(p.message), connection.secrets) }),
-        onTask: (task) => {
-          options.watch.started(task, request.tool, new Date(sentAt).toISOString());
-          request.onTaskStarted?.();
-        },
-        maxTotalTimeoutMs: limits.maxTotalSeconds * 1000,
-        input: request.input,
-      };
-      if (traceparent !== undefined) callOptions.meta = { traceparent };
-      return connection.callTool(request.tool, approval.args, callOptions);
-    });
-  }
-
-  /**
-   * Sends a call (or a task fetch) and renders what comes back: progress coalesced, a task it
-   * becomes watched (taskFollowUp.ts), a cancelled signal or Cancel Task ending it as cancelled.
-   */
-  private async _follow(
-    callId: string,
-    server: string,
-    tool: Tool | string,
-    connection: ServerConnection,
-    limits: { timeoutSeconds: number; maxTotalSeconds: number },
-    caller: { signal?: CallSignal; onProgress?: CallRequest['onProgress']; keepRaw?: boolean; input?: RelayedInput },
-    send: (options: Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> & { progress: ProgressSink; watch: TaskWatch }) => Promise<RawToolResult>,
-  ): Promise<CallOutcome> {
-    const { signal, onProgress } = caller;
-    const sink = this._parts.sink;
-    const started = performance.now();
-    // Cancel Task (the board) stops the call as the caller's signal would. Without a board the
-    // caller's signal is the call's own (an AbortSignal and its listeners a call are not free).
-    const stop = this._parts.tasks || !signal ? new AbortController() : undefined;
-    // Without `stop` there is a caller's signal (stop is made whenever there is none).
-    const callSignal = stop?.signal ?? signal!;
-    const abort = () => stop?.abort();
-    if (stop && signal) {
-      signal.addEventListener('abort', abort, { once: true });
-      if (signal.aborted) abort();
-    }
-    const watch = this._tasks.watch(callId, server, connection, abort);
-    // The coalescer is made at the first progress: most calls report none.
-    let coalescer: ProgressCoalescer | undefined;
-    const progress: ProgressSink = {
-      push: (p) =>
-        (coalescer ??= this._parts.progress((clean) => {
-          sink.progress(callId, clean);
-          onProgress?.(clean);
-        })).push(p),
-    };
-    // The last progress is shown before the result line, and the user told what was left out.
-    const flushProgress = () => {
-      const dropped = coalescer ? coalescer.flush() : 0;
-      if (dropped > 0) sink.line(callId, `progress: ${dropped} more updates were not shown (at most ${coalescer?.perSecond} a second are).`);
-    };
-    let outcome: CallOutcome;
-    let error: unknown;
-    try {
-      const raw = await send({ signal: callSignal, timeoutMs: limits.timeoutSeconds * 1000, onTaskStatus: watch.onStatus, progress, watch });
-      flushProgress();
-      const round = caller.input && inputRoundOf(raw);
-      if (round) {
-        watch.settled('input-required', undefined);
-        sink.line(callId, `input required: the server asks for ${Object.keys(round.inputRequests).map((k) => `"${sanitizeLine(k)}"`).join(', ')}; passed to the caller's client to answer`);
-        return { kind: 'input-required', round, durationMs: performance.now() - started };
-      }
-      const result = await this._parts.render(raw, this._parts.saveBinary?.(callId));
-      const durationMs = performance.now() - started;
-      const outputWarning = typeof tool === 'string' ? undefined : this._checkOutput(callId, tool, raw);
-      const kept = caller.keepRaw ? { raw } : {};
-      outcome = result.isError ? { kind: 'tool-error', result, durationMs, ...kept } : { kind: 'ok', result, durationMs, outputWarning, ...kept };
-    } catch (err) {
-      flushProgress();
-      error = err;
-      // The SDK reports a user abort with the timeout code: the signal tells us who stopped it.
-      outcome = callSignal.aborted ? { kind: 'cancelled' } : describeCallError(err, limits);
-    } finally {
-      if (stop) signal?.removeEventListener('abort', abort);
-    }
-    watch.settled(outcome.kind, error);
-    return outcome;
-  }
-
-  /**
-   * Structured content is checked against the tool's outputSchema; a mismatch is flagged, never
-   * hidden: in the call's log here, and returned for the outcome (the CLI and the model see it).
-   */
-  private _checkOutput(callId: string, tool: Tool, raw: object): string | undefined {
-    const sink = this._parts.sink;
-    const structured = (raw as { structuredContent?: unknown }).structuredContent;
-    if (!tool.outputSchema) return undefined;
-    let warning: string | undefined;
-    if (structured === undefined) {
-      if (!(raw as { isError?: boolean }).isError) warning = 'the tool declares an outputSchema but returned no structuredContent.';
-    } else {
-      const compiled = this._parts.validator.compile(tool.outputSchema);
-      const check = compiled.ok ? compiled.check(structured) : undefined;
-      if (!compiled.ok) sink.line(callId, `warning: the tool's outputSchema does not compile (${compiled.error}); structuredContent was not checked.`);
-      else if (check?.valid) sink.line(callId, 'structuredContent matches the outputSchema.');
-      else if (check) warning = `structuredContent does not match the outputSchema: ${check.problems.map(problemText).join('; ')}`;
-    }
-    if (warning) sink.line(callId, `warning: ${warning}`);
-    return warning;
+    if (request.signal?.aborted) return ended({ kind: 'cancelled' });
+    return { kind: 'send', found, args: approval.args };
   }
 }
 
-/** How long a call of `tool` may go without an answer or progress, and in all (its own timeout may be longer than the total). */
-function callLimits(def: ServerDefinition, tool: string): { timeoutSeconds: number; maxTotalSeconds: number } {
-  const timeoutSeconds = def.toolTimeouts?.[tool] ?? def.timeoutSeconds;
-  return { timeoutSeconds, maxTotalSeconds: Math.max(def.maxTotalTimeoutSeconds, timeoutSeconds) };
+/** A tool a call is for, and the connection of its server. */
+type FoundTool = NonNullable<ReturnType<ServerPool['findTool']>>;
+
+/** Where a call stands once checked: ended, cleared to be sent, or waiting for someone to be asked about it. */
+type Checked =
+  | { readonly kind: 'end'; readonly outcome: CallOutcome }
+  | { readonly kind: 'send'; readonly found: FoundTool; readonly args: Record<string, unknown> }
+  | { readonly kind: 'ask'; readonly found: FoundTool; readonly context: ApprovalContext };
+
+/** Where a call stands once its approval is decided. */
+type Decided = Exclude<Checked, { readonly kind: 'ask' }>;
+
+function ended(outcome: CallOutcome): Decided {
+  return { kind: 'end', outcome };
+}
+
+/** One call as it is reported: its id and clock, its span, the decision and the arguments sent (for its audit line). */
+class CallTrace {
+  readonly callId = randomUUID().slice(0, 8);
+  readonly startedAt = new Date();
+  decision = 'none';
+
+  constructor(
+    public sentArgs: Record<string, unknown>,
+    readonly span: CallSpan,
+    readonly secrets: readonly string[] | undefined,
+  ) {}
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ServerLog } from '../serverLog';
 import type { ElicitationCompletions } from '../elicitation/urlElicitation';
 import type { CallPrompts } from './callPrompts';
 import type { CallInFlight } from './promptGate';
-import type { RawRequestOptions, RawRequests, RawResponse } from './rawAnswers';
+import type { RawRequestOptions, RawRequests, RawResponse, RequestParams } from './rawAnswers';
 import type { ListingLimits } from './listingLimits';
 import type { CallSignal } from '../callSignal';
 
@@ -143,7 +143,7 @@ export interface EraSession {
 export const LIST_TIMEOUT_MS = 60_000;
 
 /** A request past the SDK: its result object, or the error the SDK would throw for its answer. */
-export function rawRequest(session: EraSession, method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<Record<string, unknown>> {
+export function rawRequest(session: EraSession, method: string, params: RequestParams, options: RawRequestOptions): Promise<Record<string, unknown>> {
   return session.raw.request(method, params, options).then(resultObjectOf);
 }
 
@@ -159,22 +159,28 @@ export interface WireExtras {
  * spreads where it can be helped: every call runs this (BENCHMARKS.md case 2).
  */
 export function rawCall(session: EraSession, tool: Tool, args: Record<string, unknown>, options: CallOptions, call: CallInFlight, wire?: WireExtras): Promise<Record<string, unknown>> {
-  const progress = options.onprogress && session.raw.watchProgress(options.onprogress);
   // The era's envelope goes last: a caller's key never replaces one of the protocol's.
   const meta = options.meta ? { ...options.meta, ...wire?.meta } : wire?.meta;
-  const _meta = progress ? { ...meta, progressToken: progress.token } : meta;
-  const params: Record<string, unknown> = _meta ? { name: tool.name, arguments: args, _meta } : { name: tool.name, arguments: args };
-  if (wire?.params) Object.assign(params, wire.params);
-  const sent = rawRequest(session, 'tools/call', params, {
+  // Progress comes on the request's own id (rawAnswers.ts). Object.assign, not a spread: on Node 20
+  // a literal that spreads an object and then sets a key takes ~1 µs and makes an object slow to
+  // stringify (BENCHMARKS.md, tenth pass).
+  const params = options.onprogress ? (id: string) => callParams(tool, args, meta ? Object.assign({}, meta, { progressToken: id }) : { progressToken: id }, wire) : callParams(tool, args, meta, wire);
+  return rawRequest(session, 'tools/call', params, {
     timeoutMs: options.timeoutMs,
     maxTotalTimeoutMs: options.maxTotalTimeoutMs,
     resetTimeoutOnProgress: true,
+    onProgress: options.onprogress,
     signal: options.signal,
     headers: wire?.headers,
     // The server may ask the user mid-call (elicitation/create): reading the form is not the server idling.
     answering: call,
   });
-  return progress ? sent.finally(() => progress.stop()) : sent;
+}
+
+function callParams(tool: Tool, args: Record<string, unknown>, meta: Record<string, unknown> | undefined, wire: WireExtras | undefined): Record<string, unknown> {
+  const params: Record<string, unknown> = meta ? { name: tool.name, arguments: args, _meta: meta } : { name: tool.name, arguments: args };
+  if (wire?.params) Object.assign(params, wire.params);
+  return params;
 }
 
 /**

@@ -33,8 +33,14 @@ export interface RawRequestOptions {
   readonly signal?: CallSignal;
   /** HTTP headers for this request only (Streamable HTTP; stdio ignores them). */
   readonly headers?: Readonly<Record<string, string>>;
-  /** Progress on the request's own progress token (one of `watchProgress`) re-arms its timeout. */
+  /** Progress on the request's own progress token (`onProgress`'s, or one of `watchProgress`) re-arms its timeout. */
   readonly resetTimeoutOnProgress?: boolean;
+  /**
+   * Hears progress on the request's own id, which its params carry as their progress token (made
+   * with it: `RequestParams`). No route a request to make and remove: one was ~16 µs of a call on
+   * Node 20 (BENCHMARKS.md, tenth pass).
+   */
+  readonly onProgress?: (progress: RawProgress) => void;
   /** The longest the request may take in all, progress or not. */
   readonly maxTotalTimeoutMs?: number;
   /** While the user answers a prompt of the request's call, its idle timeout stands still (the total limit runs on). */
@@ -66,9 +72,13 @@ export function answerHold(calls: readonly (AnswerWatch & { readonly endsAt: num
 /** A call's progress, as `notifications/progress` says it. */
 export type RawProgress = { progress: number; total?: number; message?: string };
 
+/** A raw request's params, or what makes them from its id. */
+export type RequestParams = Record<string, unknown> | undefined | ((id: string) => Record<string, unknown>);
+
 /** Sends a request past the SDK and its codec, over the same transport, with ids of its own. */
 export interface RawRequests {
-  request(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse>;
+  /** `params` as a function: made with the request's id, to carry it as the progress token (`onProgress`). */
+  request(method: string, params: RequestParams, options: RawRequestOptions): Promise<RawResponse>;
   /**
    * A progress token of our own, for a request the SDK does not follow (a call of the Tasks
    * package): `notifications/progress` on it go to `listener`, never to the SDK (which would not
@@ -135,7 +145,7 @@ export function keepRawAnswers(transport: Transport, probe: ProbeWatch): RawRequ
     set: (next: Transport['onmessage']) => {
       inner = next;
       // True when taken here, at once: the transport's pump need not wait a macrotask for a handler of it.
-      handler = next && ((message, extra) => raw.take(message) || progress.take(message) || probe.take(message) || void next(standIn(message, asked), extra));
+      handler = next && ((message, extra) => raw.take(message) || progress.take(message, raw) || probe.take(message) || void next(standIn(message, asked), extra));
     },
   });
   // A session that ends on the server's side (a crash, a closed stream) ends the raw requests too.
@@ -172,15 +182,21 @@ class ProgressRoutes {
     return () => void set?.delete(listener);
   }
 
-  /** True when the message is progress on a token of ours (delivered, or dropped once forgotten). */
-  take(message: JSONRPCMessage): boolean {
+  /**
+   * True when the message is progress on a token of ours (delivered, or dropped once forgotten):
+   * one of `watch`, or a raw request's own id (`raw` delivers it).
+   */
+  take(message: JSONRPCMessage, raw: RawPending): boolean {
     if (!('method' in message) || message.method !== 'notifications/progress' || 'id' in message) return false;
     const params = (message as { params?: Record<string, unknown> }).params;
     const token = params?.progressToken;
-    if (typeof token !== 'string' || !token.startsWith(PROGRESS_PREFIX)) return false;
+    if (typeof token !== 'string') return false;
+    const own = token.startsWith(RAW_ID_PREFIX);
+    if (!own && !token.startsWith(PROGRESS_PREFIX)) return false;
     if (typeof params?.progress !== 'number') return true;
     const p: RawProgress = { progress: params.progress, ...(typeof params.total === 'number' && { total: params.total }), ...(typeof params.message === 'string' && { message: params.message }) };
-    for (const listener of [...(this._listeners.get(token) ?? [])]) listener(p);
+    if (own) raw.progress(token, p);
+    else for (const listener of [...(this._listeners.get(token) ?? [])]) listener(p);
     return true;
   }
 }
@@ -204,14 +220,15 @@ class RawPending {
   /** When the clock fires (`performance.now()` ms); Infinity while it is stopped. */
   private _clockAt = Infinity;
 
-  send(method: string, params: Record<string, unknown> | undefined, options: RawRequestOptions): Promise<RawResponse> {
+  send(method: string, paramsOf: RequestParams, options: RawRequestOptions): Promise<RawResponse> {
     if (this._ended) return Promise.reject(new Error('The server session ended'));
     if (options.signal?.aborted) return Promise.reject(options.signal.reason);
     const id = `${RAW_ID_PREFIX}${this._next++}`;
+    const params = typeof paramsOf === 'function' ? paramsOf(id) : paramsOf;
     return new Promise<RawResponse>((resolve, reject) => {
       const call = new RawCall(id, method, options, this, resolve, reject);
       this._waiting.set(id, call);
-      // Progress on the request's own token shows it is alive: its idle timeout starts again.
+      // Progress on a token of `watchProgress` shows the request is alive too: its idle timeout starts again.
       const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
       if (options.resetTimeoutOnProgress && typeof token === 'string') call.unhear = this._progress.also(token, () => call.rearm());
       const message = params ? { jsonrpc: '2.0' as const, id, method, params } : { jsonrpc: '2.0' as const, id, method };
@@ -219,6 +236,11 @@ class RawPending {
       const sendOptions = options.headers || options.signal ? new SendOptions(options.headers, options.signal) : undefined;
       this._sendMessage(message, sendOptions).catch((err: unknown) => call.reject(err));
     });
+  }
+
+  /** Progress on a raw request's own id: it re-arms the request's timeout and goes to its listener (none once it ended). */
+  progress(id: string, progress: RawProgress): void {
+    this._waiting.get(id)?.progress(progress);
   }
 
   /** Sends a notification of ours (a request's cancellation); a failure to send it is not the caller's. */
@@ -324,6 +346,12 @@ class RawCall {
   /** Starts the idle timeout again (progress on the request's own token, or a prompt of its call opened or closed). */
   rearm(): void {
     this._arm();
+  }
+
+  /** Progress on the request's own id. */
+  progress(progress: RawProgress): void {
+    if (this._options.resetTimeoutOnProgress) this._arm();
+    this._options.onProgress?.(progress);
   }
 
   expire(): void {

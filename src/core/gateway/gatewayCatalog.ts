@@ -52,6 +52,11 @@ export class GatewayCatalog implements Disposable {
     return this._deps.offers?.(server) ?? true;
   }
 
+  /** True once `ready` has resolved: a call need not wait a turn for it then. */
+  get isReady(): boolean {
+    return this._listed;
+  }
+
   /** Starts every offered server not running yet (once), in parallel, and lists them. */
   ready(): Promise<void> {
     this._started ??= Promise.all(

@@ -88,7 +88,8 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
     return { tools: budgetsOn(deps) ? [...tools, gatewayReadTool()] : tools };
   });
   const callTool: ToolCallHandler = async (request, ctx, signal) => {
-    await catalog.ready();
+    // Every call passes here: once the catalogue is ready, it does not wait a turn for it.
+    if (!catalog.isReady) await catalog.ready();
     const { name } = request.params;
     const args = request.params.arguments ?? {};
     if (name === GATEWAY_READ_TOOL && budgetsOn(deps)) return readForModel(deps, args, core.client);
@@ -97,14 +98,14 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
       const found = catalog.lookup(name);
       if (found.kind === 'not-offered') throw new ProtocolError(INVALID_PARAMS, `Unknown tool: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
       if (found.kind === 'unknown') throw new ProtocolError(INVALID_PARAMS, `Unknown tool: no tool named "${shownName(name)}" (list the tools again: they may have changed).`);
-      return callOffered(name, args);
+      return await callOffered(name, args);
     }
     if (name === SEARCH_TOOL) return searchTools(catalog, args, definitionOf, (o) => deps.pins?.changeOf(o.server, o.tool) !== undefined);
     if (name !== CALL_TOOL) throw new ProtocolError(INVALID_PARAMS, `Unknown tool: no tool named "${shownName(name)}": this gateway offers ${SEARCH_TOOL} and ${CALL_TOOL}.`);
     const inner = args.name;
     const innerArgs = args.arguments ?? {};
     if (typeof inner !== 'string' || typeof innerArgs !== 'object' || innerArgs === null || Array.isArray(innerArgs)) return toolError(`Not sent: ${CALL_TOOL} needs "name", a tool's name from ${SEARCH_TOOL}, and "arguments", an object.`);
-    return callOffered(inner, innerArgs as Record<string, unknown>);
+    return await callOffered(inner, innerArgs as Record<string, unknown>);
 
     async function callOffered(toolName: string, toolArgs: Record<string, unknown>) {
       if (toolName === GATEWAY_READ_TOOL && budgetsOn(deps)) return readForModel(deps, toolArgs, core.client);
