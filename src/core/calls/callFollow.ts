@@ -2,7 +2,7 @@ import type { Tool } from '@modelcontextprotocol/client';
 import { inputRoundOf, type CallOptions, type StartedTask } from '../connection/eraClient';
 import type { ServerConnection } from '../connection/serverConnection';
 import type { ServerDefinition } from '../config/serverConfig';
-import type { RawToolResult, RenderedResult } from '../render/renderResult';
+import type { BinarySaver, RawToolResult, RenderedResult } from '../render/renderResult';
 import { sanitizeLine } from '../render/sanitize';
 import { maskSecrets } from '../render/secrets';
 import { problemText } from '../tools/schemaProblems';
@@ -20,6 +20,8 @@ export interface FollowParts {
   readonly validator: SchemaValidator;
   /** Set when a task board follows calls: Cancel Task must be able to stop each one. */
   readonly tasks: unknown;
+  readonly saveBinary: ((callId: string) => BinarySaver) | undefined;
+  render(raw: RawToolResult, save?: BinarySaver): Promise<RenderedResult>;
   progress(show: (progress: Progress) => void): ProgressCoalescer;
 }
 
@@ -110,8 +112,18 @@ export class CallFollow {
 
   private readonly onTaskStatus: CallOptions['onTaskStatus'] = (status) => this.watch().onStatus?.(status);
 
+  /** What the call comes to once `send` sent it: the answer rendered, a round passed back, or why it failed or was stopped. */
+  async outcome(send: () => Promise<RawToolResult>): Promise<CallOutcome> {
+    try {
+      const raw = await send();
+      return this._answered(raw) ?? this._rendered(raw, await this._parts.render(raw, this._parts.saveBinary?.(this._callId)));
+    } catch (err) {
+      return this._failed(err);
+    }
+  }
+
   /** The server answered: a round that asks goes back to the caller's client; otherwise undefined (the answer is rendered). */
-  answered(raw: RawToolResult): CallOutcome | undefined {
+  private _answered(raw: RawToolResult): CallOutcome | undefined {
     this._flushProgress();
     const round = this._caller.input && inputRoundOf(raw);
     if (!round) return undefined;
@@ -120,7 +132,7 @@ export class CallFollow {
   }
 
   /** The answer, rendered: its structured content checked against the tool's outputSchema. */
-  rendered(raw: RawToolResult, result: RenderedResult): CallOutcome {
+  private _rendered(raw: RawToolResult, result: RenderedResult): CallOutcome {
     const durationMs = performance.now() - this.started;
     const outputWarning = typeof this._tool === 'string' ? undefined : this._checkOutput(this._tool, raw);
     const kept = this._caller.keepRaw ? raw : undefined;
@@ -129,7 +141,7 @@ export class CallFollow {
   }
 
   /** Sending, waiting or rendering failed: cancelled when the signal says someone stopped it (the SDK reports that as a timeout). */
-  failed(err: unknown): CallOutcome {
+  private _failed(err: unknown): CallOutcome {
     this._flushProgress();
     return this._settled(this.signal?.aborted ? { kind: 'cancelled' } : describeCallError(err, this.limits), err);
   }

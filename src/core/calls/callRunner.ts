@@ -98,9 +98,9 @@ export class CallRunner {
   }
 
   /**
-   * Checks, approves, sends, renders and audits a call, in one frame: what only some calls need (a
-   * listing to wait for, someone to ask, progress, a task) is made or awaited only where it is
-   * needed, since every call pays for each frame and object (BENCHMARKS.md, tenth pass).
+   * Checks, approves, sends, renders and audits a call: what only some calls need (a listing to wait
+   * for, someone to ask, progress, a task) is made or awaited only where it is needed, since every
+   * call pays for each frame and object (BENCHMARKS.md, tenth pass).
    */
   async call(request: CallRequest): Promise<CallOutcome> {
     const parts = this._parts;
@@ -112,14 +112,9 @@ export class CallRunner {
       if (checked.kind === 'ask') checked = this._decided(trace, request, checked.found, await approveCall(checked.context, request.approver ?? parts.approver, parts.grants));
       if (checked.kind === 'end') outcome = checked.outcome;
       else {
-        const { connection, tool } = checked.found;
-        const follow = new CallFollow(trace.callId, request.server, tool, connection, request, parts, this._tasks);
-        try {
-          const raw = await connection.callTool(request.tool, checked.args, follow.callOptions(trace.span.traceparent));
-          outcome = follow.answered(raw) ?? follow.rendered(raw, await parts.render(raw, parts.saveBinary?.(trace.callId)));
-        } catch (err) {
-          outcome = follow.failed(err);
-        }
+        const { found, args } = checked;
+        const follow = new CallFollow(trace.callId, request.server, found.tool, found.connection, request, parts, this._tasks);
+        outcome = await follow.outcome(() => found.connection.callTool(request.tool, args, follow.callOptions(trace.span.traceparent)));
       }
     } finally {
       parts.inFlight(-1);
@@ -143,12 +138,7 @@ export class CallRunner {
         parts.sink.line(trace.callId, `task ${sanitizeLine(entry.taskId)}: started ${entry.startedAt}; asking the server for it`);
         const follow = new CallFollow(trace.callId, request.server, entry.tool, connection, request, parts, this._tasks);
         follow.watch().resumed(entry);
-        try {
-          const raw = await connection.resumeTask(entry.reference, follow.resumeOptions(), entry.tool);
-          outcome = follow.answered(raw) ?? follow.rendered(raw, await parts.render(raw, parts.saveBinary?.(trace.callId)));
-        } catch (err) {
-          outcome = follow.failed(err);
-        }
+        outcome = await follow.outcome(() => connection.resumeTask(entry.reference, follow.resumeOptions(), entry.tool));
       }
     } finally {
       parts.inFlight(-1);
