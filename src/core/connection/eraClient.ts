@@ -177,6 +177,7 @@ export function rawCall(session: EraSession, tool: Tool, args: Record<string, un
   });
 }
 
+/** A `tools/call`'s params: the tool, its arguments, the `_meta` given, and what a round of the 2026-07-28 era adds. */
 function callParams(tool: Tool, args: Record<string, unknown>, meta: Record<string, unknown> | undefined, wire: WireExtras | undefined): Record<string, unknown> {
   const params: Record<string, unknown> = meta ? { name: tool.name, arguments: args, _meta: meta } : { name: tool.name, arguments: args };
   if (wire?.params) Object.assign(params, wire.params);

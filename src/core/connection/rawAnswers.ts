@@ -37,8 +37,8 @@ export interface RawRequestOptions {
   readonly resetTimeoutOnProgress?: boolean;
   /**
    * Hears progress on the request's own id, which its params carry as their progress token (made
-   * with it: `RequestParams`). No route a request to make and remove: one was ~16 µs of a call on
-   * Node 20 (BENCHMARKS.md, tenth pass).
+   * with it: `RequestParams`). No route to make and remove a request (a set, a map entry, closures
+   * and a promise each: every call asks for progress; BENCHMARKS.md, tenth pass).
    */
   readonly onProgress?: (progress: RawProgress) => void;
   /** The longest the request may take in all, progress or not. */
@@ -230,7 +230,7 @@ class RawPending {
       this._waiting.set(id, call);
       // Progress on a token of `watchProgress` shows the request is alive too: its idle timeout starts again.
       const token = (params?._meta as { progressToken?: unknown } | undefined)?.progressToken;
-      if (options.resetTimeoutOnProgress && typeof token === 'string') call.unhear = this._progress.also(token, () => call.rearm());
+      if (options.resetTimeoutOnProgress && typeof token === 'string' && token !== id) call.unhear = this._progress.also(token, () => call.rearm());
       const message = params ? { jsonrpc: '2.0' as const, id, method, params } : { jsonrpc: '2.0' as const, id, method };
       // Options only where there are some: this runs for every call (BENCHMARKS.md case 2).
       const sendOptions = options.headers || options.signal ? new SendOptions(options.headers, options.signal) : undefined;
