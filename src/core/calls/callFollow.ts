@@ -45,7 +45,6 @@ export class CallFollow {
   readonly limits: CallLimits;
   /** What the call is sent with: a signal of its own where Cancel Task can stop it, else the caller's. */
   readonly signal: CallSignal | undefined;
-  private readonly _stop: CallCancel | undefined;
   private readonly _abort: (() => void) | undefined;
   private _coalescer: ProgressCoalescer | undefined;
   private _watch: TaskWatch | undefined;
@@ -61,13 +60,14 @@ export class CallFollow {
   ) {
     this.limits = callLimits(_connection.definition, typeof _tool === 'string' ? _tool : _tool.name);
     const signal = _caller.signal;
+    let own: CallCancel | undefined;
     if (_parts.tasks) {
-      const stop = (this._stop = new CallCancel());
+      const stop = (own = new CallCancel());
       this._abort = () => stop.abort();
       signal?.addEventListener('abort', this._abort, { once: true });
       if (signal?.aborted) stop.abort();
     }
-    this.signal = this._stop?.signal ?? signal;
+    this.signal = own?.signal ?? signal;
   }
 
   /** The options a `tools/call` is sent with (`traceparent`: the call's span, for the request's `_meta`). */
@@ -76,9 +76,9 @@ export class CallFollow {
     const options: { -readonly [K in keyof CallOptions]: CallOptions[K] } = {
       signal: this.signal,
       timeoutMs: this.limits.timeoutSeconds * 1000,
-      onTaskStatus: this.onTaskStatus,
+      onTaskStatus: this._onTaskStatus,
       onprogress: this.onProgress,
-      onTask: this.onTask,
+      onTask: this._onTask,
       maxTotalTimeoutMs: this.limits.maxTotalSeconds * 1000,
       input: this._caller.input,
     };
@@ -88,7 +88,7 @@ export class CallFollow {
 
   /** The options a task an earlier call started is fetched with: it is followed as the call's own task. */
   resumeOptions(): Pick<CallOptions, 'signal' | 'timeoutMs' | 'onTaskStatus'> {
-    return { signal: this.signal, timeoutMs: this.limits.timeoutSeconds * 1000, onTaskStatus: this.onTaskStatus };
+    return { signal: this.signal, timeoutMs: this.limits.timeoutSeconds * 1000, onTaskStatus: this._onTaskStatus };
   }
 
   /** The task this call is or becomes (made at the first word of one: most calls are not tasks). */
@@ -105,12 +105,12 @@ export class CallFollow {
     })).push(clean);
   };
 
-  private readonly onTask = (task: StartedTask): void => {
+  private readonly _onTask = (task: StartedTask): void => {
     this.watch().started(task, typeof this._tool === 'string' ? this._tool : this._tool.name, new Date(performance.timeOrigin + this.started).toISOString());
     this._caller.onTaskStarted?.();
   };
 
-  private readonly onTaskStatus: CallOptions['onTaskStatus'] = (status) => this.watch().onStatus?.(status);
+  private readonly _onTaskStatus: CallOptions['onTaskStatus'] = (status) => this.watch().onStatus?.(status);
 
   /** What the call comes to once `send` sent it: the answer rendered, a round passed back, or why it failed or was stopped. */
   async outcome(send: () => Promise<RawToolResult>): Promise<CallOutcome> {
