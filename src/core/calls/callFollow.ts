@@ -12,6 +12,7 @@ import { describeCallError } from './callErrors';
 import type { CallOutcome, CallRequest } from './callTypes';
 import type { CallSink } from './ports';
 import type { Progress, ProgressCoalescer } from './progressCoalescer';
+import type { TaskBoard } from './taskBoard';
 import type { TaskFollowUp, TaskWatch } from './taskFollowUp';
 
 /** What a followed call reads of the pipeline (CallRunner's parts). */
@@ -19,7 +20,7 @@ export interface FollowParts {
   readonly sink: CallSink;
   readonly validator: SchemaValidator;
   /** Set when a task board follows calls: Cancel Task must be able to stop each one. */
-  readonly tasks: unknown;
+  readonly tasks: TaskBoard | undefined;
   readonly saveBinary: ((callId: string) => BinarySaver) | undefined;
   render(raw: RawToolResult, save?: BinarySaver): Promise<RenderedResult>;
   progress(show: (progress: Progress) => void): ProgressCoalescer;
@@ -42,6 +43,8 @@ export interface CallLimits {
  */
 export class CallFollow {
   readonly started = performance.now();
+  /** The wall clock's time of sending, for a task's row (the monotonic clock stands still while a laptop sleeps). */
+  private readonly _sentAt = Date.now();
   readonly limits: CallLimits;
   /** What the call is sent with: a signal of its own where Cancel Task can stop it, else the caller's. */
   readonly signal: CallSignal | undefined;
@@ -106,7 +109,7 @@ export class CallFollow {
   };
 
   private readonly _onTask = (task: StartedTask): void => {
-    this.watch().started(task, typeof this._tool === 'string' ? this._tool : this._tool.name, new Date(performance.timeOrigin + this.started).toISOString());
+    this.watch().started(task, typeof this._tool === 'string' ? this._tool : this._tool.name, new Date(this._sentAt).toISOString());
     this._caller.onTaskStarted?.();
   };
 
