@@ -3,7 +3,12 @@
 // and relays newline-delimited JSON-RPC both ways, each message parsed and written again (a proxy
 // must at least read whole messages); no policy, no validation, no SDK.
 //   node bench/stdio-relay.cjs <command> [args...]
+// With RELAY_BURN_US=N in its environment it also spins N µs of CPU for each tools/call it passes on:
+// a middle process's own work a call, without the work, so case 12 can measure what each µs of it costs
+// the throughput on this machine.
 const { spawn } = require('node:child_process');
+
+const BURN_NS = BigInt(Math.round(Number(process.env.RELAY_BURN_US || 0) * 1000));
 
 const child = spawn(process.argv[2], process.argv.slice(3), { stdio: ['pipe', 'pipe', 'inherit'] });
 
@@ -22,9 +27,17 @@ function relay(from, to) {
         to.cork();
         process.nextTick(() => ((corked = false), to.uncork()));
       }
-      to.write(JSON.stringify(JSON.parse(line)) + '\n');
+      const message = JSON.parse(line);
+      if (BURN_NS > 0n && message.method === 'tools/call') burn();
+      to.write(JSON.stringify(message) + '\n');
     }
   });
+}
+
+/** BURN_NS of the thread's time, busy: what a middle process's own work takes of a core. */
+function burn() {
+  const end = process.hrtime.bigint() + BURN_NS;
+  while (process.hrtime.bigint() < end);
 }
 
 relay(process.stdin, child.stdin);

@@ -4,6 +4,7 @@ import type { ConfigError } from '../errors';
 import { launchKey, sameLaunch, type ParsedServers, type ServerDefinition } from '../config/serverConfig';
 import { ServerConnection, type ConnectionDeps } from './serverConnection';
 import type { ServerLog } from '../serverLog';
+import { toolNamed } from '../tools/toolNamed';
 
 /** Builds the per-server dependencies (each server has its own log). */
 export type ConnectionDepsFactory = (serverName: string, definition: ServerDefinition) => ConnectionDeps & { readonly log: ServerLog };
@@ -39,10 +40,10 @@ export class ServerPool implements Disposable {
     return spec && launchKey(spec);
   }
 
-  /** The tool with this name on this server, as last listed. */
+  /** The tool with this name on this server, as last listed (the first of that name). Every call looks its tool up here. */
   findTool(server: string, tool: string): { connection: ServerConnection; tool: Tool } | undefined {
     const connection = this.get(server);
-    const found = connection?.tools.find((t) => t.name === tool);
+    const found = connection && toolNamed(connection.tools, tool);
     return connection && found ? { connection, tool: found } : undefined;
   }
 

@@ -3,6 +3,7 @@ import { Emitter, type Disposable } from '../events';
 import type { ServerLog } from '../serverLog';
 import { sanitizeLine } from '../render/sanitize';
 import { mergeDuplicateTools } from '../tools/duplicateTools';
+import { toolNamed } from '../tools/toolNamed';
 
 /** How soon and how late a listing that went stale (its `ttlMs`) is fetched again. */
 export const TTL_BOUNDS_MS = { min: 2_000, max: 60 * 60_000 } as const;
@@ -41,7 +42,6 @@ export class ToolCatalog implements Disposable {
   readonly onDidList = this._onDidList.event;
 
   private _tools: readonly Tool[] = [];
-  private _byName: { readonly listed: readonly Tool[]; readonly byName: ReadonlyMap<string, Tool> } | undefined;
   private _fromCache = false;
   private _listingError: string | undefined;
   private _relistTimer: NodeJS.Timeout | undefined;
@@ -73,12 +73,7 @@ export class ToolCatalog implements Disposable {
 
   /** The tool with this name, as last listed (the first of that name): a lookup, not a search, with 10,000 tools listed. */
   find(name: string): Tool | undefined {
-    if (this._byName?.listed !== this._tools) {
-      const byName = new Map<string, Tool>();
-      for (const tool of this._tools) if (!byName.has(tool.name)) byName.set(tool.name, tool);
-      this._byName = { listed: this._tools, byName };
-    }
-    return this._byName.byName.get(name);
+    return toolNamed(this._tools, name);
   }
 
   /**
