@@ -59,6 +59,25 @@ function keptPart(value: unknown, depth: number): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, keptPart(v, depth + 1)]));
 }
 
+/**
+ * `canonicalJson` of an object whose values are all strings, numbers, booleans or nulls and whose
+ * keys are already in order (most calls' arguments: every call's audit line hashes them), written
+ * in one pass; undefined for any other (the general walk). Each value is read once, as there.
+ */
+function flatCanonical(value: object): string | undefined {
+  const keys = Object.keys(value);
+  let out = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i];
+    if (i > 0 && !(keys[i - 1] < key)) return undefined;
+    const v: unknown = (value as Record<string, unknown>)[key];
+    if (v === undefined) continue;
+    if (v !== null && typeof v !== 'string' && typeof v !== 'number' && typeof v !== 'boolean') return undefined;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(v)}`;
+  }
+  return `${out}}`;
+}
+
 /** Which trusted parts differ between two pinned definitions, in words a user reads. */
 export function changedParts(before: PinnedDefinition, after: PinnedDefinition): string[] {
   const parts: [keyof PinnedDefinition, string][] = [
@@ -76,6 +95,8 @@ export function changedParts(before: PinnedDefinition, after: PinnedDefinition):
  * with its own stack, not recursion: a server's value may nest deeper than the call stack.
  */
 export function canonicalJson(value: unknown): string {
+  const flat = typeof value === 'object' && value !== null && !Array.isArray(value) ? flatCanonical(value) : undefined;
+  if (flat !== undefined) return flat;
   const out: string[] = [];
   const todo: ({ readonly text: string } | { readonly value: unknown })[] = [{ value }];
   for (let task = todo.pop(); task !== undefined; task = todo.pop()) {
