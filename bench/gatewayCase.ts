@@ -147,7 +147,7 @@ function reportBudget(report: Report, label: string, rate: Record<'direct' | 're
   if (budgets.length === 0) return;
   const us = (v: number[]) => `${median(v).toFixed(1)} µs`;
   const budget = median(budgets);
-  const relayMisses = budget < median(cpu.relay) ? ': less than the bare relay itself spends, so no second process reaches 0.8x in this run' : '';
+  const relayMisses = budget < median(cpu.relay) ? ': less than the bare relay itself spends, by this measure' : '';
   report.add({ case: `12. CPU a pipelined call may cost the middle process for 0.8x, measured (${label})`, ours: budget, unit: 'µs', note: `the bare relay at its own CPU and ${BURN_US} µs more, ${budgets.length} rounds: each µs of the middle process's CPU adds ${median(slopes).toFixed(2)} µs to a call's period here${relayMisses}; the bare relay spends ${us(cpu.relay)}, the policy floor ${us(cpu.floor)}, the gateway ${us(cpu.gateway)}` });
 }
 
