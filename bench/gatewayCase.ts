@@ -14,6 +14,8 @@ import { ECHO_SERVER, MANY_TOOLS_SERVER, ROOT, median, pipelined, time, type Ben
 const CLI = path.join(ROOT, 'dist/cli.js');
 /** serve as the CLI runs it, with the rate limit raised (gatewayServe.ts). */
 const SERVE = path.join(__dirname, 'gatewayServe.js');
+/** The same gateway with its CallPipeline left out (gatewayPlumbing.ts): what the plumbing costs a call alone. */
+const PLUMBING = path.join(__dirname, 'gatewayPlumbing.js');
 const EVERYTHING = path.join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const RULE_TOOLS = path.join(ROOT, 'test/fixtures/servers/rule-tools.cjs');
 /** The two-hop floor: a relay that only parses and passes on each message (no policy, no SDK). */
@@ -61,6 +63,9 @@ async function connect(command: string, args: readonly string[], env?: Record<st
 async function callRatios(o: BenchOptions, report: Report, backend: Backend): Promise<void> {
   const folder = benchFolder({ [backend.server]: { command: process.execPath, args: backend.args } });
   const gateway = await connect(process.execPath, [SERVE, folder.config, folder.rules], folder.env);
+  // A folder of its own: its audit log and pins are not the gateway's.
+  const plumbingFolder = benchFolder({ [backend.server]: { command: process.execPath, args: backend.args } });
+  const plumbing = await connect(process.execPath, [PLUMBING, plumbingFolder.config, plumbingFolder.rules], plumbingFolder.env);
   const direct = await connect(process.execPath, [...backend.args]);
   const relay = await connect(process.execPath, [RELAY, process.execPath, ...backend.args]);
   const floor = await connect(process.execPath, [POLICY_FLOOR, backend.server, process.execPath, ...backend.args], folder.env);
@@ -72,8 +77,10 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
   };
   try {
     await gateway.client.listTools();
+    await plumbing.client.listTools();
     for (let i = 0; i < 50; i++) {
       check(await gateway.client.callTool(viaGateway));
+      check(await plumbing.client.callTool(viaGateway));
       check(await direct.client.callTool(straight));
       check(await relay.client.callTool(straight));
       check(await floor.client.callTool(viaGateway));
@@ -82,9 +89,9 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     const n = o.smoke ? 20 : 500;
     const m = o.smoke ? 128 : 4_000;
     const seq = { gateway: [] as number[], direct: [] as number[], relay: [] as number[] };
-    const rate = { gateway: [] as number[], direct: [] as number[], relay: [] as number[], floor: [] as number[], burned: [] as number[] };
+    const rate = { gateway: [] as number[], direct: [] as number[], relay: [] as number[], floor: [] as number[], burned: [] as number[], plumbing: [] as number[] };
     // CPU time of the middle process (gateway or relay) per pipelined call: what caps throughput on a busy machine, where wall time is noise.
-    const cpu = { gateway: [] as number[], relay: [] as number[], floor: [] as number[], burned: [] as number[] };
+    const cpu = { gateway: [] as number[], relay: [] as number[], floor: [] as number[], burned: [] as number[], plumbing: [] as number[] };
     // Write system calls of the middle process per pipelined call (a count: the load does not move it): its pipes and its audit log.
     const writes = { gateway: [] as number[], relay: [] as number[] };
     const cpuPerCall = async (pid: number, into: number[], run: () => Promise<number>, writesInto?: number[]) => {
@@ -100,6 +107,7 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
       seq.direct.push(((await time(async () => { for (let k = 0; k < n; k++) check(await direct.client.callTool(straight)); })) * 1000) / n);
       rate.gateway.push((m / (await cpuPerCall(gateway.pid, cpu.gateway, () => time(() => pipelined(m, async () => check(await gateway.client.callTool(viaGateway)))), writes.gateway))) * 1000);
       rate.direct.push((m / (await time(() => pipelined(m, async () => check(await direct.client.callTool(straight)))))) * 1000);
+      rate.plumbing.push((m / (await cpuPerCall(plumbing.pid, cpu.plumbing, () => time(() => pipelined(m, async () => check(await plumbing.client.callTool(viaGateway))))))) * 1000);
       seq.relay.push(((await time(async () => { for (let k = 0; k < n; k++) check(await relay.client.callTool(straight)); })) * 1000) / n);
       rate.relay.push((m / (await cpuPerCall(relay.pid, cpu.relay, () => time(() => pipelined(m, async () => check(await relay.client.callTool(straight)))), writes.relay))) * 1000);
       rate.floor.push((m / (await cpuPerCall(floor.pid, cpu.floor, () => time(() => pipelined(m, async () => check(await floor.client.callTool(viaGateway))))))) * 1000);
@@ -112,17 +120,24 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
     report.ratio(`12. floor: pipelined throughput through a bare stdio relay vs direct, 64 in flight (${backend.label})`, rate.relay, rate.direct, 'calls/s', undefined, `${m} calls a round`);
     report.ratio(`12. floor: pipelined throughput through the policy floor vs direct, 64 in flight (${backend.label})`, rate.floor, rate.direct, 'calls/s', undefined, `bench/policy-floor.cjs: each of the gateway's checks in its plainest form (schema, verdict, rate slot, cancel flag, result shape, invisible characters, audit line), no SDK or layers: what a complete path could reach; ${m} calls a round`);
     if (cpu.floor.every(Number.isFinite)) report.ratio(`12. CPU per pipelined call of the middle process, gateway vs the policy floor (${backend.label})`, cpu.gateway, cpu.floor, 'µs', undefined, `/proc utime+stime of the gateway and of bench/policy-floor.cjs over each pipelined round, / ${m} calls`);
+    report.ratio(`12. pipelined throughput through the gateway with its CallPipeline left out vs direct, 64 in flight (${backend.label})`, rate.plumbing, rate.direct, 'calls/s', undefined, `bench/gatewayPlumbing.ts: the gateway's wire, raw path, handler, connection and transport, each call sent on with no validation, rules, approval, rendering, masking or audit line; ${m} calls a round`);
+    if (cpu.plumbing.every(Number.isFinite)) {
+      const pipelineShare = (median(cpu.gateway) - median(cpu.plumbing)).toFixed(1);
+      report.ratio(`12. CPU per pipelined call of the middle process, gateway vs its plumbing alone (${backend.label})`, cpu.gateway, cpu.plumbing, 'µs', undefined, `/proc utime+stime over each pipelined round, / ${m} calls: the CallPipeline's share of a gateway call is ${pipelineShare} µs`);
+    }
     if (cpu.gateway.every(Number.isFinite)) report.ratio(`12. CPU per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, cpu.gateway, cpu.relay, 'µs', undefined, `/proc utime+stime of the gateway and of the relay process over each pipelined round, / ${m} calls`);
     report.ratio(`12. the machine's measure: pipelined throughput through the bare relay spending ${BURN_US} µs more CPU a call, vs direct (${backend.label})`, rate.burned, rate.direct, 'calls/s', undefined, `bench/stdio-relay.cjs with RELAY_BURN_US=${BURN_US}: the relay and a busy wait a call, a middle process's own work without the work; ${m} calls a round`);
     if (cpu.relay.every(Number.isFinite)) reportBudget(report, backend.label, rate, cpu);
     if (writes.gateway.every(Number.isFinite)) report.ratio(`12. write system calls per pipelined call of the middle process, gateway vs bare relay (${backend.label})`, writes.gateway, writes.relay, 'writes', undefined, `/proc syscw of each process over each pipelined round, / ${m} calls: pipe writes to the client and the backend, and the audit log's appends`);
   } finally {
     await gateway.client.close();
+    await plumbing.client.close();
     await direct.client.close();
     await relay.client.close();
     await floor.client.close();
     await burned.client.close();
     folder.cleanup();
+    plumbingFolder.cleanup();
   }
 }
 
@@ -133,7 +148,7 @@ async function callRatios(o: BenchOptions, report: Report, backend: Backend): Pr
  * period falls. No model of how the processes share the cores: on a machine where they overlap
  * well, a µs of the middle's work costs the period little; where they take turns, a whole µs.
  */
-function reportBudget(report: Report, label: string, rate: Record<'direct' | 'relay' | 'burned', number[]>, cpu: Record<'relay' | 'burned' | 'floor' | 'gateway', number[]>): void {
+function reportBudget(report: Report, label: string, rate: Record<'direct' | 'relay' | 'burned', number[]>, cpu: Record<'relay' | 'burned' | 'floor' | 'gateway' | 'plumbing', number[]>): void {
   const slopes: number[] = [];
   const budgets: number[] = [];
   rate.direct.forEach((direct, r) => {
@@ -148,7 +163,7 @@ function reportBudget(report: Report, label: string, rate: Record<'direct' | 're
   const us = (v: number[]) => `${median(v).toFixed(1)} µs`;
   const budget = median(budgets);
   const relayMisses = budget < median(cpu.relay) ? ': less than the bare relay itself spends, by this measure' : '';
-  report.add({ case: `12. CPU a pipelined call may cost the middle process for 0.8x, measured (${label})`, ours: budget, unit: 'µs', note: `the bare relay at its own CPU and ${BURN_US} µs more, ${budgets.length} rounds: each µs of the middle process's CPU adds ${median(slopes).toFixed(2)} µs to a call's period here${relayMisses}; the bare relay spends ${us(cpu.relay)}, the policy floor ${us(cpu.floor)}, the gateway ${us(cpu.gateway)}` });
+  report.add({ case: `12. CPU a pipelined call may cost the middle process for 0.8x, measured (${label})`, ours: budget, unit: 'µs', note: `the bare relay at its own CPU and ${BURN_US} µs more, ${budgets.length} rounds: each µs of the middle process's CPU adds ${median(slopes).toFixed(2)} µs to a call's period here${relayMisses}; the bare relay spends ${us(cpu.relay)}, the policy floor ${us(cpu.floor)}, the gateway's plumbing alone ${us(cpu.plumbing)}, the gateway ${us(cpu.gateway)}` });
 }
 
 /** User + system CPU time a process has used, in µs (Linux /proc, at the clock tick's 10 ms grain); NaN elsewhere. */

@@ -91,7 +91,9 @@ export function callTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
       if (!input.ok) return textResult(input.error);
       const { server, tool, args } = input.value;
       const { catalog } = await catalogNow(deps, token);
-      if (!catalog.tools.some((t) => t.server === server && t.tool === tool)) {
+      // Found once: a chat's catalogue may hold thousands of tools, and the definition is wanted again below.
+      const found = catalog.tools.find((t) => t.server === server && t.tool === tool);
+      if (!found) {
         const down = catalog.down.find((d) => d.server === server);
         return textResult(down ? serverDownText(server, down.state) : unreachableText(server, tool));
       }
@@ -105,9 +107,8 @@ export function callTool(deps: LmToolDeps): vscode.LanguageModelTool<unknown> {
         if (toInterface) void toInterface.then((send) => send?.(outcome));
         // The chat's own budget for a tool's output, when it gives one, caps ours.
         const answer = budgetedResultText(outcome, modelBudget(deps.pool, { server, tool }, LM_READ_RESULT_TOOL, options.tokenizationOptions?.tokenBudget));
-        const found = catalog.tools.find((t) => t.server === server && t.tool === tool);
         // Arguments that miss the schema get the definition again: the search that found the tool may be rounds behind.
-        return textResult(outcome.kind === 'invalid-arguments' && found ? `${answer.text}\n\n${toolDefinitionText(found)}` : answer.text);
+        return textResult(outcome.kind === 'invalid-arguments' ? `${answer.text}\n\n${toolDefinitionText(found)}` : answer.text);
       } finally {
         cancelled.dispose();
       }
