@@ -170,7 +170,12 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
   /** Runs the palette command titled `title`, as a user picks it. @param {string} title */
   const runCommand = async (title) => {
     await palette(title);
-    await quickInput.locator('.monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10_000 });
+    const offered = quickInput.locator('.monaco-list-row', { hasText: title }).first();
+    // On a busy machine the palette may open after the first keys were typed: as a user would, it is opened and typed in again.
+    if (!(await offered.waitFor({ timeout: 10_000 }).then(() => true, () => false))) {
+      await palette(title);
+      await offered.waitFor({ timeout: 10_000 });
+    }
     // The palette may rank another command first ("Add Server from Registry..." for "Add Server..."):
     // the user moves down to the one they mean.
     const rows = await paletteRows();
@@ -198,10 +203,14 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
   };
   /** Hovers `locator` and returns the text of the hover that opens. @param {Locator} locator */
   const hover = async (locator) => {
-    await page.mouse.move(5, 5);
-    await page.waitForTimeout(200);
-    await locator.hover();
-    await hoverWidget.waitFor({ timeout: 10_000 });
+    // A hover that does not open (the pointer's move came while the workbench was busy) is tried again, as a user moves off and back.
+    for (let attempt = 1; ; attempt++) {
+      await page.mouse.move(5, 5);
+      await page.waitForTimeout(200);
+      await locator.hover();
+      const shown = await hoverWidget.waitFor({ timeout: 10_000 }).then(() => true, (err) => (attempt < 3 ? false : Promise.reject(err)));
+      if (shown) break;
+    }
     await page.waitForTimeout(300);
     // A row's tooltip is resolved when shown (resolveTreeItem): "Loading..." until the extension host answers, longer on a busy machine.
     const end = Date.now() + 10_000;
