@@ -103,8 +103,9 @@ export async function runAdminUiTests(_cs, { shotsDir, root, log = console.log }
       await row(/^greet, /).click();
       // Its one argument is optional: the argument step may come first, answered empty.
       const title = quickInput.locator('.quick-input-title');
-      // Answered once, and again only if the step is still there 5 s later (the key was lost): a second Enter sent while the
-      // title still read the argument step landed on the approval prompt as it opened, and denied the call.
+      // Answered once, and again only if the step is still there 5 s later (the key was lost). A second Enter, sent while the
+      // closed step's title still read the same, went to the tool's row, which has the focus, and called it again: the new
+      // call's argument step hid the first call's approval prompt, which denied it (CI, 2026-11-28).
       let answeredAt = -Infinity;
       for (const end = Date.now() + 20_000; ; ) {
         const now = (await title.innerText().catch(() => '')).trim();
