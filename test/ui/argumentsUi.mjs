@@ -28,7 +28,7 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'args', log });
-  const { check, openWorkbench, openView, quickInput, promptTitle, promptRow, waitOutput } = ui;
+  const { check, openWorkbench, openView, quickInput, promptTitle, promptRow, waitOutput, editorText, replaceEditorText } = ui;
   const shot = async (/** @type {string} */ name) => {
     await page.waitForTimeout(400); // the quick input fades in
     await ui.shot(name);
@@ -57,16 +57,6 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
     await item.click();
   };
   const editorTab = (/** @type {string} */ name) => page.locator('.tabs-container .tab', { hasText: `${name} arguments.json` });
-  const editorText = async () => (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
-  const replaceEditorText = async (/** @type {string} */ text) => {
-    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
-    await page.keyboard.press('Control+A');
-    // Pasted, not typed: typing races the editor's auto-closed brackets and quotes.
-    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
-    await page.keyboard.press('Control+V');
-  };
-
   await ui.session('UI', async () => {
       await openWorkbench(cs.url(ws));
       await openView();

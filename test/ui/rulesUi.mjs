@@ -42,7 +42,7 @@ export async function runRulesUiTests(cs, { runDir, shotsDir, root, log = consol
   const browser = await launchBrowser();
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
   const ui = workbenchPage(page, { shotsDir, prefix: 'rules', log });
-  const { check, openWorkbench, openView, quickInput, promptTitle, promptRow, row, sidebar, runCommand, widenSidebar, hover, waitOutput } = ui;
+  const { check, openWorkbench, openView, quickInput, promptTitle, promptRow, row, sidebar, runCommand, widenSidebar, hover, waitOutput, editorText } = ui;
   const shot = async (/** @type {string} */ name, /** @type {import('playwright-core').Locator | undefined} */ part = undefined) => {
     await page.waitForTimeout(400); // the quick input fades in
     await ui.shot(name, part);
@@ -54,7 +54,6 @@ export async function runRulesUiTests(cs, { runDir, shotsDir, root, log = consol
     await header.waitFor({ timeout: 10_000 });
     if (((await header.getAttribute('aria-expanded')) === 'true') !== open) await header.click();
   };
-  const editorText = async () => (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
 
   await ui.session('rules UI', async () => {
     await openWorkbench(cs.url(ws));

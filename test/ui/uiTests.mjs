@@ -48,7 +48,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     throw err;
   });
   const page = browser.ctx.pages()[0] ?? (await browser.ctx.newPage());
-  const { results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, row, sidebar, openView, runCommand, waitOutput } = workbenchPage(page, { shotsDir, prefix: 'ui', log });
+  const { results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, row, sidebar, openView, runCommand, waitOutput, replaceEditorText } = workbenchPage(page, { shotsDir, prefix: 'ui', log });
   /**
    * Answers a tool's argument prompts with the values of `json`: field by field (each input box
    * "Tool (i/n): field (...)"; Enter after each, the last one only when `submit`), or, when the
@@ -65,22 +65,7 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
     const box = quickInput.locator('.quick-input-box input');
     await stepTitle.or(editorTab).first().waitFor({ timeout: 15_000 });
     if (await editorTab.isVisible()) {
-      const lines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
-      // Pasted, not typed: typing races the editor's auto-closed brackets and quotes.
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
-      await page.evaluate((t) => navigator.clipboard.writeText(t), json);
-      // Read back before the call: on a busy machine the select-all came before the editor had the focus, and the paste
-      // landed inside the skeleton (the editor then, rightly, refused to call). Pasted again over it, as a user would.
-      for (let attempt = 1; ; attempt++) {
-        await lines.click();
-        await page.keyboard.press('Control+A');
-        await page.keyboard.press('Control+V');
-        let held = '';
-        // The editor draws the paste a frame or more later.
-        for (const end = Date.now() + 3_000; !sameJson(held, json) && Date.now() < end; await page.waitForTimeout(200)) held = (await lines.innerText()).replace(/\u00a0/g, ' ');
-        if (sameJson(held, json)) break;
-        if (attempt === 3) throw new Error(`the arguments editor holds ${held}, not ${json}`);
-      }
+      await replaceEditorText(json);
       await page.locator('.codelens-decoration a', { hasText: `Call ${tool}` }).click();
       return;
     }
@@ -278,11 +263,3 @@ export async function runUiTests(cs, { runDir, shotsDir, root, log = console.log
   return results;
 }
 
-/** Whether `text` is the JSON value `json` is, however it is spaced. @param {string} text @param {string} json */
-function sameJson(text, json) {
-  try {
-    return JSON.stringify(JSON.parse(text)) === JSON.stringify(JSON.parse(json));
-  } catch {
-    return false;
-  }
-}

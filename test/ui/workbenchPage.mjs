@@ -247,8 +247,32 @@ export function workbenchPage(page, { shotsDir, prefix, log }) {
     return suggested;
   };
 
+  const editorLines = page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  /** The active editor's text as it is drawn (its spaces as spaces). */
+  const editorText = async () => (await editorLines.innerText()).replace(/\u00a0/g, ' ');
+  /**
+   * Puts `text` in the active editor in place of what it holds, pasted (typing races the editor's auto-closed
+   * brackets and quotes), and reads it back: on a busy machine the select-all came before the editor had the
+   * focus, and the paste landed inside what was there. Pasted again over it, as a user would. @param {string} text
+   */
+  const replaceEditorText = async (text) => {
+    await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+    await page.evaluate((t) => navigator.clipboard.writeText(t), text);
+    const bare = (/** @type {string} */ t) => t.replace(/\s+/g, '');
+    for (let attempt = 1; ; attempt++) {
+      await editorLines.click();
+      await page.keyboard.press('Control+A');
+      await page.keyboard.press('Control+V');
+      let held = '';
+      // The editor draws the paste a frame or more later.
+      for (const end = Date.now() + 3_000; bare(held) !== bare(text) && Date.now() < end; await page.waitForTimeout(200)) held = await editorText();
+      if (bare(held) === bare(text)) return;
+      if (attempt === 3) throw new Error(`the editor holds ${held}, not ${text}`);
+    }
+  };
+
   return {
-    results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, sidebar, row, viewTitle, openView, palette, paletteRows, paletteOffers, runCommand, widenSidebar, hover, addStdioServer,
+    results, shot, check, session, openWorkbench, quickInput, promptTitle, promptRow, sidebar, row, viewTitle, openView, palette, paletteRows, paletteOffers, runCommand, widenSidebar, hover, addStdioServer, editorText, replaceEditorText,
     /** Waits until the Output panel shows text matching `re`, and returns that text. @param {RegExp} re @param {number} [ms] */
     waitOutput: (re, ms) => waitOutput(page, re, ms),
   };
