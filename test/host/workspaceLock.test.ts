@@ -58,7 +58,7 @@ describe('a workspace lockfile (mcp-tools.lock.json) only tightens', () => {
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('asks before calling a read-only tool whose description differs from the lockfile, shows what changed, and a denial sends nothing', async () => {
+  it('asks before calling a read-only tool whose description differs from the lockfile, shows what changed, starts on Deny: a hurried Enter sends nothing', async () => {
     fs.writeFileSync(lockfile(), lockText('Says hello.'));
     const shown = promptShown(api, / on locked\? /);
     const pending = callGreet();
@@ -66,7 +66,10 @@ describe('a workspace lockfile (mcp-tools.lock.json) only tightens', () => {
     const items = (api.lastPrompt() as vscode.QuickPick<vscode.QuickPickItem>).items.map((i) => i.label);
     assert.ok(items.some((l) => /workspace lockfile/.test(l) && /description/.test(l)), `the prompt says the tool differs from the lockfile: ${title} / ${items.join(' | ')}`);
     assert.ok(!items.some((l) => /Always allow/.test(l)), 'no grant is offered: a grant would not hold against the lockfile');
-    await vscode.commands.executeCommand('workbench.action.closeQuickOpen');
+    // Read-only by the changed server's own word: the prompt starts on Deny all the same, and Enter denies.
+    const active = (api.lastPrompt() as vscode.QuickPick<vscode.QuickPickItem>).activeItems.map((i) => i.label);
+    assert.match(active.join(' | '), /Deny/, 'the prompt starts on Deny');
+    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal((await pending).kind, 'denied');
     assert.equal(calls(), 0, 'nothing reached the server');
   });
@@ -123,10 +126,10 @@ describe('a workspace lockfile (mcp-tools.lock.json) only tightens', () => {
     const accept = prompt.items.find((i) => /Accept this definition on this machine/.test(i.label));
     assert.ok(accept, `the prompt offers to accept on this machine: ${prompt.items.map((i) => i.label).join(' | ')}`);
     assert.match(accept.detail ?? '', /The lockfile is not changed/);
-    // The prompt starts on "Allow once" (a read-only tool); the choice is the row above it, as a user moves to it.
+    // The prompt starts on "Deny" (the definition is not the locked one); the user moves up to the row and takes it.
+    assert.match(prompt.activeItems.map((i) => i.label).join(' | '), /Deny/);
     const items = prompt.items.map((i) => i.label);
-    assert.equal(items.indexOf(accept.label), items.findIndex((l) => /Allow once/.test(l)) - 1);
-    await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
+    for (let up = items.findIndex((l) => /Deny/.test(l)) - items.indexOf(accept.label); up > 0; up--) await vscode.commands.executeCommand('workbench.action.quickOpenSelectPrevious');
     await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
     assert.equal((await pending).kind, 'ok');
     assert.equal(calls(), before + 1);

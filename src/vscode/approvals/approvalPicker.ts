@@ -160,8 +160,11 @@ async function pickDecision(request: ApprovalRequest, prompts: PromptEvents, can
     qp.matchOnDetail = true;
     qp.items = items(request, argsText, canAccept);
     // An approval is a deliberate act: a destructive call starts on "Deny", so a hurried Enter
-    // (the second of a double Enter that finished the arguments) cannot allow it.
-    const preselected = qp.items.find((i) => i.decision === (request.annotations.destructive.value ? 'deny' : 'allow-once'));
+    // (the second of a double Enter that finished the arguments) cannot allow it. So does a call of a
+    // tool whose definition changed since it was trusted (by you, or by the team's lockfile): its
+    // read-only hint is the changed server's word, and the change is what the prompt is there to show.
+    const startsOnDeny = request.annotations.destructive.value || request.changed !== undefined;
+    const preselected = qp.items.find((i) => i.decision === (startsOnDeny ? 'deny' : 'allow-once'));
     if (preselected) qp.activeItems = [preselected];
     const shownAt = performance.now();
     return await new Promise<DecisionItem | undefined>((resolve) => {
