@@ -82,6 +82,22 @@ describe('server configuration', () => {
   });
 });
 
+describe('what a server inherits of the host environment', () => {
+  it("never another server's secret: the variables that give the CLI a server's inputs are not passed on unless named", () => {
+    // The attacker: any configured server (a repository's, a stranger's from the registry) dumps its environment.
+    const host = { PATH: '/bin', MCP_TOOL_HOST_INPUT_PROBE_SECRET: 'sk-for-probe', MCP_INPUT_GITHUB_TOKEN: 'ghp_for-github', mcp_input_lower: 'x' };
+    const [other] = parseServers({ other: { command: 'node' } }, 'user').servers;
+    const launched = resolveLaunch(other, { workspaceFolders: [], env: host });
+    assert.ok(launched.type === 'stdio');
+    assert.deepEqual(launched.launch.env, { PATH: '/bin' });
+    // The server the value is for names it in its own env, as `mcp-tool-host add` writes it: it gets it there.
+    const [own] = parseServers({ github: { command: 'node', env: { GITHUB_TOKEN: '${env:MCP_INPUT_GITHUB_TOKEN}', MCP_INPUT_GITHUB_TOKEN: '${env:MCP_INPUT_GITHUB_TOKEN}' } } }, 'user').servers;
+    const ownLaunch = resolveLaunch(own, { workspaceFolders: [], env: host });
+    assert.ok(ownLaunch.type === 'stdio');
+    assert.deepEqual(ownLaunch.launch.env, { PATH: '/bin', GITHUB_TOKEN: 'ghp_for-github', MCP_INPUT_GITHUB_TOKEN: 'ghp_for-github' });
+  });
+});
+
 describe('where input values are kept', () => {
   it('a workspace server never shares the key of a user server, nor of a server declared in another file', () => {
     const entry = { command: 'x', args: ['${input:token}'] };

@@ -78,9 +78,16 @@ export function headerSecrets(value: string): string[] {
 }
 
 /**
+ * The variables that hand one server's secret to the host (the CLI's `${input:id}` values, and the
+ * variables `mcp-tool-host add` names for a server's inputs): no server inherits them, or every
+ * server would read every other's token. The server they are for names its own in its `env`.
+ */
+const ONE_SERVERS_SECRET = /^(?:MCP_TOOL_HOST_INPUT_|MCP_INPUT_)/i;
+
+/**
  * Resolves a definition into what actually runs: variables substituted everywhere, the
- * environment built as the host's full environment (a sandboxed server: SANDBOX_ENV of it)
- * overlaid with `env` (null removes), and `cwd` defaulting to the first workspace folder.
+ * environment built as the host's environment (a sandboxed server: SANDBOX_ENV of it), less the
+ * variables that carry one server's secret, overlaid with `env` (null removes), and `cwd` defaulting to the first workspace folder.
  * A workspace's definition may read files only inside the workspace, and send the user's
  * environment to a remote server only as `policy` says.
  */
@@ -121,7 +128,7 @@ export function resolveLaunch(def: ServerDefinition, ctx: VariableContext, polic
   /** The variables the definition itself sets, beside what it inherits. */
   const setEnv: string[] = [];
   const box = spec.sandbox || undefined;
-  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined && (!box || SANDBOX_ENV.test(k))) env[k] = v;
+  for (const [k, v] of Object.entries(ctx.env)) if (v !== undefined && (!box || SANDBOX_ENV.test(k)) && !ONE_SERVERS_SECRET.test(k)) env[k] = v;
   if (spec.envFile !== undefined) {
     const file = settingsFile(sub(spec.envFile, 'envFile'), 'envFile');
     let text: string;
