@@ -82,6 +82,18 @@ describe('server configuration', () => {
   });
 });
 
+describe('result budgets in a server entry', () => {
+  it('a budget under the least (500) or over the most is said, not changed without a word', () => {
+    const parsed = parseServers({ tiny: { command: 'node', resultTokens: 200, toolResultTokens: { big: 2_000_000, fine: 800 } } }, 'user');
+    assert.equal(parsed.errors.length, 0);
+    assert.deepEqual(parsed.warnings, [
+      'Server "tiny": "resultTokens" is 200 tokens; a result budget is at least 500, so 500 is used.',
+      'Server "tiny": "toolResultTokens.big" is 2000000 tokens; a result budget is at most 1000000, so 1000000 is used.',
+    ]);
+    assert.match(parseServers({ zero: { command: 'node', resultTokens: 0 } }, 'user').errors[0]?.message ?? '', /"resultTokens" must be a whole number of tokens, 1 or more/);
+  });
+});
+
 describe('what a server inherits of the host environment', () => {
   it("never another server's secret: the variables that give the CLI a server's inputs are not passed on unless named", () => {
     // The attacker: any configured server (a repository's, a stranger's from the registry) dumps its environment.

@@ -5,10 +5,9 @@ import { boundedCount, safeEnd } from '../tokenRuns';
 
 export { boundedCount, safeEnd };
 
-/** Tokens one result may put before the model unless a setting says otherwise (Claude Code warns at 10,000 tokens of MCP output). */
-export const DEFAULT_RESULT_TOKENS = 10_000;
-export const MIN_RESULT_TOKENS = 500;
-export const MAX_RESULT_TOKENS = 1_000_000;
+import { DEFAULT_RESULT_TOKENS, MAX_RESULT_TOKENS, MIN_RESULT_TOKENS } from '../resultTokens';
+
+export { DEFAULT_RESULT_TOKENS, MAX_RESULT_TOKENS, MIN_RESULT_TOKENS };
 
 /**
  * What one image (or audio clip) costs, whatever its size: vendors scale an image down before

@@ -5,6 +5,7 @@ import type { OAuthSettings } from './oauthConfig';
 import type { SandboxSettings } from './sandboxConfig';
 import type { DevSettings } from './devConfig';
 import { loadConfigOptions } from './load';
+import { MAX_RESULT_TOKENS, MIN_RESULT_TOKENS } from '../resultTokens';
 
 /** Where a definition came from: user settings are trusted more than a workspace's. */
 export type ConfigSource = 'user' | 'workspace';
@@ -124,6 +125,7 @@ export function parseServers(raw: unknown, source: ConfigSource, options: ParseO
     try {
       const def = parseEntry(name, entry, source, options);
       servers.push(def);
+      warnings.push(...budgetWarnings(name, def));
       if (source === 'workspace' && (entry as { trustAnnotations?: unknown }).trustAnnotations === true && !def.trustAnnotations) {
         warnings.push(`Server "${shownName(name)}": "trustAnnotations" in a workspace definition is ignored (a workspace cannot trust its own tools). To trust its tool hints, add "${shownName(name)}" to mcpToolHost.trustedWorkspaceServers in your user settings.`);
       }
@@ -230,6 +232,14 @@ function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, 
 function tokenCount(key: string, v: unknown, fail: (m: string) => never): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) fail(`"${key}" must be a whole number of tokens, 1 or more.`);
   return v as number;
+}
+
+/** The budgets of an entry that every budget is held to a bound of (MIN/MAX_RESULT_TOKENS): said, not changed without a word. */
+function budgetWarnings(name: string, def: ServerDefinition): string[] {
+  const budgets = [...(def.resultTokens !== undefined ? [['resultTokens', def.resultTokens] as const] : []), ...Object.entries(def.toolResultTokens ?? {}).map(([tool, n]) => [`toolResultTokens.${shownName(tool)}`, n] as const)];
+  return budgets
+    .filter(([, n]) => n < MIN_RESULT_TOKENS || n > MAX_RESULT_TOKENS)
+    .map(([key, n]) => `Server "${shownName(name)}": "${key}" is ${n} tokens; a result budget is ${n < MIN_RESULT_TOKENS ? `at least ${MIN_RESULT_TOKENS}` : `at most ${MAX_RESULT_TOKENS}`}, so ${n < MIN_RESULT_TOKENS ? MIN_RESULT_TOKENS : MAX_RESULT_TOKENS} is used.`);
 }
 
 function toolTokenCounts(raw: unknown, fail: (m: string) => never): Record<string, number> {
