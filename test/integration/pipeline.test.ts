@@ -128,6 +128,21 @@ describe('the call pipeline against real servers', function () {
     }
   });
 
+  it('arguments nested past any tool\'s use (a stack-overflow payload) are refused before anything walks them, and nothing is sent', async () => {
+    const nested = (levels: number) => {
+      let value: unknown = 'bottom';
+      for (let i = 0; i < levels; i++) value = [value];
+      return value;
+    };
+    for (const levels of [257, 100_000]) {
+      const outcome = await host.pipeline.call({ server: 'p', tool: 'echo_args', args: { region: 'eu', note: null, extra: nested(levels) } as Record<string, unknown>, origin: 'api' });
+      assert.deepEqual(outcome, { kind: 'failed', message: 'The arguments nest more than 256 levels deep, past what any tool takes: nothing was sent to "p".' }, `${levels} levels`);
+    }
+    // 256 levels (the object and 255 arrays below it) still go: the bound is past what a tool takes, not a squeeze.
+    const deepest = await host.pipeline.call({ server: 'p', tool: 'echo_args', args: { region: 'eu', extra: nested(255) } as Record<string, unknown>, origin: 'api' });
+    assert.equal(deepest.kind, 'ok');
+  });
+
   it('over the rate limit a call fails at once with a clear message, and nothing is sent', async () => {
     const limited = new CallPipeline(host.pool, new SchemaValidator(), { approve: async () => 'allow-once' }, { begin() {}, line() {}, progress() {}, end() {} }, {
       rateLimiter: new RateLimiter(() => ({ burst: 5, perSecond: 0.1 })),

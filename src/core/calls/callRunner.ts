@@ -14,6 +14,7 @@ import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
 import type { SchemaProblem } from '../tools/schemaProblems';
 import type { SchemaValidator } from '../tools/schemaValidator';
 import { withoutNullOptionals } from '../tools/nullArguments';
+import { MAX_ARGUMENT_DEPTH, nestedDeeperThan } from '../tools/argumentDepth';
 import type { ProgressCoalescer, Progress } from './progressCoalescer';
 import { CallAuditRecord } from './auditHash';
 import type { ServerConnection } from '../connection/serverConnection';
@@ -209,6 +210,11 @@ export class CallRunner {
   private _checked(trace: CallTrace, request: CallRequest, found: FoundTool): Checked {
     const parts = this._parts;
     const { connection, tool } = found;
+    // Before anything walks them: arguments nested past any tool's use would overflow the stack on the way out.
+    if (nestedDeeperThan(request.args, MAX_ARGUMENT_DEPTH)) {
+      trace.decision = 'not sent: arguments nested too deep';
+      return ended({ kind: 'failed', message: `The arguments nest more than ${MAX_ARGUMENT_DEPTH} levels deep, past what any tool takes: nothing was sent to "${shownName(request.server)}".` });
+    }
     // A null for an optional argument that cannot be null means "not given" (nullArguments.ts).
     const nulls = withoutNullOptionals(tool.inputSchema, request.args);
     const args = nulls.args;
