@@ -16,6 +16,10 @@ describe('gateway: a server that dies during a call, or breaks its own output sc
       assert.match(text, /^Failed after it was sent: The server exited with code 7 during the call\./);
       assert.match(text, /It may have run in part: check before calling it again\.$/);
       assert.doesNotMatch(text, /Not run/);
+      // Called again while it waits to restart: not "Unknown tool" (a model would stop calling it), but why and when.
+      const meanwhile = await client.callTool({ name: 'crash_explode', arguments: {} });
+      assert.equal(meanwhile.isError, true);
+      assert.match(textOf(meanwhile), /^Not run: server "crash" is not running: it stopped \(The server exited with code 7[^)]*\) and starts again in 1 s: call again then\. Nothing was sent\.$/);
       // Whoever reads the gateway's log is told too: the crash, the restart, and that it runs again.
       await until('the gateway to say the server runs again', () => /gateway: server "crash" is running again\./.test(stderr())).catch((err: Error) => assert.fail(`${err.message}; its stderr:\n${stderr()}`));
       assert.match(stderr(), /gateway: server "crash" failed: The server exited with code 7\. Restarting in 1 s\.\n/);

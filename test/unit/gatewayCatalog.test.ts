@@ -42,4 +42,17 @@ describe('the gateway catalogue (GatewayCatalog)', () => {
     assert.equal(catalog.lookup('notes_write').kind, 'unknown');
     catalog.dispose();
   });
+
+  it('a tool of a server that is not running now is said to be that, not unknown: how it stands, and when it runs again', async () => {
+    const { connection, relist, deps } = onePool();
+    const catalog = new GatewayCatalog(deps);
+    await catalog.ready();
+    (connection as { state: unknown }).state = { kind: 'error', message: 'The server exited with code 7.', restartInMs: 1500 };
+    relist(connection.tools);
+    assert.deepEqual(catalog.lookup('notes_read'), { kind: 'not-running', server: 'notes', why: 'it stopped (The server exited with code 7.) and starts again in 2 s: call again then' });
+    (connection as { state: unknown }).state = { kind: 'starting' };
+    assert.deepEqual(catalog.lookup('notes_read'), { kind: 'not-running', server: 'notes', why: 'it is starting: call again in a moment' });
+    assert.equal(catalog.lookup('other_read').kind, 'unknown', 'a name of no server is still unknown');
+    catalog.dispose();
+  });
 });

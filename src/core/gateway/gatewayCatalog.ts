@@ -3,6 +3,7 @@ import type { ServerConnection } from '../connection/serverConnection';
 import { ServerState } from '../connection/serverState';
 import type { Disposable } from '../events';
 import { sanitizeLine, shownName } from '../render/sanitize';
+import { maskSecrets } from '../render/secrets';
 import type { GatewayDeps } from './gatewayTypes';
 import { gatewayToolName, serverPrefixes } from './toolNames';
 
@@ -18,6 +19,8 @@ export type NameLookup =
   | { readonly kind: 'tool'; readonly offered: OfferedTool }
   /** The name is a tool of a server the gateway does not offer (a workspace not trusted). */
   | { readonly kind: 'not-offered'; readonly server: string }
+  /** The name has the prefix of an offered server that is not running now (restarting after a crash, say): `why` says how it stands. */
+  | { readonly kind: 'not-running'; readonly server: string; readonly why: string }
   | { readonly kind: 'unknown' };
 
 /**
@@ -87,9 +90,15 @@ export class GatewayCatalog implements Disposable {
   lookup(name: string): NameLookup {
     const offered = this._names.get(name);
     if (offered) return { kind: 'tool', offered };
-    // A name with the prefix of a server held back: say why, rather than "no such tool".
+    // A name with the prefix of a server held back, or of one not running now: say why, rather than "no such tool"
+    // (a model told a tool is gone stops calling it; one told its server restarts tries again).
     const prefixes = serverPrefixes(this._deps.pool.connections.map((c) => c.name));
-    for (const [server, prefix] of prefixes) if (!this._offers(server) && name.startsWith(`${prefix}_`)) return { kind: 'not-offered', server };
+    for (const [server, prefix] of prefixes) {
+      if (!name.startsWith(`${prefix}_`)) continue;
+      if (!this._offers(server)) return { kind: 'not-offered', server };
+      const connection = this._deps.pool.connections.find((c) => c.name === server);
+      if (connection && !ServerState.isRunning(connection.state)) return { kind: 'not-running', server, why: maskSecrets(notRunning(connection.state), connection.secrets) };
+    }
     return { kind: 'unknown' };
   }
 
@@ -120,6 +129,14 @@ export class GatewayCatalog implements Disposable {
     for (const s of this._subscriptions) s.dispose();
     this._listeners.clear();
   }
+}
+
+/** How a server that is not running stands, as the sentence a model reads. */
+function notRunning(state: ServerState): string {
+  if (state.kind === 'error' && state.restartInMs !== undefined) return `it stopped (${sanitizeLine(state.message)}) and starts again in ${Math.max(1, Math.ceil(state.restartInMs / 1000))} s: call again then`;
+  if (state.kind === 'starting') return 'it is starting: call again in a moment';
+  if (state.kind === 'error') return `it stopped (${sanitizeLine(state.message)}) and is not restarted`;
+  return `it is ${state.kind}`;
 }
 
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);

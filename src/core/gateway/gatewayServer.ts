@@ -111,6 +111,7 @@ export function gatewayInstance(core: GatewayCore): { readonly server: Server; r
       if (toolName === GATEWAY_READ_TOOL && budgetsOn(deps)) return readForModel(deps, toolArgs, core.client);
       const found = catalog.lookup(toolName);
       if (found.kind === 'not-offered') return toolError(`Not run: server "${shownName(found.server)}" is not offered through the gateway (its workspace is not trusted).`);
+      if (found.kind === 'not-running') return toolError(`Not run: server "${shownName(found.server)}" is not running: ${found.why}. Nothing was sent.`);
       if (found.kind === 'unknown') return toolError(`Not run: no tool named "${shownName(toolName)}" (${deps.toolMode === 'search' ? `find it with ${SEARCH_TOOL}` : 'list the tools again'}: they may have changed).`);
       const withheld = withheldCall(deps.pins, found.offered, { log: deps.audit, args: toolArgs });
       if (withheld) return withheld;
