@@ -8,3 +8,4 @@ export { checkRegistryNames, readAllowlists, refusalOf, recordRegistryNames, reg
 export { launchPackages } from './launchPackages';
 export { loadsCode } from './codeLoading';
 export { parseDev } from './devConfig';
+export { budgetWarnings, parseBudgets } from './budgetConfig';

@@ -125,7 +125,7 @@ export function parseServers(raw: unknown, source: ConfigSource, options: ParseO
     try {
       const def = parseEntry(name, entry, source, options);
       servers.push(def);
-      warnings.push(...budgetWarnings(name, def));
+      if (def.resultTokens !== undefined || def.toolResultTokens !== undefined) warnings.push(...loadConfigOptions().budgetWarnings(name, def, { min: MIN_RESULT_TOKENS, max: MAX_RESULT_TOKENS }, shownName));
       if (source === 'workspace' && (entry as { trustAnnotations?: unknown }).trustAnnotations === true && !def.trustAnnotations) {
         warnings.push(`Server "${shownName(name)}": "trustAnnotations" in a workspace definition is ignored (a workspace cannot trust its own tools). To trust its tool hints, add "${shownName(name)}" to mcpToolHost.trustedWorkspaceServers in your user settings.`);
       }
@@ -203,8 +203,8 @@ function parseEntry(name: string, entry: unknown, source: ConfigSource, options:
     timeoutSeconds: seconds('timeoutSeconds', DEFAULT_TIMEOUT_SECONDS),
     maxTotalTimeoutSeconds: seconds('maxTotalTimeoutSeconds', DEFAULT_MAX_TOTAL_TIMEOUT_SECONDS),
     toolTimeouts: toolTimeouts(e.toolTimeouts, fail),
-    ...(e.resultTokens !== undefined && { resultTokens: tokenCount('resultTokens', e.resultTokens, fail) }),
-    ...(e.toolResultTokens !== undefined && { toolResultTokens: toolTokenCounts(e.toolResultTokens, fail) }),
+    // Budgets are read by a later part (budgetConfig.ts): most entries have none, and activation need not load it.
+    ...((e.resultTokens !== undefined || e.toolResultTokens !== undefined) && loadConfigOptions().parseBudgets(e.resultTokens, e.toolResultTokens, fail)),
     // A workspace can say anything about its own tools: its hints are trusted only when the user says so.
     trustAnnotations: source === 'user' ? declaredTrust : options.trustedWorkspaceServers?.includes(name) === true,
     roots: rootsSetting(e.roots, fail),
@@ -229,24 +229,6 @@ function toolTimeouts(raw: unknown, fail: (m: string) => never): Record<string, 
   return raw as Record<string, number>;
 }
 
-function tokenCount(key: string, v: unknown, fail: (m: string) => never): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) fail(`"${key}" must be a whole number of tokens, 1 or more.`);
-  return v as number;
-}
-
-/** The budgets of an entry that every budget is held to a bound of (MIN/MAX_RESULT_TOKENS): said, not changed without a word. */
-function budgetWarnings(name: string, def: ServerDefinition): string[] {
-  const budgets = [...(def.resultTokens !== undefined ? [['resultTokens', def.resultTokens] as const] : []), ...Object.entries(def.toolResultTokens ?? {}).map(([tool, n]) => [`toolResultTokens.${shownName(tool)}`, n] as const)];
-  return budgets
-    .filter(([, n]) => n < MIN_RESULT_TOKENS || n > MAX_RESULT_TOKENS)
-    .map(([key, n]) => `Server "${shownName(name)}": "${key}" is ${n} tokens; a result budget is ${n < MIN_RESULT_TOKENS ? `at least ${MIN_RESULT_TOKENS}` : `at most ${MAX_RESULT_TOKENS}`}, so ${n < MIN_RESULT_TOKENS ? MIN_RESULT_TOKENS : MAX_RESULT_TOKENS} is used.`);
-}
-
-function toolTokenCounts(raw: unknown, fail: (m: string) => never): Record<string, number> {
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return fail('"toolResultTokens" must map tool names to numbers of tokens.');
-  for (const [tool, v] of Object.entries(raw)) tokenCount(`toolResultTokens.${tool}`, v, fail);
-  return raw as Record<string, number>;
-}
 
 /**
  * The one answer to "has this server's launch changed?": the SHA-256 (hex) of the spec as
