@@ -1,18 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { setMaxListeners } from 'node:events';
 import * as http from 'node:http';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startHttpGateway } from '../../src/core/gateway/later';
 import { MAX_SESSIONS } from '../../src/core/gateway/httpGateway';
 import type { RunningHttpGateway } from '../../src/core/gateway/gatewayTypes';
 import { everything, fixture, gatewayFolder, httpClient, textOf } from './gatewayClients';
 import { makeHost } from './helpers';
 
-/** One raw request to the gateway, headers exactly as given (no client library smoothing them). */
-function rawPost(port: number, path: string, headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }): Promise<{ status: number; text: string }> {
+/** One raw request to the gateway, headers exactly as given (no client library smoothing them); on `agent`'s connections when given. */
+function rawPost(port: number, path: string, headers: Record<string, string>, body: unknown = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, agent?: http.Agent): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
     // A string is sent as it is (a body that is not JSON).
     const data = typeof body === 'string' ? body : JSON.stringify(body);
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers } }, (res) => {
+    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers } }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (t: string) => (text += t));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
@@ -48,6 +49,20 @@ function openStream(port: number, token: string, session: string, signal: AbortS
 }
 
 const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+
+/** A 2026-07-28 tools/list as a client sends it (no session: the request carries its era and client itself), on `agent`'s connection. */
+function modernList(port: number, token: string, agent: http.Agent, id: number): Promise<number> {
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'flooder', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  const headers = { authorization: `Bearer ${token}`, 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/list' };
+  return rawPost(port, '/mcp', headers, { jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: meta } }, agent).then((r) => r.status);
+}
+
+/** The official SDK client pinned at 2026-07-28 (served per request, no session). */
+async function modernClient(url: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'newcomer-2026', version: '1.0.0' }, { capabilities: {}, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { authorization: `Bearer ${token}` } } }));
+  return client;
+}
 
 describe('gateway over Streamable HTTP (loopback, token), driven by the official SDK client', function () {
   this.timeout(60_000);
@@ -113,8 +128,10 @@ describe('gateway over Streamable HTTP (loopback, token), driven by the official
       const results = await Promise.allSettled(Array.from({ length: 400 }, () => client.callTool({ name: 'everything_echo', arguments: { message: 'flood' } })));
       const refused = results.filter((r) => r.status === 'rejected' ? /429|Too many/i.test(String(r.reason)) : r.value.isError === true && /Too many|rate limit/i.test(textOf(r.value)));
       assert.ok(refused.length > 0, `some of the flood is refused: ${results.length - refused.length} went through`);
-      // The gateway's own limit, per client, before anything is parsed: 429.
-      const raw = await Promise.all(Array.from({ length: 400 }, () => rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}` })));
+      // The gateway's own limit, per client, before anything is parsed: 429. A client without a session is its connection.
+      const oneConnection = new http.Agent({ keepAlive: true, maxSockets: 1 });
+      const raw = await Promise.all(Array.from({ length: 400 }, () => rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}` }, undefined, oneConnection)));
+      oneConnection.destroy();
       assert.ok(raw.some((r) => r.status === 429), raw.map((r) => r.status).slice(-5).join(', '));
       // Made-up session ids are refused as such, each before it could get a budget of its own.
       const madeUp = await Promise.all(Array.from({ length: 20 }, (_, i) => rawPost(port, '/mcp', { authorization: `Bearer ${gateway.token}`, 'mcp-session-id': `flooder-${i}` })));
@@ -123,6 +140,42 @@ describe('gateway over Streamable HTTP (loopback, token), driven by the official
       assert.equal(textOf(await client.callTool({ name: 'everything_echo', arguments: { message: 'after the flood' } })), 'Echo: after the flood');
     } finally {
       await client.close();
+    }
+  });
+
+  it('a 2026-07-28 client flooding over its connection gets 429, and a new client of either era still connects and calls meanwhile', async () => {
+    // Its own gateway: the flooder spends the whole budget of the connection it floods on (60, then 2 a second).
+    const flooded = await startHttpGateway({ pool: host.pool, pipeline: host.pipeline, asks: 'client', offers: (s) => s !== 'untrusted', clientVersion: 'test' }, { flood: { burst: 60, perSecond: 2 } });
+    const floodedPort = Number(new URL(flooded.url).port);
+    // One keep-alive connection carries all of the flooder's requests, as a client that reuses its connection sends them.
+    const flooder = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const newcomers: Client[] = [];
+    const statuses: number[] = [];
+    let flooding = true;
+    const flood = (async () => {
+      for (let id = 0; flooding; id += 20) statuses.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => modernList(floodedPort, flooded.token, flooder, id + i)))));
+    })();
+    try {
+      while (!statuses.includes(429)) await Promise.race([flood, new Promise((r) => setTimeout(r, 10))]);
+      const before = statuses.length;
+      // While it floods, clients that did nothing are not held to its rate: the 2025 one initializes and calls, the 2026-07-28 one discovers and calls.
+      const { client: legacy } = await httpClient(flooded.url, flooded.token);
+      newcomers.push(legacy);
+      assert.equal(textOf(await legacy.callTool({ name: 'everything_echo', arguments: { message: 'newcomer 2025' } })), 'Echo: newcomer 2025');
+      const modern = await modernClient(flooded.url, flooded.token);
+      newcomers.push(modern);
+      assert.ok((await modern.listTools()).tools.some((t) => t.name === 'everything_echo'));
+      assert.equal(textOf(await modern.callTool({ name: 'everything_echo', arguments: { message: 'newcomer 2026' } })), 'Echo: newcomer 2026');
+      // The flooder stays over its rate (two more of its rounds of 20, counted from before the newcomers came).
+      while (statuses.length < before + 40) await Promise.race([flood, new Promise((r) => setTimeout(r, 10))]);
+      const meanwhile = statuses.slice(before);
+      assert.ok(meanwhile.filter((s) => s === 429).length > meanwhile.length / 2, meanwhile.join(' '));
+    } finally {
+      flooding = false;
+      await flood;
+      flooder.destroy();
+      await Promise.all(newcomers.map((c) => c.close().catch(() => undefined)));
+      await flooded.close();
     }
   });
 

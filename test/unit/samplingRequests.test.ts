@@ -18,6 +18,32 @@ describe('a server\'s sampling request as the host passes it on (samplingRequest
     assert.ok(masked.includes('"data":"AAAA"'), 'an image is passed on as it is');
   });
 
+  it("masks the server's secrets in every string the request carries, split by a hidden character or whole: stop sequences, metadata, model hints, tool uses", () => {
+    const secret = 'sk-supersecret-0123456789';
+    const split = `sk-su\u200bpersecret-0123456789`;
+    const params = {
+      messages: [{ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'lookup', input: { key: split, [`k-${secret}`]: 1 } }] }],
+      systemPrompt: `Use ${split}`,
+      stopSequences: [secret, split],
+      metadata: { key: secret, nested: { list: [split, { [`k-${secret}`]: `sk-super\u00adsecret-0123456789` }] } },
+      modelPreferences: { hints: [{ name: `model-${secret}` }] },
+      maxTokens: 10,
+    } as unknown as SamplingParams;
+    const masked = safeSampling(params, [secret]);
+    const strings = JSON.stringify(masked).replace(/[\u00ad\u200b]/g, '');
+    assert.ok(!strings.includes(secret), strings);
+    assert.deepEqual(masked.stopSequences, [MASK, MASK]);
+    assert.deepEqual(masked.metadata, { key: MASK, nested: { list: [MASK, { [`k-${MASK}`]: MASK }] } });
+    assert.equal(masked.maxTokens, 10);
+  });
+
+  it('refuses, saying why, a request nested too deep to be checked for the secrets', () => {
+    let deep: unknown = 'sk-supersecret-0123456789';
+    for (let i = 0; i < 100; i++) deep = { d: deep };
+    const params = { messages: [{ role: 'user', content: { type: 'text', text: 'hi' } }], maxTokens: 10, metadata: deep } as unknown as SamplingParams;
+    assert.throws(() => safeSampling(params, ['sk-supersecret-0123456789']), /nests deeper than \d+ levels/);
+  });
+
   it('passes on no hidden characters, secrets or not: tag characters and direction overrides are taken out', () => {
     const hidden = String.fromCodePoint(0xe0049, 0xe0047);
     const params = { messages: [{ role: 'user', content: { type: 'text', text: `Summarise${hidden}` } }], systemPrompt: 'Be brief\u202e', maxTokens: 10 } as SamplingParams;

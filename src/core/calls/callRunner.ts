@@ -7,7 +7,7 @@ import type { GrantStore } from '../policy/grants';
 import type { RateLimiter } from '../policy/rateLimiter';
 import type { BinarySaver, RawToolResult, RenderedResult } from '../render/renderResult';
 import { sanitizeLine, shownArguments, shownName } from '../render/sanitize';
-import { maskSecrets } from '../render/secrets';
+import { maskDeep, maskSecrets } from '../render/secrets';
 import { approveCall, approvedWithoutAsking, forecastCall, type ApprovalContext, type ApprovalResult, type CallForecast, type CallRules } from './approvalStep';
 import { AuditWriteError } from './auditFailure';
 import type { Approver, AuditLog, CallOrigin, CallSink } from './ports';
@@ -277,16 +277,15 @@ class CallTrace {
   ) {}
 }
 
+/** How deep a raw result is walked for secrets: past any real result's nesting (arguments stop at 256). */
+const MAX_RAW_DEPTH = 512;
+
 /**
- * The raw result with the secrets masked in every string; one too deep to walk is dropped (the
- * interface then gets the rendered text instead).
+ * The raw result with the secrets masked in every string, keys included (a structuredContent key can
+ * hold one); one too deep to walk is dropped (the interface then gets the rendered text instead).
  */
 function maskRaw<T extends object>(raw: T, secrets: readonly string[]): T | undefined {
-  try {
-    return JSON.parse(JSON.stringify(raw), (_key, value: unknown) => (typeof value === 'string' ? maskSecrets(value, secrets) : value)) as T;
-  } catch {
-    return undefined;
-  }
+  return maskDeep(raw, secrets, MAX_RAW_DEPTH);
 }
 
 /** A server's secrets never leave in a result or an error, even when the server echoes them. */

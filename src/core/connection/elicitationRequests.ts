@@ -4,6 +4,7 @@ import type { ElicitationCompletions, UrlRequest } from '../elicitation/urlElici
 import { loadElicitation, loadLinks } from '../elicitation/load';
 import type { Admitted } from './promptGate';
 import { sanitizeLine, shownName } from '../render/sanitize';
+import { MAX_MASK_DEPTH, maskDeep, safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import type { CallSignal } from '../callSignal';
 
@@ -16,6 +17,26 @@ type Asked = (Omit<FormRequest, keyof PromptContext> | Omit<UrlRequest, keyof Pr
 export type AskUser = (asked: Asked) => Promise<ElicitationAnswer>;
 /** Asks the user on behalf of the calls a prompt was let through for (the connection names the server). */
 export type AskForCalls = (asked: Asked, admitted: Admitted) => Promise<ElicitationAnswer>;
+
+/**
+ * A request as the host is asked it: its message made safe to show, and the server's secrets masked
+ * in every string of a form (its fields, and the schema a gateway passes on: titles, enum values and
+ * names, defaults, property names, keys of its own), whole or split by a hidden character. A link
+ * keeps its URL (it is checked and shown with its domain; the gateway passes no link on). Throws,
+ * saying why, for a form too deep to be checked for the secrets (the server gets that as the error
+ * of its request).
+ */
+export function safeElicitation<A extends Omit<FormRequest, keyof PromptContext> | Omit<UrlRequest, keyof PromptContext>>(asked: A, secrets: readonly string[]): A {
+  const message = safeText(asked.message, secrets);
+  if (asked.mode === 'url') return { ...asked, message };
+  const form = asked as Omit<FormRequest, keyof PromptContext>;
+  const fields = maskDeep(form.fields, secrets);
+  const schema = form.schema === undefined ? undefined : maskDeep(form.schema, secrets);
+  if (fields === undefined || (form.schema !== undefined && schema === undefined)) {
+    throw new Error(`The host refused the form: it nests deeper than ${MAX_MASK_DEPTH} levels, too deep to be checked for the server's secrets.`);
+  }
+  return { ...asked, message, fields, schema };
+}
 
 /** The JSON-RPC error a server answers a call with when the user must open a link first (URLElicitationRequired). */
 export const URL_ELICITATION_REQUIRED = -32042;

@@ -1,5 +1,5 @@
 import type { CreateMessageRequestParams, CreateMessageResult, CreateMessageResultWithTools } from '@modelcontextprotocol/client';
-import { safeText } from '../render/secrets';
+import { MAX_MASK_DEPTH, maskDeep, safeText } from '../render/secrets';
 import type { Admitted } from './promptGate';
 
 export type SamplingParams = CreateMessageRequestParams;
@@ -42,13 +42,19 @@ export function samplingParams(params: unknown): SamplingParams | string {
 }
 
 /**
- * The request with every text it carries (its messages', its system prompt) made safe to show and free
- * of the server's secrets: a model reads no hidden characters (tags, direction overrides) a person reviewing it cannot see.
+ * The request with every text it carries (its messages', its system prompt) made safe to show, and
+ * every string in it (stop sequences, metadata, model hints, keys: all of it goes to the client) free
+ * of the server's secrets: a model reads no hidden characters (tags, direction overrides) a person
+ * reviewing it cannot see. Throws, saying why, for a request too deep to be checked for the secrets
+ * (the server gets that as the error of its request).
  */
 export function safeSampling(params: SamplingParams, secrets: readonly string[]): SamplingParams {
   const maskBlock = (block: unknown) => (isTextBlock(block) ? { ...block, text: safeText(block.text, secrets) } : block);
   const messages = params.messages.map((m) => ({ ...m, content: Array.isArray(m.content) ? m.content.map(maskBlock) : maskBlock(m.content) }));
-  return { ...params, messages, ...(params.systemPrompt !== undefined && { systemPrompt: safeText(params.systemPrompt, secrets) }) } as SamplingParams;
+  const shown = { ...params, messages, ...(params.systemPrompt !== undefined && { systemPrompt: safeText(params.systemPrompt, secrets) }) } as SamplingParams;
+  const masked = maskDeep(shown, secrets);
+  if (masked === undefined) throw new Error(`The host refused the sampling request: it nests deeper than ${MAX_MASK_DEPTH} levels, too deep to be checked for the server's secrets.`);
+  return masked;
 }
 
 const isTextBlock = (b: unknown): b is { type: 'text'; text: string } => typeof b === 'object' && b !== null && (b as { type?: unknown }).type === 'text' && typeof (b as { text?: unknown }).text === 'string';

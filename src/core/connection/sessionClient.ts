@@ -1,11 +1,11 @@
 import type { ServerDefinition } from '../config/serverConfig';
 import { loadElicitation } from '../elicitation/load';
-import { safeText } from '../render/secrets';
 import type { ServerLog } from '../serverLog';
 import type { ConnectionDeps } from './connectionDeps';
 import type { PromptGate } from './promptGate';
 import { SdkClient, type OfferNotice } from './sdkClient';
 import { safeSampling } from './samplingRequests';
+import { safeElicitation } from './elicitationRequests';
 
 /** What a session's client needs of its connection. */
 export interface SessionClientHost {
@@ -37,7 +37,7 @@ export function newSessionClient(host: SessionClientHost): SdkClient {
     // A form names the calls it may belong to (the gate's): a server's request does not say which of its calls asks.
     // While the user answers, the calls are held as answering: their idle timers stand still.
     // The server may withdraw its request (notifications/cancelled): the prompt closes as when its calls end.
-    elicit: elicit && (({ withdrawn, ...asked }, { calls, tasks, callsEnded, endsAt, hold }) => loadElicitation().whileAnswering(hold, () => elicit({ ...asked, calls, tasks, callsEnded: loadElicitation().endedOrWithdrawn(callsEnded, withdrawn), endsAt, server: definition.name, message: safeText(asked.message, host.secrets()) }), asked.mode === 'url' ? asked.completion : undefined)),
+    elicit: elicit && (({ withdrawn, ...asked }, { calls, tasks, callsEnded, endsAt, hold }) => loadElicitation().whileAnswering(hold, () => elicit({ ...safeElicitation(asked, host.secrets()), calls, tasks, callsEnded: loadElicitation().endedOrWithdrawn(callsEnded, withdrawn), endsAt, server: definition.name }), asked.mode === 'url' ? asked.completion : undefined)),
     // A sampling request likewise: its calls held as answering, its texts made safe and masked for the server's secrets.
     sample: sample && (async (params, { calls, callsEnded, hold }, withdrawn) => {
       const release = hold();

@@ -38,10 +38,12 @@ export interface CallClient {
  * What a server sends during a call the gateway made for a client, passed on to that client: its
  * forms (`elicitation/create`), its sampling requests and its log messages. The connection has
  * already let a form or a sampling request through its gate (only during the server's own calls,
- * at most so many a call and a minute). A server's request does not say which of its calls it
- * belongs to, so it goes to the client when all the server's calls in flight are that one
- * client's; with calls of several clients it is refused (it could reach the wrong person). Links
- * (URL mode) are declined: the gateway's client is not asked to open a page a server names.
+ * at most so many a call and a minute), and masked the server's secrets in every string of it,
+ * split ones too (safeElicitation, safeSampling), as its log masks a message. A server's request
+ * does not say which of its calls it belongs to, so it goes to the client when all the server's
+ * calls in flight are that one client's; with calls of several clients it is refused (it could
+ * reach the wrong person). Links (URL mode) are declined: the gateway's client is not asked to
+ * open a page a server names.
  */
 export class BackendRelay {
   private readonly _calls = new Map<string, CallClient[]>();

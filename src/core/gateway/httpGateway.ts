@@ -1,13 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import * as http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createMcpHandler, isLegacyRequest } from '@modelcontextprotocol/server';
+import type { AddressInfo, Socket } from 'node:net';
+import { createMcpHandler, isLegacyRequest, type McpRequestContext, type Server } from '@modelcontextprotocol/server';
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from '@modelcontextprotocol/node';
 import { sanitizeLine } from '../render/sanitize';
 import { gatewayParts, sendListChanged, type ChangedList } from './gatewayParts';
 import { gatewayServer } from './gatewayServer';
 import type { GatewayDeps, RunningHttpGateway } from './gatewayTypes';
-import { checkRequest, FloodLimit } from './httpGuard';
+import { checkRequest, FloodLimit, forgetClosedConnections } from './httpGuard';
+import { OpenRequests, stoppedBody } from './openRequests';
 
 /** A request body larger than this is refused (413) before it is parsed. */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -19,6 +20,8 @@ const NOTIFY = { tools: 'toolsChanged', resources: 'resourcesChanged', prompts: 
  * makes room, and its client, if it ever comes back, is told to initialize again (404).
  */
 export const MAX_SESSIONS = 64;
+/** How long a stopping gateway waits for its answers to the requests it was serving to be written, before it drops their connections. */
+const ANSWER_GRACE_MS = 1_000;
 
 interface Session {
   readonly transport: NodeStreamableHTTPServerTransport;
@@ -38,20 +41,34 @@ interface Session {
 export async function startHttpGateway(deps: GatewayDeps, options: { port?: number; flood?: { readonly burst: number; readonly perSecond: number } } = {}): Promise<RunningHttpGateway> {
   const token = randomBytes(32).toString('base64url');
   const sessions = new Map<string, Session>();
-  const flood = new FloodLimit(options.flood?.burst, options.flood?.perSecond);
+  // A request of a session is its session's; one without (a 2026-07-28 request, a 2025 initialize) its
+  // connection's: on loopback every client has the same address, and a connection carries one client's requests.
+  const flood = new FloodLimit<string | Socket>(options.flood?.burst, options.flood?.perSecond);
+  const openRequests = new OpenRequests();
+  /** Set once close() was called: from then on every request is answered that the gateway stopped. */
+  let closing: Promise<void> | undefined;
+  /** The server a 2026-07-28 request is handed to, told to its exchange (the SDK's factory sees the request, not the response). */
+  const servedBy = new WeakMap<Request, (server: Server) => void>();
   const onerror = (err: Error) => deps.log?.warn(`gateway: ${sanitizeLine(err.message)}`);
   const parts = gatewayParts(deps, (list) => {
     modern.notify[NOTIFY[list]]();
     for (const s of sessions.values()) sendListChanged(s.server, list);
   });
-  const modern = createMcpHandler(() => gatewayServer({ deps, ...parts }), { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES });
-  const modernNode = toNodeHandler(modern);
+  const modern = createMcpHandler(
+    (ctx: McpRequestContext) => {
+      const server = gatewayServer({ deps, ...parts });
+      if (ctx.requestInfo) servedBy.get(ctx.requestInfo)?.(server);
+      return server;
+    },
+    { legacy: 'reject', onerror, maxRequestBodySize: MAX_BODY_BYTES },
+  );
   const listener = http.createServer((req, res) => {
     void serve(req, res).catch((err: unknown) => {
       onerror(err instanceof Error ? err : new Error(String(err)));
       if (!res.headersSent) res.writeHead(500).end();
     });
   });
+  forgetClosedConnections(listener, flood);
   await new Promise<void>((resolve, reject) => {
     listener.once('error', reject);
     listener.listen(options.port ?? 0, '127.0.0.1', () => resolve());
@@ -65,21 +82,45 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
     const session = sessionId !== undefined ? sessions.get(sessionId) : undefined;
     // An unknown session is refused before it gets a flood budget: made-up ids must not grow the budgets kept.
     if (sessionId !== undefined && !session) return refuse(res, 404, 'Session not found: initialize again.');
-    if (!flood.take(sessionId ?? 'no-session')) return refuse(res, 429, 'Too many requests: this client is over the gateway\'s request rate; slow down.', { 'retry-after': '1' });
+    if (closing) return stopped(res, undefined);
+    if (!flood.take(sessionId ?? req.socket)) return refuse(res, 429, 'Too many requests: this client is over the gateway\'s request rate; slow down.', { 'retry-after': '1' });
     const body = req.method === 'POST' ? await readBody(req, res) : undefined;
     if (body === null) return;
-    if (session) {
-      opened(session, res);
-      return session.transport.handleRequest(req, res, body);
-    }
+    const legacy = !session && req.method === 'POST' && (await isLegacyRequest(await toWebRequest(req, body), body));
+    // Stopped while the body came: answered here, as the stop answers every request it finds open.
+    if (closing) return stopped(res, body);
+    if (session) return sessionRequest(session, req, res, body);
     if (req.method !== 'POST') return refuse(res, 405, 'Method not allowed without a session.');
-    if (await isLegacyRequest(await toWebRequest(req, body), body)) {
+    if (legacy) {
       if (sessions.size >= MAX_SESSIONS && !forgetIdlest()) return refuse(res, 503, `Too many sessions: all ${MAX_SESSIONS} have a request or stream open; close one and try again.`);
-      const session = newSession();
-      opened(session, res);
-      return session.transport.handleRequest(req, res, body);
+      return sessionRequest(newSession(), req, res, body);
     }
-    return modernNode(req, res, body);
+    return modernRequest(req, res, body);
+  }
+
+  function sessionRequest(session: Session, req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    opened(session, res);
+    openRequests.track(res, body, () => session.transport);
+    return session.transport.handleRequest(req, res, body);
+  }
+
+  /**
+   * A 2026-07-28 request: its own server instance, which the SDK makes and closes. Should the gateway
+   * stop before that server holds the request (or after it, closing it unanswered: the SDK's 499),
+   * the answer says so instead.
+   */
+  function modernRequest(req: http.IncomingMessage, res: http.ServerResponse, body: unknown): Promise<void> {
+    let server: Server | undefined;
+    openRequests.track(res, body, () => server?.transport);
+    const answerStopped = () => new Response(stoppedBody(body), { headers: { 'content-type': 'application/json' } });
+    return toNodeHandler({
+      fetch: async (request: Request, options?: Parameters<typeof modern.fetch>[1]) => {
+        if (closing) return answerStopped();
+        servedBy.set(request, (s) => (server = s));
+        const response = await modern.fetch(request, options);
+        return closing && response.status === CLOSED_UNANSWERED ? answerStopped() : response;
+      },
+    })(req, res, body);
   }
 
   function newSession(): Session {
@@ -120,27 +161,45 @@ export async function startHttpGateway(deps: GatewayDeps, options: { port?: numb
     void session?.server.close().catch(() => undefined);
   }
 
-  let closing: Promise<void> | undefined;
+  /**
+   * Stops: a request still open gets a JSON-RPC error that says the gateway stopped, through its own
+   * transport (an SSE event or a JSON body, as its era expects), then the servers close (which cancels
+   * their calls to the backends), then the connections.
+   */
+  async function stop(): Promise<void> {
+    parts.dispose();
+    const listening = new Promise<void>((resolve) => listener.close(() => resolve()));
+    openRequests.answerAll();
+    await openRequests.ended(ANSWER_GRACE_MS);
+    for (const id of [...sessions.keys()]) forget(id);
+    await modern.close().catch(() => undefined);
+    // A 2026-07-28 request its server did not yet hold was answered as its server closed (modernRequest).
+    await openRequests.ended(ANSWER_GRACE_MS);
+    listener.closeAllConnections();
+    await listening;
+  }
+
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     token,
     get clients() {
       return sessions.size;
     },
-    close: () =>
-      (closing ??= (async () => {
-        parts.dispose();
-        for (const id of [...sessions.keys()]) forget(id);
-        await modern.close().catch(() => undefined);
-        listener.closeAllConnections();
-        await new Promise<void>((resolve) => listener.close(() => resolve()));
-      })()),
+    close: () => (closing ??= stop()),
   };
 }
 
 function header(req: http.IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value[0] : value;
+}
+
+/** The SDK's status for a 2026-07-28 request whose server closed before it answered (createMcpHandler). */
+const CLOSED_UNANSWERED = 499;
+
+/** A request that came as the gateway stopped: 503, its JSON-RPC error saying so. */
+function stopped(res: http.ServerResponse, body: unknown): void {
+  res.writeHead(503, { 'content-type': 'application/json', connection: 'close' }).end(stoppedBody(body));
 }
 
 /** JSON-RPC's code for a body that is not JSON; every other refusal is the server error range's first (-32000), as the SDK's transport answers. */

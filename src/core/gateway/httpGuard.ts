@@ -1,5 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import type { Server as NetServer, Socket } from 'node:net';
 
 /** Why a request is refused before any MCP handling: the status and a short sentence. */
 export interface Refusal {
@@ -34,25 +35,55 @@ export function checkRequest(req: IncomingMessage, port: number, token: string):
 }
 
 /**
- * A client's budget of requests: `burst` at once, refilled at `perSecond`. A client past it is
- * answered 429 and nothing of its request runs; the others are not slowed.
+ * Budgets kept at once. Each is dropped when its client goes (its session ends, its connection
+ * closes); past this many (a flood of connections held open), the oldest makes room: it loses only
+ * its spent budget, so memory stays bounded whatever a client opens.
  */
-export class FloodLimit {
-  private readonly _buckets = new Map<string, { tokens: number; at: number }>();
+export const MAX_FLOOD_CLIENTS = 4096;
 
-  constructor(private readonly _burst = 200, private readonly _perSecond = 100) {}
+/**
+ * A client's budget of requests: `burst` at once, refilled at `perSecond`. A client past it is
+ * answered 429 and nothing of its request runs; the others are not slowed. Who a client is, is the
+ * caller's: the gateway keys a request by its MCP session, and one without (a 2026-07-28 request, a
+ * 2025 initialize) by its TCP connection.
+ */
+export class FloodLimit<K = string> {
+  private readonly _buckets = new Map<K, { tokens: number; at: number }>();
 
-  take(client: string, now = performance.now()): boolean {
-    const bucket = this._buckets.get(client) ?? { tokens: this._burst, at: now };
+  constructor(
+    private readonly _burst = 200,
+    private readonly _perSecond = 100,
+    private readonly _maxClients = MAX_FLOOD_CLIENTS,
+  ) {}
+
+  /** Budgets kept now (at most the cap). */
+  get size(): number {
+    return this._buckets.size;
+  }
+
+  take(client: K, now = performance.now()): boolean {
+    let bucket = this._buckets.get(client);
+    if (!bucket) {
+      if (this._buckets.size >= this._maxClients) this._buckets.delete(this._buckets.keys().next().value as K);
+      bucket = { tokens: this._burst, at: now };
+      this._buckets.set(client, bucket);
+    }
     bucket.tokens = Math.min(this._burst, bucket.tokens + ((now - bucket.at) / 1000) * this._perSecond);
     bucket.at = now;
-    this._buckets.set(client, bucket);
     if (bucket.tokens < 1) return false;
     bucket.tokens -= 1;
     return true;
   }
 
-  forget(client: string): void {
+  forget(client: K): void {
     this._buckets.delete(client);
   }
+}
+
+/**
+ * Drops the budget of each connection of `listener` as it closes, so a client that opens a new
+ * connection for every request leaves nothing behind.
+ */
+export function forgetClosedConnections(listener: NetServer, flood: FloodLimit<string | Socket>): void {
+  listener.on('connection', (socket: Socket) => socket.once('close', () => flood.forget(socket)));
 }
