@@ -1,8 +1,13 @@
 // A module of the config's later part (dist/core.js): it imports no code of ours; what it needs is passed in.
-import type { ServerDefinition } from './serverConfig';
+
+/** A server entry's result budgets (serverConfig.ts's ServerDefinition has these two). */
+export interface Budgets {
+  readonly resultTokens?: number;
+  readonly toolResultTokens?: Readonly<Record<string, number>>;
+}
 
 /** A server entry's `resultTokens` and `toolResultTokens`, checked (whole numbers of tokens); a broken one fails the entry. */
-export function parseBudgets(resultTokens: unknown, toolResultTokens: unknown, fail: (m: string) => never): Pick<ServerDefinition, 'resultTokens' | 'toolResultTokens'> {
+export function parseBudgets(resultTokens: unknown, toolResultTokens: unknown, fail: (m: string) => never): Budgets {
   return {
     ...(resultTokens !== undefined && { resultTokens: tokenCount('resultTokens', resultTokens, fail) }),
     ...(toolResultTokens !== undefined && { toolResultTokens: toolTokenCounts(toolResultTokens, fail) }),
@@ -13,7 +18,7 @@ export function parseBudgets(resultTokens: unknown, toolResultTokens: unknown, f
  * The budgets of an entry past a bound every budget is held to (`min`, `max`: resultTokens.ts): said, not
  * changed without a word. `shown` writes a name as every surface shows it (sanitize.ts's shownName).
  */
-export function budgetWarnings(server: string, def: Pick<ServerDefinition, 'resultTokens' | 'toolResultTokens'>, bounds: { readonly min: number; readonly max: number }, shown: (name: string) => string): string[] {
+export function budgetWarnings(server: string, def: Budgets, bounds: { readonly min: number; readonly max: number }, shown: (name: string) => string): string[] {
   const budgets = [...(def.resultTokens !== undefined ? [['resultTokens', def.resultTokens] as const] : []), ...Object.entries(def.toolResultTokens ?? {}).map(([tool, n]) => [`toolResultTokens.${shown(tool)}`, n] as const)];
   return budgets
     .filter(([, n]) => n < bounds.min || n > bounds.max)
