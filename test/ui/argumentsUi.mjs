@@ -47,7 +47,9 @@ export async function runArgumentsUiTests(cs, { runDir, shotsDir, root, log = co
   const titleButton = (/** @type {string} */ name) => quickInput.getByRole('button', { name }).first();
   const lens = (/** @type {string | RegExp} */ text) => page.locator('.codelens-decoration', { hasText: text }).first();
   const startWorkspaceServer = async (/** @type {string} */ name) => {
-    await promptTitle(`Run server "${name}" defined by this workspace?`);
+    // The prompt follows a file the test just wrote: VS Code's file watcher, then the configuration's reload, on a
+    // machine whose other lane runs a suite too (15 s was missed once in CI, 2026-11-28).
+    await promptTitle(`Run server "${name}" defined by this workspace?`, 30_000);
     await page.waitForTimeout(600); // the launch prompt takes nothing in its first 500 ms
     await promptRow('Start server').click();
   };
