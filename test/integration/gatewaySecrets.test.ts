@@ -24,8 +24,14 @@ function stringsOf(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
-/** The strings of `value` that give the secret away: as it is, once sanitised, or once every format or ignorable character is out. */
-const leaks = (value: unknown) => stringsOf(value).filter((s) => [s, sanitizeText(s), s.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, '')].some((t) => t.includes(SECRET)));
+/** A text with its JSON escapes of characters (`\\u001b` written out, as JSON printed into a text has them) read back. */
+const unescaped = (s: string) => s.replace(/\\u([0-9a-fA-F]{4})/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+
+/**
+ * The strings of `value` that give the secret away: as it is, once sanitised, once every format or
+ * ignorable character is out, or once the escapes of JSON printed into it are read back and sanitised.
+ */
+const leaks = (value: unknown) => stringsOf(value).filter((s) => [s, sanitizeText(s), s.replace(/[\p{Cf}\p{Default_Ignorable_Code_Point}]/gu, ''), sanitizeText(unescaped(s))].some((t) => t.includes(SECRET)));
 
 /** What the test's client was sent during calls: each form's and each sampling request's params. */
 interface Seen {

@@ -156,10 +156,14 @@ function annotationNote(block: Block): string {
   return notes.length ? `(${notes.join(', ')}) ` : '';
 }
 
-/** Pretty JSON, or a note when a hostile value is nested too deeply to print (stack overflow). */
+/**
+ * Pretty JSON, or a note when a hostile value is nested too deeply to print (stack overflow). Each
+ * string is sanitised before it is written: JSON writes a control character as its escape, which
+ * sanitising the text after would leave, and a secret split by one would then escape masking.
+ */
 function prettyJson(value: unknown): string {
   try {
-    return sanitizeText(JSON.stringify(value, null, 2));
+    return sanitizeText(JSON.stringify(value, (_key, item: unknown) => (typeof item === 'string' ? sanitizeText(item) : item), 2));
   } catch (err) {
     return `(not shown: ${err instanceof RangeError ? 'nested too deeply to display' : `cannot be printed: ${String(err)}`})`;
   }
