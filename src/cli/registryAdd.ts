@@ -1,4 +1,5 @@
 import { checkServerName } from '../core/config/newServerEntry';
+import { SERVER_SECRET_PREFIX } from '../core/config/secretVariables';
 import type { BundleInstall } from '../core/install/bundle';
 import { BundleError } from '../core/install/bundleErrors';
 import { fillEntry } from '../core/install/fillEntry';
@@ -149,7 +150,7 @@ function inputValues(plan: InstallPlan, server: string, sets: ReadonlyMap<string
     const key = [input.label, input.id, own].find((k) => sets.has(k));
     if (key !== undefined) used.add(key);
     if (input.secret) {
-      const variable = `MCP_INPUT_${`${server}_${input.label}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
+      const variable = `${SERVER_SECRET_PREFIX}${`${server}_${input.label}`.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}`;
       if (key !== undefined) throw new CliError(`${input.label} is a secret: it is never written into the file. Leave out --set ${key}=..., and export ${variable} before starting the server.`, Exit.usage);
       values.set(input.id, `\${env:${variable}}`);
       secrets.push({ variable, label: input.label, ...(input.description ? { description: input.description } : {}) });

@@ -1,5 +1,6 @@
 import * as path from 'node:path';
 import type { VariableContext } from '../core/config/variables';
+import { INPUT_VARIABLE_PREFIX } from '../core/config/secretVariables';
 
 /**
  * The folder a workspace's config file belongs to, as VS Code reads it: `.vscode/mcp.json` (or
@@ -23,7 +24,7 @@ export function cliWorkspace(configFile: string | undefined): string {
 
 /** The environment variable that gives the CLI the value of `${input:id}`: MCP_TOOL_HOST_INPUT_ and the id in upper case, `_` for anything but a letter or digit. */
 export function inputVariable(id: string): string {
-  return `MCP_TOOL_HOST_INPUT_${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
+  return `${INPUT_VARIABLE_PREFIX}${id.toUpperCase().replace(/[^A-Z0-9]/g, '_')}`;
 }
 
 /**

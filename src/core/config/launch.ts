@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ONE_SERVERS_SECRET } from './secretVariables';
 import { ConfigError, PolicyRefusal } from '../errors';
 import { loadConfigOptions } from './load';
 import type { ResolvedLaunch } from './resolvedLaunch';
@@ -76,13 +77,6 @@ export function headerSecrets(value: string): string[] {
   }
   return out;
 }
-
-/**
- * The variables that hand one server's secret to the host (the CLI's `${input:id}` values, and the
- * variables `mcp-tool-host add` names for a server's inputs): no server inherits them, or every
- * server would read every other's token. The server they are for names its own in its `env`.
- */
-const ONE_SERVERS_SECRET = /^(?:MCP_TOOL_HOST_INPUT_|MCP_INPUT_)/i;
 
 /**
  * Resolves a definition into what actually runs: variables substituted everywhere, the

@@ -133,7 +133,8 @@ export class GatewayCatalog implements Disposable {
 
 /** How a server that is not running stands, as the sentence a model reads. */
 function notRunning(state: ServerState): string {
-  if (state.kind === 'error' && state.restartInMs !== undefined) return `it stopped (${sanitizeLine(state.message)}) and starts again in ${Math.max(1, Math.ceil(state.restartInMs / 1000))} s: call again then`;
+  // Seconds as the gateway's stderr line counts them (cli/serveStates.ts), so the two never disagree.
+  if (state.kind === 'error' && state.restartInMs !== undefined) return `it stopped (${sanitizeLine(state.message)}) and starts again in ${Math.max(1, Math.round(state.restartInMs / 1000))} s: call again then`;
   if (state.kind === 'starting') return 'it is starting: call again in a moment';
   if (state.kind === 'error') return `it stopped (${sanitizeLine(state.message)}) and is not restarted`;
   return `it is ${state.kind}`;

@@ -104,7 +104,14 @@ export function visibleJson(value: unknown, indent?: number): string {
 // Printable ASCII, Latin-1's visible letters and signs, and the visible punctuation, arrows and shapes hold nothing
 // INVISIBLE matches (sanitize.test walks every one): most text, an audit line's "·" too, is told so by one scan, not the
 // Unicode property classes (~2.4 µs of a gateway call's audit line).
-const PLAINLY_VISIBLE = /^[\x20-\x7e\u00a1-\u00ac\u00ae-\u00ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25ff]*$/;
+const PLAIN = '\\x20-\\x7e\\u00a1-\\u00ac\\u00ae-\\u00ff\\u2010-\\u2027\\u2030-\\u205e\\u2190-\\u21ff\\u2500-\\u25ff';
+const PLAINLY_VISIBLE = new RegExp(`^[${PLAIN}]*$`);
+
+/**
+ * Text of those characters, tabs and line ends alone holds nothing `sanitizeText` takes out, so nothing
+ * that can split a secret (maskSecrets.test checks every character against sanitizeText): one scan.
+ */
+export const NOTHING_HIDDEN = new RegExp(`^[\\t\\n\\r${PLAIN}]*$`);
 
 /**
  * One line of text as it really is: every invisible, direction or control character written as

@@ -1,17 +1,10 @@
 import type { ServerLog } from '../serverLog';
-import { sanitizeText } from './sanitize';
+import { NOTHING_HIDDEN, sanitizeText } from './sanitize';
 
 export const MASK = '••••••';
 
 /** How deep `maskDeep` reads a value: a server's request is a few levels deep, one deeper is refused, not passed on unread. */
 export const MAX_MASK_DEPTH = 64;
-
-/**
- * Text of these characters alone (sanitize.ts's PLAINLY_VISIBLE, with tab and line ends) holds nothing
- * that `sanitizeText` takes out, so nothing that can split a secret (maskSecrets.test checks every
- * character against sanitizeText). Most text is told so by this one scan.
- */
-const NOTHING_HIDDEN = /^[\t\n\r\x20-\x7e\u00a1-\u00ac\u00ae-\u00ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u25ff]*$/;
 
 /**
  * Replaces every known secret value in the text (secrets shorter than 4 characters are left: too
